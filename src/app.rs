@@ -1,0 +1,156 @@
+//! Wires a parsed command line to the library and yields an exit code.
+
+use crate::catalog::{self, Catalog};
+use crate::cli::{CheckArgs, Cli, Command, Format, RuleArgs, RulesArgs};
+use crate::config::Config;
+use crate::diag::sort_diagnostics;
+use crate::exit::{Exit, Fatal};
+use crate::lint::{self, registry};
+use crate::report::{self, Outcome, Summary};
+use std::io::Write;
+use std::path::Path;
+
+/// Run one command, writing its report to `out`.
+pub fn run(cli: Cli, out: &mut dyn Write) -> Result<Exit, Fatal> {
+    match cli.command {
+        Command::Check(args) => check(&args, out),
+        Command::Rank(args) => crate::route::cmd::rank(&args, out),
+        Command::Score(args) => crate::score::cmd::run(&args, out),
+        Command::Merge(args) => crate::behave::cmd::merge(&args, out),
+        Command::Rules(args) => rules(&args, out),
+        Command::Rule(args) => rule(&args, out),
+        Command::Schema(_) => Err(Fatal::usage("`skillgate schema` is not available yet")),
+    }
+}
+
+/// Load `skillgate.toml`: the `--config` file when given, else the one at the
+/// catalog root when it exists, else defaults.
+pub fn load_config(root: &Path, explicit: Option<&Path>) -> Result<Config, Fatal> {
+    match explicit {
+        Some(p) => Config::load(p),
+        None => match catalog::config_path(root) {
+            Some(p) => Config::load(&p),
+            None => Ok(Config::default()),
+        },
+    }
+}
+
+/// Size rayon's global pool; only the first call takes effect.
+pub fn set_threads(threads: Option<usize>) -> Result<(), Fatal> {
+    if let Some(n) = threads {
+        if n == 0 {
+            return Err(Fatal::usage("--threads must be at least 1"));
+        }
+        let _ = rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .build_global();
+    }
+    Ok(())
+}
+
+/// `skillgate check`: Tier 1, then Tier 2, then (when asked) Tier 3.
+fn check(args: &CheckArgs, out: &mut dyn Write) -> Result<Exit, Fatal> {
+    set_threads(args.threads)?;
+    if !args.root.exists() {
+        return Err(
+            Fatal::usage(format!("{}: no such file or folder", args.root.display()))
+                .with_help("pass a catalog folder, a skill folder or a SKILL.md"),
+        );
+    }
+    let config = load_config(&args.root, args.config.as_deref())?;
+    let catalog = Catalog::load(&args.root, &config)?;
+    if let Some(skill) = &args.behave.behavioral {
+        return crate::behave::cmd::check(&catalog, &config, skill, &args.behave, args.format, out);
+    }
+    let mut diagnostics = catalog.diagnostics.clone();
+    diagnostics.extend(lint::run(&catalog, &config));
+    let mut summary = Summary {
+        skills_checked: catalog.skills.len(),
+        ..Summary::default()
+    };
+    let mut gate_failed = false;
+    if !args.no_route {
+        let routed = crate::route::check(&catalog, &config, args)?;
+        diagnostics.extend(routed.diagnostics);
+        gate_failed |= routed.gate_failed;
+        summary.route = routed.summary;
+    }
+    lint::apply_levels(&mut diagnostics, &config);
+    sort_diagnostics(&mut diagnostics);
+    summary.count(&diagnostics);
+    let prefix = match catalog.target {
+        catalog::Target::SkillFile => args
+            .root
+            .parent()
+            .map(|p| p.display().to_string())
+            .unwrap_or_default(),
+        _ => catalog.display_root.clone(),
+    };
+    report::render(
+        args.format,
+        &Outcome {
+            diagnostics: &diagnostics,
+            summary: &summary,
+            sources: &catalog.sources,
+            path_prefix: &prefix,
+        },
+        out,
+    )?;
+    Ok(if summary.errors > 0 || gate_failed {
+        Exit::Failed
+    } else {
+        Exit::Ok
+    })
+}
+
+/// `skillgate rules`.
+fn rules(args: &RulesArgs, out: &mut dyn Write) -> Result<Exit, Fatal> {
+    let w = |out: &mut dyn Write| -> std::io::Result<()> {
+        if args.format == Format::Json {
+            let list: Vec<_> = registry::RULES
+                .iter()
+                .map(|r| {
+                    serde_json::json!({"id": r.id, "name": r.name, "severity": r.severity.as_str(), "summary": r.summary})
+                })
+                .collect();
+            serde_json::to_writer_pretty(&mut *out, &list)?;
+            writeln!(out)
+        } else {
+            for r in registry::RULES {
+                writeln!(
+                    out,
+                    "{:<6} {:<8} {:<28} {}",
+                    r.id,
+                    r.severity.as_str(),
+                    r.name,
+                    r.summary
+                )?;
+            }
+            Ok(())
+        }
+    };
+    w(out).map_err(report::write_error)?;
+    Ok(Exit::Ok)
+}
+
+/// `skillgate rule ID`.
+fn rule(args: &RuleArgs, out: &mut dyn Write) -> Result<Exit, Fatal> {
+    let Some(r) = registry::find(&args.id) else {
+        return Err(Fatal::usage(format!("no rule `{}`", args.id))
+            .with_help("`skillgate rules` lists every rule"));
+    };
+    let text = format!(
+        "# {} {}\n\n{} (default: {})\n\n{}",
+        r.id,
+        r.name,
+        r.summary,
+        r.severity,
+        r.doc
+            .lines()
+            .map(|l| l.strip_prefix(' ').unwrap_or(l))
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+    writeln!(out, "{}", text.trim_end()).map_err(report::write_error)?;
+    Ok(Exit::Ok)
+}

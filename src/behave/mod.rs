@@ -1,0 +1,3 @@
+//! Tier 3: behavioral evals.
+
+pub mod cmd;

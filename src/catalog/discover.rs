@@ -1,0 +1,215 @@
+//! Finding SKILL.md files: a bounded, loop-safe walk with include/exclude
+//! globs. Nothing here reads file contents.
+
+use crate::diag::Diagnostic;
+use crate::lint::rules::load::UNREADABLE;
+use globset::{Glob, GlobSet, GlobSetBuilder};
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+
+/// Folder names never descended into.
+pub const SKIP_DIRS: &[&str] = &[".git", "node_modules", "target"];
+
+/// Deepest folder nesting walked below a skills root.
+pub const MAX_DEPTH: usize = 32;
+
+/// What a walk found.
+#[derive(Debug, Default)]
+pub struct Found {
+    /// SKILL.md paths (absolute) with their root-relative `/` paths, sorted.
+    pub skill_files: Vec<(PathBuf, String)>,
+    /// Folders (root-relative) that hold files but no SKILL.md in themselves,
+    /// in any ancestor below the skills root, or in any descendant.
+    pub orphan_dirs: Vec<String>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Compiled include/exclude globs, matched against root-relative paths.
+pub struct Filter {
+    include: Option<GlobSet>,
+    exclude: GlobSet,
+}
+
+impl Filter {
+    pub fn new(include: &[String], exclude: &[String]) -> Result<Filter, String> {
+        let build = |pats: &[String]| -> Result<GlobSet, String> {
+            let mut b = GlobSetBuilder::new();
+            for p in pats {
+                b.add(Glob::new(p).map_err(|e| format!("invalid glob `{p}`: {e}"))?);
+            }
+            b.build().map_err(|e| e.to_string())
+        };
+        Ok(Filter {
+            include: if include.is_empty() {
+                None
+            } else {
+                Some(build(include)?)
+            },
+            exclude: build(exclude)?,
+        })
+    }
+
+    pub fn excluded(&self, rel: &str) -> bool {
+        self.exclude.is_match(rel)
+    }
+
+    pub fn accepts_file(&self, rel: &str) -> bool {
+        !self.exclude.is_match(rel) && self.include.as_ref().is_none_or(|i| i.is_match(rel))
+    }
+}
+
+/// Join a root-relative prefix and a name with `/`.
+pub fn join_rel(prefix: &str, name: &str) -> String {
+    if prefix.is_empty() || prefix == "." {
+        name.to_string()
+    } else {
+        format!("{prefix}/{name}")
+    }
+}
+
+/// Walk `dir` (whose root-relative path is `rel`) for SKILL.md files.
+/// `report_orphans` is set for dedicated skills roots, where every folder
+/// is expected to belong to a skill.
+pub fn walk(dir: &Path, rel: &str, filter: &Filter, report_orphans: bool, found: &mut Found) {
+    let mut seen = HashSet::new();
+    if let Ok(c) = dir.canonicalize() {
+        seen.insert(c);
+    }
+    walk_dir(dir, rel, filter, report_orphans, 0, false, &mut seen, found);
+    found.skill_files.sort_by(|a, b| a.1.cmp(&b.1));
+    found.skill_files.dedup_by(|a, b| a.1 == b.1);
+    found.orphan_dirs.sort();
+}
+
+/// Returns whether the subtree holds a SKILL.md.
+#[allow(clippy::too_many_arguments)]
+fn walk_dir(
+    dir: &Path,
+    rel: &str,
+    filter: &Filter,
+    report_orphans: bool,
+    depth: usize,
+    inside_skill: bool,
+    seen: &mut HashSet<PathBuf>,
+    found: &mut Found,
+) -> bool {
+    let unreadable = |found: &mut Found, what: &str, e: &dyn std::fmt::Display| {
+        found.diagnostics.push(
+            UNREADABLE
+                .diag(
+                    if rel.is_empty() { "." } else { rel },
+                    format!("cannot read {what}: {e}"),
+                )
+                .with_help("fix the permissions or remove the entry"),
+        );
+    };
+    let entries = match std::fs::read_dir(dir) {
+        Ok(e) => e,
+        Err(e) => {
+            unreadable(found, "folder", &e);
+            return false;
+        }
+    };
+    let mut subdirs = Vec::new();
+    let mut has_skill = false;
+    let mut has_files = false;
+    for entry in entries {
+        let entry = match entry {
+            Ok(e) => e,
+            Err(e) => {
+                unreadable(found, "folder entry", &e);
+                continue;
+            }
+        };
+        let name_os = entry.file_name();
+        let Some(name) = name_os.to_str() else {
+            found.diagnostics.push(
+                UNREADABLE
+                    .diag(
+                        join_rel(rel, &name_os.to_string_lossy()),
+                        "file name is not valid UTF-8; it was skipped",
+                    )
+                    .with_help("rename it with a UTF-8 name"),
+            );
+            continue;
+        };
+        let path = entry.path();
+        let child_rel = join_rel(rel, name);
+        let ft = match entry.file_type() {
+            Ok(t) => t,
+            Err(e) => {
+                unreadable(found, name, &e);
+                continue;
+            }
+        };
+        let is_dir = if ft.is_symlink() {
+            match std::fs::metadata(&path) {
+                Ok(m) => m.is_dir(),
+                Err(e) => {
+                    found.diagnostics.push(
+                        UNREADABLE
+                            .diag(child_rel.clone(), format!("broken symlink: {e}"))
+                            .with_help("point the link at an existing file or remove it"),
+                    );
+                    continue;
+                }
+            }
+        } else {
+            ft.is_dir()
+        };
+        if is_dir {
+            if SKIP_DIRS.contains(&name) || filter.excluded(&child_rel) {
+                continue;
+            }
+            subdirs.push((path, child_rel));
+        } else {
+            has_files = true;
+            if name == "SKILL.md" && filter.accepts_file(&child_rel) {
+                has_skill = true;
+                found.skill_files.push((path, child_rel));
+            }
+        }
+    }
+    if depth >= MAX_DEPTH && !subdirs.is_empty() {
+        found.diagnostics.push(
+            UNREADABLE
+                .diag(
+                    rel,
+                    format!(
+                        "folders nest deeper than {MAX_DEPTH} levels; deeper ones were not searched"
+                    ),
+                )
+                .with_help("flatten the catalog or exclude this folder in skillgate.toml"),
+        );
+        return has_skill;
+    }
+    let mut below = false;
+    subdirs.sort();
+    for (path, child_rel) in subdirs {
+        let canon = match path.canonicalize() {
+            Ok(c) => c,
+            Err(e) => {
+                unreadable(found, &child_rel, &e);
+                continue;
+            }
+        };
+        if !seen.insert(canon) {
+            // a symlink loop or a second link to a folder already walked
+            continue;
+        }
+        below |= walk_dir(
+            &path,
+            &child_rel,
+            filter,
+            report_orphans,
+            depth + 1,
+            inside_skill || has_skill,
+            seen,
+            found,
+        );
+    }
+    if report_orphans && depth > 0 && has_files && !has_skill && !below && !inside_skill {
+        found.orphan_dirs.push(rel.to_string());
+    }
+    has_skill || below
+}

@@ -1,0 +1,235 @@
+//! Splitting a SKILL.md into frontmatter and body, with byte offsets into
+//! the original file.
+//!
+//! The text is prepared here rather than handed to a generic front-matter
+//! splitter, because of that approach's known pitfalls: a UTF-8 byte order
+//! mark hides the opening `---`; CRLF and lone CR line ends; a `---` line
+//! inside a quoted multi-line value is text, not the closing delimiter.
+//! The YAML itself is parsed by yaml-rust2 (the parser gray_matter uses)
+//! through [`super::yaml`], which keeps positions and bounds alias expansion.
+
+use super::yaml::{self, Tree, YamlError, YamlErrorKind};
+
+/// Where the frontmatter sits in the file.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Split {
+    /// Byte offset of the opening `---`.
+    pub open: usize,
+    /// Byte range of the YAML text between the delimiters.
+    pub yaml: std::ops::Range<usize>,
+    /// Byte range of the closing `---` line (without its line break).
+    pub close: std::ops::Range<usize>,
+    /// Byte offset where the body starts.
+    pub body: usize,
+}
+
+/// What went wrong while locating the frontmatter.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SplitError {
+    /// The file does not open with `---` at all.
+    Missing,
+    /// `---` appears, but not at the first byte (after an optional BOM).
+    NotAtStart { at: usize },
+    /// The opening line has text after `---`.
+    BadOpening { at: usize },
+    /// No closing `---` line.
+    Unclosed { open: usize },
+}
+
+/// Lines of `text` from byte `from`: (start, end without break, next line start).
+fn lines(text: &str, from: usize) -> impl Iterator<Item = (usize, usize, usize)> + '_ {
+    let bytes = text.as_bytes();
+    let mut pos = from;
+    std::iter::from_fn(move || {
+        if pos >= bytes.len() {
+            return None;
+        }
+        let start = pos;
+        let mut i = pos;
+        while i < bytes.len() && bytes[i] != b'\n' && bytes[i] != b'\r' {
+            i += 1;
+        }
+        let end = i;
+        if i < bytes.len() {
+            if bytes[i] == b'\r' && bytes.get(i + 1) == Some(&b'\n') {
+                i += 2;
+            } else {
+                i += 1;
+            }
+        }
+        pos = i;
+        Some((start, end, i))
+    })
+}
+
+/// Locate the frontmatter. `start` is 3 when the file began with a BOM,
+/// else 0. When the YAML between the first and a later `---` line fails to
+/// parse inside a quoted scalar, that `---` was text: the next one is tried.
+pub fn split(text: &str, start: usize) -> Result<(Split, Result<Tree, YamlError>), SplitError> {
+    let mut it = lines(text, start);
+    let Some((l0, e0, n0)) = it.next() else {
+        return Err(SplitError::Missing);
+    };
+    let first = &text[l0..e0];
+    if !first.starts_with("---") {
+        // `---` after leading blank lines or spaces: a frontmatter block that
+        // clients will not see.
+        for (ls, le, _) in lines(text, start) {
+            let line = &text[ls..le];
+            if line.trim().is_empty() {
+                continue;
+            }
+            if line.trim() == "---" {
+                return Err(SplitError::NotAtStart {
+                    at: ls + line.find('-').unwrap_or(0),
+                });
+            }
+            break;
+        }
+        return Err(SplitError::Missing);
+    }
+    if first.trim_end_matches([' ', '\t']) != "---" {
+        return Err(SplitError::BadOpening { at: l0 + 3 });
+    }
+    let candidates: Vec<(usize, usize, usize)> = lines(text, n0)
+        .filter(|&(s, e, _)| &text[s..e] == "---")
+        .collect();
+    let Some(&(cs, ce, cn)) = candidates.first() else {
+        return Err(SplitError::Unclosed { open: l0 });
+    };
+    let mut chosen = (cs, ce, cn);
+    let mut parsed = yaml::parse(&text[n0..cs]);
+    if matches!(&parsed, Err(e) if e.kind == YamlErrorKind::UnterminatedQuote) {
+        // The first `---` may sit inside a quoted multi-line value. YAML
+        // forbids a document marker there, so each earlier `---` line is
+        // indented by one space (folding gives the same text) and offsets
+        // are mapped back afterwards.
+        for (i, &(s, e, n)) in candidates.iter().enumerate().skip(1) {
+            let inner: Vec<usize> = candidates[..i].iter().map(|c| c.0 - n0).collect();
+            let retry = parse_indented(&text[n0..s], &inner);
+            if retry.is_ok() {
+                chosen = (s, e, n);
+                parsed = retry;
+                break;
+            }
+        }
+    }
+    let (cs, ce, cn) = chosen;
+    Ok((
+        Split {
+            open: l0,
+            yaml: n0..cs,
+            close: cs..ce,
+            body: cn,
+        },
+        parsed,
+    ))
+}
+
+/// Parse `yaml` with a space inserted at each of `at` (sorted byte
+/// offsets), mapping every offset in the result back to `yaml`.
+fn parse_indented(yaml: &str, at: &[usize]) -> Result<Tree, YamlError> {
+    let mut prepared = String::with_capacity(yaml.len() + at.len());
+    let mut last = 0;
+    for &a in at {
+        prepared.push_str(&yaml[last..a]);
+        prepared.push(' ');
+        last = a;
+    }
+    prepared.push_str(&yaml[last..]);
+    // offset in `prepared` -> offset in `yaml`
+    let back = |off: usize| -> usize {
+        let mut shift = 0;
+        for (k, &a) in at.iter().enumerate() {
+            if off > a + k {
+                shift += 1;
+            }
+        }
+        off - shift
+    };
+    fn remap(node: &mut yaml::Node, back: &dyn Fn(usize) -> usize) {
+        node.start = back(node.start);
+        node.end = back(node.end);
+        match &mut node.kind {
+            yaml::Kind::Scalar { .. } => {}
+            yaml::Kind::Seq(items) => items.iter_mut().for_each(|n| remap(n, back)),
+            yaml::Kind::Map(entries) => entries.iter_mut().for_each(|(k, v)| {
+                remap(k, back);
+                remap(v, back);
+            }),
+        }
+    }
+    match yaml::parse(&prepared) {
+        Ok(mut tree) => {
+            if let Some(root) = &mut tree.root {
+                remap(root, &back);
+            }
+            for d in &mut tree.duplicates {
+                d.first = back(d.first);
+                d.second = back(d.second);
+            }
+            Ok(tree)
+        }
+        Err(mut e) => {
+            e.offset = back(e.offset);
+            Err(e)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lf_crlf_and_cr_all_split() {
+        for nl in ["\n", "\r\n", "\r"] {
+            let t = format!("---{nl}name: a{nl}---{nl}body{nl}");
+            let (s, tree) = split(&t, 0).unwrap();
+            assert_eq!(&t[s.yaml.clone()], format!("name: a{nl}"));
+            assert_eq!(&t[s.body..], format!("body{nl}"));
+            assert!(tree.is_ok());
+        }
+    }
+
+    #[test]
+    fn dashes_inside_a_quoted_value_are_text() {
+        let t = "---\ndescription: \"one\n---\n  two\"\nname: a\n---\nbody\n";
+        let (s, tree) = split(t, 0).unwrap();
+        assert_eq!(&t[s.body..], "body\n");
+        let root = tree.unwrap().root.unwrap();
+        assert_eq!(root.as_map().unwrap()[0].1.as_str(), Some("one --- two"));
+    }
+
+    #[test]
+    fn unclosed_block() {
+        assert_eq!(
+            split("---\nname: a\n", 0).unwrap_err(),
+            SplitError::Unclosed { open: 0 }
+        );
+    }
+
+    #[test]
+    fn frontmatter_after_blank_line_is_not_at_start() {
+        assert_eq!(
+            split("\n---\nname: a\n---\n", 0).unwrap_err(),
+            SplitError::NotAtStart { at: 1 }
+        );
+        assert_eq!(split("# Title\n", 0).unwrap_err(), SplitError::Missing);
+    }
+
+    #[test]
+    fn bom_offset_is_respected() {
+        let t = "\u{feff}---\nname: a\n---\n";
+        let (s, _) = split(t, 3).unwrap();
+        assert_eq!(s.open, 3);
+    }
+
+    #[test]
+    fn text_after_opening_dashes() {
+        assert_eq!(
+            split("--- yaml\nname: a\n---\n", 0).unwrap_err(),
+            SplitError::BadOpening { at: 3 }
+        );
+    }
+}

@@ -1,0 +1,297 @@
+//! Discovery and loading: every file is read once, in parallel, into one
+//! [`Catalog`] that all tiers read.
+
+pub mod cases;
+pub mod commands;
+pub mod discover;
+pub mod frontmatter;
+pub mod skill;
+pub mod source;
+pub mod yaml;
+
+pub use skill::{Frontmatter, Skill, Spanned};
+pub use source::{Source, SourceMap};
+
+use crate::config::Config;
+use crate::diag::Diagnostic;
+use crate::exit::Fatal;
+use crate::lint::rules::load as rules;
+use rayon::prelude::*;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+/// What the command line pointed at.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Target {
+    /// A catalog folder.
+    Catalog,
+    /// One skill folder.
+    SkillDir,
+    /// One SKILL.md.
+    SkillFile,
+}
+
+/// The loaded catalog.
+#[derive(Debug)]
+pub struct Catalog {
+    /// The catalog root on disk (for a single skill: its folder).
+    pub root: PathBuf,
+    /// The root as given on the command line (joined with file paths in
+    /// GitHub annotations).
+    pub display_root: String,
+    pub target: Target,
+    /// Skills sorted by file path.
+    pub skills: Vec<Skill>,
+    /// `evals/cases/*.json`, sorted by path.
+    pub cases: Vec<cases::CaseFile>,
+    /// Slash-command files of the three command folders.
+    pub commands: commands::Commands,
+    /// Folders under the skills root that hold files but no skill.
+    pub orphan_dirs: Vec<String>,
+    /// Every file read, for reporters.
+    pub sources: SourceMap,
+    /// Findings made while loading.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Where `skillgate.toml` for `root` lives (the catalog root, or for a single
+/// skill, none).
+pub fn config_path(root: &Path) -> Option<PathBuf> {
+    let p = root.join("skillgate.toml");
+    (root.is_dir() && p.is_file()).then_some(p)
+}
+
+/// Read at most `limit` bytes of `path`; `Ok(None)` when it is larger.
+pub fn read_bounded(path: &Path, limit: u64) -> std::io::Result<Option<Vec<u8>>> {
+    let f = std::fs::File::open(path)?;
+    let mut buf = Vec::new();
+    f.take(limit + 1).read_to_end(&mut buf)?;
+    if buf.len() as u64 > limit {
+        return Ok(None);
+    }
+    Ok(Some(buf))
+}
+
+impl Catalog {
+    /// Discover and load everything under `root` (a catalog folder, a skill
+    /// folder or a SKILL.md).
+    pub fn load(root: &Path, config: &Config) -> Result<Catalog, Fatal> {
+        let display_root = root.display().to_string();
+        let meta = std::fs::metadata(root).map_err(|e| {
+            Fatal::usage(format!("{display_root}: {e}"))
+                .with_help("pass a catalog folder, a skill folder or a SKILL.md")
+        })?;
+        let (base, target) = if meta.is_file() {
+            if root.file_name().is_none_or(|n| n != "SKILL.md") {
+                return Err(Fatal::usage(format!(
+                    "{display_root}: not a SKILL.md, a skill folder or a catalog folder"
+                )));
+            }
+            let parent = root
+                .parent()
+                .filter(|p| !p.as_os_str().is_empty())
+                .unwrap_or(Path::new("."));
+            (parent.to_path_buf(), Target::SkillFile)
+        } else if root.join("SKILL.md").is_file() {
+            (root.to_path_buf(), Target::SkillDir)
+        } else {
+            (root.to_path_buf(), Target::Catalog)
+        };
+        let filter = discover::Filter::new(&config.catalog.include, &config.catalog.exclude)
+            .map_err(|e| Fatal::usage(format!("skillgate.toml: [catalog] {e}")))?;
+
+        let mut found = discover::Found::default();
+        match target {
+            Target::SkillFile | Target::SkillDir => {
+                found
+                    .skill_files
+                    .push((base.join("SKILL.md"), "SKILL.md".into()));
+            }
+            Target::Catalog => {
+                let roots: Vec<String> = if !config.catalog.roots.is_empty() {
+                    config.catalog.roots.clone()
+                } else if base.join("skills").is_dir() {
+                    vec!["skills".into()]
+                } else {
+                    vec![String::new()]
+                };
+                for r in &roots {
+                    let dir = if r.is_empty() {
+                        base.clone()
+                    } else {
+                        base.join(r)
+                    };
+                    if !dir.is_dir() {
+                        return Err(Fatal::usage(format!(
+                            "{}: skills root `{r}` from skillgate.toml does not exist",
+                            dir.display()
+                        )));
+                    }
+                    discover::walk(&dir, r, &filter, !r.is_empty(), &mut found);
+                }
+                found.skill_files.sort_by(|a, b| a.1.cmp(&b.1));
+                found.skill_files.dedup_by(|a, b| a.1 == b.1);
+            }
+        }
+
+        let limit = config.catalog.max_file_bytes;
+        let loaded: Vec<(Skill, Vec<Diagnostic>)> = found
+            .skill_files
+            .par_iter()
+            .map(|(path, rel)| load_skill(path, rel, target, limit))
+            .collect();
+
+        let mut diagnostics = found.diagnostics;
+        let mut sources = SourceMap::new();
+        let mut skills = Vec::with_capacity(loaded.len());
+        for (skill, diags) in loaded {
+            diagnostics.extend(diags);
+            if let Some(src) = &skill.source {
+                sources.insert(skill.file.clone(), src.clone());
+            }
+            skills.push(skill);
+        }
+
+        let (case_files, case_diags) = if target == Target::Catalog {
+            cases::load_all(&base, config)
+        } else {
+            (Vec::new(), Vec::new())
+        };
+        diagnostics.extend(case_diags);
+        for c in &case_files {
+            sources.insert(c.file.clone(), c.source.clone());
+        }
+        let (commands, cmd_diags) = if target == Target::Catalog {
+            commands::load_all(&base)
+        } else {
+            (commands::Commands::default(), Vec::new())
+        };
+        diagnostics.extend(cmd_diags);
+        for c in commands.all() {
+            sources.insert(c.file.clone(), c.source.clone());
+        }
+
+        Ok(Catalog {
+            root: base,
+            display_root,
+            target,
+            skills,
+            cases: case_files,
+            commands,
+            orphan_dirs: found.orphan_dirs,
+            sources,
+            diagnostics,
+        })
+    }
+
+    /// The skill whose frontmatter `name` (else folder name) is `name`.
+    pub fn skill_named(&self, name: &str) -> Option<&Skill> {
+        self.skills
+            .iter()
+            .find(|s| s.name() == Some(name))
+            .or_else(|| {
+                self.skills
+                    .iter()
+                    .find(|s| s.name().is_none() && s.folder == name)
+            })
+    }
+}
+
+/// Read and parse one SKILL.md. Never fails: problems become diagnostics.
+fn load_skill(path: &Path, rel: &str, target: Target, limit: u64) -> (Skill, Vec<Diagnostic>) {
+    let mut diags = Vec::new();
+    let dir = path.parent().unwrap_or(Path::new(".")).to_path_buf();
+    let folder = dir
+        .canonicalize()
+        .ok()
+        .as_deref()
+        .unwrap_or(&dir)
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let rel_dir = match rel.rsplit_once('/') {
+        Some((d, _)) => d.to_string(),
+        None => ".".to_string(),
+    };
+    let (files, empty_dirs) = list_skill_files(&dir, target);
+    let mut skill = Skill {
+        file: rel.to_string(),
+        dir,
+        rel_dir,
+        folder,
+        source: None,
+        frontmatter: None,
+        body_start: 0,
+        files,
+        empty_dirs,
+    };
+    let bytes = match read_bounded(path, limit) {
+        Ok(Some(b)) => b,
+        Ok(None) => {
+            diags.push(
+                rules::FILE_TOO_LARGE
+                    .diag(rel, format!("SKILL.md is larger than {limit} bytes and was not parsed"))
+                    .with_help("split reference material into supporting files, or raise [catalog] max-file-bytes"),
+            );
+            return (skill, diags);
+        }
+        Err(e) => {
+            diags.push(
+                rules::UNREADABLE
+                    .diag(rel, format!("cannot read SKILL.md: {e}"))
+                    .with_help("fix the file's permissions"),
+            );
+            return (skill, diags);
+        }
+    };
+    let (src, start) = skill::decode(rel, bytes, &mut diags);
+    let (fm, body) = skill::parse_frontmatter(rel, &src, start, &mut diags);
+    skill.frontmatter = fm;
+    skill.body_start = body;
+    skill.source = Some(src);
+    (skill, diags)
+}
+
+/// Most entries listed in one skill folder.
+const MAX_SKILL_FILES: usize = 10_000;
+
+/// Files and empty subfolders of a skill folder (not descending into
+/// `evals/`, nested skills or skipped folders).
+fn list_skill_files(dir: &Path, target: Target) -> (Vec<String>, Vec<String>) {
+    let _ = target;
+    let mut files = Vec::new();
+    let mut empty = Vec::new();
+    let mut stack = vec![(dir.to_path_buf(), String::new(), 0usize)];
+    while let Some((d, rel, depth)) = stack.pop() {
+        let Ok(rd) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        let mut any = false;
+        for e in rd.flatten() {
+            any = true;
+            if files.len() >= MAX_SKILL_FILES {
+                break;
+            }
+            let name = e.file_name().to_string_lossy().into_owned();
+            let r = discover::join_rel(&rel, &name);
+            let Ok(ft) = e.file_type() else { continue };
+            if ft.is_dir() {
+                if depth == 0 && name == "evals" || discover::SKIP_DIRS.contains(&name.as_str()) {
+                    continue;
+                }
+                if e.path().join("SKILL.md").exists() || depth >= 8 {
+                    continue;
+                }
+                stack.push((e.path(), r, depth + 1));
+            } else if !(depth == 0 && name == "SKILL.md") {
+                files.push(r);
+            }
+        }
+        if !any && depth > 0 {
+            empty.push(rel);
+        }
+    }
+    files.sort();
+    empty.sort();
+    (files, empty)
+}

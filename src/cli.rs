@@ -1,0 +1,246 @@
+//! Command-line definitions (clap derive). Each subcommand's behaviour lives
+//! in the library module named in its doc; this file only declares flags.
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use std::path::PathBuf;
+
+const EXIT_CODES: &str = "\
+Exit codes:
+  0  everything checked passed its gates
+  1  a check or gate failed (lint error, routing failure, uplift below threshold)
+  2  usage, configuration or input error
+  3  not enough evidence (fewer independent cases than the minimum)
+  4  evidence could not be collected (agent, runner or grader failed)";
+
+#[derive(Debug, Parser)]
+#[command(name = "skillgate", version, about = "Tests catalogs of Agent Skills: lint, lexical routing, behavioral evals, uplift scoring.", after_help = EXIT_CODES)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Lint every SKILL.md (Tier 1) and check trigger routing (Tier 2); with
+    /// --behavioral, run a skill's behavioral evals (Tier 3).
+    #[command(after_help = EXIT_CODES)]
+    Check(CheckArgs),
+    /// Rank every skill in the catalog for one prompt, as Tier 2 does.
+    #[command(after_help = EXIT_CODES)]
+    Rank(RankArgs),
+    /// Score recorded evidence: trigger precision/recall/F1 and paired uplift.
+    #[command(after_help = EXIT_CODES)]
+    Score(ScoreArgs),
+    /// Merge the results of `check --behavioral --shard i/n` runs and score them.
+    #[command(after_help = EXIT_CODES)]
+    Merge(MergeArgs),
+    /// List every rule with its id, default severity and summary.
+    Rules(RulesArgs),
+    /// Print one rule's documentation.
+    Rule(RuleArgs),
+    /// Print a JSON Schema for case files or skillgate.toml.
+    Schema(SchemaArgs),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    Human,
+    Json,
+    Github,
+    Sarif,
+}
+
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// Catalog root, a skill folder, or a single SKILL.md.
+    #[arg(default_value = ".")]
+    pub root: PathBuf,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    pub format: Format,
+    /// Configuration file (default: skillgate.toml at the catalog root).
+    #[arg(long)]
+    pub config: Option<PathBuf>,
+    /// Fail when fewer than PCT % of positive prompts rank their skill first.
+    #[arg(long, value_name = "PCT")]
+    pub min_rank1: Option<f64>,
+    /// Record every prompt's rank to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub save_baseline: Option<PathBuf>,
+    /// Fail only on regressions against a baseline saved with --save-baseline.
+    #[arg(long, value_name = "FILE")]
+    pub baseline: Option<PathBuf>,
+    /// Skip Tier 2 (routing).
+    #[arg(long)]
+    pub no_route: bool,
+    /// Worker threads (default: all cores).
+    #[arg(long, short = 'j', value_name = "N")]
+    pub threads: Option<usize>,
+    #[command(flatten)]
+    pub behave: BehaveArgs,
+}
+
+/// Tier 3 flags of `check`.
+#[derive(Debug, Args, Default)]
+pub struct BehaveArgs {
+    /// Run the behavioral evals of SKILL (spends model tokens).
+    #[arg(long, value_name = "SKILL")]
+    pub behavioral: Option<String>,
+    /// Trials per eval and variant.
+    #[arg(long, default_value_t = 3)]
+    pub trials: u32,
+    /// Skip the without-skill arm.
+    #[arg(long)]
+    pub no_baseline: bool,
+    /// Run slice I of N (1-based), e.g. 2/4.
+    #[arg(long, value_name = "I/N")]
+    pub shard: Option<String>,
+    /// Runs at once on this machine.
+    #[arg(long, default_value_t = 1)]
+    pub jobs: usize,
+    /// Replace the built-in agent with CMD (split into program and
+    /// arguments, never run through a shell).
+    #[arg(long, value_name = "CMD")]
+    pub runner: Option<String>,
+    /// Runner timeout in milliseconds (at most 600000).
+    #[arg(long)]
+    pub timeout_ms: Option<u64>,
+    /// Runner output cap in bytes (at most 10000000).
+    #[arg(long)]
+    pub max_bytes: Option<u64>,
+    /// Print the plan and spawn nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Keep each run's workspace for debugging.
+    #[arg(long)]
+    pub keep_workspace: bool,
+    /// Run even though a personal copy of the skill is installed where the
+    /// agent would find it in without-skill runs.
+    #[arg(long)]
+    pub allow_personal_copy: bool,
+    /// Seed for the bootstrap interval.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Fail when trigger F1 is below X.
+    #[arg(long, value_name = "X")]
+    pub min_trigger_f1: Option<f64>,
+    /// Fail when the uplift interval's lower bound is below Y.
+    #[arg(long, value_name = "Y")]
+    pub min_uplift: Option<f64>,
+}
+
+#[derive(Debug, Args)]
+pub struct RankArgs {
+    /// The prompt a user would type.
+    pub prompt: String,
+    /// Catalog root.
+    #[arg(default_value = ".")]
+    pub root: PathBuf,
+    /// Show each shared term's contribution.
+    #[arg(long)]
+    pub explain: bool,
+    /// How many skills to show (0 = all that score above 0).
+    #[arg(long, default_value_t = 10)]
+    pub limit: usize,
+    /// Output format (human or json).
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    pub format: Format,
+    /// Configuration file (default: skillgate.toml at the catalog root).
+    #[arg(long)]
+    pub config: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct ScoreArgs {
+    #[command(subcommand)]
+    pub triggers: Option<ScoreSub>,
+    /// The skill folder (its SKILL.md name is the skill's name).
+    #[arg(long)]
+    pub skill: Option<PathBuf>,
+    /// cases.jsonl
+    #[arg(long)]
+    pub cases: Option<PathBuf>,
+    /// observations.jsonl
+    #[arg(long)]
+    pub observations: Option<PathBuf>,
+    /// Trials per case and variant.
+    #[arg(long, default_value_t = 3)]
+    pub trials: u32,
+    /// Bootstrap seed.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Fail when trigger F1 is below X.
+    #[arg(long, value_name = "X")]
+    pub min_trigger_f1: Option<f64>,
+    /// Fail when the uplift interval's lower bound is below Y.
+    #[arg(long, value_name = "Y")]
+    pub min_uplift: Option<f64>,
+    /// Output format (human or json).
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    pub format: Format,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ScoreSub {
+    /// Gate a trigger set (description tuning) per client.
+    Triggers(TriggersArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct TriggersArgs {
+    /// JSON array of trigger rows.
+    pub file: PathBuf,
+    /// Print text only for train rows; validation and fresh appear as counts.
+    #[arg(long)]
+    pub hide_heldout: bool,
+    /// Apply the release gate's minimum counts.
+    #[arg(long)]
+    pub final_gate: bool,
+    /// The skill must never trigger automatically, always when explicit.
+    #[arg(long)]
+    pub manual_only: bool,
+    /// Output format (human or json).
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    pub format: Format,
+}
+
+#[derive(Debug, Args)]
+pub struct MergeArgs {
+    /// Shard result folders to merge.
+    #[arg(required = true)]
+    pub dirs: Vec<PathBuf>,
+    /// Where to write the merged iteration.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    #[arg(long, value_name = "X")]
+    pub min_trigger_f1: Option<f64>,
+    #[arg(long, value_name = "Y")]
+    pub min_uplift: Option<f64>,
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    pub format: Format,
+}
+
+#[derive(Debug, Args)]
+pub struct RulesArgs {
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    pub format: Format,
+}
+
+#[derive(Debug, Args)]
+pub struct RuleArgs {
+    /// Rule id, e.g. SG101.
+    pub id: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SchemaKind {
+    Cases,
+    Config,
+}
+
+#[derive(Debug, Args)]
+pub struct SchemaArgs {
+    pub kind: SchemaKind,
+}

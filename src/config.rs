@@ -1,0 +1,401 @@
+//! `skillgate.toml`: every threshold, convention and path, with defaults.
+//!
+//! The file is optional; a missing key takes its default, an unknown key is a
+//! configuration error (exit 2) so a typo never silently disables a check.
+
+use crate::diag::Severity;
+use crate::exit::Fatal;
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// The whole configuration.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, deny_unknown_fields, rename_all = "kebab-case")]
+pub struct Config {
+    pub catalog: CatalogConfig,
+    pub lint: LintConfig,
+    pub commands: CommandsConfig,
+    pub cases: CasesConfig,
+    pub route: RouteConfig,
+    pub behave: BehaveConfig,
+}
+
+/// `[catalog]`: where skills are found.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(default, deny_unknown_fields, rename_all = "kebab-case")]
+pub struct CatalogConfig {
+    /// Folders (relative to the root) searched for SKILL.md. Default: `skills`
+    /// when it exists, else the root itself.
+    pub roots: Vec<String>,
+    /// Globs (relative to the root) a SKILL.md path must match. Default: all.
+    pub include: Vec<String>,
+    /// Globs (relative to the root) that exclude a path.
+    pub exclude: Vec<String>,
+    /// Largest SKILL.md read, in bytes.
+    pub max_file_bytes: u64,
+    /// Largest case file read, in bytes.
+    pub max_case_bytes: u64,
+}
+
+impl Default for CatalogConfig {
+    fn default() -> Self {
+        CatalogConfig {
+            roots: Vec::new(),
+            include: Vec::new(),
+            exclude: Vec::new(),
+            max_file_bytes: 1024 * 1024,
+            max_case_bytes: 4 * 1024 * 1024,
+        }
+    }
+}
+
+/// A rule's configured level.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Level {
+    Off,
+    Notice,
+    Warning,
+    Error,
+}
+
+impl Level {
+    pub fn severity(self) -> Option<Severity> {
+        match self {
+            Level::Off => None,
+            Level::Notice => Some(Severity::Notice),
+            Level::Warning => Some(Severity::Warning),
+            Level::Error => Some(Severity::Error),
+        }
+    }
+}
+
+/// An exemption from required sections; `reason` is mandatory.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct Exemption {
+    pub skill: String,
+    /// Sections the skill may omit; empty means all required sections.
+    #[serde(default)]
+    pub sections: Vec<String>,
+    pub reason: String,
+}
+
+/// `[lint]`: the catalog's conventions and rule levels.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(default, deny_unknown_fields, rename_all = "kebab-case")]
+pub struct LintConfig {
+    /// Per-rule level overrides: `SG201 = "error"`, `SG203 = "off"`.
+    pub rules: BTreeMap<String, Level>,
+    /// `## ` sections every SKILL.md body must have.
+    pub required_sections: Vec<String>,
+    /// Skills allowed to omit required sections, each with a reason.
+    pub exemptions: Vec<Exemption>,
+    /// Body lines above which a skill is too long.
+    pub line_budget: usize,
+    /// Client-specific frontmatter keys accepted with a warning.
+    pub client_keys: Vec<String>,
+    /// Extra top-level keys accepted without any finding.
+    pub allowed_keys: Vec<String>,
+}
+
+impl Default for LintConfig {
+    fn default() -> Self {
+        LintConfig {
+            rules: BTreeMap::new(),
+            required_sections: Vec::new(),
+            exemptions: Vec::new(),
+            line_budget: 500,
+            client_keys: [
+                "when_to_use",
+                "user-invocable",
+                "disable-model-invocation",
+                "argument-hint",
+                "model",
+                "context",
+                "agent",
+                "hooks",
+                "paths",
+                "version",
+            ]
+            .iter()
+            .map(|s| s.to_string())
+            .collect(),
+            allowed_keys: Vec::new(),
+        }
+    }
+}
+
+/// `[commands]`: slash-command parity.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(default, deny_unknown_fields, rename_all = "kebab-case")]
+pub struct CommandsConfig {
+    /// Names that differ between folders on purpose: `plan = "planning"`
+    /// means `.claude/commands/plan.md` pairs with `planning.toml`.
+    pub name_map: BTreeMap<String, String>,
+    /// Claude Code built-in command names a catalog command must not shadow.
+    pub builtins: Vec<String>,
+}
+
+impl Default for CommandsConfig {
+    fn default() -> Self {
+        CommandsConfig {
+            name_map: BTreeMap::new(),
+            builtins: [
+                "add-dir",
+                "agents",
+                "bug",
+                "clear",
+                "compact",
+                "config",
+                "context",
+                "cost",
+                "doctor",
+                "exit",
+                "export",
+                "help",
+                "hooks",
+                "ide",
+                "init",
+                "install-github-app",
+                "login",
+                "logout",
+                "mcp",
+                "memory",
+                "model",
+                "permissions",
+                "pr-comments",
+                "release-notes",
+                "resume",
+                "review",
+                "rewind",
+                "security-review",
+                "status",
+                "statusline",
+                "terminal-setup",
+                "upgrade",
+                "usage",
+                "vim",
+            ]
+            .iter()
+            .map(|s| s.to_string())
+            .collect(),
+        }
+    }
+}
+
+/// `[cases]`: minimums for `evals/cases/<skill>.json`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(default, deny_unknown_fields, rename_all = "kebab-case")]
+pub struct CasesConfig {
+    pub min_positive: usize,
+    pub min_negative: usize,
+    pub min_evals: usize,
+}
+
+impl Default for CasesConfig {
+    fn default() -> Self {
+        CasesConfig {
+            min_positive: 3,
+            min_negative: 2,
+            min_evals: 1,
+        }
+    }
+}
+
+/// `[route]`: Tier 2.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(default, deny_unknown_fields, rename_all = "kebab-case")]
+pub struct RouteConfig {
+    /// Default `top_k` for positive prompts.
+    pub top_k: usize,
+    /// How many times a skill's name tokens count in its document.
+    pub name_weight: u32,
+    /// Cosine similarity at or above which two descriptions are an error.
+    pub collision_error: f64,
+    /// Cosine similarity at or above which two descriptions are a warning.
+    pub collision_warning: f64,
+    /// Snowball stemmer language for the catalog's words.
+    pub language: String,
+    /// Extra stop words.
+    pub stop_words: Vec<String>,
+    /// Rank-1 floor in percent, as `--min-rank1`.
+    pub min_rank1: Option<f64>,
+    /// Characters of the whole skill listing a client shows.
+    pub listing_budget_chars: Option<usize>,
+    /// Characters of one entry a client shows before cutting it.
+    pub entry_cap_chars: Option<usize>,
+}
+
+impl Default for RouteConfig {
+    fn default() -> Self {
+        RouteConfig {
+            top_k: 3,
+            name_weight: 2,
+            collision_error: 0.75,
+            collision_warning: 0.50,
+            language: "english".into(),
+            stop_words: Vec::new(),
+            min_rank1: None,
+            listing_budget_chars: None,
+            entry_cap_chars: None,
+        }
+    }
+}
+
+/// How the skill reaches the agent in `with` runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum InstallMode {
+    /// Copy into `<workspace>/.claude/skills/<name>/` (the default).
+    Discover,
+    /// Pass SKILL.md through `--append-system-prompt`.
+    AppendSystemPrompt,
+}
+
+/// `[behave]`: Tier 3.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(default, deny_unknown_fields, rename_all = "kebab-case")]
+pub struct BehaveConfig {
+    /// The agent binary.
+    pub claude: String,
+    /// Model for the agent (`--model`); none means the CLI's default.
+    pub model: Option<String>,
+    /// Model for the grader; none means `model`.
+    pub grader_model: Option<String>,
+    /// `--allowedTools` for the agent.
+    pub allowed_tools: Vec<String>,
+    pub install: InstallMode,
+    pub executor_timeout_secs: u64,
+    pub grader_timeout_secs: u64,
+    pub max_trace_bytes: u64,
+    pub max_grader_bytes: u64,
+}
+
+impl Default for BehaveConfig {
+    fn default() -> Self {
+        BehaveConfig {
+            claude: "claude".into(),
+            model: None,
+            grader_model: None,
+            allowed_tools: ["Read", "Edit", "Write", "Glob", "Grep", "Bash", "Skill"]
+                .iter()
+                .map(|s| s.to_string())
+                .collect(),
+            install: InstallMode::Discover,
+            executor_timeout_secs: 15 * 60,
+            grader_timeout_secs: 5 * 60,
+            max_trace_bytes: 64 * 1024 * 1024,
+            max_grader_bytes: 16 * 1024 * 1024,
+        }
+    }
+}
+
+/// Largest configuration file read.
+const MAX_CONFIG_BYTES: u64 = 1024 * 1024;
+
+impl Config {
+    /// Parse configuration text; `origin` names the file in errors.
+    pub fn parse(text: &str, origin: &str) -> Result<Config, Fatal> {
+        let config: Config = toml::from_str(text).map_err(|e| {
+            let place = e
+                .span()
+                .map(|s| {
+                    let idx = crate::diag::LineIndex::new(text);
+                    let (l, c) = idx.line_col(text, s.start);
+                    format!(":{l}:{c}")
+                })
+                .unwrap_or_default();
+            Fatal::usage(format!(
+                "{origin}{place}: invalid configuration: {}",
+                e.message()
+            ))
+            .with_help("see the configuration reference in README.md, or `skillgate schema config`")
+        })?;
+        config.validate(origin)?;
+        Ok(config)
+    }
+
+    /// Read `path`; a missing file is an error here (callers decide whether
+    /// the file is optional).
+    pub fn load(path: &Path) -> Result<Config, Fatal> {
+        let origin = path.display().to_string();
+        let meta = std::fs::metadata(path)
+            .map_err(|e| Fatal::usage(format!("{origin}: cannot read configuration: {e}")))?;
+        if meta.len() > MAX_CONFIG_BYTES {
+            return Err(Fatal::usage(format!(
+                "{origin}: configuration is {} bytes, more than the {MAX_CONFIG_BYTES}-byte limit",
+                meta.len()
+            )));
+        }
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| Fatal::usage(format!("{origin}: cannot read configuration: {e}")))?;
+        Config::parse(&text, &origin)
+    }
+
+    fn validate(&self, origin: &str) -> Result<(), Fatal> {
+        for ex in &self.lint.exemptions {
+            if ex.reason.trim().is_empty() {
+                return Err(Fatal::usage(format!(
+                    "{origin}: the exemption for `{}` has an empty reason",
+                    ex.skill
+                ))
+                .with_help("say why the skill may omit the section, e.g. reason = \"reference card, no workflow\""));
+            }
+        }
+        let r = &self.route;
+        for (key, v) in [
+            ("collision-error", r.collision_error),
+            ("collision-warning", r.collision_warning),
+        ] {
+            if !(0.0..=1.0).contains(&v) {
+                return Err(Fatal::usage(format!(
+                    "{origin}: [route] {key} = {v} is outside 0..=1"
+                )));
+            }
+        }
+        if let Some(p) = r.min_rank1
+            && !(0.0..=100.0).contains(&p)
+        {
+            return Err(Fatal::usage(format!(
+                "{origin}: [route] min-rank1 = {p} is outside 0..=100"
+            )));
+        }
+        if r.top_k == 0 {
+            return Err(Fatal::usage(format!(
+                "{origin}: [route] top-k must be at least 1"
+            )));
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn empty_config_takes_defaults() {
+        let c = Config::parse("", "skillgate.toml").unwrap();
+        assert_eq!(c.route.top_k, 3);
+        assert_eq!(c.catalog.max_file_bytes, 1 << 20);
+    }
+
+    #[test]
+    fn unknown_key_is_an_error_with_a_position() {
+        let e = Config::parse("[route]\ntop_k = 3\n", "skillgate.toml").unwrap_err();
+        assert_eq!(e.exit, crate::exit::Exit::Usage);
+        assert!(e.message.starts_with("skillgate.toml:2:1"), "{}", e.message);
+    }
+
+    #[test]
+    fn exemption_without_reason_is_refused() {
+        let e = Config::parse(
+            "[lint]\nexemptions = [{ skill = \"a\", reason = \" \" }]\n",
+            "skillgate.toml",
+        )
+        .unwrap_err();
+        assert!(e.message.contains("empty reason"));
+    }
+}

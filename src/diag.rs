@@ -1,0 +1,253 @@
+//! The one diagnostic type every tier produces and every reporter renders.
+//!
+//! Checks never print: they return [`Diagnostic`]s. A diagnostic names its
+//! rule, its severity, the file (relative to the catalog root) and, where the
+//! problem has a place, a [`Span`] with byte offsets plus 1-based line and
+//! column (columns count Unicode scalar values).
+
+use serde::Serialize;
+use std::fmt;
+
+/// How bad a finding is. Ordered: `Error` sorts first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    Error,
+    Warning,
+    Notice,
+}
+
+impl Severity {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Notice => "notice",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Severity> {
+        match s {
+            "error" => Some(Severity::Error),
+            "warning" | "warn" => Some(Severity::Warning),
+            "notice" | "note" | "info" => Some(Severity::Notice),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Severity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A place in a file: byte range plus 1-based line/column of both ends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+pub struct Span {
+    /// Byte offset of the first byte, in the original file.
+    pub start: usize,
+    /// Byte offset one past the last byte.
+    pub end: usize,
+    pub line: u32,
+    pub col: u32,
+    pub end_line: u32,
+    pub end_col: u32,
+}
+
+/// One finding.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Diagnostic {
+    /// Stable rule id, e.g. `SG101`.
+    pub rule: &'static str,
+    pub severity: Severity,
+    /// Path relative to the catalog root, with `/` separators.
+    pub file: String,
+    pub span: Option<Span>,
+    /// What is wrong, one lowercase sentence.
+    pub message: String,
+    /// Short text shown under the span.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
+    /// What to do about it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub help: Option<String>,
+}
+
+impl Diagnostic {
+    pub fn new(
+        rule: &'static str,
+        severity: Severity,
+        file: impl Into<String>,
+        message: impl Into<String>,
+    ) -> Self {
+        Diagnostic {
+            rule,
+            severity,
+            file: file.into(),
+            span: None,
+            message: message.into(),
+            label: None,
+            help: None,
+        }
+    }
+
+    pub fn with_span(mut self, span: Span) -> Self {
+        self.span = Some(span);
+        self
+    }
+
+    pub fn with_span_opt(mut self, span: Option<Span>) -> Self {
+        self.span = span;
+        self
+    }
+
+    pub fn with_severity(mut self, severity: Severity) -> Self {
+        self.severity = severity;
+        self
+    }
+
+    pub fn with_label(mut self, label: impl Into<String>) -> Self {
+        self.label = Some(label.into());
+        self
+    }
+
+    pub fn with_help(mut self, help: impl Into<String>) -> Self {
+        self.help = Some(help.into());
+        self
+    }
+
+    /// The canonical order of diagnostics in every output: file, position,
+    /// rule id, message.
+    pub fn sort_key(&self) -> (&str, u32, u32, &str, &str) {
+        let (line, col) = self.span.map(|s| (s.line, s.col)).unwrap_or((0, 0));
+        (&self.file, line, col, self.rule, &self.message)
+    }
+}
+
+/// Sort diagnostics into their canonical, deterministic order and drop exact
+/// duplicates.
+pub fn sort_diagnostics(diags: &mut Vec<Diagnostic>) {
+    diags.sort_by(|a, b| {
+        a.sort_key()
+            .cmp(&b.sort_key())
+            .then(a.severity.cmp(&b.severity))
+    });
+    diags.dedup();
+}
+
+/// Maps byte offsets of one text to 1-based line and column numbers.
+///
+/// Lines end at `\n`, `\r\n` or a lone `\r`; columns count Unicode scalar
+/// values from the start of the line.
+#[derive(Debug, Clone)]
+pub struct LineIndex {
+    /// Byte offset where each line starts.
+    starts: Vec<usize>,
+}
+
+impl LineIndex {
+    pub fn new(text: &str) -> Self {
+        let bytes = text.as_bytes();
+        let mut starts = vec![0];
+        let mut i = 0;
+        while i < bytes.len() {
+            match bytes[i] {
+                b'\n' => starts.push(i + 1),
+                b'\r' => {
+                    if bytes.get(i + 1) == Some(&b'\n') {
+                        i += 1;
+                    }
+                    starts.push(i + 1);
+                }
+                _ => {}
+            }
+            i += 1;
+        }
+        LineIndex { starts }
+    }
+
+    /// Number of lines (a trailing line break does not open a new line).
+    pub fn line_count(&self) -> usize {
+        self.starts.len()
+    }
+
+    /// Byte offset where 1-based `line` starts.
+    pub fn line_start(&self, line: u32) -> usize {
+        let idx = (line.max(1) as usize - 1).min(self.starts.len() - 1);
+        self.starts[idx]
+    }
+
+    /// 1-based line and column of a byte offset. Offsets inside a UTF-8
+    /// sequence or past the end are clamped.
+    pub fn line_col(&self, text: &str, offset: usize) -> (u32, u32) {
+        let offset = floor_char_boundary(text, offset.min(text.len()));
+        let line = self.starts.partition_point(|&s| s <= offset).max(1);
+        let start = self.starts[line - 1];
+        let col = text[start..offset].chars().count() + 1;
+        (line as u32, col as u32)
+    }
+
+    /// A [`Span`] over `start..end` of `text`.
+    pub fn span(&self, text: &str, start: usize, end: usize) -> Span {
+        let end = end.max(start);
+        let (line, col) = self.line_col(text, start);
+        let (end_line, end_col) = self.line_col(text, end);
+        Span {
+            start,
+            end,
+            line,
+            col,
+            end_line,
+            end_col,
+        }
+    }
+
+    /// The text of 1-based `line` without its line break.
+    pub fn line_text<'a>(&self, text: &'a str, line: u32) -> &'a str {
+        let idx = line.max(1) as usize - 1;
+        if idx >= self.starts.len() {
+            return "";
+        }
+        let start = self.starts[idx];
+        let end = self.starts.get(idx + 1).copied().unwrap_or(text.len());
+        text[start..end].trim_end_matches(['\n', '\r'])
+    }
+}
+
+/// The largest char boundary at or below `i`.
+pub fn floor_char_boundary(s: &str, mut i: usize) -> usize {
+    if i >= s.len() {
+        return s.len();
+    }
+    while !s.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn line_col_handles_lf_crlf_and_lone_cr() {
+        let text = "ab\r\ncd\ref\ngh";
+        let idx = LineIndex::new(text);
+        assert_eq!(idx.line_count(), 4);
+        assert_eq!(idx.line_col(text, 0), (1, 1));
+        assert_eq!(idx.line_col(text, 4), (2, 1));
+        assert_eq!(idx.line_col(text, 7), (3, 1));
+        assert_eq!(idx.line_col(text, 11), (4, 2));
+        assert_eq!(idx.line_text(text, 2), "cd");
+    }
+
+    #[test]
+    fn columns_count_scalar_values() {
+        let text = "é: x";
+        let idx = LineIndex::new(text);
+        assert_eq!(idx.line_col(text, 2), (1, 2));
+        // an offset inside a multi-byte char is clamped down
+        assert_eq!(idx.line_col(text, 1), (1, 1));
+    }
+}

@@ -1,0 +1,4 @@
+//! One file per rule. Load-time rules (`SG0xx`) are raised while the
+//! catalog is read; the others run over the loaded catalog.
+
+pub mod load;

@@ -1,0 +1,131 @@
+//! `--format human`: miette's graphical reports (file:line:col, the source
+//! line, a label, a `help:` line), then a summary line.
+
+use super::{Outcome, Summary};
+use crate::diag::{Diagnostic, Severity};
+use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, NamedSource, SourceSpan};
+use std::fmt;
+use std::io::{IsTerminal, Write};
+
+/// A [`Diagnostic`] dressed for miette.
+struct Shown<'a> {
+    d: &'a Diagnostic,
+    source: Option<NamedSource<String>>,
+}
+
+impl fmt::Debug for Shown<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.d.message)
+    }
+}
+
+impl fmt::Display for Shown<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.source.is_none() {
+            write!(f, "{}: {}", self.d.file, self.d.message)
+        } else {
+            f.write_str(&self.d.message)
+        }
+    }
+}
+
+impl std::error::Error for Shown<'_> {}
+
+impl miette::Diagnostic for Shown<'_> {
+    fn code<'b>(&'b self) -> Option<Box<dyn fmt::Display + 'b>> {
+        Some(Box::new(self.d.rule))
+    }
+
+    fn severity(&self) -> Option<miette::Severity> {
+        Some(match self.d.severity {
+            Severity::Error => miette::Severity::Error,
+            Severity::Warning => miette::Severity::Warning,
+            Severity::Notice => miette::Severity::Advice,
+        })
+    }
+
+    fn help<'b>(&'b self) -> Option<Box<dyn fmt::Display + 'b>> {
+        self.d
+            .help
+            .as_ref()
+            .map(|h| Box::new(h) as Box<dyn fmt::Display>)
+    }
+
+    fn source_code(&self) -> Option<&dyn miette::SourceCode> {
+        self.source.as_ref().map(|s| s as &dyn miette::SourceCode)
+    }
+
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
+        let span = self.d.span?;
+        self.source.as_ref()?;
+        let len = span.end.saturating_sub(span.start);
+        Some(Box::new(std::iter::once(LabeledSpan::new_with_span(
+            self.d.label.clone(),
+            SourceSpan::new(span.start.into(), len),
+        ))))
+    }
+}
+
+/// The closing line Tier 2 adds, as the original scripts print it.
+pub fn rank1_line(s: &Summary) -> Option<String> {
+    let r = s.route.as_ref()?;
+    Some(match r.rank1_percent() {
+        Some(p) => format!(
+            "trigger rank-1 rate: {p}% ({}/{} positive prompts rank their skill first)",
+            r.rank1, r.positives
+        ),
+        None => "trigger rank-1 rate: n/a (0 positive prompts)".to_string(),
+    })
+}
+
+/// Whether to colour output: a terminal, and NO_COLOR unset.
+fn use_color() -> bool {
+    std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+}
+
+pub fn render(o: &Outcome, out: &mut dyn Write) -> std::io::Result<()> {
+    let theme = if use_color() {
+        GraphicalTheme::unicode()
+    } else {
+        GraphicalTheme::unicode_nocolor()
+    };
+    let handler = GraphicalReportHandler::new_themed(theme)
+        .with_width(100)
+        .with_links(false);
+    for d in o.diagnostics {
+        let source = d
+            .span
+            .and(o.sources.get(&d.file))
+            .map(|src| NamedSource::new(d.file.clone(), src.text.clone()));
+        let shown = Shown { d, source };
+        let mut s = String::new();
+        handler
+            .render_report(&mut s, &shown)
+            .map_err(std::io::Error::other)?;
+        out.write_all(s.as_bytes())?;
+    }
+    let s = o.summary;
+    writeln!(
+        out,
+        "{} skills checked: {} {}, {} {}, {} {}",
+        s.skills_checked,
+        s.errors,
+        plural(s.errors, "error"),
+        s.warnings,
+        plural(s.warnings, "warning"),
+        s.notices,
+        plural(s.notices, "notice")
+    )?;
+    if let Some(line) = rank1_line(s) {
+        writeln!(out, "{line}")?;
+    }
+    Ok(())
+}
+
+fn plural(n: usize, word: &str) -> String {
+    if n == 1 {
+        word.to_string()
+    } else {
+        format!("{word}s")
+    }
+}

@@ -1,0 +1,3 @@
+//! The scorer: trigger metrics, paired uplift, gates.
+
+pub mod cmd;
