@@ -1,7 +1,7 @@
 //! Every rule of every tier, and the order Tier 1 runs them in.
 
 use super::Rule;
-use super::rules::load;
+use super::rules::{cases, load};
 use crate::catalog::Catalog;
 use crate::config::Config;
 use crate::diag::Diagnostic;
@@ -21,6 +21,8 @@ pub static RULES: &[&Rule] = &[
     &load::YAML_LIMIT,
     &load::DUPLICATE_KEY,
     &load::NOT_A_MAPPING,
+    &cases::load::UNREADABLE,
+    &cases::load::JSON_SYNTAX,
 ];
 
 /// Look a rule up by id (case-insensitive) or by name.
