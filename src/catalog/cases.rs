@@ -273,10 +273,12 @@ fn load_one(path: &Path, name: &str, limit: u64) -> (CaseFile, Vec<Diagnostic>) 
             let at = e.utf8_error().valid_up_to();
             let text = String::from_utf8_lossy(e.as_bytes()).into_owned();
             let src = Source::new(text.clone());
+            // the lossy text holds U+FFFD (3 bytes) where the bad byte was
+            let end = at + text[at..].chars().next().map_or(0, char::len_utf8);
             diags.push(
                 rules::UNREADABLE
                     .diag(&file, format!("case file is not valid UTF-8 (byte {at})"))
-                    .with_span(src.span(at, at + 1))
+                    .with_span(src.span(at, end))
                     .with_label("not UTF-8")
                     .with_help("re-save the file as UTF-8; JSON must be UTF-8"),
             );

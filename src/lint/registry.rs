@@ -23,6 +23,21 @@ pub static RULES: &[&Rule] = &[
     &load::NOT_A_MAPPING,
     &cases::load::UNREADABLE,
     &cases::load::JSON_SYNTAX,
+    &cases::duplicate_key::DUPLICATE_KEY,
+    &cases::shape::SHAPE,
+    &cases::skill_name::SKILL_NAME,
+    &cases::unknown_skill::UNKNOWN_SKILL,
+    &cases::missing_case_file::MISSING_CASE_FILE,
+    &cases::minimums::MINIMUMS,
+    &cases::eval_shape::EVAL_SHAPE,
+    &cases::duplicate_eval_id::DUPLICATE_EVAL_ID,
+    &cases::eval_kind::EVAL_KIND,
+    &cases::fixtures::FIXTURES,
+    &cases::fixture_escape::FIXTURE_ESCAPE,
+    &cases::provisional::PROVISIONAL_EXECUTION,
+    &cases::unknown_key::UNKNOWN_KEY,
+    &cases::negative_owner::NEGATIVE_OWNER,
+    &cases::duplicate_prompt::DUPLICATE_PROMPT,
 ];
 
 /// Look a rule up by id (case-insensitive) or by name.
@@ -35,8 +50,9 @@ pub fn find(id_or_name: &str) -> Option<&'static Rule> {
 
 /// Run the Tier 1 checks over a loaded catalog.
 pub fn run_lint(catalog: &Catalog, config: &Config) -> Vec<Diagnostic> {
-    let _ = (catalog, config);
-    Vec::new()
+    let mut out = Vec::new();
+    cases::run(catalog, config, &mut out);
+    out
 }
 
 #[cfg(test)]
