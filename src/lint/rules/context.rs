@@ -125,3 +125,17 @@ impl SkillCtx<'_> {
         }
     }
 }
+
+/// Where to point for a finding about a whole value: the value itself, or
+/// for a block sequence or mapping (which starts on the next line) its key.
+pub fn value_or_key_span(e: &crate::catalog::skill::Entry) -> Span {
+    let collection = matches!(
+        e.value.kind,
+        crate::catalog::yaml::Kind::Seq(_) | crate::catalog::yaml::Kind::Map(_)
+    );
+    if collection && e.value_span.line != e.key_span.line {
+        e.key_span
+    } else {
+        e.value_span
+    }
+}

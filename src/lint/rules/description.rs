@@ -1,6 +1,6 @@
 //! The `description` field: present, a non-empty string, within the limit.
 
-use super::context::SkillCtx;
+use super::context::{SkillCtx, value_or_key_span};
 use super::name::describe_value;
 use crate::diag::Diagnostic;
 use crate::rule;
@@ -102,7 +102,7 @@ pub fn check(s: &SkillCtx, out: &mut Vec<Diagnostic>) {
                         describe_value(&entry.value)
                     ),
                 )
-                .with_span(entry.value_span)
+                .with_span(value_or_key_span(entry))
                 .with_label(format!("YAML reads this as a {}", entry.value.type_name()))
                 .with_help(help),
         );

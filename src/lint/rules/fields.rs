@@ -1,6 +1,6 @@
 //! The optional fields: `compatibility`, `metadata`, `allowed-tools`.
 
-use super::context::SkillCtx;
+use super::context::{SkillCtx, value_or_key_span};
 use super::name::describe_value;
 use crate::catalog::yaml::Kind;
 use crate::diag::{Diagnostic, Severity};
@@ -75,7 +75,7 @@ pub fn check(s: &SkillCtx, out: &mut Vec<Diagnostic>) {
                         file,
                         format!("`compatibility` is {}, not a string", describe_value(&e.value)),
                     )
-                    .with_span(e.value_span)
+                    .with_span(value_or_key_span(e))
                     .with_help(if e.value.is_null() {
                         "remove the empty key, or say what the skill needs (`compatibility: Requires git`)"
                     } else {
@@ -161,7 +161,7 @@ pub fn check(s: &SkillCtx, out: &mut Vec<Diagnostic>) {
                         file,
                         format!("`metadata` is {}, not a mapping", describe_value(&e.value)),
                     )
-                    .with_span(e.value_span)
+                    .with_span(value_or_key_span(e))
                     .with_help("write `key: value` lines indented under `metadata:`, or remove it"),
             ),
         }
@@ -199,7 +199,7 @@ pub fn check(s: &SkillCtx, out: &mut Vec<Diagnostic>) {
                         describe_value(&e.value)
                     ),
                 )
-                .with_span(e.value_span)
+                .with_span(value_or_key_span(e))
                 .with_help(
                     "list the tools in one string, separated by spaces: `allowed-tools: Read Grep`",
                 ),

@@ -1,6 +1,6 @@
 //! The `name` field: present, well formed, equal to the folder name.
 
-use super::context::SkillCtx;
+use super::context::{SkillCtx, value_or_key_span};
 use crate::catalog::skill::Entry;
 use crate::catalog::yaml::Node;
 use crate::diag::Diagnostic;
@@ -122,7 +122,7 @@ pub fn check(s: &SkillCtx, out: &mut Vec<Diagnostic>) {
                     file,
                     format!("`name` is {}, not a string", describe_value(&entry.value)),
                 )
-                .with_span(entry.value_span)
+                .with_span(value_or_key_span(entry))
                 .with_label(format!("YAML reads this as a {}", entry.value.type_name()))
                 .with_help(format!(
                     "{quoted}use a lowercase, hyphenated name such as `name: {}`",
