@@ -1,6 +1,9 @@
 //! Tier 2: lexical routing.
 
 pub mod cmd;
+pub mod index;
+pub mod rank;
+pub mod text;
 
 use crate::catalog::Catalog;
 use crate::cli::CheckArgs;
