@@ -1,6 +1,7 @@
 //! Tier 2: lexical routing.
 
 pub mod cmd;
+pub mod collide;
 pub mod index;
 pub mod rank;
 pub mod text;
