@@ -18,9 +18,66 @@
 //!
 //! Nothing is approximated: the result is every pair at or above `t`.
 
+use super::Router;
 use super::index::Index;
 use super::rank::score_key;
+use super::rules;
+use crate::config::RouteConfig;
+use crate::diag::Diagnostic;
 use rayon::prelude::*;
+
+/// Collision findings: pairs at or above `collision-error` are errors
+/// (SG510), those at or above `collision-warning` warnings (SG511). Each
+/// points at the description of the pair's first skill (by name) and names
+/// the terms that contribute most to the overlap.
+pub fn check(router: &Router, config: &RouteConfig) -> Vec<Diagnostic> {
+    let threshold = config.collision_warning.min(config.collision_error);
+    let index = &router.index;
+    collisions(index, threshold)
+        .into_iter()
+        .map(|c| {
+            let error = score_key(c.similarity) >= score_key(config.collision_error);
+            let rule = if error {
+                &rules::COLLISION
+            } else {
+                &rules::OVERLAP
+            };
+            let (a, b) = (index.doc(c.a), index.doc(c.b));
+            let pct = (c.similarity * 100.0).round();
+            let terms = shared_terms(index, c.a, c.b, 5)
+                .iter()
+                .map(|(t, w)| format!("{t} ({w:.2})"))
+                .collect::<Vec<_>>()
+                .join(", ");
+            let skill = router.skill(c.a);
+            let span = skill
+                .frontmatter
+                .as_ref()
+                .and_then(|f| f.get("description"))
+                .map(|e| e.value_span);
+            rule.diag(
+                &a.file,
+                format!(
+                    "descriptions of `{}` and `{}` are {pct}% similar (cosine {:.2}, {} at {:.2})",
+                    a.name,
+                    b.name,
+                    c.similarity,
+                    if error { "error" } else { "warning" },
+                    if error {
+                        config.collision_error
+                    } else {
+                        config.collision_warning
+                    }
+                ),
+            )
+            .with_span_opt(span)
+            .with_label(format!("{pct}% similar to `{}` ({})", b.name, b.file))
+            .with_help(format!(
+                "terms they share most: {terms}; make each description say what only its skill does, or merge the two skills"
+            ))
+        })
+        .collect()
+}
 
 /// Slack so rounding never hides a pair at the threshold.
 const EPS: f64 = 1e-9;
