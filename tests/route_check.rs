@@ -559,7 +559,7 @@ fn github_format_annotates_the_prompt_line() {
     let text = String::from_utf8(out.stdout).unwrap();
     let line = cat.line_of("evals/cases/pdf-forms.json", "login");
     assert!(
-        text.contains(&format!("::error file=")) && text.contains(&format!(",line={line},")),
+        text.contains("::error file=") && text.contains(&format!(",line={line},")),
         "{text}"
     );
     assert!(
