@@ -55,12 +55,18 @@ pub fn check(router: &Router, config: &RouteConfig) -> Vec<Diagnostic> {
                 .as_ref()
                 .and_then(|f| f.get("description"))
                 .map(|e| e.value_span);
+            let (an, bn) = if a.name == b.name {
+                (
+                    format!("`{}` ({})", a.name, a.file),
+                    format!("`{}` ({})", b.name, b.file),
+                )
+            } else {
+                (format!("`{}`", a.name), format!("`{}`", b.name))
+            };
             rule.diag(
                 &a.file,
                 format!(
-                    "descriptions of `{}` and `{}` are {pct}% similar (cosine {:.2}, {} at {:.2})",
-                    a.name,
-                    b.name,
+                    "descriptions of {an} and {bn} are {pct}% similar (cosine {:.2}, {} at {:.2})",
                     c.similarity,
                     if error { "error" } else { "warning" },
                     if error {
