@@ -9,6 +9,7 @@ use super::rules::{
 use crate::catalog::Catalog;
 use crate::config::Config;
 use crate::diag::Diagnostic;
+use crate::route::rules as route;
 use rayon::prelude::*;
 
 /// All rules, sorted by id.
@@ -73,6 +74,17 @@ pub static RULES: &[&Rule] = &[
     &cases::unknown_key::UNKNOWN_KEY,
     &cases::negative_owner::NEGATIVE_OWNER,
     &cases::duplicate_prompt::DUPLICATE_PROMPT,
+    &route::POSITIVE_MISSED,
+    &route::POSITIVE_NO_VOCABULARY,
+    &route::NEGATIVE_FIRST,
+    &route::OWNER_NOT_AHEAD,
+    &route::RANK1_FLOOR,
+    &route::BASELINE_REGRESSION,
+    &route::UNROUTABLE_CASES,
+    &route::COLLISION,
+    &route::OVERLAP,
+    &route::LISTING_BUDGET,
+    &route::ENTRY_CAP,
 ];
 
 /// A check of one skill.

@@ -54,6 +54,9 @@ pub fn render(o: &Outcome, out: &mut dyn Write) -> std::io::Result<()> {
         "{} skills checked: {} errors, {} warnings, {} notices",
         s.skills_checked, s.errors, s.warnings, s.notices
     )?;
+    for line in super::human::route_lines(s) {
+        writeln!(out, "{line}")?;
+    }
     if let Some(line) = super::human::rank1_line(s) {
         writeln!(out, "{line}")?;
     }

@@ -78,6 +78,30 @@ pub fn rank1_line(s: &Summary) -> Option<String> {
     })
 }
 
+/// Tier 2's lines before the rank-1 line: the trigger checks, and the
+/// skills it could not route (never skipped silently).
+pub fn route_lines(s: &Summary) -> Vec<String> {
+    let Some(r) = s.route.as_ref() else {
+        return Vec::new();
+    };
+    let mut lines = vec![format!(
+        "trigger checks: {}/{} passed across {} routed {}",
+        r.checks_passed,
+        r.checks,
+        r.skills_routed,
+        plural(r.skills_routed, "skill")
+    )];
+    if !r.unroutable.is_empty() {
+        lines.push(format!(
+            "not routed ({} {} without a readable name or description): {}",
+            r.unroutable.len(),
+            plural(r.unroutable.len(), "skill"),
+            r.unroutable.join(", ")
+        ));
+    }
+    lines
+}
+
 /// Whether to colour output: a terminal, and NO_COLOR unset.
 fn use_color() -> bool {
     std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
@@ -116,6 +140,9 @@ pub fn render(o: &Outcome, out: &mut dyn Write) -> std::io::Result<()> {
         s.notices,
         plural(s.notices, "notice")
     )?;
+    for line in route_lines(s) {
+        writeln!(out, "{line}")?;
+    }
     if let Some(line) = rank1_line(s) {
         writeln!(out, "{line}")?;
     }

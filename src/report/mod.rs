@@ -4,6 +4,7 @@
 pub mod github;
 pub mod human;
 pub mod json;
+pub mod rank;
 pub mod sarif;
 
 use crate::catalog::SourceMap;
@@ -26,6 +27,8 @@ pub struct RouteSummary {
     pub checks: usize,
     /// The rank-1 floor in percent, when one was set.
     pub min_rank1: Option<f64>,
+    /// Skills in the routing index.
+    pub skills_routed: usize,
     /// Skills Tier 2 could not read (no name or description), by file.
     pub unroutable: Vec<String>,
 }

@@ -1,13 +1,32 @@
 //! Tier 2: lexical routing.
+//!
+//! An agent picks a skill from its name and description only; this tier
+//! approximates that choice deterministically. [`text`] turns text into
+//! terms, [`index`] builds a TF-IDF index over every routable skill,
+//! [`rank`] ranks skills for a prompt, and the checks read it:
+//! [`cases`] (trigger prompts of `evals/cases/*.json`, the rank-1 floor),
+//! [`collide`] (near-duplicate descriptions), [`listing`] (the client's
+//! listing budget) and [`baseline`] (regressions against a saved run).
+//! [`cmd`] is `skillgate rank`.
 
+pub mod baseline;
+pub mod cases;
 pub mod cmd;
+pub mod collide;
+pub mod index;
+pub mod listing;
+pub mod rank;
+pub mod rules;
+pub mod text;
 
-use crate::catalog::Catalog;
+use crate::catalog::{Catalog, Target};
 use crate::cli::CheckArgs;
-use crate::config::Config;
+use crate::config::{Config, RouteConfig};
 use crate::diag::Diagnostic;
 use crate::exit::Fatal;
 use crate::report::RouteSummary;
+use index::{DocInput, Index};
+use text::Analyzer;
 
 /// What Tier 2 concluded for `check`.
 #[derive(Debug, Default)]
@@ -18,8 +37,164 @@ pub struct Routed {
     pub gate_failed: bool,
 }
 
-/// Run Tier 2 over the catalog's case files.
+/// The analyzer for `[route]`: its language and extra stop words.
+pub fn analyzer(config: &RouteConfig) -> Result<Analyzer, Fatal> {
+    Analyzer::new(&config.language, &config.stop_words).ok_or_else(|| {
+        Fatal::usage(format!(
+            "skillgate.toml: [route] language = \"{}\" is not a stemming language",
+            config.language
+        ))
+        .with_help(format!(
+            "use one of: {}, or \"none\"",
+            text::LANGUAGES
+                .iter()
+                .map(|(n, _)| *n)
+                .collect::<Vec<_>>()
+                .join(", ")
+        ))
+    })
+}
+
+/// The name and description of a skill when both can be read and are not
+/// blank: what routing needs.
+pub fn routable(skill: &crate::catalog::Skill) -> Option<(&str, &str)> {
+    let name = skill.name()?.trim();
+    let description = skill.description()?.trim();
+    (!name.is_empty() && !description.is_empty()).then_some((name, description))
+}
+
+/// The index over a loaded catalog, and which skills it could not hold.
+#[derive(Debug)]
+pub struct Router<'c> {
+    pub catalog: &'c Catalog,
+    pub analyzer: Analyzer,
+    pub index: Index,
+    /// Document of each `catalog.skills[i]`, `None` when unroutable.
+    doc_of: Vec<Option<u32>>,
+    /// Catalog index of each document.
+    skill_of: Vec<usize>,
+    /// Catalog skills without a readable name or description, by index.
+    pub unroutable: Vec<usize>,
+}
+
+impl<'c> Router<'c> {
+    pub fn new(catalog: &'c Catalog, config: &Config) -> Result<Router<'c>, Fatal> {
+        let analyzer = analyzer(&config.route)?;
+        let mut inputs = Vec::new();
+        let mut unroutable = Vec::new();
+        for (i, s) in catalog.skills.iter().enumerate() {
+            match routable(s) {
+                Some((name, description)) => inputs.push((
+                    i,
+                    DocInput {
+                        name,
+                        description,
+                        file: &s.file,
+                    },
+                )),
+                None => unroutable.push(i),
+            }
+        }
+        let docs: Vec<DocInput> = inputs.iter().map(|(_, d)| *d).collect();
+        let index = Index::build(&docs, &analyzer, config.route.name_weight);
+        let mut doc_of = vec![None; catalog.skills.len()];
+        let mut skill_of = Vec::with_capacity(index.len());
+        for (d, info) in index.docs().iter().enumerate() {
+            let i = inputs[info.source].0;
+            doc_of[i] = Some(d as u32);
+            skill_of.push(i);
+        }
+        Ok(Router {
+            catalog,
+            analyzer,
+            index,
+            doc_of,
+            skill_of,
+            unroutable,
+        })
+    }
+
+    /// The document of catalog skill `i`.
+    pub fn doc_of(&self, i: usize) -> Option<u32> {
+        self.doc_of.get(i).copied().flatten()
+    }
+
+    /// The catalog skill behind document `d`.
+    pub fn skill(&self, d: u32) -> &'c crate::catalog::Skill {
+        &self.catalog.skills[self.skill_of[d as usize]]
+    }
+
+    /// The catalog index of the skill named `name`.
+    pub fn skill_index(&self, name: &str) -> Option<usize> {
+        let s = self.catalog.skill_named(name)?;
+        self.catalog.skills.iter().position(|x| std::ptr::eq(x, s))
+    }
+}
+
+/// The rank-1 floor from the command line, else the configuration.
+fn min_rank1(config: &Config, args: &CheckArgs) -> Result<Option<f64>, Fatal> {
+    if let Some(p) = args.min_rank1
+        && !(0.0..=100.0).contains(&p)
+    {
+        return Err(Fatal::usage(format!("--min-rank1 {p} is outside 0..=100"))
+            .with_help("give a percentage, e.g. --min-rank1 80"));
+    }
+    Ok(args.min_rank1.or(config.route.min_rank1))
+}
+
+/// Run Tier 2 over the catalog: collisions, the listing budget, the trigger
+/// prompts of every case file, the rank-1 floor and the baseline.
 pub fn check(catalog: &Catalog, config: &Config, args: &CheckArgs) -> Result<Routed, Fatal> {
-    let _ = (catalog, config, args);
-    Ok(Routed::default())
+    let floor = min_rank1(config, args)?;
+    let router = Router::new(catalog, config)?;
+    let mut diagnostics = Vec::new();
+    diagnostics.extend(collide::check(&router, &config.route));
+    diagnostics.extend(listing::check(&router, &config.route));
+    let outcome = cases::check(&router, &config.route);
+    diagnostics.extend(outcome.diagnostics.iter().cloned());
+
+    let mut summary = RouteSummary {
+        rank1: outcome.rank1,
+        positives: outcome.positives,
+        checks_passed: outcome.checks_passed,
+        checks: outcome.checks,
+        min_rank1: floor,
+        skills_routed: router.index.len(),
+        unroutable: router
+            .unroutable
+            .iter()
+            .map(|&i| catalog.skills[i].file.clone())
+            .collect(),
+    };
+    let mut gate_failed = false;
+    if let Some(d) = cases::floor(&summary, floor) {
+        diagnostics.push(d);
+        gate_failed = true;
+    }
+    let record = baseline::Baseline::from_outcome(&outcome);
+    if let Some(path) = &args.baseline {
+        let old = baseline::Baseline::load(path)?;
+        let cmp = baseline::compare(&old, &record, &outcome, &path.display().to_string());
+        // failures the baseline already had are downgraded, not repeated
+        diagnostics.retain(|d| !cmp.replaced.contains(d));
+        diagnostics.extend(cmp.diagnostics);
+        gate_failed |= cmp.regressed;
+    }
+    if let Some(path) = &args.save_baseline {
+        record.save(path)?;
+    }
+    summary.checks_passed = outcome.checks_passed;
+    if catalog.target != Target::Catalog && summary.positives == 0 && floor.is_none() {
+        // a single SKILL.md has no case files: nothing to report
+        return Ok(Routed {
+            diagnostics,
+            summary: None,
+            gate_failed,
+        });
+    }
+    Ok(Routed {
+        diagnostics,
+        summary: Some(summary),
+        gate_failed,
+    })
 }

@@ -1,0 +1,105 @@
+//! `skillgate rank` output.
+//!
+//! Human:
+//!
+//! ```text
+//! prompt terms: failing→fail (3 skills), test (5 skills), bug (2 skills)
+//!   1  0.4123  test-driven-development        skills/test-driven-development/SKILL.md
+//!        fail   0.52 × 0.31 = 0.161  (failing)
+//!   2  0.2011  debugging-and-error-recovery   skills/debugging-and-error-recovery/SKILL.md
+//! 2 of 24 skills share a term with the prompt
+//! ```
+//!
+//! JSON: the [`RankReport`] as one object (`prompt`, `terms`, `matched`,
+//! `skills_routed`, `unroutable`, `results` with `rank`, `name`, `file`,
+//! `score`, `tied` and, with `--explain`, `contributions`).
+
+use crate::route::cmd::RankReport;
+use std::io::Write;
+
+pub fn json(r: &RankReport, out: &mut dyn Write) -> std::io::Result<()> {
+    serde_json::to_writer_pretty(&mut *out, r)?;
+    writeln!(out)
+}
+
+pub fn human(r: &RankReport, out: &mut dyn Write) -> std::io::Result<()> {
+    if r.terms.is_empty() {
+        writeln!(
+            out,
+            "prompt terms: none (every word is a stop word or shorter than 3 characters)"
+        )?;
+    } else {
+        let terms: Vec<String> = r
+            .terms
+            .iter()
+            .map(|t| {
+                let shown = if t.words.len() == 1 && t.words[0] == t.term {
+                    t.term.clone()
+                } else {
+                    format!("{}→{}", t.words.join("/"), t.term)
+                };
+                match t.skills {
+                    0 => format!("{shown} (no skill)"),
+                    1 => format!("{shown} (1 skill)"),
+                    n => format!("{shown} ({n} skills)"),
+                }
+            })
+            .collect();
+        writeln!(out, "prompt terms: {}", terms.join(", "))?;
+    }
+    let width = r.results.iter().map(|x| x.name.len()).max().unwrap_or(0);
+    for x in &r.results {
+        writeln!(
+            out,
+            "{:>3}  {:.4}{} {:<width$}  {}",
+            x.rank,
+            x.score,
+            if x.tied { "=" } else { " " },
+            x.name,
+            x.file
+        )?;
+        for c in x.contributions.iter().flatten() {
+            let words = c
+                .words
+                .iter()
+                .filter(|w| **w != c.term)
+                .cloned()
+                .collect::<Vec<_>>();
+            let from = if words.is_empty() {
+                String::new()
+            } else {
+                format!("  ({})", words.join(", "))
+            };
+            writeln!(
+                out,
+                "        {:<16} {:.3} × {:.3} = {:.4}{from}",
+                c.term, c.prompt_weight, c.skill_weight, c.contribution
+            )?;
+        }
+    }
+    if r.results.iter().any(|x| x.tied) {
+        writeln!(
+            out,
+            "= tied: the same score as a neighbour; ties are listed by name and none of them ranks first"
+        )?;
+    }
+    let more = if r.truncated {
+        format!(" (showing {}; --limit 0 shows all)", r.results.len())
+    } else {
+        String::new()
+    };
+    writeln!(
+        out,
+        "{} of {} skills share a term with the prompt{more}",
+        r.matched, r.skills_routed
+    )?;
+    if !r.unroutable.is_empty() {
+        writeln!(
+            out,
+            "not routed ({} without a readable name or description): {}",
+            r.unroutable.len(),
+            r.unroutable.join(", ")
+        )?;
+    }
+    Ok(())
+}

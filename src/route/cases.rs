@@ -1,0 +1,444 @@
+//! The trigger prompts of `evals/cases/*.json`, ranked against the catalog.
+//!
+//! - Positive: the case file's skill ranks within `top_k` (default 3) with a
+//!   score above 0 (SG501, SG502).
+//! - Negative: the skill does not rank first, alone or tied, with a score
+//!   above 0 (SG503); with an `owner`, the owner scores above 0 and strictly
+//!   above the skill (SG504).
+//! - The rank-1 rate: positives whose skill ranks strictly first (no tie);
+//!   [`floor`] gates it (SG505).
+//!
+//! A case file's skill is the one its `skill_name` names, else its file
+//! name. Files naming no skill, and owners naming none, are Tier 1's to
+//! report (SG405, SG415); prompts of a skill that cannot be routed are
+//! noted once per file (SG507). Every finding points at the prompt.
+
+use super::Router;
+use super::index::Query;
+use super::rank::{Scorer, Standing, score_key};
+use super::rules;
+use crate::catalog::cases::{CASES_DIR, CaseFile, TriggerCase};
+use crate::config::RouteConfig;
+use crate::diag::{Diagnostic, Span};
+use crate::report::RouteSummary;
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+
+/// Positive or negative trigger prompt.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Kind {
+    Positive,
+    Negative,
+}
+
+/// What one trigger prompt did.
+#[derive(Debug, Clone)]
+pub struct PromptResult {
+    /// The case file.
+    pub file: String,
+    /// The case file's skill.
+    pub skill: String,
+    pub kind: Kind,
+    pub prompt: String,
+    pub span: Span,
+    /// The skill's rank, counting ties as ahead.
+    pub rank: usize,
+    pub score: f64,
+    /// The skill ranks strictly first with a score above 0.
+    pub rank1: bool,
+    /// The check (including the owner check of a negative) passed.
+    pub passed: bool,
+    /// The finding when it did not pass.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Everything the trigger checks found.
+#[derive(Debug, Default)]
+pub struct Outcome {
+    /// Findings of every prompt, plus the SG507 notes.
+    pub diagnostics: Vec<Diagnostic>,
+    /// Every prompt checked, in case-file order.
+    pub prompts: Vec<PromptResult>,
+    pub rank1: usize,
+    pub positives: usize,
+    pub checks: usize,
+    pub checks_passed: usize,
+}
+
+/// One prompt to check.
+struct Job<'a> {
+    case: &'a CaseFile,
+    skill: String,
+    doc: u32,
+    kind: Kind,
+    trigger: &'a TriggerCase,
+}
+
+/// The skill a case file is for: `skill_name` when it names a skill of the
+/// catalog, else the file name when that does.
+fn case_skill(router: &Router, case: &CaseFile) -> Option<usize> {
+    case.skill_name
+        .as_ref()
+        .and_then(|s| router.skill_index(&s.value))
+        .or_else(|| router.skill_index(&case.stem))
+}
+
+/// Check every trigger prompt of every case file.
+pub fn check(router: &Router, config: &RouteConfig) -> Outcome {
+    let mut out = Outcome::default();
+    let mut jobs = Vec::new();
+    for case in &router.catalog.cases {
+        let Some(si) = case_skill(router, case) else {
+            continue;
+        };
+        let skill = &router.catalog.skills[si];
+        let Some(doc) = router.doc_of(si) else {
+            let n = case.positive.len() + case.negative.len();
+            if n > 0 {
+                let span = case
+                    .skill_name
+                    .as_ref()
+                    .map(|s| s.span)
+                    .or_else(|| case.positive.first().map(|t| t.prompt.span))
+                    .or_else(|| case.negative.first().map(|t| t.prompt.span));
+                out.diagnostics.push(
+                    rules::UNROUTABLE_CASES
+                        .diag(
+                            &case.file,
+                            format!(
+                                "{n} trigger prompt{} not checked: {} has no readable name or description",
+                                if n == 1 { " was" } else { "s were" },
+                                skill.file
+                            ),
+                        )
+                        .with_span_opt(span)
+                        .with_help(format!(
+                            "fix the frontmatter of {} (see its Tier 1 findings) so it can be ranked",
+                            skill.file
+                        )),
+                );
+            }
+            continue;
+        };
+        let name = router.index.doc(doc).name.clone();
+        for (kind, list) in [
+            (Kind::Positive, &case.positive),
+            (Kind::Negative, &case.negative),
+        ] {
+            for trigger in list {
+                jobs.push(Job {
+                    case,
+                    skill: name.clone(),
+                    doc,
+                    kind,
+                    trigger,
+                });
+            }
+        }
+    }
+
+    let results: Vec<PromptResult> = jobs
+        .par_iter()
+        .map_init(
+            || Scorer::new(&router.index),
+            |scorer, job| run(router, config, scorer, job),
+        )
+        .collect();
+    for r in &results {
+        out.checks += 1;
+        if r.passed {
+            out.checks_passed += 1;
+        }
+        if r.kind == Kind::Positive {
+            out.positives += 1;
+            if r.rank1 {
+                out.rank1 += 1;
+            }
+        }
+        out.diagnostics.extend(r.diagnostics.iter().cloned());
+    }
+    out.prompts = results;
+    out
+}
+
+/// `name (0.42)` for a ranked document.
+fn scored(router: &Router, d: u32, score: f64) -> String {
+    format!("`{}` ({score:.2})", router.index.doc(d).name)
+}
+
+/// `#3` or `#3 (tied with 2 others)`.
+fn place(st: &Standing) -> String {
+    match st.tied {
+        0 => format!("#{}", st.rank()),
+        1 => format!("#{} (tied with 1 other)", st.rank()),
+        n => format!("#{} (tied with {n} others)", st.rank()),
+    }
+}
+
+/// The prompt's words whose terms `winner` holds and `doc` lacks, in prompt
+/// order, each once.
+fn missing_words(router: &Router, q: &Query, doc: u32, winner: u32) -> Vec<String> {
+    let mut words: Vec<String> = Vec::new();
+    for t in &q.terms {
+        let Some(id) = t.id else { continue };
+        if router.index.weight(winner, id) > 0.0 && router.index.weight(doc, id) == 0.0 {
+            for w in &t.words {
+                if !words.contains(w) {
+                    words.push(w.clone());
+                }
+            }
+        }
+    }
+    words
+}
+
+fn quoted(words: &[String]) -> String {
+    words
+        .iter()
+        .map(|w| format!("`{w}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn run(router: &Router, config: &RouteConfig, scorer: &mut Scorer, job: &Job) -> PromptResult {
+    let prompt = &job.trigger.prompt;
+    let q = Query::new(&prompt.value, &router.analyzer, &router.index);
+    let scores = scorer.score(&q);
+    let st = scores.standing(job.doc);
+    let top = scores.top(3);
+    let top_text = top
+        .iter()
+        .map(|&(d, s)| scored(router, d, s))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let skill = &job.skill;
+    let file = &job.case.file;
+    let mut diags = Vec::new();
+    match job.kind {
+        Kind::Positive => {
+            let k = job.trigger.top_k.unwrap_or(config.top_k);
+            if !st.matched() {
+                let mut help =
+                    format!("add the words users say for this request to `{skill}`'s description");
+                if !top.is_empty() {
+                    help.push_str(&format!("; it matches {top_text} instead"));
+                }
+                diags.push(
+                    rules::POSITIVE_NO_VOCABULARY
+                        .diag(
+                            file,
+                            format!(
+                                "`{skill}`: description shares no vocabulary with a prompt users would say"
+                            ),
+                        )
+                        .with_span(prompt.span)
+                        .with_label(format!("no term in common with `{skill}`"))
+                        .with_help(help),
+                );
+            } else if st.rank() > k {
+                let mut help = format!("top 3: {top_text}");
+                if let Some(&(winner, _)) = top.first().filter(|&&(d, _)| d != job.doc) {
+                    let words = missing_words(router, &q, job.doc, winner);
+                    if !words.is_empty() {
+                        help.push_str(&format!(
+                            "; `{}`'s description has {} from this prompt and `{skill}`'s lacks {}: add what describes `{skill}`'s job",
+                            router.index.doc(winner).name,
+                            quoted(&words),
+                            if words.len() == 1 { "it" } else { "them" }
+                        ));
+                    }
+                }
+                diags.push(
+                    rules::POSITIVE_MISSED
+                        .diag(
+                            file,
+                            format!(
+                                "`{skill}`: positive prompt ranked {} (need top {k})",
+                                place(&st)
+                            ),
+                        )
+                        .with_span(prompt.span)
+                        .with_label(format!("`{skill}` ranks {} at {:.2}", place(&st), st.score))
+                        .with_help(help),
+                );
+            }
+        }
+        Kind::Negative => {
+            if st.is_first_or_tied() {
+                let label = if st.tied > 0 {
+                    format!("`{skill}` ties for #1 at {:.2}", st.score)
+                } else {
+                    format!("`{skill}` ranks #1 at {:.2}", st.score)
+                };
+                diags.push(
+                    rules::NEGATIVE_FIRST
+                        .diag(
+                            file,
+                            format!(
+                                "`{skill}`: ranked #1 for a negative prompt (over-broad description)"
+                            ),
+                        )
+                        .with_span(prompt.span)
+                        .with_label(label)
+                        .with_help(format!(
+                            "top 3: {top_text}; narrow `{skill}`'s description to what only it does"
+                        )),
+                );
+            }
+            if let Some(owner) = &job.trigger.owner {
+                owner_check(router, &scores, job, &st, &owner.value, &mut diags);
+            }
+        }
+    }
+    PromptResult {
+        file: file.clone(),
+        skill: skill.clone(),
+        kind: job.kind,
+        prompt: prompt.value.clone(),
+        span: prompt.span,
+        rank: st.rank(),
+        score: st.score,
+        rank1: st.is_rank1(),
+        passed: diags.is_empty(),
+        diagnostics: diags,
+    }
+}
+
+fn owner_check(
+    router: &Router,
+    scores: &super::rank::Scores,
+    job: &Job,
+    st: &Standing,
+    owner: &str,
+    diags: &mut Vec<Diagnostic>,
+) {
+    let skill = &job.skill;
+    let Some(oi) = router.skill_index(owner) else {
+        return; // SG415
+    };
+    let prompt = &job.trigger.prompt;
+    let fail = |msg: String, label: String, help: String| {
+        rules::OWNER_NOT_AHEAD
+            .diag(&job.case.file, msg)
+            .with_span(prompt.span)
+            .with_label(label)
+            .with_help(help)
+    };
+    let Some(od) = router.doc_of(oi) else {
+        diags.push(fail(
+            format!(
+                "`{skill}`: declared owner `{owner}` cannot be ranked: {} has no readable name or description",
+                router.catalog.skills[oi].file
+            ),
+            format!("owner `{owner}` is not in the index"),
+            format!(
+                "fix the frontmatter of {}",
+                router.catalog.skills[oi].file
+            ),
+        ));
+        return;
+    };
+    if od == job.doc {
+        return; // the skill itself: SG415
+    }
+    let os = scores.standing(od);
+    if !os.matched() {
+        diags.push(fail(
+            format!("`{skill}`: declared owner `{owner}` scores 0 for this negative prompt"),
+            format!("no term in common with `{owner}`"),
+            format!(
+                "add the words users say for this request to `{owner}`'s description, or name the skill that owns it"
+            ),
+        ));
+    } else if score_key(os.score) <= score_key(st.score) {
+        diags.push(fail(
+            format!(
+                "`{skill}`: declared owner `{owner}` does not outrank it for a negative prompt"
+            ),
+            format!(
+                "owner {} at {:.2}, `{skill}` {} at {:.2}",
+                place(&os),
+                os.score,
+                place(st),
+                st.score
+            ),
+            format!("make `{owner}`'s description cover this request, or narrow `{skill}`'s"),
+        ));
+    }
+}
+
+/// Format a rate so that it never reads as meeting a floor it misses.
+fn rate_text(rate: f64, floor: f64) -> String {
+    let whole = rate.round();
+    if whole >= floor && rate < floor {
+        format!("{:.1}", (rate * 10.0).floor() / 10.0)
+    } else {
+        format!("{whole}")
+    }
+}
+
+/// The rank-1 floor: a finding when the rate is below `floor` or there are
+/// no positive prompts.
+pub fn floor(summary: &RouteSummary, floor: Option<f64>) -> Option<Diagnostic> {
+    let floor = floor?;
+    if summary.positives == 0 {
+        return Some(
+            rules::RANK1_FLOOR
+                .diag(
+                    CASES_DIR,
+                    format!(
+                        "no positive trigger prompts to measure the rank-1 rate against the required {floor}%"
+                    ),
+                )
+                .with_help("add `trigger.positive` prompts to evals/cases/<skill>.json"),
+        );
+    }
+    let rate = 100.0 * summary.rank1 as f64 / summary.positives as f64;
+    (rate < floor).then(|| {
+        rules::RANK1_FLOOR
+            .diag(
+                CASES_DIR,
+                format!(
+                    "trigger rank-1 rate {}% is below required {floor}% ({}/{} positive prompts rank their skill first)",
+                    rate_text(rate, floor),
+                    summary.rank1,
+                    summary.positives
+                ),
+            )
+            .with_help(
+                "fix the SG501 findings or the prompts ranking second (`skillgate rank \"<prompt>\" --explain` shows why)",
+            )
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_rate_that_rounds_up_to_the_floor_is_shown_with_a_decimal() {
+        assert_eq!(rate_text(85.897, 86.0), "85.8");
+        assert_eq!(rate_text(85.897, 87.0), "86");
+        assert_eq!(rate_text(50.0, 80.0), "50");
+    }
+
+    #[test]
+    fn the_floor_fails_without_positives() {
+        let s = RouteSummary::default();
+        assert!(floor(&s, Some(0.0)).is_some());
+        assert!(floor(&s, None).is_none());
+        let s = RouteSummary {
+            rank1: 67,
+            positives: 78,
+            ..RouteSummary::default()
+        };
+        assert!(floor(&s, Some(80.0)).is_none());
+        let d = floor(&s, Some(87.0)).unwrap();
+        assert!(
+            d.message.contains("rank-1 rate 86% is below required 87%"),
+            "{}",
+            d.message
+        );
+    }
+}

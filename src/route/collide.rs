@@ -1,0 +1,339 @@
+//! Collisions: every pair of skills whose document vectors have a cosine at
+//! or above a threshold.
+//!
+//! A dense pass over all N² pairs is too slow for large catalogs, and so is
+//! a plain inverted-index pass (a term held by a third of the skills makes a
+//! ninth of all pairs candidates). This is the exact *all-pairs* search of
+//! Bayardo, Ma and Srikant (WWW 2007) with prefix filtering:
+//!
+//! - Order the vocabulary by document frequency, rarest first. For each unit
+//!   vector `x`, its *suffix* is the longest tail (most frequent terms) whose
+//!   own length is below the threshold `t`; the rest is its *prefix*.
+//! - If `cos(x, y) ≥ t`, their first shared term (in that order) lies in both
+//!   prefixes: otherwise every shared term lies in one suffix, and the dot
+//!   product is at most that suffix's length, below `t`.
+//! - So only prefix terms are indexed and probed. A candidate's partial dot
+//!   product plus both suffix lengths bounds its cosine; only candidates
+//!   whose bound reaches `t` are verified by a full sparse dot product.
+//!
+//! Nothing is approximated: the result is every pair at or above `t`.
+
+use super::Router;
+use super::index::Index;
+use super::rank::score_key;
+use super::rules;
+use crate::config::RouteConfig;
+use crate::diag::Diagnostic;
+use rayon::prelude::*;
+
+/// Collision findings: pairs at or above `collision-error` are errors
+/// (SG510), those at or above `collision-warning` warnings (SG511). Each
+/// points at the description of the pair's first skill (by name) and names
+/// the terms that contribute most to the overlap.
+pub fn check(router: &Router, config: &RouteConfig) -> Vec<Diagnostic> {
+    let threshold = config.collision_warning.min(config.collision_error);
+    let index = &router.index;
+    collisions(index, threshold)
+        .into_iter()
+        .map(|c| {
+            let error = score_key(c.similarity) >= score_key(config.collision_error);
+            let rule = if error {
+                &rules::COLLISION
+            } else {
+                &rules::OVERLAP
+            };
+            let (a, b) = (index.doc(c.a), index.doc(c.b));
+            let pct = (c.similarity * 100.0).round();
+            let terms = shared_terms(index, c.a, c.b, 5)
+                .iter()
+                .map(|(t, w)| format!("{t} ({w:.2})"))
+                .collect::<Vec<_>>()
+                .join(", ");
+            let skill = router.skill(c.a);
+            let span = skill
+                .frontmatter
+                .as_ref()
+                .and_then(|f| f.get("description"))
+                .map(|e| e.value_span);
+            let (an, bn) = if a.name == b.name {
+                (
+                    format!("`{}` ({})", a.name, a.file),
+                    format!("`{}` ({})", b.name, b.file),
+                )
+            } else {
+                (format!("`{}`", a.name), format!("`{}`", b.name))
+            };
+            rule.diag(
+                &a.file,
+                format!(
+                    "descriptions of {an} and {bn} are {pct}% similar (cosine {:.2}, {} at {:.2})",
+                    c.similarity,
+                    if error { "error" } else { "warning" },
+                    if error {
+                        config.collision_error
+                    } else {
+                        config.collision_warning
+                    }
+                ),
+            )
+            .with_span_opt(span)
+            .with_label(format!("{pct}% similar to `{}` ({})", b.name, b.file))
+            .with_help(format!(
+                "terms they share most: {terms}; make each description say what only its skill does, or merge the two skills"
+            ))
+        })
+        .collect()
+}
+
+/// Slack so rounding never hides a pair at the threshold.
+const EPS: f64 = 1e-9;
+
+/// Two skills whose vectors are too alike.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Collision {
+    /// The first skill in (name, file) order.
+    pub a: u32,
+    pub b: u32,
+    pub similarity: f64,
+}
+
+/// Every pair with cosine ≥ `threshold` (and above 0), sorted by (a, b).
+pub fn collisions(index: &Index, threshold: f64) -> Vec<Collision> {
+    let n = index.len();
+    if n < 2 {
+        return Vec::new();
+    }
+    let t = threshold.max(0.0);
+    // global order: rarest term first
+    let mut order: Vec<u32> = (0..index.vocab_len() as u32).collect();
+    order.sort_unstable_by_key(|&id| (index.df(id), id));
+    let mut pos = vec![0u32; order.len()];
+    for (p, &id) in order.iter().enumerate() {
+        pos[id as usize] = p as u32;
+    }
+
+    // each document's prefix (as (term, weight)) and suffix length
+    let prefixes: Vec<(Vec<(u32, f64)>, f64)> = (0..n as u32)
+        .into_par_iter()
+        .map(|d| {
+            let (ts, ws) = index.vector(d);
+            let mut e: Vec<(u32, f64)> = ts.iter().copied().zip(ws.iter().copied()).collect();
+            e.sort_unstable_by_key(|&(id, _)| pos[id as usize]);
+            // grow the suffix from the end while its length stays below t
+            let mut sq = 0.0;
+            let mut cut = e.len();
+            while cut > 0 {
+                let w = e[cut - 1].1;
+                if (sq + w * w).sqrt() >= t - EPS {
+                    break;
+                }
+                sq += w * w;
+                cut -= 1;
+            }
+            e.truncate(cut);
+            (e, sq.sqrt())
+        })
+        .collect();
+
+    // prefix postings (CSR over term ids)
+    let mut start = vec![0usize; index.vocab_len() + 1];
+    for (e, _) in &prefixes {
+        for &(id, _) in e {
+            start[id as usize + 1] += 1;
+        }
+    }
+    for i in 0..index.vocab_len() {
+        start[i + 1] += start[i];
+    }
+    let total = start[index.vocab_len()];
+    let mut fill = start.clone();
+    let mut docs = vec![0u32; total];
+    let mut weights = vec![0f64; total];
+    for (d, (e, _)) in prefixes.iter().enumerate() {
+        for &(id, w) in e {
+            docs[fill[id as usize]] = d as u32;
+            weights[fill[id as usize]] = w;
+            fill[id as usize] += 1;
+        }
+    }
+
+    let key_t = score_key(t);
+    let mut found: Vec<Collision> = (0..n as u32)
+        .into_par_iter()
+        .map_init(
+            || (vec![0f64; n], Vec::<u32>::new()),
+            |(acc, touched), x| {
+                for &y in touched.iter() {
+                    acc[y as usize] = 0.0;
+                }
+                touched.clear();
+                let (px, rx) = &prefixes[x as usize];
+                for &(id, wx) in px {
+                    let r = start[id as usize]..start[id as usize + 1];
+                    // postings are in document order: skip to documents after x
+                    let ds = &docs[r.clone()];
+                    let from = ds.partition_point(|&y| y <= x);
+                    for (&y, &wy) in ds[from..].iter().zip(&weights[r][from..]) {
+                        let a = &mut acc[y as usize];
+                        if *a == 0.0 {
+                            touched.push(y);
+                        }
+                        *a += wx * wy;
+                    }
+                }
+                let mut out = Vec::new();
+                for &y in touched.iter() {
+                    let ry = prefixes[y as usize].1;
+                    if acc[y as usize] + rx + ry < t - EPS {
+                        continue;
+                    }
+                    let sim = dot(index, x, y);
+                    let k = score_key(sim);
+                    if k >= key_t && k > 0 {
+                        out.push(Collision {
+                            a: x,
+                            b: y,
+                            similarity: sim,
+                        });
+                    }
+                }
+                out
+            },
+        )
+        .flatten()
+        .collect();
+    found.sort_unstable_by_key(|c| (c.a, c.b));
+    found
+}
+
+/// The exact cosine of two documents (a merge of their sorted vectors).
+pub fn dot(index: &Index, a: u32, b: u32) -> f64 {
+    let (ta, wa) = index.vector(a);
+    let (tb, wb) = index.vector(b);
+    let (mut i, mut j, mut s) = (0, 0, 0.0);
+    while i < ta.len() && j < tb.len() {
+        match ta[i].cmp(&tb[j]) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => {
+                s += wa[i] * wb[j];
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    s
+}
+
+/// The shared terms of two documents by contribution to their cosine,
+/// largest first (then by term), at most `n`.
+pub fn shared_terms(index: &Index, a: u32, b: u32, n: usize) -> Vec<(String, f64)> {
+    let (ta, wa) = index.vector(a);
+    let mut v: Vec<(String, f64)> = ta
+        .iter()
+        .zip(wa)
+        .filter_map(|(&t, &w)| {
+            let o = index.weight(b, t);
+            (o > 0.0).then(|| (index.term(t).to_string(), w * o))
+        })
+        .collect();
+    v.sort_by(|x, y| y.1.total_cmp(&x.1).then_with(|| x.0.cmp(&y.0)));
+    v.truncate(n);
+    v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::route::index::DocInput;
+    use crate::route::text::Analyzer;
+
+    /// SplitMix64, for reproducible random documents.
+    fn splitmix(state: &mut u64) -> u64 {
+        *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = *state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    fn brute(index: &Index, t: f64) -> Vec<(u32, u32)> {
+        let mut v = Vec::new();
+        for a in 0..index.len() as u32 {
+            for b in a + 1..index.len() as u32 {
+                let s = dot(index, a, b);
+                if score_key(s) >= score_key(t) && score_key(s) > 0 {
+                    v.push((a, b));
+                }
+            }
+        }
+        v
+    }
+
+    #[test]
+    fn prefix_filtering_finds_exactly_the_pairs_a_full_scan_finds() {
+        let words: Vec<String> = (0..60).map(|i| format!("word{i:02}x")).collect();
+        let mut state = 7u64;
+        let mut texts = Vec::new();
+        for _ in 0..200 {
+            let len = 3 + (splitmix(&mut state) % 8) as usize;
+            let t: Vec<&str> = (0..len)
+                .map(|_| {
+                    // skewed: low indices are frequent
+                    let r = splitmix(&mut state) % 60;
+                    let r = r * r / 60;
+                    words[r as usize].as_str()
+                })
+                .collect();
+            texts.push(t.join(" "));
+        }
+        let names: Vec<String> = (0..200).map(|i| format!("skill{i:03}")).collect();
+        let inputs: Vec<DocInput> = names
+            .iter()
+            .zip(&texts)
+            .map(|(n, t)| DocInput {
+                name: n,
+                description: t,
+                file: "",
+            })
+            .collect();
+        let a = Analyzer::new("none", &[]).unwrap();
+        let idx = Index::build(&inputs, &a, 0);
+        for t in [0.2, 0.5, 0.75, 0.9] {
+            let fast: Vec<(u32, u32)> = collisions(&idx, t).iter().map(|c| (c.a, c.b)).collect();
+            assert_eq!(fast, brute(&idx, t), "threshold {t}");
+        }
+        assert!(!collisions(&idx, 0.5).is_empty());
+    }
+
+    #[test]
+    fn shared_terms_rank_by_contribution() {
+        let a = Analyzer::new("english", &[]).unwrap();
+        let idx = Index::build(
+            &[
+                DocInput {
+                    name: "one",
+                    description: "render charts charts tables",
+                    file: "",
+                },
+                DocInput {
+                    name: "two",
+                    description: "render charts tables",
+                    file: "",
+                },
+                DocInput {
+                    name: "three",
+                    description: "render",
+                    file: "",
+                },
+            ],
+            &a,
+            0,
+        );
+        let one = idx.find("one").unwrap();
+        let two = idx.find("two").unwrap();
+        let terms = shared_terms(&idx, one, two, 2);
+        assert_eq!(terms[0].0, "chart");
+        assert_eq!(terms.len(), 2);
+    }
+}

@@ -1,0 +1,390 @@
+//! The TF-IDF index over every routable skill.
+//!
+//! One document per skill: the terms of its name counted `name-weight` times
+//! (default 2), plus the terms of its description. A term's weight in a
+//! document is `tf × idf` with `idf = ln(1 + N / (1 + df))` (N documents, df
+//! of them holding the term), and two texts are compared by the cosine of
+//! their weight vectors: the formula of the JavaScript original
+//! (`scripts/run-evals.js`), so scores compare with its output.
+//!
+//! The vocabulary is interned (a term is a `u32`), document vectors are
+//! sparse and stored unit-length, and an inverted index lists for each term
+//! the documents holding it, so a prompt only touches skills that share a
+//! term with it.
+
+use super::text::Analyzer;
+use rayon::prelude::*;
+use std::collections::HashMap;
+
+/// A skill as the index sees it.
+#[derive(Debug, Clone)]
+pub struct DocInfo {
+    pub name: String,
+    /// Its SKILL.md, relative to the catalog root.
+    pub file: String,
+    /// Position of the skill in the slice the index was built from.
+    pub source: usize,
+}
+
+/// What the index is built from: one entry per routable skill.
+#[derive(Debug, Clone, Copy)]
+pub struct DocInput<'a> {
+    pub name: &'a str,
+    pub description: &'a str,
+    pub file: &'a str,
+}
+
+/// The built index. Documents are numbered in (name, file) order, which is
+/// also the tie-break order of every ranking.
+#[derive(Debug)]
+pub struct Index {
+    docs: Vec<DocInfo>,
+    vocab: HashMap<Box<str>, u32>,
+    terms: Vec<Box<str>>,
+    df: Vec<u32>,
+    idf: Vec<f64>,
+    /// Document vectors (CSR): entries `vec_start[d]..vec_start[d + 1]`,
+    /// sorted by term id, with unit-length weights.
+    vec_start: Vec<usize>,
+    vec_terms: Vec<u32>,
+    vec_weights: Vec<f64>,
+    /// Postings (CSR): documents holding term `t` are
+    /// `post_start[t]..post_start[t + 1]`, in document order, with the
+    /// document's unit weight for `t`.
+    post_start: Vec<usize>,
+    post_docs: Vec<u32>,
+    post_weights: Vec<f64>,
+}
+
+/// A document's term counts, before interning.
+type Counts = Vec<(String, u32)>;
+
+fn count_terms(analyzer: &Analyzer, input: &DocInput, name_weight: u32) -> Counts {
+    let mut counts: HashMap<String, u32> = HashMap::new();
+    let mut add = |t: &str, n: u32| {
+        if let Some(c) = counts.get_mut(t) {
+            *c += n;
+        } else {
+            counts.insert(t.to_string(), n);
+        }
+    };
+    if name_weight > 0 {
+        analyzer.analyze(input.name, |t, _| add(t, name_weight));
+    }
+    analyzer.analyze(input.description, |t, _| add(t, 1));
+    counts.into_iter().collect()
+}
+
+/// `ln(1 + n / (1 + df))`.
+pub fn idf(n: usize, df: u32) -> f64 {
+    (1.0 + n as f64 / (1.0 + df as f64)).ln()
+}
+
+impl Index {
+    /// Build the index; `inputs` may be in any order.
+    pub fn build(inputs: &[DocInput], analyzer: &Analyzer, name_weight: u32) -> Index {
+        let mut order: Vec<usize> = (0..inputs.len()).collect();
+        order.sort_by(|&a, &b| {
+            (inputs[a].name, inputs[a].file).cmp(&(inputs[b].name, inputs[b].file))
+        });
+        let counts: Vec<Counts> = order
+            .par_iter()
+            .map(|&i| count_terms(analyzer, &inputs[i], name_weight))
+            .collect();
+
+        let mut vocab: HashMap<Box<str>, u32> = HashMap::new();
+        let mut terms: Vec<Box<str>> = Vec::new();
+        let mut df: Vec<u32> = Vec::new();
+        let mut doc_terms: Vec<Vec<(u32, u32)>> = Vec::with_capacity(counts.len());
+        for c in counts {
+            let mut v: Vec<(u32, u32)> = Vec::with_capacity(c.len());
+            for (term, tf) in c {
+                let id = match vocab.get(term.as_str()) {
+                    Some(&id) => id,
+                    None => {
+                        let id = terms.len() as u32;
+                        let b: Box<str> = term.into_boxed_str();
+                        vocab.insert(b.clone(), id);
+                        terms.push(b);
+                        df.push(0);
+                        id
+                    }
+                };
+                df[id as usize] += 1;
+                v.push((id, tf));
+            }
+            v.sort_unstable_by_key(|e| e.0);
+            doc_terms.push(v);
+        }
+        let n = doc_terms.len();
+        let idf: Vec<f64> = df.iter().map(|&d| idf(n, d)).collect();
+
+        let mut vec_start = Vec::with_capacity(n + 1);
+        let mut vec_terms = Vec::new();
+        let mut vec_weights = Vec::new();
+        vec_start.push(0);
+        for v in &doc_terms {
+            let ws: Vec<f64> = v
+                .iter()
+                .map(|&(t, tf)| tf as f64 * idf[t as usize])
+                .collect();
+            let norm = ws.iter().map(|w| w * w).sum::<f64>().sqrt();
+            for (&(t, _), w) in v.iter().zip(ws) {
+                vec_terms.push(t);
+                vec_weights.push(if norm > 0.0 { w / norm } else { 0.0 });
+            }
+            vec_start.push(vec_terms.len());
+        }
+
+        // postings by counting sort over terms
+        let mut post_start = vec![0usize; terms.len() + 1];
+        for &t in &vec_terms {
+            post_start[t as usize + 1] += 1;
+        }
+        for i in 0..terms.len() {
+            post_start[i + 1] += post_start[i];
+        }
+        let mut fill = post_start.clone();
+        let mut post_docs = vec![0u32; vec_terms.len()];
+        let mut post_weights = vec![0f64; vec_terms.len()];
+        for d in 0..n {
+            for k in vec_start[d]..vec_start[d + 1] {
+                let t = vec_terms[k] as usize;
+                post_docs[fill[t]] = d as u32;
+                post_weights[fill[t]] = vec_weights[k];
+                fill[t] += 1;
+            }
+        }
+
+        let docs = order
+            .iter()
+            .map(|&i| DocInfo {
+                name: inputs[i].name.to_string(),
+                file: inputs[i].file.to_string(),
+                source: i,
+            })
+            .collect();
+        Index {
+            docs,
+            vocab,
+            terms,
+            df,
+            idf,
+            vec_start,
+            vec_terms,
+            vec_weights,
+            post_start,
+            post_docs,
+            post_weights,
+        }
+    }
+
+    /// Number of documents.
+    pub fn len(&self) -> usize {
+        self.docs.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.docs.is_empty()
+    }
+
+    pub fn doc(&self, d: u32) -> &DocInfo {
+        &self.docs[d as usize]
+    }
+
+    pub fn docs(&self) -> &[DocInfo] {
+        &self.docs
+    }
+
+    /// The document of the skill named `name` (the first by file when two
+    /// share it).
+    pub fn find(&self, name: &str) -> Option<u32> {
+        let i = self.docs.partition_point(|d| d.name.as_str() < name);
+        (self.docs.get(i)?.name == name).then_some(i as u32)
+    }
+
+    /// Terms in the vocabulary.
+    pub fn vocab_len(&self) -> usize {
+        self.terms.len()
+    }
+
+    pub fn term_id(&self, term: &str) -> Option<u32> {
+        self.vocab.get(term).copied()
+    }
+
+    pub fn term(&self, t: u32) -> &str {
+        &self.terms[t as usize]
+    }
+
+    pub fn df(&self, t: u32) -> u32 {
+        self.df[t as usize]
+    }
+
+    pub fn idf(&self, t: u32) -> f64 {
+        self.idf[t as usize]
+    }
+
+    /// A document's unit-length vector: (term, weight) sorted by term.
+    pub fn vector(&self, d: u32) -> (&[u32], &[f64]) {
+        let r = self.vec_start[d as usize]..self.vec_start[d as usize + 1];
+        (&self.vec_terms[r.clone()], &self.vec_weights[r])
+    }
+
+    /// The unit weight of term `t` in document `d` (0 when absent).
+    pub fn weight(&self, d: u32, t: u32) -> f64 {
+        let (ts, ws) = self.vector(d);
+        ts.binary_search(&t).map_or(0.0, |i| ws[i])
+    }
+
+    /// Documents holding term `t` with their unit weights for it.
+    pub fn postings(&self, t: u32) -> (&[u32], &[f64]) {
+        let r = self.post_start[t as usize]..self.post_start[t as usize + 1];
+        (&self.post_docs[r.clone()], &self.post_weights[r])
+    }
+}
+
+/// One term of a prompt.
+#[derive(Debug, Clone)]
+pub struct QueryTerm {
+    pub term: String,
+    /// The prompt's words that produced it, in order of appearance, unique.
+    pub words: Vec<String>,
+    /// Its id when some skill holds it.
+    pub id: Option<u32>,
+    /// Times it occurs in the prompt.
+    pub tf: u32,
+    /// `tf × idf` divided by the prompt vector's length.
+    pub weight: f64,
+}
+
+/// An analyzed prompt, weighted against one index.
+#[derive(Debug, Clone)]
+pub struct Query {
+    /// Terms in order of first appearance.
+    pub terms: Vec<QueryTerm>,
+}
+
+impl Query {
+    /// Analyze `prompt` and weight its terms by the index's idf; a term no
+    /// skill holds has df 0 and only lengthens the prompt vector, as in the
+    /// original.
+    pub fn new(prompt: &str, analyzer: &Analyzer, index: &Index) -> Query {
+        let mut terms: Vec<QueryTerm> = Vec::new();
+        analyzer.analyze(prompt, |t, w| {
+            if let Some(q) = terms.iter_mut().find(|q| q.term == t) {
+                q.tf += 1;
+                if !q.words.iter().any(|x| x == w) {
+                    q.words.push(w.to_string());
+                }
+            } else {
+                terms.push(QueryTerm {
+                    term: t.to_string(),
+                    words: vec![w.to_string()],
+                    id: index.term_id(t),
+                    tf: 1,
+                    weight: 0.0,
+                });
+            }
+        });
+        let n = index.len();
+        for q in &mut terms {
+            let idf = q.id.map_or_else(|| idf(n, 0), |id| index.idf(id));
+            q.weight = q.tf as f64 * idf;
+        }
+        let norm = terms
+            .iter()
+            .map(|q| q.weight * q.weight)
+            .sum::<f64>()
+            .sqrt();
+        if norm > 0.0 {
+            for q in &mut terms {
+                q.weight /= norm;
+            }
+        }
+        Query { terms }
+    }
+
+    /// Terms some skill holds: (id, unit weight).
+    pub fn known(&self) -> impl Iterator<Item = (u32, f64)> + '_ {
+        self.terms
+            .iter()
+            .filter_map(|q| q.id.map(|id| (id, q.weight)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn analyzer() -> Analyzer {
+        Analyzer::new("english", &[]).unwrap()
+    }
+
+    fn input<'a>(name: &'a str, description: &'a str) -> DocInput<'a> {
+        DocInput {
+            name,
+            description,
+            file: "",
+        }
+    }
+
+    #[test]
+    fn idf_matches_the_original_formula() {
+        assert!((idf(24, 0) - 25f64.ln()).abs() < 1e-15);
+        assert!((idf(24, 3) - 7f64.ln()).abs() < 1e-15);
+    }
+
+    #[test]
+    fn documents_are_ordered_by_name_and_vectors_are_unit_length() {
+        let a = analyzer();
+        let idx = Index::build(
+            &[
+                input("zeta-tool", "Formats tables"),
+                input("alpha-tool", "Parses logs"),
+            ],
+            &a,
+            2,
+        );
+        assert_eq!(idx.doc(0).name, "alpha-tool");
+        assert_eq!(idx.doc(0).source, 1);
+        assert_eq!(idx.find("zeta-tool"), Some(1));
+        assert_eq!(idx.find("nope"), None);
+        for d in 0..2 {
+            let (_, ws) = idx.vector(d);
+            let n: f64 = ws.iter().map(|w| w * w).sum();
+            assert!((n - 1.0).abs() < 1e-12);
+        }
+    }
+
+    #[test]
+    fn name_terms_count_name_weight_times() {
+        let a = analyzer();
+        let idx = Index::build(
+            &[input("parse", "parse logs"), input("other", "logs")],
+            &a,
+            2,
+        );
+        let d = idx.find("parse").unwrap();
+        let parse = idx.term_id("pars").unwrap();
+        let logs = idx.term_id("logs").unwrap();
+        // tf(parse) = 3, tf(log) = 1
+        let ratio = idx.weight(d, parse) / idx.weight(d, logs);
+        let expect = 3.0 * idx.idf(parse) / idx.idf(logs);
+        assert!((ratio - expect).abs() < 1e-12);
+        assert_eq!(idx.df(logs), 2);
+        let (docs, _) = idx.postings(logs);
+        assert_eq!(docs, &[0, 1]);
+    }
+
+    #[test]
+    fn query_norm_counts_terms_no_skill_holds() {
+        let a = analyzer();
+        let idx = Index::build(&[input("parse", "parse logs")], &a, 2);
+        let q = Query::new("parse zyx", &a, &idx);
+        assert_eq!(q.terms.len(), 3, "{:?}", q.terms);
+        assert!(q.terms[2].id.is_none());
+        let n: f64 = q.terms.iter().map(|t| t.weight * t.weight).sum();
+        assert!((n - 1.0).abs() < 1e-12);
+        assert_eq!(q.known().count(), 2);
+    }
+}

@@ -1,0 +1,114 @@
+//! The catalog's skill listing against a client's budget.
+//!
+//! Clients show the model one entry per skill, `name: description` (Claude
+//! Code appends `when_to_use`), cut each entry at a cap (Claude Code: 1,536
+//! characters) and list only so many characters in all. With `[route]
+//! entry-cap-chars` set, every entry longer than the cap is reported
+//! (SG521); with `listing-budget-chars` set, the entries are added up in name
+//! order (each cut at the cap) and the skills past the budget are named
+//! (SG520). Characters are Unicode scalar values.
+
+use super::Router;
+use super::rules;
+use crate::config::RouteConfig;
+use crate::diag::Diagnostic;
+
+/// Most skills named in the budget finding.
+const MAX_NAMED: usize = 20;
+
+/// A skill's listing entry text: its description, plus `when_to_use`.
+fn entry_text(skill: &crate::catalog::Skill) -> String {
+    let mut t = skill.description().unwrap_or("").trim().to_string();
+    if let Some(w) = skill
+        .frontmatter
+        .as_ref()
+        .and_then(|f| f.str("when_to_use"))
+    {
+        let w = w.value.trim();
+        if !w.is_empty() {
+            t.push(' ');
+            t.push_str(w);
+        }
+    }
+    t
+}
+
+pub fn check(router: &Router, config: &RouteConfig) -> Vec<Diagnostic> {
+    let (budget, cap) = (config.listing_budget_chars, config.entry_cap_chars);
+    if budget.is_none() && cap.is_none() {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    let mut total = 0usize;
+    let mut past: Vec<usize> = Vec::new();
+    for d in 0..router.index.len() as u32 {
+        let info = router.index.doc(d);
+        let skill = router.skill(d);
+        let text = entry_text(skill);
+        let chars = text.chars().count();
+        let span = skill
+            .frontmatter
+            .as_ref()
+            .and_then(|f| f.get("description"))
+            .map(|e| e.value_span);
+        let shown = match cap {
+            Some(c) if chars > c => {
+                let cut: String = text.chars().skip(c).take(40).collect();
+                out.push(
+                    rules::ENTRY_CAP
+                        .diag(
+                            &info.file,
+                            format!(
+                                "the listing entry of `{}` is {chars} characters; clients show {c}, so the last {} are cut",
+                                info.name,
+                                chars - c
+                            ),
+                        )
+                        .with_span_opt(span)
+                        .with_label(format!("cut from \"{}…\"", cut.trim_end()))
+                        .with_help("shorten the description to what an agent needs to choose the skill; move details into the body"),
+                );
+                c
+            }
+            _ => chars,
+        };
+        total += info.name.chars().count() + 2 + shown;
+        if budget.is_some_and(|b| total > b) {
+            past.push(d as usize);
+        }
+    }
+    if let (Some(b), Some(&first)) = (budget, past.first()) {
+        let info = router.index.doc(first as u32);
+        let skill = router.skill(first as u32);
+        let mut names: Vec<String> = past
+            .iter()
+            .take(MAX_NAMED)
+            .map(|&d| format!("`{}`", router.index.doc(d as u32).name))
+            .collect();
+        if past.len() > MAX_NAMED {
+            names.push(format!("and {} more", past.len() - MAX_NAMED));
+        }
+        out.push(
+            rules::LISTING_BUDGET
+                .diag(
+                    &info.file,
+                    format!(
+                        "the skill listing is {total} characters, over the {b}-character budget: {} skill{} would not fit: {}",
+                        past.len(),
+                        if past.len() == 1 { "" } else { "s" },
+                        names.join(", ")
+                    ),
+                )
+                .with_span_opt(
+                    skill
+                        .frontmatter
+                        .as_ref()
+                        .and_then(|f| f.get("description"))
+                        .map(|e| e.value_span),
+                )
+                .with_label("the first entry past the budget")
+                .with_help("shorten descriptions across the catalog, or split it into smaller plugins"),
+        );
+    }
+    out
+}
