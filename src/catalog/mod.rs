@@ -5,6 +5,7 @@ pub mod cases;
 pub mod commands;
 pub mod discover;
 pub mod frontmatter;
+pub mod json;
 pub mod skill;
 pub mod source;
 pub mod yaml;
