@@ -211,15 +211,24 @@ pub struct MergeArgs {
     /// Shard result folders to merge.
     #[arg(required = true)]
     pub dirs: Vec<PathBuf>,
-    /// Where to write the merged iteration.
+    /// Where to write the merged iteration (default: the next
+    /// evals/results/<skill>/iteration-N under the current folder).
     #[arg(long)]
     pub out: Option<PathBuf>,
+    /// The evaluated skill's folder (default: the path recorded in the
+    /// shards' plan.json).
+    #[arg(long, value_name = "DIR")]
+    pub skill: Option<PathBuf>,
+    /// Seed for the bootstrap interval.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
+    /// Fail when trigger F1 is below X.
     #[arg(long, value_name = "X")]
     pub min_trigger_f1: Option<f64>,
+    /// Fail when the uplift interval's lower bound is below Y.
     #[arg(long, value_name = "Y")]
     pub min_uplift: Option<f64>,
+    /// Output format (human or json).
     #[arg(long, value_enum, default_value_t = Format::Human)]
     pub format: Format,
 }

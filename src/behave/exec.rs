@@ -48,6 +48,31 @@ pub enum Mode {
     },
 }
 
+impl Mode {
+    /// Find the program (agent or runner) now, so a missing one stops the
+    /// evaluation before any run (exit 4) and a relative path is not read
+    /// against the workspace.
+    pub fn resolve(&mut self) -> Result<(), Fatal> {
+        let (program, what) = match self {
+            Mode::Claude { program, .. } => (program, "the agent binary"),
+            Mode::Runner { argv, .. } => (&mut argv[0], "the runner"),
+        };
+        match resolve_program(program) {
+            Some(p) => {
+                *program = p.display().to_string();
+                Ok(())
+            }
+            None => Err(Fatal::new(
+                crate::exit::Exit::Unavailable,
+                format!("{what} `{program}` was not found or is not executable"),
+            )
+            .with_help(
+                "install it or name it by path ([behave] claude in skillgate.toml, or the --runner command)",
+            )),
+        }
+    }
+}
+
 /// Everything a run needs.
 pub struct Ctx<'a> {
     pub plan: &'a PlanDoc,
