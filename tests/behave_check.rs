@@ -176,7 +176,13 @@ fn a_skill_load_after_other_tool_calls_is_found() {
     env.behave(&["--trials", "1", "--format", "json"])
         .assert()
         .code(3)
-        .stdout(predicate::str::contains("\"recall\": 1.0"));
+        .stdout(predicate::str::contains("\"recall\": 1.0"))
+        .stderr(predicate::str::contains(
+            "skillgate: run 1/14 positive-1 with #1: exit code 0, loaded demo-skill",
+        ))
+        .stderr(predicate::str::contains(
+            "skillgate: run 14/14 eval-2 without #1: 0/1 expectations passed, no skill loaded",
+        ));
     let obs = std::fs::read_to_string(env.iteration(1).join("observations.jsonl")).unwrap();
     let first: serde_json::Value = serde_json::from_str(obs.lines().next().unwrap()).unwrap();
     assert_eq!(first["caseId"], "positive-1");
@@ -557,6 +563,22 @@ fn an_invalid_case_file_is_refused_before_any_run() {
         .stderr(predicate::str::contains(
             "Tier 3 does not spend tokens on an invalid case file",
         ));
+    assert!(!env.log.exists());
+}
+
+#[test]
+fn a_provisional_execution_eval_is_refused() {
+    let env = Env::new();
+    let path = env.root.join("evals/cases/demo-skill.json");
+    let text = std::fs::read_to_string(&path).unwrap().replace(
+        "\"files\": [\"demo-project\"],",
+        "\"files\": [\"demo-project\"], \"trust_level\": \"provisional\",",
+    );
+    std::fs::write(&path, text).unwrap();
+    env.behave(&["--trials", "1"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("error[SG413]"));
     assert!(!env.log.exists());
 }
 

@@ -40,21 +40,6 @@ pub struct Call {
     pub env: Vec<String>,
 }
 
-fn unb64(s: &str) -> Vec<u8> {
-    let out = std::process::Command::new("base64")
-        .arg("-d")
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .and_then(|mut c| {
-            use std::io::Write;
-            c.stdin.take().unwrap().write_all(s.as_bytes())?;
-            c.wait_with_output()
-        })
-        .unwrap();
-    out.stdout
-}
-
 fn lines(b: &[u8]) -> Vec<String> {
     String::from_utf8_lossy(b)
         .lines()
@@ -127,50 +112,35 @@ impl Env {
 
     /// Every logged call of the fake `claude`, in order.
     pub fn calls(&self) -> Vec<Call> {
-        let text = std::fs::read_to_string(&self.log).unwrap_or_default();
+        let data = std::fs::read(&self.log).unwrap_or_default();
+        let mut r = Reader { data: &data, at: 0 };
         let mut out = Vec::new();
-        let mut cur: Option<Call> = None;
-        for line in text.lines() {
-            let (k, v) = line.split_once(' ').unwrap_or((line, ""));
-            match k {
-                "call" => {
-                    cur = Some(Call {
-                        role: v.to_string(),
-                        argv: vec![],
-                        cwd: String::new(),
-                        files: vec![],
-                        tracked: vec![],
-                        status: vec![],
-                        stdin: String::new(),
-                        env: vec![],
-                    })
-                }
-                "end" => out.push(cur.take().unwrap()),
-                _ => {
-                    let c = cur.as_mut().unwrap();
-                    let b = unb64(v);
-                    match k {
-                        "argv" => {
-                            c.argv = b
-                                .split(|&x| x == 0)
-                                .map(|a| String::from_utf8_lossy(a).into_owned())
-                                .collect();
-                            c.argv.pop();
-                        }
-                        "cwd" => c.cwd = String::from_utf8_lossy(&b).trim().to_string(),
-                        "files" => c.files = lines(&b),
-                        "git" => {
-                            let all = lines(&b);
-                            let cut = all.iter().position(|l| l == "--").unwrap_or(all.len());
-                            c.tracked = all[..cut].to_vec();
-                            c.status = all.get(cut + 1..).map(|s| s.to_vec()).unwrap_or_default();
-                        }
-                        "stdin" => c.stdin = String::from_utf8_lossy(&b).into_owned(),
-                        "env" => c.env = lines(&b),
-                        _ => {}
-                    }
-                }
-            }
+        while r.at < data.len() {
+            let (k, role) = r.header();
+            assert_eq!(k, "call");
+            let (k, n) = r.header();
+            assert_eq!(k, "argv");
+            let mut c = Call {
+                role,
+                argv: (0..n.parse::<usize>().unwrap())
+                    .map(|_| r.field("arg"))
+                    .collect(),
+                cwd: r.field("cwd"),
+                files: Vec::new(),
+                tracked: Vec::new(),
+                status: Vec::new(),
+                stdin: String::new(),
+                env: Vec::new(),
+            };
+            c.files = lines(r.field("files").as_bytes());
+            let git = lines(r.field("git").as_bytes());
+            let cut = git.iter().position(|l| l == "--").unwrap_or(git.len());
+            c.tracked = git[..cut].to_vec();
+            c.status = git.get(cut + 1..).map(|s| s.to_vec()).unwrap_or_default();
+            c.stdin = r.field("stdin");
+            c.env = lines(r.field("env").as_bytes());
+            assert_eq!(r.header().0, "end");
+            out.push(c);
         }
         out
     }
@@ -208,6 +178,36 @@ impl Env {
             .lines()
             .filter_map(|l| l.trim().parse().ok())
             .collect()
+    }
+}
+
+/// Reads the fake's log: `NAME VALUE` header lines and `NAME LENGTH` +
+/// bytes fields.
+struct Reader<'a> {
+    data: &'a [u8],
+    at: usize,
+}
+
+impl Reader<'_> {
+    fn header(&mut self) -> (String, String) {
+        let end = self.data[self.at..]
+            .iter()
+            .position(|&b| b == b'\n')
+            .unwrap()
+            + self.at;
+        let line = String::from_utf8_lossy(&self.data[self.at..end]).into_owned();
+        self.at = end + 1;
+        let (k, v) = line.split_once(' ').unwrap_or((&line, ""));
+        (k.to_string(), v.to_string())
+    }
+
+    fn field(&mut self, name: &str) -> String {
+        let (k, n) = self.header();
+        assert_eq!(k, name, "log out of step");
+        let n: usize = n.parse().unwrap();
+        let v = String::from_utf8_lossy(&self.data[self.at..self.at + n]).into_owned();
+        self.at += n + 1;
+        v
     }
 }
 
