@@ -663,3 +663,57 @@ fn jobs_run_at_once_and_give_the_same_observations() {
     let b = std::fs::read_to_string(env.iteration(2).join("observations.jsonl")).unwrap();
     assert_eq!(a, b);
 }
+
+/// The vendored addyosmani/agent-skills catalog: real case files and
+/// fixtures as they are in the wild.
+fn corpus() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/addyosmani-agent-skills")
+}
+
+#[test]
+fn every_skill_of_a_real_catalog_plans_without_error() {
+    let env = Env::new();
+    let names: Vec<String> = std::fs::read_dir(corpus().join("evals/cases"))
+        .unwrap()
+        .map(|e| {
+            e.unwrap()
+                .file_name()
+                .to_string_lossy()
+                .trim_end_matches(".json")
+                .to_string()
+        })
+        .collect();
+    assert!(names.len() > 20);
+    for name in names {
+        env.cmd()
+            .args(["check", "--behavioral", &name])
+            .arg(corpus())
+            .args(["--dry-run", "--format", "json"])
+            .assert()
+            .code(0);
+    }
+}
+
+#[test]
+fn a_real_fixture_with_a_working_tree_patch_is_set_up_for_each_run() {
+    let env = Env::new();
+    let root = env.tmp.path().join("corpus");
+    support::copy_tree(&corpus(), &root);
+    env.cmd()
+        .args(["check", "--behavioral", "git-workflow-and-versioning"])
+        .arg(&root)
+        .args([
+            "--trials",
+            "1",
+            "--no-baseline",
+            "--runner",
+            "fake-runner ok",
+        ])
+        .assert()
+        .code(0);
+    let log = std::fs::read_to_string(&env.runner_log).unwrap();
+    assert!(
+        log.contains("git:  M git-workflow-and-versioning/app.js,"),
+        "the patch is applied as uncommitted work: {log}"
+    );
+}

@@ -24,8 +24,13 @@ fn the_runner_gets_the_prompt_and_its_environment_and_its_lines_are_scored() {
     .stdout(predicate::str::contains("\"without_pass_rate\": 0.0"))
     .stdout(predicate::str::contains("\"f1\": 1.0"));
     let log = std::fs::read_to_string(&env.runner_log).unwrap();
-    let lines: Vec<&str> = log.lines().collect();
+    let lines: Vec<&str> = log.lines().filter(|l| !l.starts_with("git:")).collect();
     assert_eq!(lines.len(), 14);
+    assert_eq!(
+        log.lines().filter(|l| l.starts_with("git:")).count(),
+        2,
+        "eval-1 runs in a git workspace"
+    );
     let skill_dir = env.root.join("skills/demo-skill").canonicalize().unwrap();
     assert!(
         lines[0].starts_with(&format!("positive-1 1 with {} ", skill_dir.display())),
@@ -39,7 +44,7 @@ fn the_runner_gets_the_prompt_and_its_environment_and_its_lines_are_scored() {
     );
     assert!(lines[0].ends_with(" ok"));
     assert!(
-        env.log.exists() == false,
+        !env.log.exists(),
         "the built-in agent is never called with --runner"
     );
     let run = read_json(&env.iteration(1).join("eval-1/with_skill/run-1/run.json"));
