@@ -134,7 +134,8 @@ pub struct CommandsConfig {
     /// Names that differ between folders on purpose: `plan = "planning"`
     /// means `.claude/commands/plan.md` pairs with `planning.toml`.
     pub name_map: BTreeMap<String, String>,
-    /// Claude Code built-in command names a catalog command must not shadow.
+    /// Claude Code built-in command names a `.claude/commands/` file must
+    /// not shadow. Setting it replaces the default list.
     pub builtins: Vec<String>,
 }
 
@@ -143,17 +144,27 @@ impl Default for CommandsConfig {
         CommandsConfig {
             name_map: BTreeMap::new(),
             builtins: [
+                // Claude Code's documented built-in commands (checked
+                // against its slash-command reference, 2026); aliases too
                 "add-dir",
                 "agents",
+                "bashes",
+                "branch",
+                "btw",
                 "bug",
                 "clear",
                 "compact",
                 "config",
                 "context",
                 "cost",
+                "diff",
                 "doctor",
+                "effort",
                 "exit",
                 "export",
+                "fast",
+                "feedback",
+                "fork",
                 "help",
                 "hooks",
                 "ide",
@@ -164,16 +175,27 @@ impl Default for CommandsConfig {
                 "mcp",
                 "memory",
                 "model",
+                "output-style",
                 "permissions",
+                "plugin",
                 "pr-comments",
+                "pr_comments",
+                "privacy-settings",
+                "quit",
+                "recap",
                 "release-notes",
+                "rename",
                 "resume",
                 "review",
                 "rewind",
+                "sandbox",
                 "security-review",
+                "stats",
                 "status",
                 "statusline",
                 "terminal-setup",
+                "theme",
+                "todos",
                 "upgrade",
                 "usage",
                 "vim",

@@ -1,7 +1,7 @@
 //! Every rule of every tier, and the order Tier 1 runs them in.
 
 use super::Rule;
-use super::rules::load;
+use super::rules::{cases, commands, load};
 use crate::catalog::Catalog;
 use crate::config::Config;
 use crate::diag::Diagnostic;
@@ -21,6 +21,30 @@ pub static RULES: &[&Rule] = &[
     &load::YAML_LIMIT,
     &load::DUPLICATE_KEY,
     &load::NOT_A_MAPPING,
+    &commands::toml_syntax::TOML_SYNTAX,
+    &commands::description::DESCRIPTION,
+    &commands::missing::MISSING,
+    &commands::description_mismatch::DESCRIPTION_MISMATCH,
+    &commands::builtin::BUILTIN,
+    &commands::prompt::PROMPT,
+    &commands::name_map::NAME_MAP,
+    &cases::load::UNREADABLE,
+    &cases::load::JSON_SYNTAX,
+    &cases::duplicate_key::DUPLICATE_KEY,
+    &cases::shape::SHAPE,
+    &cases::skill_name::SKILL_NAME,
+    &cases::unknown_skill::UNKNOWN_SKILL,
+    &cases::missing_case_file::MISSING_CASE_FILE,
+    &cases::minimums::MINIMUMS,
+    &cases::eval_shape::EVAL_SHAPE,
+    &cases::duplicate_eval_id::DUPLICATE_EVAL_ID,
+    &cases::eval_kind::EVAL_KIND,
+    &cases::fixtures::FIXTURES,
+    &cases::fixture_escape::FIXTURE_ESCAPE,
+    &cases::provisional::PROVISIONAL_EXECUTION,
+    &cases::unknown_key::UNKNOWN_KEY,
+    &cases::negative_owner::NEGATIVE_OWNER,
+    &cases::duplicate_prompt::DUPLICATE_PROMPT,
 ];
 
 /// Look a rule up by id (case-insensitive) or by name.
@@ -33,8 +57,10 @@ pub fn find(id_or_name: &str) -> Option<&'static Rule> {
 
 /// Run the Tier 1 checks over a loaded catalog.
 pub fn run_lint(catalog: &Catalog, config: &Config) -> Vec<Diagnostic> {
-    let _ = (catalog, config);
-    Vec::new()
+    let mut out = Vec::new();
+    commands::run(catalog, config, &mut out);
+    cases::run(catalog, config, &mut out);
+    out
 }
 
 #[cfg(test)]

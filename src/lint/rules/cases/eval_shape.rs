@@ -1,0 +1,219 @@
+//! SG408: each eval has an id, a prompt, an expected output and
+//! expectations.
+
+use super::{described, eval_objects, root};
+use crate::catalog::Catalog;
+use crate::catalog::cases::CaseFile;
+use crate::catalog::json::{Kind, Value};
+use crate::diag::{Diagnostic, Severity};
+use crate::rule;
+
+rule! {
+    /// ## What it does
+    /// Checks each entry of `evals`: `id` (a number or a non-empty string),
+    /// `prompt` and `expected_output` (non-empty strings), and a non-empty
+    /// list of non-empty strings under `expectations` (or its
+    /// agentskills.io spelling `assertions`). `files` is a list of strings
+    /// and `trust_level` a string when present. Writing both
+    /// `expectations` and `assertions` is a warning: only `expectations`
+    /// is read.
+    ///
+    /// ## Why is this bad?
+    /// The grader checks each expectation against the run; an eval without
+    /// them can only pass, and one without a prompt cannot run.
+    ///
+    /// ## Example
+    /// ```json
+    /// { "id": 1, "prompt": "Fix the rounding bug test-first.",
+    ///   "expected_output": "A failing test, a minimal fix, the suite passing",
+    ///   "files": ["tdd-rounding"],
+    ///   "expectations": ["A failing test is shown failing before the fix"] }
+    /// ```
+    pub static EVAL_SHAPE = ("SG408", "eval-shape", Error, "an eval lacks id, prompt, expected_output or expectations");
+}
+
+pub fn check(catalog: &Catalog, out: &mut Vec<Diagnostic>) {
+    for case in &catalog.cases {
+        let Some(root) = root(case) else { continue };
+        for (i, eval) in eval_objects(root).enumerate() {
+            check_eval(case, eval, i + 1, out);
+        }
+    }
+}
+
+fn check_eval(case: &CaseFile, eval: &Value, n: usize, out: &mut Vec<Diagnostic>) {
+    let at_eval = case.span(eval.start, eval.start + 1);
+    let mut push = |span, message: String, help: &str| {
+        out.push(
+            EVAL_SHAPE
+                .diag(&case.file, message)
+                .with_span(span)
+                .with_help(help.to_string()),
+        );
+    };
+    let name = match eval.get("id").and_then(crate::catalog::cases::eval_id) {
+        Some(id) => format!("eval `{id}`"),
+        None => format!("eval {n}"),
+    };
+    match eval.get("id") {
+        None => push(
+            at_eval,
+            format!("{name} has no `id`"),
+            "add a unique \"id\", a number or a string",
+        ),
+        Some(v) => match &v.kind {
+            Kind::Number(_) => {}
+            Kind::String(s) if !s.trim().is_empty() => {}
+            Kind::String(_) => push(
+                case.value_span(v),
+                format!("{name} has an empty `id`"),
+                "give the eval a unique number or name",
+            ),
+            _ => push(
+                case.value_span(v),
+                format!(
+                    "the `id` of {name} is {}, not a number or a string",
+                    described(v)
+                ),
+                "give the eval a unique number or name",
+            ),
+        },
+    }
+    for (key, help) in [
+        (
+            "prompt",
+            "add the task the agent is given, as a user would write it",
+        ),
+        ("expected_output", "describe what a successful run produces"),
+    ] {
+        match eval.get(key) {
+            None => push(at_eval, format!("{name} has no `{key}`"), help),
+            Some(v) => match v.as_str() {
+                None => push(
+                    case.value_span(v),
+                    format!("`{key}` of {name} is {}, not a string", described(v)),
+                    help,
+                ),
+                Some(s) if s.trim().is_empty() => push(
+                    case.value_span(v),
+                    format!("`{key}` of {name} is empty"),
+                    help,
+                ),
+                Some(_) => {}
+            },
+        }
+    }
+    let exp = eval.member("expectations");
+    let asr = eval.member("assertions");
+    if let (Some(_), Some(a)) = (exp, asr) {
+        out.push(
+            EVAL_SHAPE
+                .diag(
+                    &case.file,
+                    format!("{name} has both `expectations` and `assertions`; only `expectations` is read"),
+                )
+                .with_severity(Severity::Warning)
+                .with_span(case.span(a.key_start, a.key_end))
+                .with_help("merge the two lists under one key"),
+        );
+    }
+    let list_help = "list verifiable statements a grader checks, e.g. [\"A failing test is written before the fix\"]";
+    match exp.or(asr) {
+        None => out.push(
+            EVAL_SHAPE
+                .diag(
+                    &case.file,
+                    format!("{name} has no `expectations` (or `assertions`)"),
+                )
+                .with_span(at_eval)
+                .with_help(list_help),
+        ),
+        Some(m) => {
+            let key = &m.key;
+            match m.value.as_array() {
+                None => out.push(
+                    EVAL_SHAPE
+                        .diag(
+                            &case.file,
+                            format!("`{key}` of {name} is {}, not an array", described(&m.value)),
+                        )
+                        .with_span(case.value_span(&m.value))
+                        .with_help(list_help),
+                ),
+                Some([]) => out.push(
+                    EVAL_SHAPE
+                        .diag(
+                            &case.file,
+                            format!("`{key}` of {name} is empty: the eval can only pass"),
+                        )
+                        .with_span(case.value_span(&m.value))
+                        .with_help(list_help),
+                ),
+                Some(items) => {
+                    for item in items {
+                        let bad = match item.as_str() {
+                            None => Some(format!(
+                                "an entry of `{key}` in {name} is {}, not a string",
+                                described(item)
+                            )),
+                            Some(s) if s.trim().is_empty() => {
+                                Some(format!("an entry of `{key}` in {name} is empty"))
+                            }
+                            Some(_) => None,
+                        };
+                        if let Some(message) = bad {
+                            out.push(
+                                EVAL_SHAPE
+                                    .diag(&case.file, message)
+                                    .with_span(case.value_span(item))
+                                    .with_help("write each expectation as a non-empty string"),
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+    if let Some(files) = eval.get("files") {
+        match files.as_array() {
+            None => out.push(
+                EVAL_SHAPE
+                    .diag(
+                        &case.file,
+                        format!("`files` of {name} is {}, not an array", described(files)),
+                    )
+                    .with_span(case.value_span(files))
+                    .with_help("list paths relative to evals/fixtures/, e.g. [\"my-skill\"]"),
+            ),
+            Some(items) => {
+                for item in items.iter().filter(|i| i.as_str().is_none()) {
+                    out.push(
+                        EVAL_SHAPE
+                            .diag(
+                                &case.file,
+                                format!(
+                                    "an entry of `files` in {name} is {}, not a string",
+                                    described(item)
+                                ),
+                            )
+                            .with_span(case.value_span(item))
+                            .with_help("write each fixture path as a string"),
+                    );
+                }
+            }
+        }
+    }
+    if let Some(t) = eval.get("trust_level")
+        && t.as_str().is_none()
+    {
+        out.push(
+            EVAL_SHAPE
+                .diag(
+                    &case.file,
+                    format!("`trust_level` of {name} is {}, not a string", described(t)),
+                )
+                .with_span(case.value_span(t))
+                .with_help("write the trust level as a string, or remove it"),
+        );
+    }
+}

@@ -1,0 +1,49 @@
+//! SG406: a skill without a case file, when the catalog keeps case files.
+
+use crate::catalog::cases::CASES_DIR;
+use crate::catalog::{Catalog, Target};
+use crate::diag::Diagnostic;
+use crate::rule;
+use std::collections::BTreeSet;
+
+rule! {
+    /// ## What it does
+    /// When the catalog has an `evals/cases/` folder, requires every skill
+    /// to have `evals/cases/<name>.json`. Catalogs without the folder are
+    /// not checked.
+    ///
+    /// ## Why is this bad?
+    /// A skill without cases is never routed or graded, so a description
+    /// change that breaks it passes CI.
+    ///
+    /// ## Example
+    /// For `skills/tdd/SKILL.md` with `name: tdd`, add `evals/cases/tdd.json`
+    /// with at least 3 positive prompts, 2 negative prompts and 1 eval.
+    pub static MISSING_CASE_FILE = ("SG406", "missing-case-file", Error, "a skill has no case file");
+}
+
+pub fn check(catalog: &Catalog, out: &mut Vec<Diagnostic>) {
+    if catalog.target != Target::Catalog || !catalog.root.join(CASES_DIR).is_dir() {
+        return;
+    }
+    let stems: BTreeSet<&str> = catalog.cases.iter().map(|c| c.stem.as_str()).collect();
+    for skill in &catalog.skills {
+        let name = skill.name().unwrap_or(&skill.folder);
+        if stems.contains(name) {
+            continue;
+        }
+        let span = skill
+            .frontmatter
+            .as_ref()
+            .and_then(|f| f.str("name"))
+            .map(|s| s.span);
+        out.push(
+            MISSING_CASE_FILE
+                .diag(&skill.file, format!("skill `{name}` has no case file `{CASES_DIR}/{name}.json`"))
+                .with_span_opt(span)
+                .with_help(format!(
+                    "add `{CASES_DIR}/{name}.json` with trigger prompts and at least one eval (see `skillgate rule SG406`)"
+                )),
+        );
+    }
+}
