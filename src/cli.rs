@@ -193,8 +193,10 @@ pub struct TriggersArgs {
     /// Print text only for train rows; validation and fresh appear as counts.
     #[arg(long)]
     pub hide_heldout: bool,
-    /// Apply the release gate's minimum counts.
-    #[arg(long)]
+    /// Apply the release gate's minimum counts (at least 10 should and 10
+    /// should-not prompts in train plus validation, 3 runs per row, 5 fresh
+    /// prompts per client).
+    #[arg(long = "final")]
     pub final_gate: bool,
     /// The skill must never trigger automatically, always when explicit.
     #[arg(long)]
