@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 /// The whole configuration.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields, rename_all = "kebab-case")]
 pub struct Config {
     pub catalog: CatalogConfig,
@@ -22,7 +22,7 @@ pub struct Config {
 }
 
 /// `[catalog]`: where skills are found.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields, rename_all = "kebab-case")]
 pub struct CatalogConfig {
     /// Folders (relative to the root) searched for SKILL.md. Default: `skills`
@@ -51,7 +51,7 @@ impl Default for CatalogConfig {
 }
 
 /// A rule's configured level.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Level {
     Off,
@@ -72,7 +72,7 @@ impl Level {
 }
 
 /// An exemption from required sections; `reason` is mandatory.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct Exemption {
     pub skill: String,
@@ -83,7 +83,7 @@ pub struct Exemption {
 }
 
 /// `[lint]`: the catalog's conventions and rule levels.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields, rename_all = "kebab-case")]
 pub struct LintConfig {
     /// Per-rule level overrides: `SG201 = "error"`, `SG203 = "off"`.
@@ -128,13 +128,14 @@ impl Default for LintConfig {
 }
 
 /// `[commands]`: slash-command parity.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields, rename_all = "kebab-case")]
 pub struct CommandsConfig {
     /// Names that differ between folders on purpose: `plan = "planning"`
     /// means `.claude/commands/plan.md` pairs with `planning.toml`.
     pub name_map: BTreeMap<String, String>,
-    /// Claude Code built-in command names a catalog command must not shadow.
+    /// Claude Code built-in command names a `.claude/commands/` file must
+    /// not shadow. Setting it replaces the default list.
     pub builtins: Vec<String>,
 }
 
@@ -143,17 +144,27 @@ impl Default for CommandsConfig {
         CommandsConfig {
             name_map: BTreeMap::new(),
             builtins: [
+                // Claude Code's documented built-in commands (checked
+                // against its slash-command reference, 2026); aliases too
                 "add-dir",
                 "agents",
+                "bashes",
+                "branch",
+                "btw",
                 "bug",
                 "clear",
                 "compact",
                 "config",
                 "context",
                 "cost",
+                "diff",
                 "doctor",
+                "effort",
                 "exit",
                 "export",
+                "fast",
+                "feedback",
+                "fork",
                 "help",
                 "hooks",
                 "ide",
@@ -164,16 +175,27 @@ impl Default for CommandsConfig {
                 "mcp",
                 "memory",
                 "model",
+                "output-style",
                 "permissions",
+                "plugin",
                 "pr-comments",
+                "pr_comments",
+                "privacy-settings",
+                "quit",
+                "recap",
                 "release-notes",
+                "rename",
                 "resume",
                 "review",
                 "rewind",
+                "sandbox",
                 "security-review",
+                "stats",
                 "status",
                 "statusline",
                 "terminal-setup",
+                "theme",
+                "todos",
                 "upgrade",
                 "usage",
                 "vim",
@@ -186,7 +208,7 @@ impl Default for CommandsConfig {
 }
 
 /// `[cases]`: minimums for `evals/cases/<skill>.json`.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields, rename_all = "kebab-case")]
 pub struct CasesConfig {
     pub min_positive: usize,
@@ -205,7 +227,7 @@ impl Default for CasesConfig {
 }
 
 /// `[route]`: Tier 2.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields, rename_all = "kebab-case")]
 pub struct RouteConfig {
     /// Default `top_k` for positive prompts.
@@ -245,7 +267,7 @@ impl Default for RouteConfig {
 }
 
 /// How the skill reaches the agent in `with` runs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum InstallMode {
     /// Copy into `<workspace>/.claude/skills/<name>/` (the default).
@@ -255,7 +277,7 @@ pub enum InstallMode {
 }
 
 /// `[behave]`: Tier 3.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields, rename_all = "kebab-case")]
 pub struct BehaveConfig {
     /// The agent binary (a name searched in `PATH`, or a path).

@@ -163,7 +163,7 @@ impl Catalog {
             sources.insert(c.file.clone(), c.source.clone());
         }
         let (commands, cmd_diags) = if target == Target::Catalog {
-            commands::load_all(&base)
+            commands::load_all(&base, config)
         } else {
             (commands::Commands::default(), Vec::new())
         };

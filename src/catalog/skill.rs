@@ -134,7 +134,7 @@ pub fn decode(file: &str, bytes: Vec<u8>, diags: &mut Vec<Diagnostic>) -> (Arc<S
             rules::NUL_BYTE
                 .diag(file, "file contains a NUL byte")
                 .with_span(src.span(at, at + 1))
-                .with_help("remove the NUL byte; SKILL.md must be plain text"),
+                .with_help("remove the NUL byte; the file must be plain text"),
         );
     }
     if bom {
@@ -143,7 +143,7 @@ pub fn decode(file: &str, bytes: Vec<u8>, diags: &mut Vec<Diagnostic>) -> (Arc<S
                 .diag(file, "file starts with a UTF-8 byte order mark")
                 .with_span(src.span(0, 3))
                 .with_label("BOM")
-                .with_help("save the file as UTF-8 without BOM; clients that expect `---` at byte 0 see no frontmatter"),
+                .with_help("save the file as UTF-8 without BOM; parsers that expect `---` (or a key) at byte 0 misread the file"),
         );
     }
     line_endings(file, &src, diags);

@@ -1,7 +1,7 @@
 //! Every rule of every tier, and the order Tier 1 runs them in.
 
 use super::Rule;
-use super::rules::{cases, load};
+use super::rules::{cases, commands, load};
 use crate::catalog::Catalog;
 use crate::config::Config;
 use crate::diag::Diagnostic;
@@ -21,6 +21,13 @@ pub static RULES: &[&Rule] = &[
     &load::YAML_LIMIT,
     &load::DUPLICATE_KEY,
     &load::NOT_A_MAPPING,
+    &commands::toml_syntax::TOML_SYNTAX,
+    &commands::description::DESCRIPTION,
+    &commands::missing::MISSING,
+    &commands::description_mismatch::DESCRIPTION_MISMATCH,
+    &commands::builtin::BUILTIN,
+    &commands::prompt::PROMPT,
+    &commands::name_map::NAME_MAP,
     &cases::load::UNREADABLE,
     &cases::load::JSON_SYNTAX,
     &cases::duplicate_key::DUPLICATE_KEY,
@@ -51,6 +58,7 @@ pub fn find(id_or_name: &str) -> Option<&'static Rule> {
 /// Run the Tier 1 checks over a loaded catalog.
 pub fn run_lint(catalog: &Catalog, config: &Config) -> Vec<Diagnostic> {
     let mut out = Vec::new();
+    commands::run(catalog, config, &mut out);
     cases::run(catalog, config, &mut out);
     out
 }

@@ -4,6 +4,7 @@
 pub mod github;
 pub mod human;
 pub mod json;
+pub mod sarif;
 
 use crate::catalog::SourceMap;
 use crate::cli::Format;
@@ -79,9 +80,7 @@ pub fn render(format: Format, outcome: &Outcome, out: &mut dyn Write) -> Result<
         Format::Human => human::render(outcome, out),
         Format::Json => json::render(outcome, out),
         Format::Github => github::render(outcome, out),
-        Format::Sarif => {
-            return Err(Fatal::usage("--format sarif is not available yet"));
-        }
+        Format::Sarif => sarif::render(outcome, out),
     };
     r.map_err(write_error)
 }

@@ -463,21 +463,45 @@ fn task_report(cases: &[Case], runs: &Runs, seed: u64) -> Option<TaskReport> {
     if units.is_empty() {
         return None;
     }
-    let with: Vec<f64> = units.iter().map(|&(w, _, r)| w as f64 / r as f64).collect();
-    let without: Vec<f64> = units.iter().map(|&(_, o, r)| o as f64 / r as f64).collect();
-    let d: Vec<f64> = units
-        .iter()
-        .map(|&(w, o, r)| (w as f64 - o as f64) / r as f64)
-        .collect();
+    let frac = |f: &dyn Fn(&(u64, u64, u64)) -> i64| {
+        let parts: Vec<(i64, u64)> = units.iter().map(|u| (f(u), u.2)).collect();
+        uplift::Fractions::new(&parts)
+    };
+    let exact = (
+        frac(&|u| u.0 as i64),
+        frac(&|u| u.1 as i64),
+        frac(&|u| u.0 as i64 - u.1 as i64),
+    );
+    let (with_pass_rate, without_pass_rate, mean, (ci_low, ci_high)) = match exact {
+        (Some(w), Some(o), Some(d)) => (
+            w.mean()?,
+            o.mean()?,
+            d.mean()?,
+            uplift::bootstrap_ci_exact(&d, uplift::RESAMPLES, seed)?,
+        ),
+        // Least common denominators beyond 64 bits (case groups of many
+        // different sizes): the same draws in doubles.
+        _ => {
+            let of = |f: &dyn Fn(&(u64, u64, u64)) -> f64| -> Vec<f64> {
+                units.iter().map(|u| f(u) / u.2 as f64).collect()
+            };
+            let d = of(&|u| u.0 as f64 - u.1 as f64);
+            (
+                uplift::mean(&of(&|u| u.0 as f64))?,
+                uplift::mean(&of(&|u| u.1 as f64))?,
+                uplift::mean(&d)?,
+                uplift::bootstrap_ci(&d, uplift::RESAMPLES, seed, CONFIDENCE)?,
+            )
+        }
+    };
     let positive = units.iter().filter(|&&(w, o, _)| w > o).count() as u64;
     let negative = units.iter().filter(|&&(w, o, _)| w < o).count() as u64;
-    let (ci_low, ci_high) = uplift::bootstrap_ci(&d, uplift::RESAMPLES, seed, CONFIDENCE)?;
     Some(TaskReport {
         cases: units.len(),
-        with_pass_rate: uplift::mean(&with)?,
-        without_pass_rate: uplift::mean(&without)?,
+        with_pass_rate,
+        without_pass_rate,
         uplift: Uplift {
-            mean: uplift::mean(&d)?,
+            mean,
             ci_low,
             ci_high,
             level: CONFIDENCE,

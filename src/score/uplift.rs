@@ -102,6 +102,111 @@ pub fn bootstrap_ci(values: &[f64], resamples: u32, seed: u64, level: f64) -> Op
     Some((lo, hi))
 }
 
+/// The interval's percentiles as exact fractions: 2.5 % = 1/40 and
+/// 97.5 % = 39/40 (a 95 % interval).
+pub const P_LOW: (u64, u64) = (1, 40);
+pub const P_HIGH: (u64, u64) = (39, 40);
+
+/// Per-case values as exact fractions `nums[i] / den` over one common
+/// denominator, so that means, resample means and percentiles are computed
+/// in integers and rounded to a double once, at the end.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Fractions {
+    pub nums: Vec<i64>,
+    pub den: u64,
+}
+
+impl Fractions {
+    /// From `(numerator, denominator)` pairs (denominators > 0); `None`
+    /// when the least common denominator or a scaled numerator overflows 64
+    /// bits.
+    pub fn new(parts: &[(i64, u64)]) -> Option<Fractions> {
+        let mut den: u64 = 1;
+        for &(_, d) in parts {
+            if d == 0 {
+                return None;
+            }
+            den = (den / gcd(den, d)).checked_mul(d)?;
+        }
+        let nums = parts
+            .iter()
+            .map(|&(n, d)| n.checked_mul(i64::try_from(den / d).ok()?))
+            .collect::<Option<Vec<i64>>>()?;
+        Some(Fractions { nums, den })
+    }
+
+    /// The mean, rounded once (exact inputs below 2^53).
+    pub fn mean(&self) -> Option<f64> {
+        if self.nums.is_empty() {
+            return None;
+        }
+        let sum: i128 = self.nums.iter().map(|&n| i128::from(n)).sum();
+        Some(ratio(sum, self.nums.len() as u128 * u128::from(self.den)))
+    }
+}
+
+fn gcd(mut a: u64, mut b: u64) -> u64 {
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a
+}
+
+/// `num / den` as a double: one correctly rounded division when both fit
+/// in 53 bits.
+fn ratio(num: i128, den: u128) -> f64 {
+    num as f64 / den as f64
+}
+
+/// Sums of `resamples` bootstrap resamples of integer values, with the same
+/// draws as [`bootstrap_means`] (so `sum / n` is that resample's mean),
+/// sorted ascending.
+pub fn bootstrap_sums(values: &[i64], resamples: u32, seed: u64) -> Vec<i128> {
+    let n = values.len();
+    if n == 0 {
+        return Vec::new();
+    }
+    let mut rng = SplitMix64::new(seed);
+    let mut sums: Vec<i128> = (0..resamples)
+        .map(|_| {
+            (0..n)
+                .map(|_| i128::from(values[rng.below(n as u64) as usize]))
+                .sum()
+        })
+        .collect();
+    sums.sort_unstable();
+    sums
+}
+
+/// Hyndman–Fan type 7 on sorted integers at an exact fraction p = num/den:
+/// h = (n − 1)·num/den, Q = x[⌊h⌋] + frac(h)·(x[⌊h⌋+1] − x[⌊h⌋]), returned
+/// as the numerator of Q·den (so Q = result / den). `None` when empty.
+pub fn percentile_type7_exact(sorted: &[i128], num: u64, den: u64) -> Option<i128> {
+    let n = sorted.len();
+    if n == 0 || den == 0 || num > den {
+        return None;
+    }
+    let scaled = (n as u128 - 1) * u128::from(num);
+    let lo = (scaled / u128::from(den)) as usize;
+    let frac = (scaled % u128::from(den)) as i128;
+    let hi = (lo + 1).min(n - 1);
+    Some(sorted[lo] * i128::from(den) + frac * (sorted[hi] - sorted[lo]))
+}
+
+/// The percentile bootstrap interval of the mean of exact fractions:
+/// resample sums from [`bootstrap_sums`], the [`P_LOW`] and [`P_HIGH`]
+/// type-7 percentiles taken exactly, each divided by n·den once.
+pub fn bootstrap_ci_exact(values: &Fractions, resamples: u32, seed: u64) -> Option<(f64, f64)> {
+    let sums = bootstrap_sums(&values.nums, resamples, seed);
+    let scale = values.nums.len() as u128 * u128::from(values.den);
+    let lo = percentile_type7_exact(&sums, P_LOW.0, P_LOW.1)?;
+    let hi = percentile_type7_exact(&sums, P_HIGH.0, P_HIGH.1)?;
+    Some((
+        ratio(lo, scale * u128::from(P_LOW.1)),
+        ratio(hi, scale * u128::from(P_HIGH.1)),
+    ))
+}
+
 /// The exact two-sided sign test: with n nonzero differences of which
 /// `positive` are above 0 and `negative` below, k = min(positive, negative)
 /// and p = min(1, 2·Σ_{i=0..k} C(n, i) / 2^n); p = 1 when n = 0.
@@ -325,6 +430,105 @@ mod tests {
         );
         assert_eq!(bootstrap_ci(&[0.5; 3], 100, 9, 0.95), Some((0.5, 0.5)));
         assert_eq!(bootstrap_ci(&[], 100, 9, 0.95), None);
+    }
+
+    #[test]
+    fn fractions_share_the_least_common_denominator() {
+        let f = Fractions::new(&[(1, 3), (-1, 6), (2, 4)]).unwrap();
+        assert_eq!(
+            f,
+            Fractions {
+                nums: vec![4, -2, 6],
+                den: 12
+            }
+        );
+        // (1/3 − 1/6 + 1/2) / 3 = 2/9
+        assert_eq!(f.mean(), Some(2.0 / 9.0));
+        assert_eq!(Fractions::new(&[]).unwrap().mean(), None);
+        // 3/10 is rounded once: exactly the double nearest 0.3.
+        let tenths = Fractions::new(&[
+            (1, 1),
+            (0, 1),
+            (0, 1),
+            (1, 1),
+            (1, 1),
+            (0, 1),
+            (0, 1),
+            (0, 1),
+            (0, 1),
+            (0, 1),
+        ])
+        .unwrap();
+        assert_eq!(tenths.mean(), Some(0.3));
+        // The product of the primes to 53 overflows 64 bits.
+        let primes = [
+            2u64, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41, 43, 47, 53,
+        ];
+        let parts: Vec<(i64, u64)> = primes.iter().map(|&p| (1, p)).collect();
+        assert_eq!(Fractions::new(&parts), None);
+        assert_eq!(Fractions::new(&[(1, 0)]), None);
+    }
+
+    #[test]
+    fn exact_type7_by_hand() {
+        // [1, 2, 3, 4] at 1/4: h = 3/4 → 1 + 3/4 = 7/4.
+        assert_eq!(percentile_type7_exact(&[1, 2, 3, 4], 1, 4), Some(7));
+        // n = 10000 at 1/40: h = 9999/40 = 249 + 39/40.
+        let x: Vec<i128> = (0..10_000).map(|i| i * 2).collect();
+        // x[249] = 498, x[250] = 500: (498·40 + 39·2) / 40 = 499.95.
+        assert_eq!(percentile_type7_exact(&x, 1, 40), Some(498 * 40 + 78));
+        // at 39/40: h = 389961/40 = 9749 + 1/40 → (19498·40 + 2) / 40.
+        assert_eq!(percentile_type7_exact(&x, 39, 40), Some(19498 * 40 + 2));
+        // Ties and the ends.
+        assert_eq!(percentile_type7_exact(&[5, 5, 5], 1, 2), Some(10));
+        assert_eq!(percentile_type7_exact(&[1, 9], 1, 1), Some(9));
+        assert_eq!(percentile_type7_exact(&[], 1, 2), None);
+    }
+
+    #[test]
+    fn exact_and_float_bootstraps_draw_the_same_resamples() {
+        let nums = [3i64, 0, 3, -3, 1, 2, 0, 3, 3, -1, 0, 2];
+        let f = Fractions {
+            nums: nums.to_vec(),
+            den: 3,
+        };
+        let sums = bootstrap_sums(&nums, 500, 11);
+        let means = bootstrap_means(&nums.map(|n| n as f64 / 3.0), 500, 11);
+        for (s, m) in sums.iter().zip(&means) {
+            assert!((*s as f64 / 36.0 - m).abs() < 1e-12);
+        }
+        let (lo, hi) = bootstrap_ci_exact(&f, 500, 11).unwrap();
+        let (flo, fhi) = bootstrap_ci(&nums.map(|n| n as f64 / 3.0), 500, 11, 0.95).unwrap();
+        assert!((lo - flo).abs() < 1e-12 && (hi - fhi).abs() < 1e-12);
+        assert_ne!(
+            bootstrap_sums(&nums, 500, 11),
+            bootstrap_sums(&nums, 500, 12)
+        );
+    }
+
+    #[test]
+    fn exact_interval_of_tenths_has_no_rounding_noise() {
+        // Ten cases, d in {0, 1/3, 1}: every resample mean is k/30.
+        let f = Fractions::new(&[
+            (1, 1),
+            (1, 1),
+            (1, 1),
+            (1, 3),
+            (1, 1),
+            (0, 1),
+            (1, 3),
+            (1, 1),
+            (0, 1),
+            (1, 3),
+        ])
+        .unwrap();
+        let (lo, hi) = bootstrap_ci_exact(&f, RESAMPLES, 0).unwrap();
+        let k_lo = lo * 30.0;
+        let k_hi = hi * 30.0;
+        assert!(lo < hi);
+        // With ties at the order statistics the bounds are exactly k/30.
+        assert_eq!(lo, (k_lo.round()) / 30.0, "{lo}");
+        assert_eq!(hi, (k_hi.round()) / 30.0, "{hi}");
     }
 
     #[test]

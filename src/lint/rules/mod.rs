@@ -2,4 +2,5 @@
 //! catalog is read; the others run over the loaded catalog.
 
 pub mod cases;
+pub mod commands;
 pub mod load;

@@ -121,7 +121,7 @@ pub(crate) fn did_you_mean<'a>(
 }
 
 /// Levenshtein distance over Unicode scalar values.
-pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
+pub fn edit_distance(a: &str, b: &str) -> usize {
     let b: Vec<char> = b.chars().collect();
     let mut prev: Vec<usize> = (0..=b.len()).collect();
     let mut cur = vec![0; b.len() + 1];
