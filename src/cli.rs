@@ -155,18 +155,18 @@ pub struct ScoreArgs {
     #[command(subcommand)]
     pub triggers: Option<ScoreSub>,
     /// The skill folder (its SKILL.md name is the skill's name).
-    #[arg(long)]
+    #[arg(long, value_name = "DIR")]
     pub skill: Option<PathBuf>,
-    /// cases.jsonl
-    #[arg(long)]
+    /// cases.jsonl: one `{"id","prompt","expectTrigger","task"?,"split"?}` per line.
+    #[arg(long, value_name = "FILE")]
     pub cases: Option<PathBuf>,
-    /// observations.jsonl
-    #[arg(long)]
+    /// observations.jsonl: one line per case, trial 1..N and variant with|without.
+    #[arg(long, value_name = "FILE")]
     pub observations: Option<PathBuf>,
-    /// Trials per case and variant.
+    /// Trials per case and variant (1 to 1000).
     #[arg(long, default_value_t = 3)]
     pub trials: u32,
-    /// Bootstrap seed.
+    /// Seed of the bootstrap generator (SplitMix64).
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
     /// Fail when trigger F1 is below X.

@@ -253,3 +253,11 @@ fn symlinked_trigger_file_is_refused() {
         .code(2)
         .stderr(contains("is a symbolic link"));
 }
+
+#[test]
+fn score_flags_with_the_triggers_subcommand_are_refused() {
+    run_line("skillgate score --skill tests/fixtures/score/example/refund-policy triggers tests/fixtures/score/example/triggers.json")
+        .assert()
+        .code(2)
+        .stderr(contains("`score triggers` reads only its FILE"));
+}

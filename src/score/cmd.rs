@@ -8,6 +8,11 @@ use std::io::Write;
 
 pub fn run(args: &ScoreArgs, out: &mut dyn Write) -> Result<Exit, Fatal> {
     if let Some(ScoreSub::Triggers(t)) = &args.triggers {
+        if args.skill.is_some() || args.cases.is_some() || args.observations.is_some() {
+            return Err(Fatal::usage(
+                "`score triggers` reads only its FILE; --skill, --cases and --observations belong to `score`",
+            ));
+        }
         return super::triggers::run(t, out);
     }
     check_format(args.format)?;
