@@ -204,6 +204,10 @@ pub fn grader_args(c: &BehaveConfig) -> Vec<String> {
     a
 }
 
+/// Longest single argument Linux accepts (`MAX_ARG_STRLEN`, 32 pages),
+/// less room for the rest.
+const MAX_APPEND_BYTES: usize = 128 * 1024 - 1024;
+
 /// Stands for the skill's text in recorded arguments.
 pub const SKILL_TEXT: &str = "<SKILL.md>";
 
@@ -376,6 +380,14 @@ pub fn build(
         .map(|s| s.text.to_string())
         .ok_or_else(|| Fatal::usage(format!("{}: SKILL.md could not be read", skill.file)))?;
 
+    if append && skill_md.len() > MAX_APPEND_BYTES {
+        return Err(Fatal::usage(format!(
+            "{}: {} bytes is too long for one --append-system-prompt argument (the system allows {MAX_APPEND_BYTES})",
+            skill.file,
+            skill_md.len()
+        ))
+        .with_help("use [behave] install = \"discover\", which copies the skill into the workspace"));
+    }
     let (mode, agent) = match &opts.runner {
         Some((argv, timeout, max)) => {
             let doc = AgentDoc {

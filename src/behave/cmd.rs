@@ -239,7 +239,7 @@ fn refuse_personal_copies(name: &str) -> Result<(), Fatal> {
             .collect::<Vec<_>>()
             .join(", ")
     ))
-    .with_help("without-skill runs would load it and the baseline would be contaminated: move it away for the evaluation, or pass --allow-personal-copy if you accept that"))
+    .with_help("without-skill runs would load it (a contaminated baseline) and with-skill runs could load it instead of the copy under test: move it away for the evaluation, or pass --allow-personal-copy if you accept that"))
 }
 
 /// Build each execution eval's workspace once before any run, so a fixture

@@ -296,6 +296,14 @@ fn claude_run(ctx: &Ctx, key: &RunKey, dir: &Path) -> Result<(RunRecord, Timing)
         timing.executor_cost_usd = r.cost_usd;
         timing.num_turns = r.num_turns;
     }
+    if let Some(r) = &trace.result
+        && r.permission_denials > 0
+    {
+        rec.warnings.push(format!(
+            "{} tool call(s) were refused by the permission system; see permission_denials in stream.jsonl, and [behave] allowed-tools",
+            r.permission_denials
+        ));
+    }
     let mcp = trace.mcp_tools();
     if !mcp.is_empty() {
         rec.warnings.push(format!(
