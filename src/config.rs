@@ -312,19 +312,28 @@ pub enum InstallMode {
 #[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields, rename_all = "kebab-case")]
 pub struct BehaveConfig {
-    /// The agent binary.
+    /// The agent binary (a name searched in `PATH`, or a path).
     pub claude: String,
     /// Model for the agent (`--model`); none means the CLI's default.
     pub model: Option<String>,
     /// Model for the grader; none means `model`.
     pub grader_model: Option<String>,
-    /// `--allowedTools` for the agent.
+    /// `--allowedTools` for the agent (joined with commas).
     pub allowed_tools: Vec<String>,
+    /// How the skill reaches the agent in `with` runs.
     pub install: InstallMode,
+    /// Time limit of one agent run, in seconds.
     pub executor_timeout_secs: u64,
+    /// Time limit of one grader call, in seconds.
     pub grader_timeout_secs: u64,
+    /// Most bytes of agent stream kept; past it the run is stopped.
     pub max_trace_bytes: u64,
+    /// Most bytes of grader output kept; past it the call is stopped.
     pub max_grader_bytes: u64,
+    /// Milliseconds between SIGTERM and SIGKILL when a limit is hit.
+    pub kill_grace_ms: u64,
+    /// Time limit of each git command that sets up a workspace, in seconds.
+    pub git_timeout_secs: u64,
 }
 
 impl Default for BehaveConfig {
@@ -342,6 +351,8 @@ impl Default for BehaveConfig {
             grader_timeout_secs: 5 * 60,
             max_trace_bytes: 64 * 1024 * 1024,
             max_grader_bytes: 16 * 1024 * 1024,
+            kill_grace_ms: 5000,
+            git_timeout_secs: 60,
         }
     }
 }
