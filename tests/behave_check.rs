@@ -717,3 +717,50 @@ fn a_real_fixture_with_a_working_tree_patch_is_set_up_for_each_run() {
         "the patch is applied as uncommitted work: {log}"
     );
 }
+
+#[test]
+fn an_interrupt_stops_the_running_agent_and_removes_its_workspace() {
+    let env = Env::new();
+    env.config("[behave]\nkill-grace-ms = 200\n");
+    env.cases(&one_dialogue_eval("[rec:hang] Wait for me.", &["It waits"]));
+    let child = env
+        .std_cmd()
+        .args([
+            "check",
+            "--behavioral",
+            "demo-skill",
+            "catalog",
+            "--trials",
+            "1",
+            "--no-baseline",
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = std::time::Instant::now();
+    while env.pids().len() < 2 {
+        assert!(
+            started.elapsed().as_secs() < 60,
+            "the hanging agent never started"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    // SAFETY: plain kill(2) on the skillgate child.
+    unsafe {
+        libc::kill(child.id() as i32, libc::SIGINT);
+    }
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(4));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("interrupted after 5 of 6 runs"), "{err}");
+    for p in env.pids() {
+        assert!(!alive(p), "process {p} outlived the interrupt");
+    }
+    let hang = env
+        .executor_calls()
+        .into_iter()
+        .find(|c| c.stdin.contains("[rec:hang]"))
+        .unwrap();
+    assert!(!std::path::Path::new(&hang.cwd).exists());
+}

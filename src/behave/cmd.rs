@@ -11,6 +11,7 @@
 use super::build::{self, Built};
 use super::exec::{self, Ctx, Mode};
 use super::plan::{PLAN_FORMAT, PlanDoc, RunKey, Shard};
+use super::process;
 use super::progress::Progress;
 use super::redact::Redactor;
 use super::render;
@@ -85,7 +86,25 @@ pub fn check(
         grace: b.grace,
         git_timeout: b.git_timeout,
     };
+    process::install_interrupt_handler();
     let records = exec::run_all(&ctx, &keys, args.jobs, &progress)?;
+    if process::interrupted() {
+        return Err(Fatal::new(
+            Exit::Unavailable,
+            format!(
+                "interrupted after {} of {} runs; the running agent was stopped and its workspace removed; the runs so far are in {} (not scored)",
+                records
+                    .iter()
+                    .filter(|(_, r)| !r
+                        .reason
+                        .as_deref()
+                        .is_some_and(|m| m.starts_with("skillgate was interrupted")))
+                    .count(),
+                keys.len(),
+                iteration.display()
+            ),
+        ));
+    }
     let scoring = Scoring {
         skill_dir: b.skill_abs.clone(),
         seed: args.seed,

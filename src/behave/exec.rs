@@ -138,7 +138,7 @@ pub fn run_all(
         for _ in 0..jobs.clamp(1, keys.len().max(1)) {
             s.spawn(|| {
                 loop {
-                    if stop.load(Ordering::SeqCst) {
+                    if stop.load(Ordering::SeqCst) || process::interrupted() {
                         return;
                     }
                     let i = next.fetch_add(1, Ordering::SeqCst);

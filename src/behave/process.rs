@@ -20,6 +20,34 @@ use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+/// Set when skillgate receives SIGINT, SIGTERM or SIGHUP (once
+/// [`install_interrupt_handler`] ran). Children live in their own process
+/// groups, so a Ctrl-C at the terminal does not reach them: the poll loop
+/// sees this flag and kills the running child's group instead, and no new
+/// run starts.
+pub static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+extern "C" fn on_signal(_: libc::c_int) {
+    // Only an atomic store: async-signal-safe.
+    INTERRUPTED.store(true, Ordering::SeqCst);
+}
+
+/// Route SIGINT, SIGTERM and SIGHUP to [`INTERRUPTED`].
+pub fn install_interrupt_handler() {
+    for sig in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
+        // SAFETY: the handler only stores to an atomic, which is
+        // async-signal-safe; `signal` has no other preconditions.
+        unsafe {
+            libc::signal(sig, on_signal as *const () as libc::sighandler_t);
+        }
+    }
+}
+
+/// Whether an interrupt was received.
+pub fn interrupted() -> bool {
+    INTERRUPTED.load(Ordering::SeqCst)
+}
+
 /// What to run.
 #[derive(Debug, Clone)]
 pub struct Spec<'a> {
@@ -49,6 +77,8 @@ pub enum Ended {
     OutputLimit,
     /// It could not be started.
     SpawnFailed(String),
+    /// skillgate was interrupted; the group was killed.
+    Interrupted,
 }
 
 /// What a run produced.
@@ -92,6 +122,9 @@ impl Outcome {
                 caps.0, caps.1
             )),
             Ended::SpawnFailed(e) => Some(format!("{what} could not be started: {e}")),
+            Ended::Interrupted => Some(format!(
+                "skillgate was interrupted; {what}'s process group was killed"
+            )),
         }
     }
 }
@@ -192,6 +225,9 @@ pub fn run(spec: &Spec) -> Outcome {
         }
         if over.load(Ordering::SeqCst) {
             break Some(Ended::OutputLimit);
+        }
+        if interrupted() {
+            break Some(Ended::Interrupted);
         }
         if Instant::now() >= deadline {
             break Some(Ended::TimedOut);

@@ -81,8 +81,8 @@ impl Env {
     }
 
     /// `skillgate` with the fakes on PATH, run from the temporary folder.
-    pub fn cmd(&self) -> assert_cmd::Command {
-        let mut c = assert_cmd::Command::cargo_bin("skillgate").unwrap();
+    pub fn std_cmd(&self) -> std::process::Command {
+        let mut c = std::process::Command::new(assert_cmd::cargo::cargo_bin("skillgate"));
         let path = format!(
             "{}:{}",
             fixtures().join("bin").display(),
@@ -97,8 +97,13 @@ impl Env {
             .env("FAKE_CLAUDE_PIDS", &self.pids)
             .env("FAKE_CLAUDE_RECORDINGS", fixtures().join("recordings"))
             .env("FAKE_RUNNER_LOG", &self.runner_log)
-            .env("FAKE_RUNNER_PIDS", &self.pids)
-            .timeout(std::time::Duration::from_secs(120));
+            .env("FAKE_RUNNER_PIDS", &self.pids);
+        c
+    }
+
+    pub fn cmd(&self) -> assert_cmd::Command {
+        let mut c = assert_cmd::Command::from_std(self.std_cmd());
+        c.timeout(std::time::Duration::from_secs(120));
         c
     }
 
