@@ -72,7 +72,13 @@ fn count_terms(analyzer: &Analyzer, input: &DocInput, name_weight: u32) -> Count
         analyzer.analyze(input.name, |t, _| add(t, name_weight));
     }
     analyzer.analyze(input.description, |t, _| add(t, 1));
-    counts.into_iter().collect()
+    // Sorted, not in HashMap order: term ids are handed out in this order,
+    // and they fix the order in which each document's norm is summed, so a
+    // hash order that changes per process would change scores in their
+    // last bits (and `rank --format json` between runs).
+    let mut counts: Counts = counts.into_iter().collect();
+    counts.sort_unstable();
+    counts
 }
 
 /// `ln(1 + n / (1 + df))`.
