@@ -103,7 +103,9 @@ pub fn did_you_mean<'a>(key: &str, known: impl IntoIterator<Item = &'a str>) -> 
         } else {
             continue;
         };
-        if best.is_none_or(|(bd, _)| d < bd) {
+        // ties go to the alphabetically first candidate, so the answer does
+        // not depend on the order of `known` (a HashSet's, for skill names)
+        if best.is_none_or(|b| (d, cand) < b) {
             best = Some((d, cand));
         }
     }
@@ -187,5 +189,14 @@ mod tests {
         );
         assert_eq!(did_you_mean("modle", known()), Some("model"));
         assert_eq!(did_you_mean("id", known()), None);
+    }
+
+    #[test]
+    fn ties_do_not_depend_on_the_order_of_candidates() {
+        // skill names come from a HashSet, whose order changes per process
+        let one = ["abcd-z", "abcd-y"];
+        let other = ["abcd-y", "abcd-z"];
+        assert_eq!(did_you_mean("abcd-x", one), Some("abcd-y"));
+        assert_eq!(did_you_mean("abcd-x", other), Some("abcd-y"));
     }
 }
