@@ -44,3 +44,23 @@ fn replay(target: &str, entry: fn(&[u8])) {
 fn frontmatter_regression_inputs_are_handled() {
     replay("frontmatter", skillgate::fuzz::frontmatter);
 }
+
+#[test]
+fn case_file_regression_inputs_are_handled() {
+    replay("case_file", skillgate::fuzz::case_file);
+}
+
+#[test]
+fn analyzer_regression_inputs_are_handled() {
+    replay("analyzer", skillgate::fuzz::analyzer);
+}
+
+#[test]
+fn stream_json_regression_inputs_are_handled() {
+    replay("stream_json", skillgate::fuzz::stream_json);
+}
+
+#[test]
+fn grader_reply_regression_inputs_are_handled() {
+    replay("grader_reply", skillgate::fuzz::grader_reply);
+}

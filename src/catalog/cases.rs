@@ -230,19 +230,7 @@ pub fn load_all(root: &Path, config: &Config) -> (Vec<CaseFile>, Vec<Diagnostic>
 /// Read and parse one case file. Never fails: problems become diagnostics.
 fn load_one(path: &Path, name: &str, limit: u64) -> (CaseFile, Vec<Diagnostic>) {
     let file = format!("{CASES_DIR}/{name}");
-    let stem = name.strip_suffix(".json").unwrap_or(name).to_string();
     let mut diags = Vec::new();
-    let mut case = CaseFile {
-        file: file.clone(),
-        stem,
-        source: Source::new(String::new()),
-        skill_name: None,
-        positive: Vec::new(),
-        negative: Vec::new(),
-        evals: Vec::new(),
-        parsed: false,
-        json: None,
-    };
     let bytes = match super::read_bounded(path, limit) {
         Ok(Some(b)) => b,
         Ok(None) => {
@@ -256,7 +244,7 @@ fn load_one(path: &Path, name: &str, limit: u64) -> (CaseFile, Vec<Diagnostic>) 
                         "split the cases, or raise [catalog] max-case-bytes in skillgate.toml",
                     ),
             );
-            return (case, diags);
+            return (unread(name), diags);
         }
         Err(e) => {
             diags.push(
@@ -264,9 +252,34 @@ fn load_one(path: &Path, name: &str, limit: u64) -> (CaseFile, Vec<Diagnostic>) 
                     .diag(&file, format!("cannot read case file: {e}"))
                     .with_help("fix the file's permissions"),
             );
-            return (case, diags);
+            return (unread(name), diags);
         }
     };
+    parse_bytes(name, bytes, limit)
+}
+
+/// The [`CaseFile`] of `evals/cases/<name>` before (or without) its text.
+fn unread(name: &str) -> CaseFile {
+    CaseFile {
+        file: format!("{CASES_DIR}/{name}"),
+        stem: name.strip_suffix(".json").unwrap_or(name).to_string(),
+        source: Source::new(String::new()),
+        skill_name: None,
+        positive: Vec::new(),
+        negative: Vec::new(),
+        evals: Vec::new(),
+        parsed: false,
+        json: None,
+    }
+}
+
+/// Decode and parse the bytes of case file `evals/cases/<name>` (already
+/// read, at most `limit` bytes): what [`load_all`] does after reading a
+/// file, and the entry point of the `cases` fuzz target.
+pub fn parse_bytes(name: &str, bytes: Vec<u8>, limit: u64) -> (CaseFile, Vec<Diagnostic>) {
+    let mut case = unread(name);
+    let file = case.file.clone();
+    let mut diags = Vec::new();
     let text = match String::from_utf8(bytes) {
         Ok(t) => t,
         Err(e) => {
