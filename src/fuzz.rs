@@ -284,7 +284,7 @@ pub fn analyzer(data: &[u8]) {
         let scores = scorer.score(&query);
         for d in 0..index.len() as u32 {
             let s = scores.score(d);
-            assert!(s.is_finite() && s >= 0.0 && s <= 1.0 + 1e-9, "score {s}");
+            assert!((0.0..=1.0 + 1e-9).contains(&s), "score {s}");
             let st = scores.standing(d);
             assert!(st.above + st.tied < index.len());
         }
