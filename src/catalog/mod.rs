@@ -62,9 +62,52 @@ pub fn config_path(root: &Path) -> Option<PathBuf> {
     (root.is_dir() && p.is_file()).then_some(p)
 }
 
+/// Where `path` really leads when that is outside `root` (a canonical
+/// path); `None` when it stays inside or cannot be resolved (reading it
+/// then reports why).
+///
+/// Files and folders are found through symlinks, and a link that leaves
+/// the catalog would put a file from elsewhere into a report
+/// (`SKILL.md -> /proc/self/environ` shows the environment, secrets
+/// included, in a diagnostic's snippet) or walk the whole disk (`x -> /`).
+/// Such links are reported (SG002, SG400) and never followed.
+pub fn outside_root(root: &Path, path: &Path) -> Option<PathBuf> {
+    let real = path.canonicalize().ok()?;
+    (!real.starts_with(root)).then_some(real)
+}
+
+/// The diagnostic message for a link [`outside_root`].
+pub fn outside_message(real: &Path) -> String {
+    format!(
+        "symlink leads outside the catalog (to {}); it was not followed",
+        real.display()
+    )
+}
+
+/// The help for a link [`outside_root`].
+pub const OUTSIDE_HELP: &str = "replace the link with the file or folder itself: skillgate reads only what is inside the catalog";
+
 /// Read at most `limit` bytes of `path`; `Ok(None)` when it is larger.
+///
+/// Only regular files are read (symlinks are followed): a FIFO, socket or
+/// device is an error. Opening a FIFO for reading would wait forever for a
+/// writer, and a device such as `/dev/zero` never ends.
 pub fn read_bounded(path: &Path, limit: u64) -> std::io::Result<Option<Vec<u8>>> {
-    let f = std::fs::File::open(path)?;
+    let mut opts = std::fs::OpenOptions::new();
+    opts.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        // returns at once for a FIFO; no effect on a regular file
+        opts.custom_flags(libc::O_NONBLOCK);
+    }
+    let f = opts.open(path)?;
+    if !f.metadata()?.is_file() {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            "not a regular file (a FIFO, socket or device)",
+        ));
+    }
     let mut buf = Vec::new();
     f.take(limit + 1).read_to_end(&mut buf)?;
     if buf.len() as u64 > limit {
@@ -100,13 +143,21 @@ impl Catalog {
         };
         let filter = discover::Filter::new(&config.catalog.include, &config.catalog.exclude)
             .map_err(|e| Fatal::usage(format!("skillgate.toml: [catalog] {e}")))?;
+        // nothing outside this folder is read, whatever symlinks say
+        let boundary = base.canonicalize().unwrap_or_else(|_| base.clone());
 
         let mut found = discover::Found::default();
         match target {
             Target::SkillFile | Target::SkillDir => {
-                found
-                    .skill_files
-                    .push((base.join("SKILL.md"), "SKILL.md".into()));
+                let path = base.join("SKILL.md");
+                match outside_root(&boundary, &path) {
+                    Some(real) => found.diagnostics.push(
+                        rules::UNREADABLE
+                            .diag("SKILL.md", outside_message(&real))
+                            .with_help(OUTSIDE_HELP),
+                    ),
+                    None => found.skill_files.push((path, "SKILL.md".into())),
+                }
             }
             Target::Catalog => {
                 let roots: Vec<String> = if !config.catalog.roots.is_empty() {
@@ -128,7 +179,7 @@ impl Catalog {
                             dir.display()
                         )));
                     }
-                    discover::walk(&dir, r, &filter, !r.is_empty(), &mut found);
+                    discover::walk(&dir, r, &filter, !r.is_empty(), &boundary, &mut found);
                 }
                 found.skill_files.sort_by(|a, b| a.1.cmp(&b.1));
                 found.skill_files.dedup_by(|a, b| a.1 == b.1);
@@ -240,7 +291,11 @@ fn load_skill(path: &Path, rel: &str, target: Target, limit: u64) -> (Skill, Vec
             diags.push(
                 rules::UNREADABLE
                     .diag(rel, format!("cannot read SKILL.md: {e}"))
-                    .with_help("fix the file's permissions"),
+                    .with_help(if e.kind() == std::io::ErrorKind::InvalidInput {
+                        "replace it with a regular file"
+                    } else {
+                        "fix the file's permissions"
+                    }),
             );
             return (skill, diags);
         }
