@@ -265,7 +265,22 @@ fn load_skill(path: &Path, rel: &str, target: Target, limit: u64) -> (Skill, Vec
         Some((d, _)) => d.to_string(),
         None => ".".to_string(),
     };
-    let (files, empty_dirs) = list_skill_files(&dir, target);
+    let listing = list_skill_files(&dir, target);
+    for (folder, message) in listing.problems {
+        diags.push(
+            rules::UNREADABLE
+                .diag(
+                    if folder.is_empty() {
+                        rel_dir.clone()
+                    } else {
+                        discover::join_rel(&rel_dir, &folder)
+                    },
+                    message,
+                )
+                .with_help("fix the folder, or move what the skill does not need out of it"),
+        );
+    }
+    let (files, empty_dirs) = (listing.files, listing.empty);
     let mut skill = Skill {
         file: rel.to_string(),
         dir,
@@ -308,46 +323,104 @@ fn load_skill(path: &Path, rel: &str, target: Target, limit: u64) -> (Skill, Vec
     (skill, diags)
 }
 
-/// Most entries listed in one skill folder.
-const MAX_SKILL_FILES: usize = 10_000;
+/// Most files listed in one skill folder.
+pub const MAX_SKILL_FILES: usize = 10_000;
+/// Deepest subfolder listed inside a skill folder.
+pub const MAX_SKILL_DEPTH: usize = 8;
+
+/// A skill folder's listing.
+#[derive(Debug, Default)]
+struct Listing {
+    /// Files (relative, `/`-separated, sorted), SKILL.md excluded.
+    files: Vec<String>,
+    /// Empty subfolders, sorted.
+    empty: Vec<String>,
+    /// What could not be listed: (folder relative to the skill, message).
+    problems: Vec<(String, String)>,
+}
 
 /// Files and empty subfolders of a skill folder (not descending into
-/// `evals/`, nested skills or skipped folders).
-fn list_skill_files(dir: &Path, target: Target) -> (Vec<String>, Vec<String>) {
+/// `evals/`, nested skills or skipped folders). Nothing is left out
+/// silently: an unreadable subfolder, nesting past [`MAX_SKILL_DEPTH`] and
+/// more than [`MAX_SKILL_FILES`] files are problems. Past the file limit
+/// the listing is dropped whole rather than cut at an arbitrary (directory
+/// order) point, so the result stays the same on every file system.
+fn list_skill_files(dir: &Path, target: Target) -> Listing {
     let _ = target;
-    let mut files = Vec::new();
-    let mut empty = Vec::new();
+    let mut out = Listing::default();
     let mut stack = vec![(dir.to_path_buf(), String::new(), 0usize)];
     while let Some((d, rel, depth)) = stack.pop() {
-        let Ok(rd) = std::fs::read_dir(&d) else {
-            continue;
+        let rd = match std::fs::read_dir(&d) {
+            Ok(rd) => rd,
+            Err(e) => {
+                out.problems
+                    .push((rel, format!("cannot read this folder of the skill: {e}")));
+                continue;
+            }
         };
         let mut any = false;
-        for e in rd.flatten() {
+        for e in rd {
             any = true;
-            if files.len() >= MAX_SKILL_FILES {
-                break;
-            }
+            let e = match e {
+                Ok(e) => e,
+                Err(err) => {
+                    out.problems.push((
+                        rel.clone(),
+                        format!("cannot list this folder of the skill: {err}"),
+                    ));
+                    continue;
+                }
+            };
             let name = e.file_name().to_string_lossy().into_owned();
             let r = discover::join_rel(&rel, &name);
-            let Ok(ft) = e.file_type() else { continue };
+            let ft = match e.file_type() {
+                Ok(ft) => ft,
+                Err(err) => {
+                    out.problems.push((r, format!("cannot read: {err}")));
+                    continue;
+                }
+            };
             if ft.is_dir() {
                 if depth == 0 && name == "evals" || discover::SKIP_DIRS.contains(&name.as_str()) {
                     continue;
                 }
-                if e.path().join("SKILL.md").exists() || depth >= 8 {
+                if e.path().join("SKILL.md").exists() {
+                    continue;
+                }
+                if depth + 1 > MAX_SKILL_DEPTH {
+                    out.problems.push((
+                        r,
+                        format!(
+                            "folders nest deeper than {MAX_SKILL_DEPTH} levels inside the skill; this one was not listed"
+                        ),
+                    ));
                     continue;
                 }
                 stack.push((e.path(), r, depth + 1));
             } else if !(depth == 0 && name == "SKILL.md") {
-                files.push(r);
+                if out.files.len() == MAX_SKILL_FILES {
+                    out.problems.push((
+                        String::new(),
+                        format!(
+                            "the skill folder holds more than {MAX_SKILL_FILES} files; its supporting files were not checked"
+                        ),
+                    ));
+                    out.files.clear();
+                    out.empty.clear();
+                    out.problems.sort();
+                    out.problems.dedup();
+                    return out;
+                }
+                out.files.push(r);
             }
         }
         if !any && depth > 0 {
-            empty.push(rel);
+            out.empty.push(rel);
         }
     }
-    files.sort();
-    empty.sort();
-    (files, empty)
+    out.files.sort();
+    out.empty.sort();
+    out.problems.sort();
+    out.problems.dedup();
+    out
 }
