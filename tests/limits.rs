@@ -521,3 +521,37 @@ fn a_skill_md_linked_to_the_environment_is_not_read() {
         );
     }
 }
+
+#[test]
+fn a_skill_folder_of_more_than_10000_files_is_reported_not_cut_silently() {
+    let cat = Cat::new();
+    cat.valid("at-limit", "").valid("past-limit", "");
+    for (skill, n) in [("at-limit", 10_000), ("past-limit", 10_001)] {
+        let refs = cat.path(&format!("skills/{skill}/references"));
+        std::fs::create_dir_all(&refs).unwrap();
+        // one badly named file, so the file checks show whether they ran
+        std::fs::write(refs.join("Bad_Name.md"), "x").unwrap();
+        for i in 1..n {
+            std::fs::write(refs.join(format!("r{i}.txt")), "").unwrap();
+        }
+    }
+    let doc = cat.json();
+    let at = rules_of(&doc, "skills/at-limit/references/Bad_Name.md");
+    assert_eq!(at, vec!["SG207"]);
+    assert!(rules_of(&doc, "skills/past-limit/references/Bad_Name.md").is_empty());
+    assert_eq!(rules_of(&doc, "skills/past-limit"), vec!["SG002"]);
+    assert!(rules_of(&doc, "skills/at-limit").is_empty());
+    assert!(message_of(&doc, "SG002").contains("more than 10000 files"));
+}
+
+#[test]
+fn skill_subfolders_deeper_than_8_levels_are_reported() {
+    let cat = Cat::new();
+    cat.valid("alpha", "");
+    let deep = "skills/alpha/d1/d2/d3/d4/d5/d6/d7/d8/d9";
+    std::fs::create_dir_all(cat.path(deep)).unwrap();
+    std::fs::write(cat.path(&format!("{deep}/notes.md")), "x").unwrap();
+    let doc = cat.json();
+    assert_eq!(rules_of(&doc, deep), vec!["SG002"]);
+    assert!(message_of(&doc, "SG002").contains("deeper than 8 levels inside the skill"));
+}
