@@ -127,7 +127,7 @@ impl Scores<'_> {
             tied = self.acc.len() - above;
         }
         // the skill itself is among the tied
-        tied -= 1;
+        tied = tied.saturating_sub(1);
         Standing { score, above, tied }
     }
 

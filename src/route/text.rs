@@ -316,12 +316,12 @@ pub struct Stem {
 pub const STEM_CACHE_LIMIT: usize = 200_000;
 
 /// Word → its stem, `None` when the stem is the word.
-type StemCache = std::collections::HashMap<Box<str>, Option<Box<str>>>;
+type StemCache = super::index::FxMap<Box<str>, Option<Box<str>>>;
 
 thread_local! {
     /// One [`StemCache`] per language.
     static STEMS: std::cell::RefCell<Vec<StemCache>> =
-        std::cell::RefCell::new(vec![StemCache::new(); LANGUAGES.len()]);
+        std::cell::RefCell::new(vec![StemCache::default(); LANGUAGES.len()]);
 }
 
 impl std::fmt::Debug for Stem {
