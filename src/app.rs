@@ -19,7 +19,10 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<Exit, Fatal> {
         Command::Merge(args) => crate::behave::cmd::merge(&args, out),
         Command::Rules(args) => rules(&args, out),
         Command::Rule(args) => rule(&args, out),
-        Command::Schema(_) => Err(Fatal::usage("`skillgate schema` is not available yet")),
+        Command::Schema(args) => {
+            writeln!(out, "{}", crate::schema::schema(args.kind)).map_err(report::write_error)?;
+            Ok(Exit::Ok)
+        }
     }
 }
 

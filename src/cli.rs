@@ -95,17 +95,20 @@ pub struct BehaveArgs {
     /// Run slice I of N (1-based), e.g. 2/4.
     #[arg(long, value_name = "I/N")]
     pub shard: Option<String>,
-    /// Runs at once on this machine.
+    /// Runs at once on this machine (default 1: failures stay
+    /// attributable).
     #[arg(long, default_value_t = 1)]
     pub jobs: usize,
     /// Replace the built-in agent with CMD (split into program and
     /// arguments, never run through a shell).
     #[arg(long, value_name = "CMD")]
     pub runner: Option<String>,
-    /// Runner timeout in milliseconds (at most 600000).
+    /// Runner timeout per run in milliseconds (default 30000, at most
+    /// 600000); the runner's process group is killed when it passes.
     #[arg(long)]
     pub timeout_ms: Option<u64>,
-    /// Runner output cap in bytes (at most 10000000).
+    /// Runner output cap per run in bytes (default 1000000, at most
+    /// 10000000).
     #[arg(long)]
     pub max_bytes: Option<u64>,
     /// Print the plan and spawn nothing.
@@ -114,8 +117,8 @@ pub struct BehaveArgs {
     /// Keep each run's workspace for debugging.
     #[arg(long)]
     pub keep_workspace: bool,
-    /// Run even though a personal copy of the skill is installed where the
-    /// agent would find it in without-skill runs.
+    /// Run even though a personal or plugin copy of the skill is installed
+    /// where the agent would find it (it would contaminate the baseline).
     #[arg(long)]
     pub allow_personal_copy: bool,
     /// Seed for the bootstrap interval.
@@ -155,18 +158,18 @@ pub struct ScoreArgs {
     #[command(subcommand)]
     pub triggers: Option<ScoreSub>,
     /// The skill folder (its SKILL.md name is the skill's name).
-    #[arg(long)]
+    #[arg(long, value_name = "DIR")]
     pub skill: Option<PathBuf>,
-    /// cases.jsonl
-    #[arg(long)]
+    /// cases.jsonl: one `{"id","prompt","expectTrigger","task"?,"split"?}` per line.
+    #[arg(long, value_name = "FILE")]
     pub cases: Option<PathBuf>,
-    /// observations.jsonl
-    #[arg(long)]
+    /// observations.jsonl: one line per case, trial 1..N and variant with|without.
+    #[arg(long, value_name = "FILE")]
     pub observations: Option<PathBuf>,
-    /// Trials per case and variant.
+    /// Trials per case and variant (1 to 1000).
     #[arg(long, default_value_t = 3)]
     pub trials: u32,
-    /// Bootstrap seed.
+    /// Seed of the bootstrap generator (SplitMix64).
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
     /// Fail when trigger F1 is below X.
@@ -193,8 +196,10 @@ pub struct TriggersArgs {
     /// Print text only for train rows; validation and fresh appear as counts.
     #[arg(long)]
     pub hide_heldout: bool,
-    /// Apply the release gate's minimum counts.
-    #[arg(long)]
+    /// Apply the release gate's minimum counts (at least 10 should and 10
+    /// should-not prompts in train plus validation, 3 runs per row, 5 fresh
+    /// prompts per client).
+    #[arg(long = "final")]
     pub final_gate: bool,
     /// The skill must never trigger automatically, always when explicit.
     #[arg(long)]
@@ -209,15 +214,24 @@ pub struct MergeArgs {
     /// Shard result folders to merge.
     #[arg(required = true)]
     pub dirs: Vec<PathBuf>,
-    /// Where to write the merged iteration.
+    /// Where to write the merged iteration (default: the next
+    /// evals/results/<skill>/iteration-N under the current folder).
     #[arg(long)]
     pub out: Option<PathBuf>,
+    /// The evaluated skill's folder (default: the path recorded in the
+    /// shards' plan.json).
+    #[arg(long, value_name = "DIR")]
+    pub skill: Option<PathBuf>,
+    /// Seed for the bootstrap interval.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
+    /// Fail when trigger F1 is below X.
     #[arg(long, value_name = "X")]
     pub min_trigger_f1: Option<f64>,
+    /// Fail when the uplift interval's lower bound is below Y.
     #[arg(long, value_name = "Y")]
     pub min_uplift: Option<f64>,
+    /// Output format (human or json).
     #[arg(long, value_enum, default_value_t = Format::Human)]
     pub format: Format,
 }

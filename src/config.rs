@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 /// The whole configuration.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields, rename_all = "kebab-case")]
 pub struct Config {
     pub catalog: CatalogConfig,
@@ -22,7 +22,7 @@ pub struct Config {
 }
 
 /// `[catalog]`: where skills are found.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields, rename_all = "kebab-case")]
 pub struct CatalogConfig {
     /// Folders (relative to the root) searched for SKILL.md. Default: `skills`
@@ -51,7 +51,7 @@ impl Default for CatalogConfig {
 }
 
 /// A rule's configured level.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Level {
     Off,
@@ -72,7 +72,7 @@ impl Level {
 }
 
 /// An exemption from required sections; `reason` is mandatory.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct Exemption {
     pub skill: String,
@@ -83,7 +83,7 @@ pub struct Exemption {
 }
 
 /// `[lint]`: the catalog's conventions and rule levels.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields, rename_all = "kebab-case")]
 pub struct LintConfig {
     /// Per-rule level overrides: `SG201 = "error"`, `SG203 = "off"`.
@@ -128,7 +128,7 @@ impl Default for LintConfig {
 }
 
 /// `[commands]`: slash-command parity.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields, rename_all = "kebab-case")]
 pub struct CommandsConfig {
     /// Names that differ between folders on purpose: `plan = "planning"`
@@ -208,11 +208,14 @@ impl Default for CommandsConfig {
 }
 
 /// `[cases]`: minimums for `evals/cases/<skill>.json`.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields, rename_all = "kebab-case")]
 pub struct CasesConfig {
+    /// Fewest positive trigger prompts a case file may hold (SG407).
     pub min_positive: usize,
+    /// Fewest negative trigger prompts a case file may hold (SG407).
     pub min_negative: usize,
+    /// Fewest behavioral evals a case file may hold (SG407).
     pub min_evals: usize,
 }
 
@@ -227,7 +230,7 @@ impl Default for CasesConfig {
 }
 
 /// `[route]`: Tier 2.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields, rename_all = "kebab-case")]
 pub struct RouteConfig {
     /// Default `top_k` for positive prompts.
@@ -267,7 +270,7 @@ impl Default for RouteConfig {
 }
 
 /// How the skill reaches the agent in `with` runs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum InstallMode {
     /// Copy into `<workspace>/.claude/skills/<name>/` (the default).
@@ -277,22 +280,31 @@ pub enum InstallMode {
 }
 
 /// `[behave]`: Tier 3.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields, rename_all = "kebab-case")]
 pub struct BehaveConfig {
-    /// The agent binary.
+    /// The agent binary (a name searched in `PATH`, or a path).
     pub claude: String,
     /// Model for the agent (`--model`); none means the CLI's default.
     pub model: Option<String>,
     /// Model for the grader; none means `model`.
     pub grader_model: Option<String>,
-    /// `--allowedTools` for the agent.
+    /// `--allowedTools` for the agent (joined with commas).
     pub allowed_tools: Vec<String>,
+    /// How the skill reaches the agent in `with` runs.
     pub install: InstallMode,
+    /// Time limit of one agent run, in seconds.
     pub executor_timeout_secs: u64,
+    /// Time limit of one grader call, in seconds.
     pub grader_timeout_secs: u64,
+    /// Most bytes of agent stream kept; past it the run is stopped.
     pub max_trace_bytes: u64,
+    /// Most bytes of grader output kept; past it the call is stopped.
     pub max_grader_bytes: u64,
+    /// Milliseconds between SIGTERM and SIGKILL when a limit is hit.
+    pub kill_grace_ms: u64,
+    /// Time limit of each git command that sets up a workspace, in seconds.
+    pub git_timeout_secs: u64,
 }
 
 impl Default for BehaveConfig {
@@ -310,6 +322,8 @@ impl Default for BehaveConfig {
             grader_timeout_secs: 5 * 60,
             max_trace_bytes: 64 * 1024 * 1024,
             max_grader_bytes: 16 * 1024 * 1024,
+            kill_grace_ms: 5000,
+            git_timeout_secs: 60,
         }
     }
 }

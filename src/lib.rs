@@ -16,4 +16,5 @@ pub mod exit;
 pub mod lint;
 pub mod report;
 pub mod route;
+pub mod schema;
 pub mod score;

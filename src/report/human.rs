@@ -21,21 +21,21 @@ impl fmt::Debug for Shown<'_> {
 
 impl fmt::Display for Shown<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}[{}]: {}",
+            self.d.severity, self.d.rule, self.d.message
+        )?;
         if self.source.is_none() {
-            write!(f, "{}: {}", self.d.file, self.d.message)
-        } else {
-            f.write_str(&self.d.message)
+            write!(f, "\n  at {}", self.d.file)?;
         }
+        Ok(())
     }
 }
 
 impl std::error::Error for Shown<'_> {}
 
 impl miette::Diagnostic for Shown<'_> {
-    fn code<'b>(&'b self) -> Option<Box<dyn fmt::Display + 'b>> {
-        Some(Box::new(self.d.rule))
-    }
-
     fn severity(&self) -> Option<miette::Severity> {
         Some(match self.d.severity {
             Severity::Error => miette::Severity::Error,
@@ -127,6 +127,7 @@ pub fn render(o: &Outcome, out: &mut dyn Write) -> std::io::Result<()> {
             .render_report(&mut s, &shown)
             .map_err(std::io::Error::other)?;
         out.write_all(s.as_bytes())?;
+        writeln!(out)?;
     }
     let s = o.summary;
     writeln!(

@@ -5,6 +5,7 @@ pub mod github;
 pub mod human;
 pub mod json;
 pub mod rank;
+pub mod sarif;
 
 use crate::catalog::SourceMap;
 use crate::cli::Format;
@@ -82,15 +83,17 @@ pub fn render(format: Format, outcome: &Outcome, out: &mut dyn Write) -> Result<
         Format::Human => human::render(outcome, out),
         Format::Json => json::render(outcome, out),
         Format::Github => github::render(outcome, out),
-        Format::Sarif => {
-            return Err(Fatal::usage("--format sarif is not available yet"));
-        }
+        Format::Sarif => sarif::render(outcome, out),
     };
     r.map_err(write_error)
 }
 
-/// A write failure as a fatal error.
+/// A write failure as a fatal error. A closed pipe (`skillgate … | head`)
+/// is not an error: the reader has all it wanted, so the run ends quietly.
 pub fn write_error(e: std::io::Error) -> Fatal {
+    if e.kind() == std::io::ErrorKind::BrokenPipe {
+        return Fatal::new(crate::exit::Exit::Ok, "");
+    }
     Fatal::usage(format!("cannot write output: {e}"))
 }
 

@@ -1,10 +1,62 @@
-//! `skillgate score`.
+//! `skillgate score` and `skillgate score triggers`.
 
-use crate::cli::ScoreArgs;
+use super::{Inputs, Options};
+use crate::cli::{Format, ScoreArgs, ScoreSub};
 use crate::exit::{Exit, Fatal};
+use crate::report::write_error;
 use std::io::Write;
 
 pub fn run(args: &ScoreArgs, out: &mut dyn Write) -> Result<Exit, Fatal> {
-    let _ = (args, out);
-    Err(Fatal::usage("`skillgate score` is not available yet"))
+    if let Some(ScoreSub::Triggers(t)) = &args.triggers {
+        if args.skill.is_some() || args.cases.is_some() || args.observations.is_some() {
+            return Err(Fatal::usage(
+                "`score triggers` reads only its FILE; --skill, --cases and --observations belong to `score`",
+            ));
+        }
+        return super::triggers::run(t, out);
+    }
+    check_format(args.format)?;
+    let missing: Vec<&str> = [
+        ("--skill", args.skill.is_none()),
+        ("--cases", args.cases.is_none()),
+        ("--observations", args.observations.is_none()),
+    ]
+    .iter()
+    .filter(|(_, m)| *m)
+    .map(|(f, _)| *f)
+    .collect();
+    let (Some(skill), Some(cases), Some(observations)) =
+        (&args.skill, &args.cases, &args.observations)
+    else {
+        return Err(
+            Fatal::usage(format!("missing {}", missing.join(", "))).with_help(
+                "skillgate score --skill DIR --cases cases.jsonl --observations observations.jsonl",
+            ),
+        );
+    };
+    let report = super::score_files(
+        &Inputs {
+            skill_dir: skill,
+            cases,
+            observations,
+        },
+        &Options {
+            trials: args.trials,
+            seed: args.seed,
+            min_trigger_f1: args.min_trigger_f1,
+            min_uplift: args.min_uplift,
+        },
+    )?;
+    super::render(&report, args.format, out).map_err(write_error)?;
+    Ok(report.exit())
+}
+
+/// The scorer prints text or JSON only.
+pub fn check_format(format: Format) -> Result<(), Fatal> {
+    match format {
+        Format::Human | Format::Json => Ok(()),
+        _ => Err(Fatal::usage(
+            "`skillgate score` prints --format human or json",
+        )),
+    }
 }

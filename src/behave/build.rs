@@ -1,0 +1,553 @@
+//! From a loaded catalog and the command line to a plan: which skill, which
+//! cases, which files go into each workspace, which command runs.
+//!
+//! Everything that can be refused is refused here, before anything is
+//! spawned: an unknown skill, a missing or invalid case file (Tier 1 errors
+//! in it stop Tier 3 from spending tokens on it), a fixture path or link
+//! leading out of `evals/fixtures/`, bad flags or `[behave]` values.
+
+use super::exec::Mode;
+use super::plan::{
+    AgentDoc, Case, CaseDoc, CaseKind, PLAN_FORMAT, PlanDoc, Shard, SkillDoc, Variant, safe_id,
+};
+use super::runner;
+use super::workspace::Tree;
+use crate::catalog::cases::{CaseFile, EvalKind, FIXTURES_DIR};
+use crate::catalog::{Catalog, Target};
+use crate::cli::BehaveArgs;
+use crate::config::{BehaveConfig, Config, InstallMode};
+use crate::diag::Severity;
+use crate::exit::Fatal;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// A plan ready to run.
+pub struct Built {
+    pub plan: PlanDoc,
+    pub cases: Vec<Case>,
+    pub mode: Mode,
+    pub skill_tree: Tree,
+    pub skill_abs: PathBuf,
+    pub grace: Duration,
+    pub git_timeout: Duration,
+}
+
+/// Checked command-line options.
+#[derive(Debug, Clone)]
+pub struct Opts {
+    pub shard: Shard,
+    pub runner: Option<(Vec<String>, Duration, u64)>,
+}
+
+/// Check the Tier 3 flags on their own.
+pub fn opts(args: &BehaveArgs, config: &BehaveConfig) -> Result<Opts, Fatal> {
+    if args.trials == 0 || args.trials > crate::score::MAX_TRIALS {
+        return Err(Fatal::usage(format!(
+            "--trials must be between 1 and {}, not {}",
+            crate::score::MAX_TRIALS,
+            args.trials
+        )));
+    }
+    if args.jobs == 0 {
+        return Err(Fatal::usage("--jobs must be at least 1"));
+    }
+    let shard = match &args.shard {
+        Some(s) => Shard::parse(s).map_err(Fatal::usage)?,
+        None => Shard::WHOLE,
+    };
+    if args.runner.is_none() && (args.timeout_ms.is_some() || args.max_bytes.is_some()) {
+        return Err(Fatal::usage(
+            "--timeout-ms and --max-bytes apply to --runner only",
+        )
+        .with_help("the built-in agent's limits live in skillgate.toml: [behave] executor-timeout-secs, max-trace-bytes"));
+    }
+    if args.no_baseline && (args.min_uplift.is_some() || args.min_trigger_f1.is_some()) {
+        return Err(Fatal::usage(
+            "--no-baseline leaves nothing to score, so --min-uplift and --min-trigger-f1 cannot be checked",
+        )
+        .with_help("drop --no-baseline to run the paired baseline the scorer needs"));
+    }
+    if args.runner.is_none()
+        && config.install == InstallMode::AppendSystemPrompt
+        && args.min_trigger_f1.is_some()
+    {
+        return Err(Fatal::usage(
+            "--min-trigger-f1 cannot be checked with [behave] install = \"append-system-prompt\": the skill is always in the prompt, so whether the agent would load it is not observed",
+        ));
+    }
+    let runner = match &args.runner {
+        None => None,
+        Some(cmd) => {
+            let argv = runner::split_command(cmd)
+                .map_err(|e| Fatal::usage(format!("--runner `{cmd}`: {e}")))?;
+            let timeout = args.timeout_ms.unwrap_or(runner::DEFAULT_TIMEOUT_MS);
+            if timeout == 0 || timeout > runner::MAX_TIMEOUT_MS {
+                return Err(Fatal::usage(format!(
+                    "--timeout-ms must be between 1 and {}, not {timeout}",
+                    runner::MAX_TIMEOUT_MS
+                )));
+            }
+            let max = args.max_bytes.unwrap_or(runner::DEFAULT_MAX_BYTES);
+            if max == 0 || max > runner::MAX_MAX_BYTES {
+                return Err(Fatal::usage(format!(
+                    "--max-bytes must be between 1 and {}, not {max}",
+                    runner::MAX_MAX_BYTES
+                )));
+            }
+            Some((argv, Duration::from_millis(timeout), max))
+        }
+    };
+    Ok(Opts { shard, runner })
+}
+
+fn config_error(key: &str, msg: impl std::fmt::Display) -> Fatal {
+    Fatal::usage(format!("skillgate.toml: [behave] {key}: {msg}"))
+}
+
+/// Check `[behave]` values that reach the agent's command line.
+fn check_config(c: &BehaveConfig) -> Result<(), Fatal> {
+    if c.claude.trim().is_empty() {
+        return Err(config_error("claude", "is empty"));
+    }
+    for (key, v) in [("model", &c.model), ("grader-model", &c.grader_model)] {
+        if let Some(m) = v
+            && (m.trim().is_empty() || m.starts_with('-'))
+        {
+            return Err(config_error(key, format!("`{m}` is not a model name")));
+        }
+    }
+    if c.allowed_tools.is_empty() {
+        return Err(config_error("allowed-tools", "is empty").with_help(
+            "list the tools the agent may use, e.g. [\"Read\", \"Edit\", \"Bash\", \"Skill\"]",
+        ));
+    }
+    for t in &c.allowed_tools {
+        if t.trim().is_empty() || t.starts_with('-') || t.contains(',') {
+            return Err(config_error(
+                "allowed-tools",
+                format!("`{t}` is not a tool name (no commas, no leading `-`)"),
+            ));
+        }
+        if t.starts_with("mcp__") {
+            return Err(config_error(
+                "allowed-tools",
+                format!("`{t}`: MCP tools are always disallowed in Tier 3 runs"),
+            ));
+        }
+    }
+    for (key, v) in [
+        ("executor-timeout-secs", c.executor_timeout_secs),
+        ("grader-timeout-secs", c.grader_timeout_secs),
+        ("max-trace-bytes", c.max_trace_bytes),
+        ("max-grader-bytes", c.max_grader_bytes),
+        ("git-timeout-secs", c.git_timeout_secs),
+    ] {
+        if v == 0 {
+            return Err(config_error(key, "must be at least 1"));
+        }
+    }
+    Ok(())
+}
+
+/// The agent's arguments (everything after the program name).
+pub fn executor_args(c: &BehaveConfig, append: Option<&str>) -> Vec<String> {
+    let mut a: Vec<String> = [
+        "-p",
+        "--verbose",
+        "--output-format",
+        "stream-json",
+        "--permission-mode",
+        "acceptEdits",
+        "--allowedTools",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    a.push(c.allowed_tools.join(","));
+    for s in ["--disallowedTools", "mcp__*", "--no-session-persistence"] {
+        a.push(s.to_string());
+    }
+    if let Some(m) = &c.model {
+        a.push("--model".into());
+        a.push(m.clone());
+    }
+    if let Some(text) = append {
+        a.push("--append-system-prompt".into());
+        a.push(text.to_string());
+    }
+    a
+}
+
+/// The grader's arguments: no tools at all (`--tools ""`), no MCP servers,
+/// no saved session.
+pub fn grader_args(c: &BehaveConfig) -> Vec<String> {
+    let mut a: Vec<String> = [
+        "-p",
+        "--verbose",
+        "--output-format",
+        "stream-json",
+        "--no-session-persistence",
+        "--tools",
+        "",
+        "--strict-mcp-config",
+        "--disallowedTools",
+        "mcp__*",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    if let Some(m) = c.grader_model.as_ref().or(c.model.as_ref()) {
+        a.push("--model".into());
+        a.push(m.clone());
+    }
+    a
+}
+
+/// Longest single argument Linux accepts (`MAX_ARG_STRLEN`, 32 pages),
+/// less room for the rest.
+const MAX_APPEND_BYTES: usize = 128 * 1024 - 1024;
+
+/// Stands for the skill's text in recorded arguments.
+pub const SKILL_TEXT: &str = "<SKILL.md>";
+
+/// Build the plan for `name`.
+pub fn build(
+    catalog: &Catalog,
+    config: &Config,
+    name: &str,
+    args: &BehaveArgs,
+    opts: &Opts,
+) -> Result<Built, Fatal> {
+    let bc = &config.behave;
+    if catalog.target != Target::Catalog {
+        return Err(Fatal::usage(format!(
+            "{}: --behavioral needs the catalog root (the folder holding evals/cases/), not a single skill",
+            catalog.display_root
+        )));
+    }
+    let Some(skill) = catalog.skill_named(name) else {
+        let mut names: Vec<&str> = catalog
+            .skills
+            .iter()
+            .map(|s| s.name().unwrap_or(&s.folder))
+            .collect();
+        names.sort();
+        let shown: Vec<&str> = names.iter().take(12).copied().collect();
+        return Err(Fatal::usage(format!(
+            "no skill named `{name}` in {}",
+            catalog.display_root
+        ))
+        .with_help(if shown.is_empty() {
+            "the catalog holds no skills".to_string()
+        } else {
+            format!(
+                "skills here: {}{}",
+                shown.join(", "),
+                if names.len() > shown.len() {
+                    ", …"
+                } else {
+                    ""
+                }
+            )
+        }));
+    };
+    let skill_name = skill.name().unwrap_or(&skill.folder).to_string();
+    if !safe_id(&skill_name) {
+        return Err(Fatal::usage(format!(
+            "the skill name `{skill_name}` cannot name a results folder"
+        ))
+        .with_help(
+            "use lowercase letters, digits and hyphens (`skillgate check` reports the name rules)",
+        ));
+    }
+    let case_file = catalog
+        .cases
+        .iter()
+        .find(|c| c.stem == skill_name)
+        .ok_or_else(|| {
+            Fatal::usage(format!(
+                "no case file evals/cases/{skill_name}.json for skill `{skill_name}`"
+            ))
+            .with_help(
+                "write one: its evals[] are what --behavioral runs (see DESIGN.md, \"Case files\")",
+            )
+        })?;
+    refuse_invalid_case_file(catalog, config, case_file)?;
+    if case_file.evals.is_empty() {
+        return Err(
+            Fatal::usage(format!("{}: no behavioral evals to run", case_file.file))
+                .with_help("add at least one entry to `evals` with a prompt and expectations"),
+        );
+    }
+    check_config(bc)?;
+
+    let append = args.runner.is_none() && bc.install == InstallMode::AppendSystemPrompt;
+    let mut cases = Vec::new();
+    if !append {
+        for (kind, list, expect) in [
+            ("positive", &case_file.positive, true),
+            ("negative", &case_file.negative, false),
+        ] {
+            for (i, t) in list.iter().enumerate() {
+                cases.push(Case {
+                    doc: CaseDoc {
+                        id: format!("{kind}-{}", i + 1),
+                        kind: CaseKind::Trigger,
+                        prompt: t.prompt.value.clone(),
+                        expect_trigger: expect,
+                        eval_id: None,
+                        expected_output: String::new(),
+                        expectations: Vec::new(),
+                        files: Vec::new(),
+                        fixtures_sha256: None,
+                        split: t.split.map(|s| s.as_str().to_string()),
+                    },
+                    fixtures: None,
+                });
+            }
+        }
+    }
+    let fixtures_root = catalog.root.join(FIXTURES_DIR);
+    for e in &case_file.evals {
+        let at = format!("{}:{}", case_file.file, e.span.line);
+        if !safe_id(&e.id.value) {
+            return Err(Fatal::usage(format!(
+                "{at}: eval id `{}` cannot name a results folder",
+                e.id.value
+            ))
+            .with_help("use a number or letters, digits, `-`, `_` and `.`"));
+        }
+        if e.expectations.is_empty() {
+            return Err(Fatal::usage(format!(
+                "{at}: eval {} has no expectations to grade",
+                e.id.value
+            )));
+        }
+        let (kind, fixtures) = match e.kind {
+            EvalKind::Dialogue => (CaseKind::Dialogue, None),
+            EvalKind::Execution => {
+                let files: Vec<String> = e.files.iter().map(|f| f.value.clone()).collect();
+                if files.is_empty() {
+                    return Err(Fatal::usage(format!(
+                        "{at}: execution eval {} has no files[] fixtures",
+                        e.id.value
+                    )));
+                }
+                let tree = Tree::read_fixtures(&fixtures_root, &files)
+                    .map_err(|m| Fatal::usage(format!("{at}: eval {}: {m}", e.id.value)))?;
+                (CaseKind::Execution, Some(Arc::new(tree)))
+            }
+        };
+        cases.push(Case {
+            doc: CaseDoc {
+                id: format!("eval-{}", e.id.value),
+                kind,
+                prompt: e.prompt.value.clone(),
+                expect_trigger: true,
+                eval_id: Some(e.id.value.clone()),
+                expected_output: e
+                    .expected_output
+                    .as_ref()
+                    .map(|s| s.value.clone())
+                    .unwrap_or_default(),
+                expectations: e.expectations.clone(),
+                files: e.files.iter().map(|f| f.value.clone()).collect(),
+                fixtures_sha256: fixtures.as_ref().map(|t| t.digest()),
+                split: None,
+            },
+            fixtures,
+        });
+    }
+    let mut seen = std::collections::HashSet::new();
+    for c in &cases {
+        if !seen.insert(c.doc.id.clone()) {
+            return Err(Fatal::usage(format!(
+                "{}: two evals share the id `{}`",
+                case_file.file, c.doc.id
+            )));
+        }
+    }
+
+    let skill_tree = Tree::read_skill(&skill.dir).map_err(Fatal::usage)?;
+    let skill_abs = skill
+        .dir
+        .canonicalize()
+        .map_err(|e| Fatal::usage(format!("{}: {e}", skill.dir.display())))?;
+    let skill_md = skill
+        .source
+        .as_ref()
+        .map(|s| s.text.to_string())
+        .ok_or_else(|| Fatal::usage(format!("{}: SKILL.md could not be read", skill.file)))?;
+
+    if append && skill_md.len() > MAX_APPEND_BYTES {
+        return Err(Fatal::usage(format!(
+            "{}: {} bytes is too long for one --append-system-prompt argument (the system allows {MAX_APPEND_BYTES})",
+            skill.file,
+            skill_md.len()
+        ))
+        .with_help("use [behave] install = \"discover\", which copies the skill into the workspace"));
+    }
+    let (mode, agent) = match &opts.runner {
+        Some((argv, timeout, max)) => {
+            let doc = AgentDoc {
+                kind: "runner".into(),
+                program: argv[0].clone(),
+                args_with: argv[1..].to_vec(),
+                args_without: argv[1..].to_vec(),
+                grader: None,
+                install: None,
+                timeout_ms: timeout.as_millis() as u64,
+                grader_timeout_ms: None,
+                max_output_bytes: *max,
+            };
+            (
+                Mode::Runner {
+                    argv: argv.clone(),
+                    timeout: *timeout,
+                    max_bytes: *max,
+                },
+                doc,
+            )
+        }
+        None => {
+            let with_text = append.then_some(skill_md.as_str());
+            let args_with = executor_args(bc, with_text);
+            let args_without = executor_args(bc, None);
+            let mut recorded_with = args_with.clone();
+            if append && let Some(last) = recorded_with.last_mut() {
+                *last = SKILL_TEXT.to_string();
+            }
+            let g = grader_args(bc);
+            let doc = AgentDoc {
+                kind: "claude".into(),
+                program: bc.claude.clone(),
+                args_with: recorded_with,
+                args_without: args_without.clone(),
+                grader: Some(
+                    std::iter::once(bc.claude.clone())
+                        .chain(g.clone())
+                        .collect(),
+                ),
+                install: Some(
+                    match bc.install {
+                        InstallMode::Discover => "discover",
+                        InstallMode::AppendSystemPrompt => "append-system-prompt",
+                    }
+                    .into(),
+                ),
+                timeout_ms: bc.executor_timeout_secs.saturating_mul(1000),
+                grader_timeout_ms: Some(bc.grader_timeout_secs.saturating_mul(1000)),
+                max_output_bytes: bc.max_trace_bytes,
+            };
+            (
+                Mode::Claude {
+                    program: bc.claude.clone(),
+                    args_with,
+                    args_without,
+                    discover: !append,
+                    grader_args: g,
+                    exec_timeout: Duration::from_secs(bc.executor_timeout_secs),
+                    grader_timeout: Duration::from_secs(bc.grader_timeout_secs),
+                    max_trace: bc.max_trace_bytes,
+                    max_grader: bc.max_grader_bytes,
+                },
+                doc,
+            )
+        }
+    };
+
+    let variants = if args.no_baseline {
+        vec![Variant::With]
+    } else {
+        vec![Variant::With, Variant::Without]
+    };
+    let shown_path = if catalog.display_root == "." {
+        skill
+            .dir
+            .strip_prefix("./")
+            .unwrap_or(&skill.dir)
+            .display()
+            .to_string()
+    } else {
+        skill.dir.display().to_string()
+    };
+    let total = cases.len() * args.trials as usize * variants.len();
+    let mut plan = PlanDoc {
+        format: PLAN_FORMAT,
+        skillgate_version: env!("CARGO_PKG_VERSION").to_string(),
+        fingerprint: String::new(),
+        skill: SkillDoc {
+            name: skill_name,
+            path: shown_path,
+            abs_path: skill_abs.display().to_string(),
+            sha256: skill_tree.digest(),
+        },
+        case_file: case_file.file.clone(),
+        trials: args.trials,
+        variants,
+        agent,
+        cases: cases.iter().map(|c| c.doc.clone()).collect(),
+        total_runs: total,
+        shard: opts.shard,
+        merged_from: Vec::new(),
+    };
+    plan.seal();
+    Ok(Built {
+        plan,
+        cases,
+        mode,
+        skill_tree,
+        skill_abs,
+        grace: Duration::from_millis(bc.kill_grace_ms),
+        git_timeout: Duration::from_secs(bc.git_timeout_secs),
+    })
+}
+
+/// Tier 1 errors in the case file stop Tier 3.
+fn refuse_invalid_case_file(
+    catalog: &Catalog,
+    config: &Config,
+    cf: &CaseFile,
+) -> Result<(), Fatal> {
+    if !cf.parsed {
+        return Err(
+            Fatal::usage(format!("{}: not a readable case file", cf.file))
+                .with_help("run `skillgate check` to see what is wrong with it"),
+        );
+    }
+    let mut diags: Vec<_> = catalog
+        .diagnostics
+        .iter()
+        .cloned()
+        .chain(crate::lint::run(catalog, config))
+        .filter(|d| d.file == cf.file)
+        .collect();
+    crate::lint::apply_levels(&mut diags, config);
+    crate::diag::sort_diagnostics(&mut diags);
+    let errors: Vec<String> = diags
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .map(|d| {
+            let line = d.span.map(|s| format!(":{}", s.line)).unwrap_or_default();
+            format!("{}{line}: error[{}]: {}", d.file, d.rule, d.message)
+        })
+        .collect();
+    if errors.is_empty() {
+        return Ok(());
+    }
+    let shown = errors
+        .iter()
+        .take(5)
+        .cloned()
+        .collect::<Vec<_>>()
+        .join("\n  ");
+    Err(Fatal::usage(format!(
+        "{} has {} error(s); Tier 3 does not spend tokens on an invalid case file:\n  {shown}",
+        cf.file,
+        errors.len()
+    ))
+    .with_help(
+        "fix them (`skillgate check` shows each with its place), then run --behavioral again",
+    ))
+}

@@ -1,0 +1,642 @@
+//! Executing runs: one workspace, one agent (or runner) call, one grading,
+//! one results folder per run; `--jobs J` of them at a time.
+
+use super::grader::{self, Kind};
+use super::plan::{Case, CaseKind, PlanDoc, RunKey, Variant};
+use super::process::{self, Spec};
+use super::progress::Progress;
+use super::redact::Redactor;
+use super::results::{self, GradeDoc, RunRecord};
+use super::runner;
+use super::stream::{self, Trace};
+use super::workspace::{self, Setup, Tree};
+use crate::exit::Fatal;
+use serde::Serialize;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::time::{Duration, SystemTime};
+
+/// Largest stderr kept from the agent or grader.
+const MAX_STDERR: u64 = 1024 * 1024;
+
+/// Who does the work.
+#[derive(Debug, Clone)]
+pub enum Mode {
+    /// The built-in agent and grader (`claude -p`).
+    Claude {
+        /// The resolved `claude` binary.
+        program: String,
+        /// Executor arguments for `with` runs (skill text included in
+        /// append-system-prompt mode).
+        args_with: Vec<String>,
+        args_without: Vec<String>,
+        /// Install the skill into the workspace in `with` runs.
+        discover: bool,
+        grader_args: Vec<String>,
+        exec_timeout: Duration,
+        grader_timeout: Duration,
+        max_trace: u64,
+        max_grader: u64,
+    },
+    /// `--runner`.
+    Runner {
+        /// Resolved program, then its arguments.
+        argv: Vec<String>,
+        timeout: Duration,
+        max_bytes: u64,
+    },
+}
+
+impl Mode {
+    /// Find the program (agent or runner) now, so a missing one stops the
+    /// evaluation before any run (exit 4) and a relative path is not read
+    /// against the workspace.
+    pub fn resolve(&mut self) -> Result<(), Fatal> {
+        let (program, what) = match self {
+            Mode::Claude { program, .. } => (program, "the agent binary"),
+            Mode::Runner { argv, .. } => (&mut argv[0], "the runner"),
+        };
+        match resolve_program(program) {
+            Some(p) => {
+                *program = p.display().to_string();
+                Ok(())
+            }
+            None => Err(Fatal::new(
+                crate::exit::Exit::Unavailable,
+                format!("{what} `{program}` was not found or is not executable"),
+            )
+            .with_help(
+                "install it or name it by path ([behave] claude in skillgate.toml, or the --runner command)",
+            )),
+        }
+    }
+}
+
+/// Everything a run needs.
+pub struct Ctx<'a> {
+    pub plan: &'a PlanDoc,
+    pub cases: &'a [Case],
+    pub mode: &'a Mode,
+    pub skill_name: &'a str,
+    pub skill_tree: &'a Tree,
+    pub skill_abs: &'a Path,
+    pub iteration: &'a Path,
+    pub keep_workspace: bool,
+    pub redactor: &'a Redactor,
+    /// Time between TERM and KILL.
+    pub grace: Duration,
+    pub git_timeout: Duration,
+}
+
+/// `timing.json` (skill-creator's fields plus tokens and cost).
+#[derive(Debug, Clone, Default, Serialize)]
+struct Timing {
+    total_tokens: u64,
+    duration_ms: u64,
+    total_duration_seconds: f64,
+    executor_start: String,
+    executor_end: String,
+    executor_duration_seconds: f64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    grader_start: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    grader_end: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    grader_duration_seconds: Option<f64>,
+    executor_input_tokens: u64,
+    executor_output_tokens: u64,
+    grader_input_tokens: u64,
+    grader_output_tokens: u64,
+    executor_cost_usd: Option<f64>,
+    grader_cost_usd: Option<f64>,
+    total_cost_usd: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    num_turns: Option<u64>,
+}
+
+fn add_cost(a: Option<f64>, b: Option<f64>) -> Option<f64> {
+    match (a, b) {
+        (None, None) => None,
+        (a, b) => Some(a.unwrap_or(0.0) + b.unwrap_or(0.0)),
+    }
+}
+
+/// Run `keys` with up to `jobs` at once; records come back in `keys` order.
+/// A failure to write results stops the remaining runs.
+pub fn run_all(
+    ctx: &Ctx,
+    keys: &[RunKey],
+    jobs: usize,
+    progress: &Progress,
+) -> Result<Vec<(RunKey, RunRecord)>, Fatal> {
+    let next = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    let slots: Vec<Mutex<Option<RunRecord>>> = keys.iter().map(|_| Mutex::new(None)).collect();
+    let fatal: Mutex<Option<Fatal>> = Mutex::new(None);
+    std::thread::scope(|s| {
+        for _ in 0..jobs.clamp(1, keys.len().max(1)) {
+            s.spawn(|| {
+                loop {
+                    if stop.load(Ordering::SeqCst) || process::interrupted() {
+                        return;
+                    }
+                    let i = next.fetch_add(1, Ordering::SeqCst);
+                    let Some(key) = keys.get(i) else { return };
+                    match run_one(ctx, key) {
+                        Ok(rec) => {
+                            progress.finished(&label(ctx.plan, key), &rec);
+                            *slots[i].lock().unwrap_or_else(|p| p.into_inner()) = Some(rec);
+                        }
+                        Err(f) => {
+                            stop.store(true, Ordering::SeqCst);
+                            fatal
+                                .lock()
+                                .unwrap_or_else(|p| p.into_inner())
+                                .get_or_insert(f);
+                            return;
+                        }
+                    }
+                }
+            });
+        }
+    });
+    if let Some(f) = fatal.into_inner().unwrap_or_else(|p| p.into_inner()) {
+        return Err(f);
+    }
+    Ok(keys
+        .iter()
+        .zip(slots)
+        .filter_map(|(k, s)| {
+            s.into_inner()
+                .unwrap_or_else(|p| p.into_inner())
+                .map(|r| (*k, r))
+        })
+        .collect())
+}
+
+/// `eval-1 with #2`.
+pub fn label(plan: &PlanDoc, key: &RunKey) -> String {
+    format!(
+        "{} {} #{}",
+        plan.cases[key.case].id,
+        key.variant.as_str(),
+        key.trial
+    )
+}
+
+/// Run one case × trial × variant and write its folder.
+pub fn run_one(ctx: &Ctx, key: &RunKey) -> Result<RunRecord, Fatal> {
+    let dir = ctx.iteration.join(key.rel_dir(ctx.plan));
+    std::fs::create_dir_all(&dir).map_err(|e| results::io_fatal(&dir, e))?;
+    let (rec, timing) = match ctx.mode {
+        Mode::Claude { .. } => claude_run(ctx, key, &dir)?,
+        Mode::Runner { .. } => runner_run(ctx, key, &dir)?,
+    };
+    results::write_json(&dir.join("timing.json"), &timing)?;
+    results::write_json(&dir.join("run.json"), &rec)?;
+    Ok(rec)
+}
+
+fn workspace_for(ctx: &Ctx, case: &Case, install: bool) -> Result<workspace::Workspace, String> {
+    workspace::create(&Setup {
+        fixtures: case.fixtures.as_deref(),
+        skill: install.then_some((ctx.skill_name, ctx.skill_tree)),
+        git_timeout: ctx.git_timeout,
+    })
+    .map_err(|e| format!("the workspace could not be set up: {e}"))
+}
+
+/// Remove the workspace, or keep it and say where.
+fn finish_workspace(ctx: &Ctx, ws: workspace::Workspace) -> Option<String> {
+    if ctx.keep_workspace {
+        Some(ws.keep().display().to_string())
+    } else {
+        drop(ws);
+        None
+    }
+}
+
+fn now() -> (SystemTime, String) {
+    let t = SystemTime::now();
+    (t, iso8601(t))
+}
+
+fn secs(a: SystemTime, b: SystemTime) -> f64 {
+    b.duration_since(a).map(|d| d.as_secs_f64()).unwrap_or(0.0)
+}
+
+fn write_output(ctx: &Ctx, path: &Path, bytes: &[u8]) -> Result<(), Fatal> {
+    if bytes.is_empty() && path.file_name().is_some_and(|n| n == "stderr.txt") {
+        return Ok(());
+    }
+    let text = String::from_utf8(ctx.redactor.bytes(bytes)).unwrap_or_default();
+    results::write_text(path, &text)
+}
+
+fn claude_run(ctx: &Ctx, key: &RunKey, dir: &Path) -> Result<(RunRecord, Timing), Fatal> {
+    let Mode::Claude {
+        program,
+        args_with,
+        args_without,
+        discover,
+        exec_timeout,
+        max_trace,
+        ..
+    } = ctx.mode
+    else {
+        unreachable!("claude_run is only called in Claude mode")
+    };
+    let case = &ctx.cases[key.case];
+    let with = key.variant == Variant::With;
+    let mut rec = RunRecord::missing(key, ctx.plan, String::new());
+    let mut timing = Timing::default();
+    let (t0, s0) = now();
+    timing.executor_start = s0;
+    let ws = match workspace_for(ctx, case, with && *discover) {
+        Ok(ws) => ws,
+        Err(e) => {
+            rec.reason = Some(e);
+            timing.executor_end = iso8601(SystemTime::now());
+            return Ok((rec, timing));
+        }
+    };
+    let args = if with { args_with } else { args_without };
+    let out = process::run(&Spec {
+        program,
+        args,
+        cwd: ws.path(),
+        stdin: case.doc.prompt.as_bytes(),
+        env: vec![],
+        env_remove: workspace::GIT_ENV_REMOVE
+            .iter()
+            .map(|s| s.to_string())
+            .collect(),
+        timeout: *exec_timeout,
+        max_stdout: *max_trace,
+        max_stderr: MAX_STDERR,
+        grace: ctx.grace,
+    });
+    rec.workspace = finish_workspace(ctx, ws);
+    let (t1, s1) = now();
+    timing.executor_end = s1;
+    timing.executor_duration_seconds = secs(t0, t1);
+    write_output(ctx, &dir.join("stream.jsonl"), &out.stdout)?;
+    write_output(ctx, &dir.join("stderr.txt"), &out.stderr)?;
+    let trace = stream::parse(&out.stdout);
+    rec.invoked_skills = trace.skills.clone();
+    rec.init_tools = trace.init_tools.clone();
+    rec.tool_calls = trace.tool_counts();
+    if let Some(r) = &trace.result {
+        rec.output = ctx.redactor.text(&cut(&r.text, results::MAX_OUTPUT));
+        rec.tokens = r.total_tokens();
+        rec.cost_usd = r.cost_usd;
+        timing.executor_input_tokens = r.input_tokens;
+        timing.executor_output_tokens = r.output_tokens;
+        timing.executor_cost_usd = r.cost_usd;
+        timing.num_turns = r.num_turns;
+    }
+    if let Some(r) = &trace.result
+        && r.permission_denials > 0
+    {
+        rec.warnings.push(format!(
+            "{} tool call(s) were refused by the permission system; see permission_denials in stream.jsonl, and [behave] allowed-tools",
+            r.permission_denials
+        ));
+    }
+    let mcp = trace.mcp_tools();
+    if !mcp.is_empty() {
+        rec.warnings.push(format!(
+            "the init line lists MCP tools despite --disallowedTools \"mcp__*\": {}",
+            mcp.join(", ")
+        ));
+    }
+    let reason = out
+        .failure("the agent", *exec_timeout, (*max_trace, MAX_STDERR))
+        .or_else(|| match &trace.result {
+            None => Some("the stream has no `result` line: the run did not finish".into()),
+            Some(r) if r.is_error => Some(format!(
+                "the agent's run ended in error ({})",
+                if r.subtype.is_empty() {
+                    "no subtype"
+                } else {
+                    &r.subtype
+                }
+            )),
+            Some(_) => None,
+        });
+    if let Some(reason) = reason {
+        rec.reason = Some(reason);
+    } else if case.doc.kind.is_eval() {
+        grade(ctx, case, &trace, dir, &mut rec, &mut timing)?;
+    } else {
+        rec.evidence = true;
+        rec.reason = None;
+        rec.exit_code = Some(0);
+    }
+    let end = SystemTime::now();
+    timing.total_duration_seconds = secs(t0, end);
+    timing.duration_ms = end.duration_since(t0).map_or(0, |d| d.as_millis() as u64);
+    timing.total_tokens = timing.executor_input_tokens
+        + timing.executor_output_tokens
+        + timing.grader_input_tokens
+        + timing.grader_output_tokens;
+    timing.total_cost_usd = add_cost(timing.executor_cost_usd, timing.grader_cost_usd);
+    rec.tokens = timing.total_tokens;
+    rec.cost_usd = timing.total_cost_usd;
+    rec.duration_ms = timing.duration_ms;
+    Ok((rec, timing))
+}
+
+/// Grade an eval run; on success the record gets its verdict.
+fn grade(
+    ctx: &Ctx,
+    case: &Case,
+    trace: &Trace,
+    dir: &Path,
+    rec: &mut RunRecord,
+    timing: &mut Timing,
+) -> Result<(), Fatal> {
+    let Mode::Claude {
+        program,
+        grader_args,
+        grader_timeout,
+        max_grader,
+        ..
+    } = ctx.mode
+    else {
+        unreachable!("grading is only done in Claude mode")
+    };
+    let kind = match case.doc.kind {
+        CaseKind::Dialogue => Kind::Dialogue,
+        _ => Kind::Execution,
+    };
+    let transcript = grader::transcript(kind, &case.doc.prompt, trace);
+    let req = grader::Request {
+        kind,
+        expected_output: &case.doc.expected_output,
+        expectations: &case.doc.expectations,
+        transcript: &transcript,
+    };
+    let (g0, s0) = now();
+    timing.grader_start = Some(s0);
+    let mut raw = String::new();
+    let mut error: Option<String> = None;
+    let mut outcome: Result<grader::Grading, String> = Err(String::new());
+    for attempt in 1..=2 {
+        let (text, _nonce) = grader::prompt(&req, error.as_deref());
+        let tmp = tempfile::Builder::new()
+            .prefix("skillgate-grader-")
+            .tempdir()
+            .map_err(|e| {
+                Fatal::new(
+                    crate::exit::Exit::Unavailable,
+                    format!("cannot create a temporary folder: {e}"),
+                )
+            })?;
+        let out = process::run(&Spec {
+            program,
+            args: grader_args,
+            cwd: tmp.path(),
+            stdin: text.as_bytes(),
+            env: vec![],
+            env_remove: workspace::GIT_ENV_REMOVE
+                .iter()
+                .map(|s| s.to_string())
+                .collect(),
+            timeout: *grader_timeout,
+            max_stdout: *max_grader,
+            max_stderr: MAX_STDERR,
+            grace: ctx.grace,
+        });
+        drop(tmp);
+        let gtrace = stream::parse(&out.stdout);
+        if let Some(r) = &gtrace.result {
+            timing.grader_input_tokens += r.input_tokens;
+            timing.grader_output_tokens += r.output_tokens;
+            timing.grader_cost_usd = add_cost(timing.grader_cost_usd, r.cost_usd);
+        }
+        let failure = out
+            .failure("the grader", *grader_timeout, (*max_grader, MAX_STDERR))
+            .or_else(|| match &gtrace.result {
+                None => Some("the grader's stream has no `result` line".into()),
+                Some(r) if r.is_error => {
+                    Some(format!("the grader's run ended in error ({})", r.subtype))
+                }
+                Some(_) => None,
+            });
+        if let Some(f) = failure {
+            if !out.stdout.is_empty() {
+                raw.push_str(&format!("--- attempt {attempt}: grader output ---\n"));
+                raw.push_str(&String::from_utf8_lossy(&out.stdout));
+                raw.push('\n');
+            }
+            outcome = Err(f);
+            break;
+        }
+        let reply = gtrace.result.map(|r| r.text).unwrap_or_default();
+        match grader::parse_reply(&reply, &case.doc.expectations) {
+            Ok(g) => {
+                outcome = Ok(g);
+                break;
+            }
+            Err(e) => {
+                raw.push_str(&format!("--- attempt {attempt}: grader reply ---\n{reply}\n--- attempt {attempt}: rejected: {e} ---\n"));
+                outcome = Err(format!(
+                    "the grader's reply was invalid twice; last problem: {e}"
+                ));
+                error = Some(e);
+            }
+        }
+    }
+    let (g1, s1) = now();
+    timing.grader_end = Some(s1);
+    timing.grader_duration_seconds = Some(secs(g0, g1));
+    if !raw.is_empty() && outcome.is_err() {
+        results::write_text(&dir.join("grading.raw.txt"), &ctx.redactor.text(&raw))?;
+    }
+    match outcome {
+        Ok(g) => {
+            let redacted: Vec<results::EntryDoc> = g
+                .expectations
+                .iter()
+                .map(|e| results::EntryDoc {
+                    text: e.text.clone(),
+                    passed: e.passed,
+                    evidence: ctx.redactor.text(&e.evidence),
+                })
+                .collect();
+            let file = serde_json::json!({
+                "expectations": redacted,
+                "summary": g.summary,
+            });
+            results::write_json(&dir.join("grading.json"), &file)?;
+            rec.exit_code = Some(if g.all_passed() { 0 } else { 1 });
+            rec.grading = Some(GradeDoc {
+                passed: g.summary.passed,
+                failed: g.summary.failed,
+                total: g.summary.total,
+                pass_rate: g.summary.pass_rate,
+                expectations: redacted,
+            });
+            rec.evidence = true;
+            rec.reason = None;
+        }
+        Err(e) => {
+            rec.reason = Some(if raw.is_empty() {
+                e
+            } else {
+                format!("{e} (raw output kept in grading.raw.txt)")
+            });
+        }
+    }
+    Ok(())
+}
+
+fn runner_run(ctx: &Ctx, key: &RunKey, dir: &Path) -> Result<(RunRecord, Timing), Fatal> {
+    let Mode::Runner {
+        argv,
+        timeout,
+        max_bytes,
+    } = ctx.mode
+    else {
+        unreachable!("runner_run is only called in Runner mode")
+    };
+    let case = &ctx.cases[key.case];
+    let mut rec = RunRecord::missing(key, ctx.plan, String::new());
+    let mut timing = Timing::default();
+    let (t0, s0) = now();
+    timing.executor_start = s0;
+    let ws = match workspace_for(ctx, case, false) {
+        Ok(ws) => ws,
+        Err(e) => {
+            rec.reason = Some(e);
+            timing.executor_end = iso8601(SystemTime::now());
+            return Ok((rec, timing));
+        }
+    };
+    let out = process::run(&Spec {
+        program: &argv[0],
+        args: &argv[1..],
+        cwd: ws.path(),
+        stdin: case.doc.prompt.as_bytes(),
+        env: vec![
+            ("SKILLGATE_VARIANT".into(), key.variant.as_str().into()),
+            (
+                "SKILLGATE_SKILL_DIR".into(),
+                ctx.skill_abs.display().to_string(),
+            ),
+            ("SKILLGATE_CASE_ID".into(), case.doc.id.clone()),
+            ("SKILLGATE_TRIAL".into(), key.trial.to_string()),
+        ],
+        env_remove: workspace::GIT_ENV_REMOVE
+            .iter()
+            .map(|s| s.to_string())
+            .collect(),
+        timeout: *timeout,
+        max_stdout: *max_bytes,
+        max_stderr: *max_bytes,
+        grace: ctx.grace,
+    });
+    rec.workspace = finish_workspace(ctx, ws);
+    let (t1, s1) = now();
+    timing.executor_end = s1;
+    timing.executor_duration_seconds = secs(t0, t1);
+    timing.total_duration_seconds = timing.executor_duration_seconds;
+    timing.duration_ms = (timing.executor_duration_seconds * 1000.0) as u64;
+    rec.duration_ms = timing.duration_ms;
+    write_output(ctx, &dir.join("runner-output.txt"), &out.stdout)?;
+    write_output(ctx, &dir.join("stderr.txt"), &out.stderr)?;
+    if let Some(f) = out.failure("the runner", *timeout, (*max_bytes, *max_bytes)) {
+        rec.reason = Some(f);
+        return Ok((rec, timing));
+    }
+    match runner::parse_output(&out.stdout, key.variant) {
+        Ok(line) => {
+            rec.invoked_skills = line.invoked_skills;
+            rec.output = ctx.redactor.text(&cut(&line.output, results::MAX_OUTPUT));
+            rec.exit_code = Some(line.exit_code);
+            rec.evidence = true;
+            rec.reason = None;
+        }
+        Err(e) => rec.reason = Some(e),
+    }
+    Ok((rec, timing))
+}
+
+/// `s` cut to at most about `max` bytes (keeping the start and the end).
+fn cut(s: &str, max: usize) -> String {
+    if s.len() <= max {
+        return s.to_string();
+    }
+    let mut head = max / 2;
+    while !s.is_char_boundary(head) {
+        head -= 1;
+    }
+    let mut tail = s.len() - max / 2;
+    while !s.is_char_boundary(tail) {
+        tail += 1;
+    }
+    format!(
+        "{}\n[… {} bytes cut …]\n{}",
+        &s[..head],
+        tail - head,
+        &s[tail..]
+    )
+}
+
+/// `2026-01-15T10:30:00Z` (UTC, whole seconds).
+pub fn iso8601(t: SystemTime) -> String {
+    let secs = t
+        .duration_since(SystemTime::UNIX_EPOCH)
+        .map(|d| d.as_secs() as i64)
+        .unwrap_or(0);
+    let (days, rem) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
+    // Howard Hinnant's civil_from_days.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!(
+        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
+        rem / 3600,
+        rem / 60 % 60,
+        rem % 60
+    )
+}
+
+/// Find `program` the way `execvp` would: a path containing `/` is taken
+/// as is (made absolute), a bare name is searched in `PATH`.
+pub fn resolve_program(program: &str) -> Option<PathBuf> {
+    use std::os::unix::fs::PermissionsExt;
+    let executable = |p: &Path| {
+        std::fs::metadata(p)
+            .map(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+            .unwrap_or(false)
+    };
+    if program.contains('/') {
+        let p = std::path::absolute(program).ok()?;
+        return executable(&p).then_some(p);
+    }
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|d| d.join(program))
+        .find(|p| executable(p))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn timestamps_are_utc_iso8601() {
+        let t = SystemTime::UNIX_EPOCH + Duration::from_secs(1_768_473_000);
+        assert_eq!(iso8601(t), "2026-01-15T10:30:00Z");
+        assert_eq!(iso8601(SystemTime::UNIX_EPOCH), "1970-01-01T00:00:00Z");
+    }
+}

@@ -1,0 +1,290 @@
+//! The plan: every case, every run, and the record of it (`plan.json`) that
+//! shards share and `skillgate merge` checks.
+//!
+//! Cases, in this order:
+//! - each positive trigger prompt, id `positive-<n>`, expected to load the
+//!   skill;
+//! - each negative trigger prompt, id `negative-<n>`, expected not to;
+//! - each behavioral eval, id `eval-<id>`. Its prompt is a task the skill is
+//!   written for, so it is also expected to load the skill; its task verdict
+//!   is the grader's (see `results.rs` for how that reaches the scorer).
+//!
+//! Runs are case × trial (1..=N) × variant (`with`, then `without`), in that
+//! nesting, numbered from 0. Shard `i/n` takes the runs whose number is
+//! `i-1` modulo `n`: a deterministic round-robin slice, so every shard gets a
+//! mix of cases and variants.
+
+use super::workspace::Tree;
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use std::sync::Arc;
+
+/// With or without the skill.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Variant {
+    With,
+    Without,
+}
+
+impl Variant {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Variant::With => "with",
+            Variant::Without => "without",
+        }
+    }
+
+    /// The results folder name (skill-creator's `configuration`).
+    pub fn dir(self) -> &'static str {
+        match self {
+            Variant::With => "with_skill",
+            Variant::Without => "without_skill",
+        }
+    }
+}
+
+/// What kind of case.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CaseKind {
+    /// A trigger prompt: only whether the skill loads is observed.
+    Trigger,
+    /// An execution eval: a git workspace with fixtures, graded on actions.
+    Execution,
+    /// A dialogue eval: an empty workspace, graded on the conversation.
+    Dialogue,
+}
+
+impl CaseKind {
+    pub fn is_eval(self) -> bool {
+        self != CaseKind::Trigger
+    }
+}
+
+/// One case as recorded in `plan.json`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CaseDoc {
+    pub id: String,
+    pub kind: CaseKind,
+    pub prompt: String,
+    pub expect_trigger: bool,
+    /// The eval's own `id` (evals only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub eval_id: Option<String>,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub expected_output: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub expectations: Vec<String>,
+    /// `files[]` as written (execution evals).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub files: Vec<String>,
+    /// SHA-256 of the fixture files as copied (execution evals).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fixtures_sha256: Option<String>,
+    /// A trigger case's `split`, passed on to the scorer.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub split: Option<String>,
+}
+
+/// The skill under test.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SkillDoc {
+    pub name: String,
+    /// The skill folder as reached from where skillgate ran.
+    pub path: String,
+    /// The skill folder, absolute.
+    pub abs_path: String,
+    /// SHA-256 over the installed files (the folder without `evals/`).
+    pub sha256: String,
+}
+
+/// How runs are executed.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AgentDoc {
+    /// `claude` or `runner`.
+    pub kind: String,
+    /// The program started for each run.
+    pub program: String,
+    /// Its arguments for a `with` run (`<SKILL.md>` stands for the skill's
+    /// text in append-system-prompt mode).
+    pub args_with: Vec<String>,
+    /// Its arguments for a `without` run.
+    pub args_without: Vec<String>,
+    /// The grader's program and arguments (built-in agent only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub grader: Option<Vec<String>>,
+    /// `discover` or `append-system-prompt` (built-in agent only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub install: Option<String>,
+    pub timeout_ms: u64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub grader_timeout_ms: Option<u64>,
+    pub max_output_bytes: u64,
+}
+
+/// A slice of the runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Shard {
+    /// 1-based.
+    pub index: usize,
+    pub count: usize,
+}
+
+impl Shard {
+    pub const WHOLE: Shard = Shard { index: 1, count: 1 };
+
+    /// Parse `I/N` with 1 ≤ I ≤ N.
+    pub fn parse(s: &str) -> Result<Shard, String> {
+        let (i, n) = s
+            .split_once('/')
+            .ok_or_else(|| format!("--shard `{s}` is not of the form I/N (e.g. 2/4)"))?;
+        let i: usize = i
+            .trim()
+            .parse()
+            .map_err(|_| format!("--shard `{s}`: `{i}` is not a whole number"))?;
+        let n: usize = n
+            .trim()
+            .parse()
+            .map_err(|_| format!("--shard `{s}`: `{n}` is not a whole number"))?;
+        if n == 0 || i == 0 || i > n {
+            return Err(format!("--shard `{s}`: need 1 ≤ I ≤ N"));
+        }
+        Ok(Shard { index: i, count: n })
+    }
+
+    pub fn holds(self, run_index: usize) -> bool {
+        run_index % self.count == self.index - 1
+    }
+}
+
+/// `plan.json`: what an iteration ran, enough to rebuild its cases and
+/// check that shards belong together.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PlanDoc {
+    pub format: u32,
+    pub skillgate_version: String,
+    /// SHA-256 of everything that decides the runs and their meaning (this
+    /// document without `fingerprint`, `shard`, `merged_from` and the
+    /// machine-specific skill paths). Shards merge only when it is equal.
+    pub fingerprint: String,
+    pub skill: SkillDoc,
+    /// The case file, relative to the catalog root.
+    pub case_file: String,
+    pub trials: u32,
+    pub variants: Vec<Variant>,
+    pub agent: AgentDoc,
+    pub cases: Vec<CaseDoc>,
+    pub total_runs: usize,
+    pub shard: Shard,
+    /// The shard folders a merged iteration came from.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub merged_from: Vec<String>,
+}
+
+pub const PLAN_FORMAT: u32 = 1;
+
+impl PlanDoc {
+    /// Compute and store the fingerprint.
+    pub fn seal(&mut self) {
+        self.fingerprint = self.compute_fingerprint();
+    }
+
+    pub fn compute_fingerprint(&self) -> String {
+        let mut c = self.clone();
+        c.fingerprint = String::new();
+        c.shard = Shard::WHOLE;
+        c.merged_from = Vec::new();
+        c.skill.path = String::new();
+        c.skill.abs_path = String::new();
+        let bytes = serde_json::to_vec(&c).unwrap_or_default();
+        super::workspace::hex(&Sha256::digest(&bytes))
+    }
+
+    /// Every run of the whole plan, in order.
+    pub fn runs(&self) -> Vec<RunKey> {
+        let mut out = Vec::new();
+        for (ci, _) in self.cases.iter().enumerate() {
+            for trial in 1..=self.trials {
+                for &variant in &self.variants {
+                    out.push(RunKey {
+                        index: out.len(),
+                        case: ci,
+                        trial,
+                        variant,
+                    });
+                }
+            }
+        }
+        out
+    }
+}
+
+/// One run's place in the plan.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RunKey {
+    pub index: usize,
+    /// Index into `PlanDoc::cases`.
+    pub case: usize,
+    pub trial: u32,
+    pub variant: Variant,
+}
+
+impl RunKey {
+    /// The run's folder relative to the iteration folder.
+    pub fn rel_dir(&self, plan: &PlanDoc) -> String {
+        format!(
+            "{}/{}/run-{}",
+            plan.cases[self.case].id,
+            self.variant.dir(),
+            self.trial
+        )
+    }
+}
+
+/// A case in memory: its record plus the files its workspace needs.
+#[derive(Debug, Clone)]
+pub struct Case {
+    pub doc: CaseDoc,
+    /// Fixture files (execution evals).
+    pub fixtures: Option<Arc<Tree>>,
+}
+
+/// Is `id` usable in a folder name?
+pub fn safe_id(id: &str) -> bool {
+    !id.is_empty()
+        && id.len() <= 64
+        && !id.starts_with('.')
+        && id
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shards_partition_the_runs() {
+        let n = 3;
+        let shards: Vec<_> = (1..=n)
+            .map(|i| Shard::parse(&format!("{i}/{n}")).unwrap())
+            .collect();
+        for run in 0..20 {
+            assert_eq!(shards.iter().filter(|s| s.holds(run)).count(), 1);
+        }
+        assert!(Shard::parse("0/2").is_err());
+        assert!(Shard::parse("3/2").is_err());
+        assert!(Shard::parse("1-2").is_err());
+    }
+
+    #[test]
+    fn ids_that_could_leave_the_results_folder_are_unsafe() {
+        assert!(safe_id("12"));
+        assert!(safe_id("lost-cent_2"));
+        assert!(!safe_id("../x"));
+        assert!(!safe_id("a/b"));
+        assert!(!safe_id(".."));
+        assert!(!safe_id(""));
+    }
+}

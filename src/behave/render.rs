@@ -1,0 +1,345 @@
+//! What Tier 3 prints of its own: the `--dry-run` plan, the list of runs
+//! that produced no evidence, a shard's summary. The scorer's report is
+//! printed by `score::render`.
+
+use super::build::{Built, SKILL_TEXT};
+use super::exec::{Mode, label};
+use super::plan::{CaseKind, PlanDoc, RunKey, Variant};
+use super::results::RunRecord;
+use crate::cli::Format;
+use serde_json::json;
+use std::io::Write;
+
+/// `arg` as a shell would need it typed (for display only: nothing here is
+/// ever run through a shell).
+pub fn shell_quote(arg: &str) -> String {
+    if !arg.is_empty()
+        && arg
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "_-./:=,@%+".contains(c))
+    {
+        arg.to_string()
+    } else {
+        format!("'{}'", arg.replace('\'', "'\\''"))
+    }
+}
+
+fn command_line(program: &str, args: &[String]) -> String {
+    std::iter::once(program.to_string())
+        .chain(args.iter().map(|a| {
+            if a.len() > 200 || a.contains('\n') {
+                format!("{SKILL_TEXT}({} bytes)", a.len())
+            } else {
+                shell_quote(a)
+            }
+        }))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// One planned run, for `--dry-run`.
+struct PlannedRun {
+    key: RunKey,
+    workspace: String,
+    fixtures: Vec<String>,
+    patches: Vec<String>,
+    skill_installed: bool,
+    command: Vec<String>,
+    graded: bool,
+}
+
+fn planned(b: &Built) -> Vec<PlannedRun> {
+    b.plan
+        .runs()
+        .into_iter()
+        .filter(|k| b.plan.shard.holds(k.index))
+        .map(|key| {
+            let case = &b.cases[key.case];
+            let with = key.variant == Variant::With;
+            let (program, args, discover, graded) = match &b.mode {
+                Mode::Claude {
+                    program,
+                    args_with,
+                    args_without,
+                    discover,
+                    ..
+                } => (
+                    program.clone(),
+                    if with { args_with } else { args_without }.clone(),
+                    *discover,
+                    case.doc.kind.is_eval(),
+                ),
+                Mode::Runner { argv, .. } => (argv[0].clone(), argv[1..].to_vec(), false, false),
+            };
+            let workspace = match case.doc.kind {
+                CaseKind::Execution => "git repository",
+                _ => "empty folder",
+            };
+            PlannedRun {
+                key,
+                workspace: workspace.into(),
+                fixtures: case.doc.files.clone(),
+                patches: case
+                    .fixtures
+                    .as_ref()
+                    .map(|t| t.patches.iter().map(|(p, _)| p.clone()).collect())
+                    .unwrap_or_default(),
+                skill_installed: with && discover,
+                command: std::iter::once(program).chain(args).collect(),
+                graded,
+            }
+        })
+        .collect()
+}
+
+/// Print the plan; nothing is spawned.
+pub fn dry_run(b: &Built, format: Format, out: &mut dyn Write) -> std::io::Result<()> {
+    let runs = planned(b);
+    let p = &b.plan;
+    if format == Format::Json {
+        let list: Vec<_> = runs
+            .iter()
+            .map(|r| {
+                let mut cmd = r.command.clone();
+                if let Some(last) = cmd.last_mut()
+                    && last.contains('\n')
+                {
+                    *last = SKILL_TEXT.to_string();
+                }
+                json!({
+                    "run": r.key.index + 1,
+                    "case": p.cases[r.key.case].id,
+                    "trial": r.key.trial,
+                    "variant": r.key.variant.as_str(),
+                    "dir": r.key.rel_dir(p),
+                    "workspace": r.workspace,
+                    "fixtures": r.fixtures,
+                    "patches": r.patches,
+                    "skill_installed": r.skill_installed,
+                    "command": cmd,
+                    "stdin": "prompt",
+                    "graded": r.graded,
+                })
+            })
+            .collect();
+        let doc = json!({"plan": p, "runs": list});
+        serde_json::to_writer_pretty(&mut *out, &doc)?;
+        return writeln!(out);
+    }
+    writeln!(
+        out,
+        "plan     {} runs for skill {}: {} cases × {} trial{} × {} ({})",
+        p.total_runs,
+        p.skill.name,
+        p.cases.len(),
+        p.trials,
+        if p.trials == 1 { "" } else { "s" },
+        p.variants
+            .iter()
+            .map(|v| v.as_str())
+            .collect::<Vec<_>>()
+            .join(" and "),
+        p.case_file
+    )?;
+    if p.shard.count > 1 {
+        writeln!(
+            out,
+            "shard    {}/{}: {} of the {} runs",
+            p.shard.index,
+            p.shard.count,
+            runs.len(),
+            p.total_runs
+        )?;
+    }
+    match &b.mode {
+        Mode::Claude {
+            program,
+            grader_args,
+            discover,
+            ..
+        } => {
+            writeln!(
+                out,
+                "skill    {} ({})",
+                p.skill.path,
+                if *discover {
+                    "copied without evals/ into <workspace>/.claude/skills/ in with runs"
+                } else {
+                    "passed with --append-system-prompt in with runs"
+                }
+            )?;
+            writeln!(
+                out,
+                "grader   {}  (prompt on stdin; the trace fenced as untrusted data)",
+                command_line(program, grader_args)
+            )?;
+        }
+        Mode::Runner {
+            timeout, max_bytes, ..
+        } => {
+            writeln!(
+                out,
+                "runner   prompt on stdin; SKILLGATE_VARIANT and SKILLGATE_SKILL_DIR={} set; {} ms, {} bytes at most",
+                b.skill_abs.display(),
+                timeout.as_millis(),
+                max_bytes
+            )?;
+        }
+    }
+    writeln!(
+        out,
+        "results  evals/results/{}/iteration-<next>/",
+        p.skill.name
+    )?;
+    writeln!(out)?;
+    for r in &runs {
+        let mut ws = r.workspace.clone();
+        if !r.fixtures.is_empty() && r.workspace == "git repository" {
+            ws.push_str(&format!(" with {} committed", r.fixtures.join(", ")));
+        }
+        if !r.patches.is_empty() {
+            ws.push_str(&format!(", then {} applied", r.patches.join(", ")));
+        }
+        ws.push_str(if r.skill_installed {
+            "; skill installed"
+        } else {
+            "; no skill"
+        });
+        writeln!(
+            out,
+            "run {:>3}  {:<24} {}",
+            r.key.index + 1,
+            label(p, &r.key),
+            ws
+        )?;
+        writeln!(
+            out,
+            "         $ {} < prompt{}",
+            command_line(&r.command[0], &r.command[1..]),
+            if r.graded {
+                format!(
+                    "; graded on {} expectation(s)",
+                    p.cases[r.key.case].expectations.len()
+                )
+            } else {
+                String::new()
+            }
+        )?;
+    }
+    writeln!(out)?;
+    writeln!(out, "dry run: nothing was started")
+}
+
+/// Runs without evidence: why, and where to look.
+pub fn missing(
+    plan: &PlanDoc,
+    iteration: &str,
+    records: &[(RunKey, RunRecord)],
+    format: Format,
+    out: &mut dyn Write,
+) -> std::io::Result<()> {
+    let missing: Vec<_> = records.iter().filter(|(_, r)| !r.evidence).collect();
+    if format == Format::Json {
+        let list: Vec<_> = missing
+            .iter()
+            .map(|(k, r)| {
+                json!({
+                    "case": r.case_id,
+                    "trial": r.trial,
+                    "variant": r.variant.as_str(),
+                    "dir": format!("{iteration}/{}", k.rel_dir(plan)),
+                    "reason": r.reason,
+                })
+            })
+            .collect();
+        let doc = json!({
+            "skill": plan.skill.name,
+            "results": iteration,
+            "runs": records.len(),
+            "missing": list,
+            "verdict": "unavailable",
+        });
+        serde_json::to_writer_pretty(&mut *out, &doc)?;
+        return writeln!(out);
+    }
+    writeln!(
+        out,
+        "evidence could not be collected: {} of {} runs produced no verdict, so nothing was scored",
+        missing.len(),
+        records.len()
+    )?;
+    for (k, r) in &missing {
+        writeln!(
+            out,
+            "  {:<24} {}",
+            label(plan, k),
+            r.reason.as_deref().unwrap_or("unknown reason")
+        )?;
+        writeln!(out, "  {:<24} see {iteration}/{}", "", k.rel_dir(plan))?;
+    }
+    writeln!(out, "results  {iteration}")?;
+    writeln!(out, "verdict  unavailable (exit 4)")
+}
+
+/// A shard or a no-baseline run: what ran, and why it is not scored here.
+pub fn unscored(
+    plan: &PlanDoc,
+    iteration: &str,
+    records: &[(RunKey, RunRecord)],
+    why: &str,
+    format: Format,
+    out: &mut dyn Write,
+) -> std::io::Result<()> {
+    let with: Vec<_> = records
+        .iter()
+        .filter(|(k, _)| k.variant == Variant::With)
+        .collect();
+    let loaded = with
+        .iter()
+        .filter(|(_, r)| {
+            r.invoked_skills
+                .iter()
+                .any(|s| crate::score::input::loads(s, &plan.skill.name))
+        })
+        .count();
+    let graded: Vec<_> = records
+        .iter()
+        .filter(|(_, r)| {
+            r.exit_code.is_some()
+                && plan
+                    .cases
+                    .iter()
+                    .any(|c| c.id == r.case_id && c.kind.is_eval())
+        })
+        .collect();
+    let passed = graded
+        .iter()
+        .filter(|(_, r)| r.exit_code == Some(0))
+        .count();
+    if format == Format::Json {
+        let doc = json!({
+            "skill": plan.skill.name,
+            "results": iteration,
+            "shard": plan.shard,
+            "runs": records.len(),
+            "with_runs_loading_skill": loaded,
+            "with_runs": with.len(),
+            "eval_runs_passed": passed,
+            "eval_runs": graded.len(),
+            "scored": false,
+            "why": why,
+        });
+        serde_json::to_writer_pretty(&mut *out, &doc)?;
+        return writeln!(out);
+    }
+    writeln!(out, "skill    {}", plan.skill.name)?;
+    writeln!(
+        out,
+        "runs     {} done; the skill loaded in {loaded} of {} with runs; {passed} of {} eval runs passed every expectation",
+        records.len(),
+        with.len(),
+        graded.len()
+    )?;
+    writeln!(out, "results  {iteration}")?;
+    writeln!(out, "not scored: {why}")
+}
