@@ -243,8 +243,11 @@ impl Default for CommandsConfig {
 #[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields, rename_all = "kebab-case")]
 pub struct CasesConfig {
+    /// Fewest positive trigger prompts a case file may hold (SG407).
     pub min_positive: usize,
+    /// Fewest negative trigger prompts a case file may hold (SG407).
     pub min_negative: usize,
+    /// Fewest behavioral evals a case file may hold (SG407).
     pub min_evals: usize,
 }
 

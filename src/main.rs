@@ -10,9 +10,11 @@ fn main() -> ExitCode {
         Ok(exit) => exit,
         Err(fatal) => {
             let _ = out.flush();
-            eprintln!("error: {}", fatal.message);
-            if let Some(help) = &fatal.help {
-                eprintln!("  help: {help}");
+            if !fatal.message.is_empty() {
+                eprintln!("error: {}", fatal.message);
+                if let Some(help) = &fatal.help {
+                    eprintln!("  help: {help}");
+                }
             }
             fatal.exit
         }

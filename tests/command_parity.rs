@@ -223,3 +223,10 @@ fn rule_docs_are_printed_for_every_command_rule() {
         );
     }
 }
+
+#[test]
+fn a_commands_folder_of_markdown_plugin_commands_is_not_compared() {
+    let (code, diags) = check("plugin-markdown-commands");
+    assert_eq!(command_findings(&diags), vec![]);
+    assert_eq!(code, 0);
+}

@@ -511,43 +511,64 @@ const MAX_FIXTURE_ENTRIES: usize = 100_000;
 /// Tier 1 reports the errors; Tier 3 must call this again right before it
 /// copies a fixture, so a change after the check is still caught.
 pub fn resolve_fixture(root: &Path, rel: &str) -> Result<PathBuf, FixtureError> {
-    if rel.trim().is_empty() {
-        return Err(FixtureError::Empty);
+    FixtureRoot::new(root).resolve(rel)
+}
+
+/// `ROOT/evals/fixtures/`, canonicalized once for many [`resolve`] calls.
+///
+/// [`resolve`]: FixtureRoot::resolve
+#[derive(Debug, Clone)]
+pub struct FixtureRoot {
+    base: Result<PathBuf, FixtureError>,
+}
+
+impl FixtureRoot {
+    pub fn new(root: &Path) -> FixtureRoot {
+        let base = match root.join(FIXTURES_DIR).canonicalize() {
+            Ok(b) => Ok(b),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err(FixtureError::NotFound),
+            Err(e) => Err(FixtureError::Unreadable(e.to_string())),
+        };
+        FixtureRoot { base }
     }
-    let b = rel.as_bytes();
-    let drive = b.len() >= 2 && b[0].is_ascii_alphabetic() && b[1] == b':';
-    if rel.starts_with('/') || rel.starts_with('\\') || drive || Path::new(rel).is_absolute() {
-        return Err(FixtureError::Absolute);
+
+    /// See [`resolve_fixture`].
+    pub fn resolve(&self, rel: &str) -> Result<PathBuf, FixtureError> {
+        if rel.trim().is_empty() {
+            return Err(FixtureError::Empty);
+        }
+        let b = rel.as_bytes();
+        let drive = b.len() >= 2 && b[0].is_ascii_alphabetic() && b[1] == b':';
+        if rel.starts_with('/') || rel.starts_with('\\') || drive || Path::new(rel).is_absolute() {
+            return Err(FixtureError::Absolute);
+        }
+        if rel.split(['/', '\\']).any(|c| c == "..") {
+            return Err(FixtureError::ParentComponent);
+        }
+        if rel.contains('\0') {
+            return Err(FixtureError::NotFound);
+        }
+        let base = self.base.as_ref().map_err(Clone::clone)?;
+        let joined = base.join(rel);
+        if std::fs::symlink_metadata(&joined).is_err() {
+            return Err(FixtureError::NotFound);
+        }
+        let real = match joined.canonicalize() {
+            Ok(r) => r,
+            // a dangling symlink
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                return Err(FixtureError::NotFound);
+            }
+            Err(e) => return Err(FixtureError::Unreadable(e.to_string())),
+        };
+        if !real.starts_with(base) {
+            return Err(FixtureError::Escapes { at: normalise(rel) });
+        }
+        if real.is_dir() {
+            check_links_inside(base, &real)?;
+        }
+        Ok(real)
     }
-    if rel.split(['/', '\\']).any(|c| c == "..") {
-        return Err(FixtureError::ParentComponent);
-    }
-    if rel.contains('\0') {
-        return Err(FixtureError::NotFound);
-    }
-    let base = root.join(FIXTURES_DIR);
-    let base = match base.canonicalize() {
-        Ok(b) => b,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(FixtureError::NotFound),
-        Err(e) => return Err(FixtureError::Unreadable(e.to_string())),
-    };
-    let joined = base.join(rel);
-    if std::fs::symlink_metadata(&joined).is_err() {
-        return Err(FixtureError::NotFound);
-    }
-    let real = match joined.canonicalize() {
-        Ok(r) => r,
-        // a dangling symlink
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(FixtureError::NotFound),
-        Err(e) => return Err(FixtureError::Unreadable(e.to_string())),
-    };
-    if !real.starts_with(&base) {
-        return Err(FixtureError::Escapes { at: normalise(rel) });
-    }
-    if real.is_dir() {
-        check_links_inside(&base, &real)?;
-    }
-    Ok(real)
 }
 
 /// `rel` with `.` components dropped and `/` separators.

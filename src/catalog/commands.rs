@@ -1,6 +1,8 @@
 //! Slash-command files: `.claude/commands/*.md` (Claude Code: optional YAML
 //! frontmatter, then the prompt), `.gemini/commands/*.toml` (Gemini CLI) and
-//! `commands/*.toml` (the same TOML shape, for other CLIs).
+//! `commands/*.toml` (the same TOML shape, for other CLIs). A `commands/`
+//! folder without any `.toml` file (a Claude Code plugin's Markdown
+//! commands) is not a TOML command folder and is not compared.
 //!
 //! Each file is read once, bounded by `[catalog] max-file-bytes`, decoded
 //! and split by the same code as SKILL.md ([`super::skill::decode`],
@@ -220,6 +222,11 @@ fn list(
         files.push((entry.path(), stem.to_string()));
     }
     files.sort_by(|a, b| a.1.cmp(&b.1));
+    // a Claude Code plugin keeps Markdown commands in `commands/`: without
+    // any TOML file there, it is not a TOML command folder
+    if folder == Folder::Plain && files.is_empty() {
+        return None;
+    }
     Some(files)
 }
 

@@ -339,6 +339,9 @@ impl Parser<'_> {
         self.enter(depth)?;
         self.pos += 1; // {
         let mut members: Vec<Member> = Vec::new();
+        // key -> index of its first member; built once the object is large
+        // enough that scanning the members for duplicates would be quadratic
+        let mut index: Option<std::collections::HashMap<String, usize>> = None;
         self.skip_ws();
         if self.bytes.get(self.pos) == Some(&b'}') {
             self.pos += 1;
@@ -369,10 +372,28 @@ impl Parser<'_> {
             self.pos += 1;
             self.skip_ws();
             let value = self.value(depth + 1)?;
-            if let Some(first) = members.iter().find(|m| m.key == key) {
+            const SCAN_LIMIT: usize = 16;
+            if index.is_none() && members.len() >= SCAN_LIMIT {
+                let mut map = std::collections::HashMap::with_capacity(members.len() * 2);
+                for (i, m) in members.iter().enumerate() {
+                    map.entry(m.key.clone()).or_insert(i);
+                }
+                index = Some(map);
+            }
+            let first = match &mut index {
+                None => members.iter().position(|m| m.key == key),
+                Some(map) => match map.get(&key) {
+                    Some(&i) => Some(i),
+                    None => {
+                        map.insert(key.clone(), members.len());
+                        None
+                    }
+                },
+            };
+            if let Some(i) = first {
                 self.duplicates.push(Duplicate {
                     key: key.clone(),
-                    first: first.key_start,
+                    first: members[i].key_start,
                     second: key_start,
                 });
             }
@@ -691,6 +712,22 @@ mod tests {
     }
 
     #[test]
+    fn duplicates_in_large_objects_are_found_without_quadratic_scans() {
+        let mut text = String::from("{");
+        for i in 0..100_000 {
+            text.push_str(&format!("\"k{i}\": {i},"));
+        }
+        text.push_str("\"k5\": 0, \"k99999\": 1}");
+        let t = parse(&text).unwrap();
+        let keys: Vec<_> = t.duplicates.iter().map(|d| d.key.as_str()).collect();
+        assert_eq!(keys, ["k5", "k99999"]);
+        assert_eq!(t.duplicates[0].first, text.find("\"k5\"").unwrap());
+        // a small object takes the scanning path
+        let t = parse(r#"{"a":1,"b":2,"a":3}"#).unwrap();
+        assert_eq!(t.duplicates.len(), 1);
+    }
+
+    #[test]
     fn agrees_with_serde_json_on_valid_documents() {
         let docs = [
             r#"{"skill_name":"x","trigger":{"positive":[{"prompt":"a\u00e9\ud83d\ude00","top_k":1}]},"evals":[]}"#,
@@ -700,6 +737,54 @@ mod tests {
             let mine = parse(d).unwrap().root;
             let theirs: serde_json::Value = serde_json::from_str(d).unwrap();
             assert_eq!(to_serde(&mine), theirs);
+        }
+    }
+
+    fn arb_json() -> impl proptest::strategy::Strategy<Value = serde_json::Value> {
+        use proptest::prelude::*;
+        let leaf = prop_oneof![
+            Just(serde_json::Value::Null),
+            any::<bool>().prop_map(Into::into),
+            any::<i64>().prop_map(Into::into),
+            any::<f64>().prop_map(
+                |f| serde_json::Number::from_f64(f).map_or(serde_json::Value::Null, Into::into)
+            ),
+            any::<String>().prop_map(Into::into),
+        ];
+        leaf.prop_recursive(5, 64, 6, |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..6).prop_map(Into::into),
+                prop::collection::btree_map(any::<String>(), inner, 0..6)
+                    .prop_map(|m| serde_json::Value::Object(m.into_iter().collect())),
+            ]
+        })
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn reads_whatever_serde_json_writes(v in arb_json(), pretty: bool) {
+            let text = if pretty {
+                serde_json::to_string_pretty(&v).unwrap()
+            } else {
+                serde_json::to_string(&v).unwrap()
+            };
+            let mine = parse(&text).unwrap();
+            // compared with serde_json's reading of the same text: without
+            // its float_roundtrip feature a written f64 may read back a ulp off
+            let theirs: serde_json::Value = serde_json::from_str(&text).unwrap();
+            proptest::prop_assert_eq!(to_serde(&mine.root), theirs);
+            proptest::prop_assert_eq!((mine.root.start, mine.root.end), (0, text.len()));
+        }
+
+        #[test]
+        fn accepts_exactly_what_serde_json_accepts(s in r#"[\[\]{}":,0-9a-z\\ .eE+\-]{0,40}"#) {
+            // nesting stays below both parsers' limits at this length
+            let ours = parse(&s);
+            let theirs = serde_json::from_str::<serde_json::Value>(&s);
+            proptest::prop_assert_eq!(ours.is_ok(), theirs.is_ok(), "{:?} vs {:?}", ours, theirs);
+            if let Err(e) = ours {
+                proptest::prop_assert!(e.offset <= s.len());
+            }
         }
     }
 

@@ -88,8 +88,12 @@ pub fn render(format: Format, outcome: &Outcome, out: &mut dyn Write) -> Result<
     r.map_err(write_error)
 }
 
-/// A write failure as a fatal error.
+/// A write failure as a fatal error. A closed pipe (`skillgate … | head`)
+/// is not an error: the reader has all it wanted, so the run ends quietly.
 pub fn write_error(e: std::io::Error) -> Fatal {
+    if e.kind() == std::io::ErrorKind::BrokenPipe {
+        return Fatal::new(crate::exit::Exit::Ok, "");
+    }
     Fatal::usage(format!("cannot write output: {e}"))
 }
 

@@ -206,12 +206,14 @@ fn run(router: &Router, config: &RouteConfig, scorer: &mut Scorer, job: &Job) ->
     let q = Query::new(&prompt.value, &router.analyzer, &router.index);
     let scores = scorer.score(&q);
     let st = scores.standing(job.doc);
-    let top = scores.top(3);
-    let top_text = top
-        .iter()
-        .map(|&(d, s)| scored(router, d, s))
-        .collect::<Vec<_>>()
-        .join(", ");
+    // only a failing prompt needs the top 3
+    let top = || scores.top(3);
+    let top_text = |top: &[(u32, f64)]| {
+        top.iter()
+            .map(|&(d, s)| scored(router, d, s))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
     let skill = &job.skill;
     let file = &job.case.file;
     let mut diags = Vec::new();
@@ -221,8 +223,9 @@ fn run(router: &Router, config: &RouteConfig, scorer: &mut Scorer, job: &Job) ->
             if !st.matched() {
                 let mut help =
                     format!("add the words users say for this request to `{skill}`'s description");
+                let top = top();
                 if !top.is_empty() {
-                    help.push_str(&format!("; it matches {top_text} instead"));
+                    help.push_str(&format!("; it matches {} instead", top_text(&top)));
                 }
                 diags.push(
                     rules::POSITIVE_NO_VOCABULARY
@@ -237,7 +240,8 @@ fn run(router: &Router, config: &RouteConfig, scorer: &mut Scorer, job: &Job) ->
                         .with_help(help),
                 );
             } else if st.rank() > k {
-                let mut help = format!("top 3: {top_text}");
+                let top = top();
+                let mut help = format!("top 3: {}", top_text(&top));
                 if let Some(&(winner, _)) = top.first().filter(|&&(d, _)| d != job.doc) {
                     let words = missing_words(router, &q, job.doc, winner);
                     if !words.is_empty() {
@@ -282,7 +286,8 @@ fn run(router: &Router, config: &RouteConfig, scorer: &mut Scorer, job: &Job) ->
                         .with_span(prompt.span)
                         .with_label(label)
                         .with_help(format!(
-                            "top 3: {top_text}; narrow `{skill}`'s description to what only it does"
+                            "top 3: {}; narrow `{skill}`'s description to what only it does",
+                            top_text(&top())
                         )),
                 );
             }

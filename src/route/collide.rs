@@ -97,6 +97,10 @@ pub struct Collision {
     pub similarity: f64,
 }
 
+/// A vector's prefix as (term, weight, length of the vector from this term
+/// on), and the length of its suffix.
+type Prefix = (Vec<(u32, f64, f64)>, f64);
+
 /// Every pair with cosine ≥ `threshold` (and above 0), sorted by (a, b).
 pub fn collisions(index: &Index, threshold: f64) -> Vec<Collision> {
     let n = index.len();
@@ -104,6 +108,7 @@ pub fn collisions(index: &Index, threshold: f64) -> Vec<Collision> {
         return Vec::new();
     }
     let t = threshold.max(0.0);
+    let floor = t - EPS;
     // global order: rarest term first
     let mut order: Vec<u32> = (0..index.vocab_len() as u32).collect();
     order.sort_unstable_by_key(|&id| (index.df(id), id));
@@ -112,33 +117,36 @@ pub fn collisions(index: &Index, threshold: f64) -> Vec<Collision> {
         pos[id as usize] = p as u32;
     }
 
-    // each document's prefix (as (term, weight)) and suffix length
-    let prefixes: Vec<(Vec<(u32, f64)>, f64)> = (0..n as u32)
+    // each document's prefix as (term, weight, length of the vector from
+    // this term on), and the length of its suffix
+    let prefixes: Vec<Prefix> = (0..n as u32)
         .into_par_iter()
         .map(|d| {
             let (ts, ws) = index.vector(d);
             let mut e: Vec<(u32, f64)> = ts.iter().copied().zip(ws.iter().copied()).collect();
             e.sort_unstable_by_key(|&(id, _)| pos[id as usize]);
-            // grow the suffix from the end while its length stays below t
-            let mut sq = 0.0;
-            let mut cut = e.len();
-            while cut > 0 {
-                let w = e[cut - 1].1;
-                if (sq + w * w).sqrt() >= t - EPS {
-                    break;
-                }
-                sq += w * w;
-                cut -= 1;
+            // rest[k] = squared length of e[k..]
+            let mut rest = vec![0.0; e.len() + 1];
+            for k in (0..e.len()).rev() {
+                rest[k] = rest[k + 1] + e[k].1 * e[k].1;
             }
-            e.truncate(cut);
-            (e, sq.sqrt())
+            // the suffix: the longest tail shorter than t
+            let cut = (0..=e.len())
+                .find(|&k| rest[k].sqrt() < floor)
+                .unwrap_or(e.len());
+            let prefix = e[..cut]
+                .iter()
+                .enumerate()
+                .map(|(k, &(id, w))| (id, w, rest[k].sqrt()))
+                .collect();
+            (prefix, rest[cut].sqrt())
         })
         .collect();
 
-    // prefix postings (CSR over term ids)
+    // prefix postings (CSR over term ids), in document order
     let mut start = vec![0usize; index.vocab_len() + 1];
     for (e, _) in &prefixes {
-        for &(id, _) in e {
+        for &(id, _, _) in e {
             start[id as usize + 1] += 1;
         }
     }
@@ -148,11 +156,11 @@ pub fn collisions(index: &Index, threshold: f64) -> Vec<Collision> {
     let total = start[index.vocab_len()];
     let mut fill = start.clone();
     let mut docs = vec![0u32; total];
-    let mut weights = vec![0f64; total];
+    let mut weights = vec![(0f64, 0f64); total];
     for (d, (e, _)) in prefixes.iter().enumerate() {
-        for &(id, w) in e {
+        for &(id, w, rest) in e {
             docs[fill[id as usize]] = d as u32;
-            weights[fill[id as usize]] = w;
+            weights[fill[id as usize]] = (w, rest);
             fill[id as usize] += 1;
         }
     }
@@ -161,33 +169,55 @@ pub fn collisions(index: &Index, threshold: f64) -> Vec<Collision> {
     let mut found: Vec<Collision> = (0..n as u32)
         .into_par_iter()
         .map_init(
-            || (vec![0f64; n], Vec::<u32>::new()),
-            |(acc, touched), x| {
+            || {
+                (
+                    vec![0f64; n],
+                    Vec::<u32>::new(),
+                    vec![0f64; index.vocab_len()],
+                )
+            },
+            |(acc, touched, dense), x| {
                 for &y in touched.iter() {
                     acc[y as usize] = 0.0;
                 }
                 touched.clear();
                 let (px, rx) = &prefixes[x as usize];
-                for &(id, wx) in px {
+                for &(id, wx, rest_x) in px {
+                    // a pair at or above t first meets at its first shared
+                    // term, where both vectors still have length ≥ t left
+                    let admit = rest_x >= floor;
                     let r = start[id as usize]..start[id as usize + 1];
-                    // postings are in document order: skip to documents after x
                     let ds = &docs[r.clone()];
                     let from = ds.partition_point(|&y| y <= x);
-                    for (&y, &wy) in ds[from..].iter().zip(&weights[r][from..]) {
+                    for (&y, &(wy, rest_y)) in ds[from..].iter().zip(&weights[r][from..]) {
                         let a = &mut acc[y as usize];
-                        if *a == 0.0 {
+                        if *a != 0.0 {
+                            *a += wx * wy;
+                        } else if admit && rest_y >= floor {
                             touched.push(y);
+                            *a = wx * wy;
                         }
-                        *a += wx * wy;
                     }
                 }
                 let mut out = Vec::new();
+                if touched.is_empty() {
+                    return out;
+                }
+                let (tx, wxs) = index.vector(x);
+                for (&id, &w) in tx.iter().zip(wxs) {
+                    dense[id as usize] = w;
+                }
                 for &y in touched.iter() {
                     let ry = prefixes[y as usize].1;
-                    if acc[y as usize] + rx + ry < t - EPS {
+                    if acc[y as usize] + rx + ry < floor {
                         continue;
                     }
-                    let sim = dot(index, x, y);
+                    let (ty, wys) = index.vector(y);
+                    let sim: f64 = ty
+                        .iter()
+                        .zip(wys)
+                        .map(|(&id, &w)| dense[id as usize] * w)
+                        .sum();
                     let k = score_key(sim);
                     if k >= key_t && k > 0 {
                         out.push(Collision {
@@ -196,6 +226,9 @@ pub fn collisions(index: &Index, threshold: f64) -> Vec<Collision> {
                             similarity: sim,
                         });
                     }
+                }
+                for &id in tx {
+                    dense[id as usize] = 0.0;
                 }
                 out
             },

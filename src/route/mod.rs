@@ -75,6 +75,8 @@ pub struct Router<'c> {
     skill_of: Vec<usize>,
     /// Catalog skills without a readable name or description, by index.
     pub unroutable: Vec<usize>,
+    /// Catalog index by name, as [`Catalog::skill_named`] resolves it.
+    by_name: std::collections::HashMap<&'c str, usize>,
 }
 
 impl<'c> Router<'c> {
@@ -104,6 +106,19 @@ impl<'c> Router<'c> {
             doc_of[i] = Some(d as u32);
             skill_of.push(i);
         }
+        // the first skill whose `name` is N wins; a skill without a name
+        // answers to its folder when no skill is named so
+        let mut by_name = std::collections::HashMap::new();
+        for (i, s) in catalog.skills.iter().enumerate() {
+            if let Some(n) = s.name() {
+                by_name.entry(n).or_insert(i);
+            }
+        }
+        for (i, s) in catalog.skills.iter().enumerate() {
+            if s.name().is_none() {
+                by_name.entry(s.folder.as_str()).or_insert(i);
+            }
+        }
         Ok(Router {
             catalog,
             analyzer,
@@ -111,6 +126,7 @@ impl<'c> Router<'c> {
             doc_of,
             skill_of,
             unroutable,
+            by_name,
         })
     }
 
@@ -126,8 +142,7 @@ impl<'c> Router<'c> {
 
     /// The catalog index of the skill named `name`.
     pub fn skill_index(&self, name: &str) -> Option<usize> {
-        let s = self.catalog.skill_named(name)?;
-        self.catalog.skills.iter().position(|x| std::ptr::eq(x, s))
+        self.by_name.get(name).copied()
     }
 }
 

@@ -108,29 +108,26 @@ impl Scores<'_> {
     /// Where document `d` stands.
     pub fn standing(&self, d: u32) -> Standing {
         let score = self.score(d);
-        let key = score_key(score);
+        let key = score_key(score) as f64;
+        // score_key(s) = round(s × 10⁹), so for positive s: its key is above
+        // `key` exactly when s × 10⁹ ≥ key + ½, and equal when it is at
+        // least key − ½ (compared without rounding every score)
+        let (hi, lo) = (key + 0.5, key - 0.5);
         let (mut above, mut tied) = (0, 0);
-        if key == 0 {
-            // everything that matched at all is above; the rest tie at zero
-            above = self
-                .touched
-                .iter()
-                .filter(|&&o| score_key(self.acc[o as usize]) > 0)
-                .count();
-            tied = self.acc.len() - 1 - above;
-        } else {
-            for &o in self.touched {
-                if o == d {
-                    continue;
-                }
-                let k = score_key(self.acc[o as usize]);
-                if k > key {
-                    above += 1;
-                } else if k == key {
-                    tied += 1;
-                }
+        for &o in self.touched {
+            let v = self.acc[o as usize] * 1e9;
+            if v >= hi {
+                above += 1;
+            } else if v >= lo {
+                tied += 1;
             }
         }
+        if key == 0.0 {
+            // untouched skills tie at zero too
+            tied = self.acc.len() - above;
+        }
+        // the skill itself is among the tied
+        tied = tied.saturating_sub(1);
         Standing { score, above, tied }
     }
 

@@ -302,8 +302,26 @@ pub const LANGUAGES: &[(&str, &str)] = &[
 ];
 
 /// Step 3f: Snowball stemming of words written in the language's script.
+///
+/// Snowball costs about a microsecond per word while a catalog has few
+/// distinct words, so each thread remembers the stems it computed (at most
+/// [`STEM_CACHE_LIMIT`] per language, then it starts over).
 pub struct Stem {
     stemmer: Option<(Stemmer, Script)>,
+    /// Index of the language in [`LANGUAGES`] (the cache's key).
+    lang: usize,
+}
+
+/// Most stems one thread remembers per language.
+pub const STEM_CACHE_LIMIT: usize = 200_000;
+
+/// Word → its stem, `None` when the stem is the word.
+type StemCache = super::index::FxMap<Box<str>, Option<Box<str>>>;
+
+thread_local! {
+    /// One [`StemCache`] per language.
+    static STEMS: std::cell::RefCell<Vec<StemCache>> =
+        std::cell::RefCell::new(vec![StemCache::default(); LANGUAGES.len()]);
 }
 
 impl std::fmt::Debug for Stem {
@@ -320,9 +338,15 @@ impl Stem {
     pub fn for_language(language: &str) -> Option<Stem> {
         let l = language.trim().to_ascii_lowercase();
         if l == "none" {
-            return Some(Stem { stemmer: None });
+            return Some(Stem {
+                stemmer: None,
+                lang: 0,
+            });
         }
-        let name = LANGUAGES.iter().find(|(n, code)| *n == l || *code == l)?.0;
+        let lang = LANGUAGES
+            .iter()
+            .position(|(n, code)| *n == l || *code == l)?;
+        let name = LANGUAGES[lang].0;
         let (alg, script) = match name {
             "arabic" => (Algorithm::Arabic, Script::Arabic),
             "danish" => (Algorithm::Danish, Script::Latin),
@@ -345,14 +369,37 @@ impl Stem {
         };
         Some(Stem {
             stemmer: Some((Stemmer::create(alg), script)),
+            lang,
         })
     }
 
     pub fn stem<'a>(&self, token: &'a str) -> Cow<'a, str> {
-        match &self.stemmer {
-            Some((s, script)) if script.writes(token) => s.stem(token),
-            _ => Cow::Borrowed(token),
+        let Some((s, script)) = &self.stemmer else {
+            return Cow::Borrowed(token);
+        };
+        if !script.writes(token) {
+            return Cow::Borrowed(token);
         }
+        STEMS.with(|cache| {
+            let mut cache = cache.borrow_mut();
+            let map = &mut cache[self.lang];
+            if let Some(hit) = map.get(token) {
+                return match hit {
+                    None => Cow::Borrowed(token),
+                    Some(st) => Cow::Owned(st.to_string()),
+                };
+            }
+            let stemmed = s.stem(token);
+            if map.len() >= STEM_CACHE_LIMIT {
+                map.clear();
+            }
+            let value = (stemmed != token).then(|| Box::from(stemmed.as_ref()));
+            map.insert(Box::from(token), value);
+            match stemmed {
+                Cow::Borrowed(_) => Cow::Borrowed(token),
+                Cow::Owned(o) => Cow::Owned(o),
+            }
+        })
     }
 }
 

@@ -4,9 +4,11 @@
 use super::fixture_escape::FIXTURE_ESCAPE;
 use super::{eval_objects, is_execution, root};
 use crate::catalog::Catalog;
-use crate::catalog::cases::{FIXTURES_DIR, FixtureError, resolve_fixture};
+use crate::catalog::cases::{FIXTURES_DIR, FixtureError, FixtureRoot};
 use crate::diag::Diagnostic;
 use crate::rule;
+use rayon::prelude::*;
+use std::collections::{BTreeMap, BTreeSet};
 
 rule! {
     /// ## What it does
@@ -29,6 +31,25 @@ rule! {
 }
 
 pub fn check(catalog: &Catalog, out: &mut Vec<Diagnostic>) {
+    if catalog.cases.is_empty() {
+        return;
+    }
+    let fixtures = FixtureRoot::new(&catalog.root);
+    // evals often share a fixture: resolve each distinct path once, in
+    // parallel (this is file-system work)
+    let paths: BTreeSet<&str> = catalog
+        .cases
+        .iter()
+        .filter_map(root)
+        .flat_map(eval_objects)
+        .filter_map(|e| e.get("files").and_then(|f| f.as_array()))
+        .flatten()
+        .filter_map(|p| p.as_str())
+        .collect();
+    let resolved: BTreeMap<&str, Result<(), FixtureError>> = paths
+        .into_par_iter()
+        .map(|rel| (rel, fixtures.resolve(rel).map(|_| ())))
+        .collect();
     for case in &catalog.cases {
         let Some(root) = root(case) else { continue };
         for eval in eval_objects(root) {
@@ -57,7 +78,7 @@ pub fn check(catalog: &Catalog, out: &mut Vec<Diagnostic>) {
             for item in items {
                 let Some(rel) = item.as_str() else { continue };
                 let span = case.value_span(item);
-                let Err(err) = resolve_fixture(&catalog.root, rel) else {
+                let Some(Err(err)) = resolved.get(rel).cloned() else {
                     continue;
                 };
                 let d = match err {

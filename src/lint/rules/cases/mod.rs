@@ -90,7 +90,9 @@ pub(crate) fn described(v: &Value) -> &'static str {
     }
 }
 
-/// Every skill name in the catalog (frontmatter `name`, else folder).
+/// Every skill name in the catalog (frontmatter `name`, else folder),
+/// sorted and deduplicated for `binary_search` (the names
+/// [`Catalog::skill_named`] finds).
 pub(crate) fn skill_names(catalog: &Catalog) -> Vec<&str> {
     let mut names: Vec<&str> = catalog
         .skills

@@ -59,7 +59,7 @@ pub fn check(catalog: &Catalog, out: &mut Vec<Diagnostic>) {
                         .with_label("this pairwise test can never pass")
                         .with_help("name the skill that should win this prompt instead"),
                 );
-            } else if catalog.skill_named(owner).is_none() {
+            } else if names.binary_search(&owner).is_err() {
                 let help = match did_you_mean(owner, names.iter().copied()) {
                     Some(close) => format!("did you mean `{close}`?"),
                     None => "name a skill of this catalog, or remove `owner`".to_string(),

@@ -30,7 +30,7 @@ pub fn check(catalog: &Catalog, out: &mut Vec<Diagnostic>) {
             None => (case.stem.as_str(), case.span(root.start, root.start + 1)),
         };
         // a typo in `skill_name` for a real skill is SG404's alone
-        if catalog.skill_named(name).is_some() || catalog.skill_named(&case.stem).is_some() {
+        if names.binary_search(&name).is_ok() || names.binary_search(&case.stem.as_str()).is_ok() {
             continue;
         }
         let help = match did_you_mean(name, names.iter().copied()) {

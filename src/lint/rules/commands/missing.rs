@@ -25,6 +25,9 @@ rule! {
     pub static MISSING = ("SG303", "command-missing", Error, "a command is missing from one of the command folders");
 }
 
+/// Most unpaired commands compared with each missing one for a suggestion.
+const MAX_CANDIDATES: usize = 200;
+
 pub fn check(
     commands: &Commands,
     groups: &BTreeMap<&str, Group>,
@@ -49,9 +52,11 @@ pub fn check(
             let expected = folder.path_of(stem_in(name, folder, config));
             // an unpaired command in that folder whose name is close: a
             // rename, or a pairing that belongs in name-map
+            // (bounded: the scan is per missing command)
             let close = groups
                 .iter()
                 .filter(|(_, g)| g[slot(folder)].is_some() && g[slot(anchor.folder)].is_none())
+                .take(MAX_CANDIDATES)
                 .map(|(n, g)| (*n, g[slot(folder)].unwrap()))
                 .find(|(n, _)| similar(n, name));
             let help = match close {
