@@ -310,13 +310,18 @@ impl Query {
     /// original.
     pub fn new(prompt: &str, analyzer: &Analyzer, index: &Index) -> Query {
         let mut terms: Vec<QueryTerm> = Vec::new();
+        // position of each term in `terms`: a linear search made a prompt of
+        // n distinct words cost n² (a 4 MiB case-file prompt, hours)
+        let mut at: FxMap<String, usize> = FxMap::default();
         analyzer.analyze(prompt, |t, w| {
-            if let Some(q) = terms.iter_mut().find(|q| q.term == t) {
+            if let Some(&i) = at.get(t) {
+                let q = &mut terms[i];
                 q.tf += 1;
                 if !q.words.iter().any(|x| x == w) {
                     q.words.push(w.to_string());
                 }
             } else {
+                at.insert(t.to_string(), terms.len());
                 terms.push(QueryTerm {
                     term: t.to_string(),
                     words: vec![w.to_string()],
