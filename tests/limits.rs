@@ -555,3 +555,83 @@ fn skill_subfolders_deeper_than_8_levels_are_reported() {
     assert_eq!(rules_of(&doc, deep), vec!["SG002"]);
     assert!(message_of(&doc, "SG002").contains("deeper than 8 levels inside the skill"));
 }
+
+/// A case file for skill `alpha` of exactly `len` bytes: one positive
+/// prompt of made-up words filling it.
+fn case_file_of_len(len: usize) -> String {
+    let mut rng = SplitMix64(4);
+    let head = r#"{"skill_name": "alpha", "trigger": {"positive": [{"prompt": "fix the bug"#;
+    let tail = r#""}], "negative": []}}"#;
+    let mut prompt = String::new();
+    while head.len() + prompt.len() + tail.len() < len {
+        prompt.push(' ');
+        prompt.push_str(&rng.word());
+    }
+    prompt.truncate(len - head.len() - tail.len());
+    let text = format!("{head}{prompt}{tail}");
+    assert_eq!(text.len(), len);
+    text
+}
+
+#[test]
+fn a_case_file_of_max_case_bytes_is_routed_whole_and_one_byte_more_is_sg400() {
+    // One prompt of ~450,000 distinct words: ranking it once cost time
+    // quadratic in its words (hours); it is checked like any other.
+    let cat = Cat::new();
+    cat.valid("alpha", "");
+    let cases = cat.path("evals/cases");
+    std::fs::create_dir_all(&cases).unwrap();
+    std::fs::write(cases.join("alpha.json"), case_file_of_len(4 * MIB)).unwrap();
+    let out = Command::cargo_bin("skillgate")
+        .unwrap()
+        .arg("check")
+        .arg(cat.root())
+        .args(["--format", "json"])
+        .timeout(std::time::Duration::from_secs(300))
+        .output()
+        .unwrap();
+    assert!(matches!(out.status.code(), Some(0 | 1)), "{out:?}");
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        doc["summary"]["route"]["positives"], 1,
+        "{}",
+        doc["summary"]
+    );
+    assert!(!rules_of(&doc, "evals/cases/alpha.json").contains(&"SG400".into()));
+
+    std::fs::write(cases.join("alpha.json"), case_file_of_len(4 * MIB + 1)).unwrap();
+    let doc = cat.json();
+    assert!(rules_of(&doc, "evals/cases/alpha.json").contains(&"SG400".into()));
+    assert!(message_of(&doc, "SG400").contains("larger than 4194304 bytes"));
+}
+
+#[test]
+fn a_finding_deep_in_a_very_long_line_is_reported_without_a_snippet() {
+    // miette pads underlines with `{:width$}` and panics past 65,535: a
+    // finding at column 70,000 crashed the human report.
+    let cat = Cat::new();
+    let long = "word ".repeat(14_000);
+    cat.skill(
+        "long",
+        format!("---\nname: long\ndescription: {long}\nbroken: a: b\n---\n# Long\n").as_bytes(),
+    );
+    cat.skill(
+        "wide",
+        format!("---\nname: wide\ndescription: {long}: b\n---\n# Wide\n").as_bytes(),
+    );
+    let out = cat.cmd().output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        stdout.contains("at skills/wide/SKILL.md:3:70014"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("2 skills checked"));
+    // a snippet is still shown where the line is short
+    assert!(stdout.contains("4 │ broken: a: b"), "{stdout}");
+}
