@@ -4,9 +4,13 @@
 //! that are not UTF-8, unreadable folders, deep nesting.
 //!
 //! The limits of the scorer (4 MiB per JSONL line, 50 MB per file) and of
-//! Tier 3 (captured output, timeouts) are tested in score_refusals.rs and
-//! behave_runner.rs; this file adds the scorer's line limit at its exact
-//! value.
+//! a `--runner` (captured output, timeouts) are tested in
+//! score_refusals.rs and behave_runner.rs; this file adds the scorer's line
+//! limit at its exact value and the built-in agent's and grader's output
+//! caps.
+
+#[path = "behave_support/mod.rs"]
+mod support;
 
 use assert_cmd::Command;
 use serde_json::Value;
@@ -634,4 +638,30 @@ fn a_finding_deep_in_a_very_long_line_is_reported_without_a_snippet() {
     assert!(stdout.contains("2 skills checked"));
     // a snippet is still shown where the line is short
     assert!(stdout.contains("4 │ broken: a: b"), "{stdout}");
+}
+
+#[test]
+fn agent_and_grader_output_past_their_caps_is_missing_evidence_exit_4() {
+    // `[behave] max-trace-bytes` caps the agent's stream, `max-grader-bytes`
+    // the grader's reply: past either, the process group is killed and the
+    // run has no evidence; nothing is scored on what was cut.
+    for (config, what, cap) in [
+        ("max-trace-bytes = 600", "the agent", 600),
+        ("max-grader-bytes = 300", "the grader", 300),
+    ] {
+        let env = support::Env::new();
+        env.config(&format!("[behave]\n{config}\n"));
+        let out = env
+            .behave(&["--trials", "1", "--no-baseline"])
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(4), "{config}: {stdout}{stderr}");
+        assert!(
+            stderr.contains(&format!("{what} wrote more than {cap} bytes"))
+                || stdout.contains(&format!("{what} wrote more than {cap} bytes")),
+            "{config}: {stdout}{stderr}"
+        );
+    }
 }
