@@ -243,7 +243,7 @@ pub fn parse_frontmatter(
                 rule.diag(file, format!("invalid frontmatter YAML: {}", e.message))
                     .with_span(src.span(at, at.max(src.line_span(line).end.min(at + 1))))
                     .with_help(if e.kind == YamlErrorKind::Limit {
-                        "remove the anchors and aliases; write the values out"
+                        "write aliased values out and flatten deep nesting; frontmatter needs a few plain keys"
                     } else {
                         "quote values that contain `: `, `#` or start with a special character"
                     }),
