@@ -232,15 +232,30 @@ fn yaml_nesting_of_max_depth_is_parsed_and_one_level_more_is_sg014() {
     let cat = Cat::new();
     let ok = format!("a: {}{}\n", "[".repeat(63), "]".repeat(63));
     let deep = format!("a: {}{}\n", "[".repeat(64), "]".repeat(64));
-    cat.valid("at-limit", &ok).valid("past-limit", &deep);
+    // far past it, yaml-rust2's own recursion bound answers first: the
+    // same rule
+    let far = format!("a: {}\n", "[".repeat(100_000));
+    cat.valid("at-limit", &ok)
+        .valid("past-limit", &deep)
+        .valid("far-past-limit", &far);
     let doc = cat.json();
     assert!(!rules_of(&doc, "skills/at-limit/SKILL.md").contains(&"SG014".into()));
+    assert_eq!(
+        rules_of(&doc, "skills/far-past-limit/SKILL.md"),
+        vec!["SG014"]
+    );
     let past = diags(&doc);
     assert!(
         past.contains(&("SG014".into(), "skills/past-limit/SKILL.md".into(), Some(4))),
         "{past:?}"
     );
-    assert!(message_of(&doc, "SG014").contains("deeper than 64 levels"));
+    assert!(doc["diagnostics"].as_array().unwrap().iter().any(|d| {
+        d["file"] == "skills/past-limit/SKILL.md"
+            && d["message"]
+                .as_str()
+                .unwrap()
+                .contains("deeper than 64 levels")
+    }));
 }
 
 #[test]
