@@ -87,18 +87,26 @@ pub fn edit_distance(a: &str, b: &str) -> usize {
 pub fn did_you_mean<'a>(key: &str, known: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
     let norm = |k: &str| k.to_lowercase().replace('_', "-");
     let nk = norm(key);
-    let max = if nk.chars().count() > 5 { 2 } else { 1 };
+    let nk_chars = nk.chars().count();
+    let max = if nk_chars > 5 { 2 } else { 1 };
     let mut best: Option<(usize, &str)> = None;
     for cand in known {
         if cand == key {
             continue;
         }
         let nc = norm(cand);
+        // Lengths further apart than `max` cannot be within `max` edits:
+        // skipping the distance then keeps a file of thousands of unknown
+        // names checked against thousands of skills fast.
+        let near = nc.chars().count().abs_diff(nk_chars) <= max;
         let d = if nc == nk {
             0
-        } else if edit_distance(&nk, &nc) <= max {
-            edit_distance(&nk, &nc)
-        } else if nc.ends_with(&format!("-{nk}")) {
+        } else if let Some(d) = near.then(|| edit_distance(&nk, &nc)).filter(|&d| d <= max) {
+            d
+        } else if nc.len() > nk.len()
+            && nc.ends_with(nk.as_str())
+            && nc.as_bytes()[nc.len() - nk.len() - 1] == b'-'
+        {
             max + 1
         } else {
             continue;
