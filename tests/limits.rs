@@ -680,3 +680,32 @@ fn agent_and_grader_output_past_their_caps_is_missing_evidence_exit_4() {
         );
     }
 }
+
+/// Timing, not a check (run with `cargo test --release --test limits --
+/// --ignored --nocapture`): one SKILL.md naming 20,000 unknown skills in a
+/// catalog of 1,000. Each unknown name gets a "did you mean" over every
+/// skill name; before lengths were compared first this took 9 min 20 s in
+/// a debug build (1 min 10 s after).
+#[test]
+#[ignore]
+fn timing_twenty_thousand_dead_references_against_a_thousand_skills() {
+    let cat = Cat::new();
+    let mut rng = SplitMix64(7);
+    for i in 0..1000 {
+        let name = format!("{}-{}-{i}", rng.word(), rng.word());
+        cat.valid(&name, "");
+    }
+    let mut body =
+        String::from("---\nname: refs\ndescription: Refs. Use when refs.\n---\n# Refs\n");
+    for _ in 0..20_000 {
+        body.push_str(&format!("Use the `{}-{}` skill.\n", rng.word(), rng.word()));
+    }
+    cat.skill("refs", body.as_bytes());
+    let t0 = std::time::Instant::now();
+    let doc = cat.json();
+    eprintln!(
+        "1,001 skills, 20,000 dead references: {:?} ({} diagnostics)",
+        t0.elapsed(),
+        doc["diagnostics"].as_array().unwrap().len()
+    );
+}
