@@ -32,6 +32,16 @@ pub enum Target {
     SkillFile,
 }
 
+/// How much of the catalog to read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scope {
+    /// Everything every tier needs: skills, their folders' files, case
+    /// files and slash commands.
+    Full,
+    /// Only the SKILL.md files (what `skillgate rank` needs).
+    SkillsOnly,
+}
+
 /// The loaded catalog.
 #[derive(Debug)]
 pub struct Catalog {
@@ -77,6 +87,11 @@ impl Catalog {
     /// Discover and load everything under `root` (a catalog folder, a skill
     /// folder or a SKILL.md).
     pub fn load(root: &Path, config: &Config) -> Result<Catalog, Fatal> {
+        Catalog::load_scoped(root, config, Scope::Full)
+    }
+
+    /// [`Catalog::load`], reading only what `scope` asks for.
+    pub fn load_scoped(root: &Path, config: &Config, scope: Scope) -> Result<Catalog, Fatal> {
         let display_root = root.display().to_string();
         let meta = std::fs::metadata(root).map_err(|e| {
             Fatal::usage(format!("{display_root}: {e}"))
@@ -139,7 +154,7 @@ impl Catalog {
         let loaded: Vec<(Skill, Vec<Diagnostic>)> = found
             .skill_files
             .par_iter()
-            .map(|(path, rel)| load_skill(path, rel, target, limit))
+            .map(|(path, rel)| load_skill(path, rel, scope, limit))
             .collect();
 
         let mut diagnostics = found.diagnostics;
@@ -153,7 +168,8 @@ impl Catalog {
             skills.push(skill);
         }
 
-        let (case_files, case_diags) = if target == Target::Catalog {
+        let full = target == Target::Catalog && scope == Scope::Full;
+        let (case_files, case_diags) = if full {
             cases::load_all(&base, config)
         } else {
             (Vec::new(), Vec::new())
@@ -162,7 +178,7 @@ impl Catalog {
         for c in &case_files {
             sources.insert(c.file.clone(), c.source.clone());
         }
-        let (commands, cmd_diags) = if target == Target::Catalog {
+        let (commands, cmd_diags) = if full {
             commands::load_all(&base, config)
         } else {
             (commands::Commands::default(), Vec::new())
@@ -199,22 +215,27 @@ impl Catalog {
 }
 
 /// Read and parse one SKILL.md. Never fails: problems become diagnostics.
-fn load_skill(path: &Path, rel: &str, target: Target, limit: u64) -> (Skill, Vec<Diagnostic>) {
+fn load_skill(path: &Path, rel: &str, scope: Scope, limit: u64) -> (Skill, Vec<Diagnostic>) {
     let mut diags = Vec::new();
     let dir = path.parent().unwrap_or(Path::new(".")).to_path_buf();
-    let folder = dir
-        .canonicalize()
-        .ok()
-        .as_deref()
-        .unwrap_or(&dir)
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
+    // The folder's name as clients see it (a symlinked folder keeps its link
+    // name); only `.`/`..` need resolving.
+    let folder = match dir.file_name() {
+        Some(n) => n.to_string_lossy().into_owned(),
+        None => dir
+            .canonicalize()
+            .ok()
+            .and_then(|c| c.file_name().map(|n| n.to_string_lossy().into_owned()))
+            .unwrap_or_default(),
+    };
     let rel_dir = match rel.rsplit_once('/') {
         Some((d, _)) => d.to_string(),
         None => ".".to_string(),
     };
-    let (files, empty_dirs) = list_skill_files(&dir, target);
+    let (files, empty_dirs) = match scope {
+        Scope::Full => list_skill_files(&dir),
+        Scope::SkillsOnly => (Vec::new(), Vec::new()),
+    };
     let mut skill = Skill {
         file: rel.to_string(),
         dir,
@@ -258,8 +279,7 @@ const MAX_SKILL_FILES: usize = 10_000;
 
 /// Files and empty subfolders of a skill folder (not descending into
 /// `evals/`, nested skills or skipped folders).
-fn list_skill_files(dir: &Path, target: Target) -> (Vec<String>, Vec<String>) {
-    let _ = target;
+fn list_skill_files(dir: &Path) -> (Vec<String>, Vec<String>) {
     let mut files = Vec::new();
     let mut empty = Vec::new();
     let mut stack = vec![(dir.to_path_buf(), String::new(), 0usize)];
