@@ -82,14 +82,43 @@ pub struct Exemption {
     pub reason: String,
 }
 
+/// A required section: one `## ` heading, or a list of equivalent headings
+/// of which any one will do (`["Verification", "Checklist"]`).
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, schemars::JsonSchema)]
+#[serde(untagged)]
+pub enum SectionSpec {
+    One(String),
+    AnyOf(Vec<String>),
+}
+
+impl SectionSpec {
+    /// The accepted headings, without leading `#`s.
+    pub fn names(&self) -> Vec<&str> {
+        let all: &[String] = match self {
+            SectionSpec::One(s) => std::slice::from_ref(s),
+            SectionSpec::AnyOf(v) => v,
+        };
+        all.iter()
+            .map(|s| s.trim_start_matches('#').trim())
+            .collect()
+    }
+
+    /// The heading shown in messages (the first one).
+    pub fn primary(&self) -> &str {
+        self.names().first().copied().unwrap_or("")
+    }
+}
+
 /// `[lint]`: the catalog's conventions and rule levels.
 #[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields, rename_all = "kebab-case")]
 pub struct LintConfig {
     /// Per-rule level overrides: `SG201 = "error"`, `SG203 = "off"`.
     pub rules: BTreeMap<String, Level>,
-    /// `## ` sections every SKILL.md body must have.
-    pub required_sections: Vec<String>,
+    /// `## ` sections every SKILL.md body must have (outside fenced code;
+    /// compared ignoring case and repeated spaces). An entry may be a list
+    /// of equivalent headings.
+    pub required_sections: Vec<SectionSpec>,
     /// Skills allowed to omit required sections, each with a reason.
     pub exemptions: Vec<Exemption>,
     /// Body lines above which a skill is too long.
@@ -107,17 +136,20 @@ impl Default for LintConfig {
             required_sections: Vec::new(),
             exemptions: Vec::new(),
             line_budget: 500,
+            // Claude Code's documented skill frontmatter extensions.
             client_keys: [
                 "when_to_use",
-                "user-invocable",
-                "disable-model-invocation",
                 "argument-hint",
+                "arguments",
+                "disable-model-invocation",
+                "user-invocable",
                 "model",
+                "effort",
                 "context",
                 "agent",
                 "hooks",
                 "paths",
-                "version",
+                "shell",
             ]
             .iter()
             .map(|s| s.to_string())
@@ -371,6 +403,20 @@ impl Config {
     }
 
     fn validate(&self, origin: &str) -> Result<(), Fatal> {
+        for spec in &self.lint.required_sections {
+            let names = spec.names();
+            if names.is_empty() || names.iter().any(|n| n.is_empty()) {
+                return Err(Fatal::usage(format!(
+                    "{origin}: [lint] required-sections has an empty heading"
+                ))
+                .with_help("write the heading text, e.g. required-sections = [\"Overview\", \"Verification\"]"));
+            }
+        }
+        if self.lint.line_budget == 0 {
+            return Err(Fatal::usage(format!(
+                "{origin}: [lint] line-budget must be at least 1"
+            )));
+        }
         for ex in &self.lint.exemptions {
             if ex.reason.trim().is_empty() {
                 return Err(Fatal::usage(format!(

@@ -72,19 +72,31 @@ pub fn join_rel(prefix: &str, name: &str) -> String {
 /// is expected to belong to a skill.
 pub fn walk(dir: &Path, rel: &str, filter: &Filter, report_orphans: bool, found: &mut Found) {
     let mut seen = HashSet::new();
-    if let Ok(c) = dir.canonicalize() {
-        seen.insert(c);
-    }
-    walk_dir(dir, rel, filter, report_orphans, 0, false, &mut seen, found);
+    let canon = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
+    seen.insert(canon.clone());
+    walk_dir(
+        dir,
+        &canon,
+        rel,
+        filter,
+        report_orphans,
+        0,
+        false,
+        &mut seen,
+        found,
+    );
     found.skill_files.sort_by(|a, b| a.1.cmp(&b.1));
     found.skill_files.dedup_by(|a, b| a.1 == b.1);
     found.orphan_dirs.sort();
 }
 
-/// Returns whether the subtree holds a SKILL.md.
+/// Returns whether the subtree holds a SKILL.md. `canon` is `dir` with
+/// every symlink resolved; a child that is not a symlink is `canon/name`,
+/// so only symlinks cost a `realpath`.
 #[allow(clippy::too_many_arguments)]
 fn walk_dir(
     dir: &Path,
+    canon: &Path,
     rel: &str,
     filter: &Filter,
     report_orphans: bool,
@@ -161,7 +173,7 @@ fn walk_dir(
             if SKIP_DIRS.contains(&name) || filter.excluded(&child_rel) {
                 continue;
             }
-            subdirs.push((path, child_rel));
+            subdirs.push((path, child_rel, ft.is_symlink()));
         } else {
             has_files = true;
             if name == "SKILL.md" && filter.accepts_file(&child_rel) {
@@ -185,20 +197,25 @@ fn walk_dir(
     }
     let mut below = false;
     subdirs.sort();
-    for (path, child_rel) in subdirs {
-        let canon = match path.canonicalize() {
-            Ok(c) => c,
-            Err(e) => {
-                unreadable(found, &child_rel, &e);
-                continue;
+    for (path, child_rel, is_link) in subdirs {
+        let child_canon = if is_link {
+            match path.canonicalize() {
+                Ok(c) => c,
+                Err(e) => {
+                    unreadable(found, &child_rel, &e);
+                    continue;
+                }
             }
+        } else {
+            canon.join(path.file_name().unwrap_or_default())
         };
-        if !seen.insert(canon) {
+        if !seen.insert(child_canon.clone()) {
             // a symlink loop or a second link to a folder already walked
             continue;
         }
         below |= walk_dir(
             &path,
+            &child_canon,
             &child_rel,
             filter,
             report_orphans,

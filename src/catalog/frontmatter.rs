@@ -10,6 +10,10 @@
 
 use super::yaml::{self, Tree, YamlError, YamlErrorKind};
 
+/// Most later `---` lines tried as the closing delimiter when the first
+/// one falls inside a quoted value.
+const MAX_RETRIES: usize = 32;
+
 /// Where the frontmatter sits in the file.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Split {
@@ -45,10 +49,7 @@ fn lines(text: &str, from: usize) -> impl Iterator<Item = (usize, usize, usize)>
             return None;
         }
         let start = pos;
-        let mut i = pos;
-        while i < bytes.len() && bytes[i] != b'\n' && bytes[i] != b'\r' {
-            i += 1;
-        }
+        let mut i = memchr::memchr2(b'\n', b'\r', &bytes[pos..]).map_or(bytes.len(), |k| pos + k);
         let end = i;
         if i < bytes.len() {
             if bytes[i] == b'\r' && bytes.get(i + 1) == Some(&b'\n') {
@@ -91,20 +92,24 @@ pub fn split(text: &str, start: usize) -> Result<(Split, Result<Tree, YamlError>
     if first.trim_end_matches([' ', '\t']) != "---" {
         return Err(SplitError::BadOpening { at: l0 + 3 });
     }
-    let candidates: Vec<(usize, usize, usize)> = lines(text, n0)
-        .filter(|&(s, e, _)| &text[s..e] == "---")
-        .collect();
-    let Some(&(cs, ce, cn)) = candidates.first() else {
+    // Only the first closing line is needed unless the YAML turns out to
+    // run on inside a quoted value: the rest of a long file is not scanned.
+    let mut closing = lines(text, n0).filter(|&(s, e, _)| &text[s..e] == "---");
+    let Some((cs, ce, cn)) = closing.next() else {
         return Err(SplitError::Unclosed { open: l0 });
     };
     let mut chosen = (cs, ce, cn);
     let mut parsed = yaml::parse(&text[n0..cs]);
     if matches!(&parsed, Err(e) if e.kind == YamlErrorKind::UnterminatedQuote) {
+        let candidates: Vec<(usize, usize, usize)> =
+            std::iter::once((cs, ce, cn)).chain(closing).collect();
         // The first `---` may sit inside a quoted multi-line value. YAML
         // forbids a document marker there, so each earlier `---` line is
         // indented by one space (folding gives the same text) and offsets
         // are mapped back afterwards.
-        for (i, &(s, e, n)) in candidates.iter().enumerate().skip(1) {
+        // Bounded: a hostile file with thousands of `---` lines must not
+        // cost thousands of parses.
+        for (i, &(s, e, n)) in candidates.iter().enumerate().skip(1).take(MAX_RETRIES) {
             let inner: Vec<usize> = candidates[..i].iter().map(|c| c.0 - n0).collect();
             let retry = parse_indented(&text[n0..s], &inner);
             if retry.is_ok() {

@@ -75,7 +75,11 @@ pub fn config_path(root: &Path) -> Option<PathBuf> {
 /// Read at most `limit` bytes of `path`; `Ok(None)` when it is larger.
 pub fn read_bounded(path: &Path, limit: u64) -> std::io::Result<Option<Vec<u8>>> {
     let f = std::fs::File::open(path)?;
-    let mut buf = Vec::new();
+    // Size the buffer from the file's length (plus one byte to see the end,
+    // or that it grew past the limit): one allocation, no doubling, no
+    // spare capacity kept for the life of the catalog.
+    let hint = f.metadata().map(|m| m.len()).unwrap_or(0).min(limit) as usize;
+    let mut buf = Vec::with_capacity(hint + 1);
     f.take(limit + 1).read_to_end(&mut buf)?;
     if buf.len() as u64 > limit {
         return Ok(None);
@@ -218,16 +222,18 @@ impl Catalog {
 fn load_skill(path: &Path, rel: &str, scope: Scope, limit: u64) -> (Skill, Vec<Diagnostic>) {
     let mut diags = Vec::new();
     let dir = path.parent().unwrap_or(Path::new(".")).to_path_buf();
-    // The folder's name as clients see it (a symlinked folder keeps its link
-    // name); only `.`/`..` need resolving.
-    let folder = match dir.file_name() {
-        Some(n) => n.to_string_lossy().into_owned(),
-        None => dir
-            .canonicalize()
-            .ok()
-            .and_then(|c| c.file_name().map(|n| n.to_string_lossy().into_owned()))
-            .unwrap_or_default(),
-    };
+    // The folder's real name: resolving the path costs a system call per
+    // component, so it is only done when the last component is `.`, `..`
+    // or a symlink (one `lstat`), the only cases where it changes the name.
+    let needs_resolving = dir.file_name().is_none()
+        || std::fs::symlink_metadata(&dir).is_ok_and(|m| m.file_type().is_symlink());
+    let resolved = needs_resolving.then(|| dir.canonicalize().ok()).flatten();
+    let folder = resolved
+        .as_deref()
+        .unwrap_or(&dir)
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
     let rel_dir = match rel.rsplit_once('/') {
         Some((d, _)) => d.to_string(),
         None => ".".to_string(),

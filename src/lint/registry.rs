@@ -1,11 +1,16 @@
 //! Every rule of every tier, and the order Tier 1 runs them in.
 
 use super::Rule;
-use super::rules::{cases, commands, load};
+use super::rules::context::{Ctx, SkillCtx};
+use super::rules::{
+    budget, cases, commands, description, fields, files, keys, load, name, orphan, portability,
+    references, sections, trigger, workflow,
+};
 use crate::catalog::Catalog;
 use crate::config::Config;
 use crate::diag::Diagnostic;
 use crate::route::rules as route;
+use rayon::prelude::*;
 
 /// All rules, sorted by id.
 pub static RULES: &[&Rule] = &[
@@ -22,6 +27,29 @@ pub static RULES: &[&Rule] = &[
     &load::YAML_LIMIT,
     &load::DUPLICATE_KEY,
     &load::NOT_A_MAPPING,
+    &name::NAME_REQUIRED,
+    &name::NAME_FORMAT,
+    &name::NAME_FOLDER_MISMATCH,
+    &description::DESCRIPTION_REQUIRED,
+    &description::DESCRIPTION_TOO_LONG,
+    &fields::COMPATIBILITY_INVALID,
+    &fields::METADATA_INVALID,
+    &fields::ALLOWED_TOOLS_INVALID,
+    &keys::UNKNOWN_KEY,
+    &keys::CLIENT_KEY,
+    &portability::UNQUOTED_COLON,
+    &portability::TAB_INDENTATION,
+    &portability::UNTERMINATED_QUOTE,
+    &orphan::ORPHAN_FOLDER,
+    &trigger::MISSING_TRIGGER,
+    &sections::MISSING_SECTION,
+    &sections::SELF_EXEMPTION,
+    &sections::STALE_EXEMPTION,
+    &budget::LINE_BUDGET,
+    &references::DEAD_REFERENCE,
+    &files::FILE_NAME,
+    &files::EMPTY_FOLDER,
+    &workflow::WORKFLOW_STEPS,
     &commands::toml_syntax::TOML_SYNTAX,
     &commands::description::DESCRIPTION,
     &commands::missing::MISSING,
@@ -59,6 +87,29 @@ pub static RULES: &[&Rule] = &[
     &route::ENTRY_CAP,
 ];
 
+/// A check of one skill.
+type SkillCheck = fn(&SkillCtx, &mut Vec<Diagnostic>);
+
+/// The per-skill checks, in the order they run on each skill.
+const SKILL_CHECKS: &[SkillCheck] = &[
+    name::check,
+    description::check,
+    fields::check,
+    keys::check,
+    portability::check,
+    trigger::check,
+    sections::check,
+    budget::check,
+    references::check,
+    files::check,
+    workflow::check,
+];
+
+/// A check of the catalog as a whole.
+type CatalogCheck = fn(&Ctx, &mut Vec<Diagnostic>);
+
+const CATALOG_CHECKS: &[CatalogCheck] = &[orphan::check_catalog, sections::check_catalog];
+
 /// Look a rule up by id (case-insensitive) or by name.
 pub fn find(id_or_name: &str) -> Option<&'static Rule> {
     RULES
@@ -67,9 +118,29 @@ pub fn find(id_or_name: &str) -> Option<&'static Rule> {
         .find(|r| r.id.eq_ignore_ascii_case(id_or_name) || r.name == id_or_name)
 }
 
-/// Run the Tier 1 checks over a loaded catalog.
+/// Run the Tier 1 checks over a loaded catalog: every per-skill check on
+/// every skill in parallel (rayon), then the catalog-wide checks. The
+/// result is in skill order, each skill's findings in check order, so it
+/// is the same on every run and thread count.
 pub fn run_lint(catalog: &Catalog, config: &Config) -> Vec<Diagnostic> {
-    let mut out = Vec::new();
+    let ctx = Ctx::new(catalog, config);
+    let per_skill: Vec<Vec<Diagnostic>> = catalog
+        .skills
+        .par_iter()
+        .map(|skill| {
+            let mut out = Vec::new();
+            if let Some(s) = SkillCtx::new(&ctx, skill) {
+                for check in SKILL_CHECKS {
+                    check(&s, &mut out);
+                }
+            }
+            out
+        })
+        .collect();
+    let mut out: Vec<Diagnostic> = per_skill.into_iter().flatten().collect();
+    for check in CATALOG_CHECKS {
+        check(&ctx, &mut out);
+    }
     commands::run(catalog, config, &mut out);
     cases::run(catalog, config, &mut out);
     out

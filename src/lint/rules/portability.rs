@@ -1,0 +1,168 @@
+//! Frontmatter that strict YAML parsers used by other clients refuse:
+//! unquoted `: ` in plain values, tabs in indentation, unterminated quotes.
+
+use super::context::SkillCtx;
+use super::yaml_lines::{Issue, QuoteEnd, scan};
+use crate::diag::Diagnostic;
+use crate::rule;
+
+rule! {
+    /// ## What it does
+    /// Reports `: ` (or a `:` ending the line) inside an unquoted value,
+    /// pointing at the colon. YAML reads it as the start of a nested
+    /// mapping, so the frontmatter does not parse. Every such spot is
+    /// reported, not only the first one the parser stops at (that one is
+    /// SG013, and is not repeated here).
+    ///
+    /// ## Why is this bad?
+    /// Every client that parses the frontmatter as YAML rejects the whole
+    /// skill; Cursor, for one, fails the request.
+    ///
+    /// ## Example
+    /// ```yaml
+    /// description: Use this skill when: tests fail      # breaks
+    /// description: "Use this skill when: tests fail"    # works
+    /// description: >-
+    ///   Use this skill when: tests fail                 # works
+    /// ```
+    pub static UNQUOTED_COLON = ("SG111", "unquoted-colon", Error, "unquoted `: ` in a frontmatter value");
+}
+
+rule! {
+    /// ## What it does
+    /// Reports a tab in the indentation of a frontmatter line: before a key,
+    /// a comment, on a blank line between keys, or where a block scalar's
+    /// indentation is expected. Tabs after the indentation of a block scalar
+    /// and inside flow collections (`[a,\tb]`) are fine.
+    ///
+    /// ## Why is this bad?
+    /// YAML forbids tabs in indentation. Some parsers (yaml-rust2, which
+    /// skillgate uses) let a few cases pass, but libyaml and its ports —
+    /// Ruby's Psych, Go's yaml.v3, PyYAML — reject the whole frontmatter.
+    pub static TAB_INDENTATION = ("SG112", "tab-indentation", Error, "tab in the indentation of a frontmatter line");
+}
+
+rule! {
+    /// ## What it does
+    /// Reports a value that opens with `"` or `'` and is not closed on its
+    /// line nor validly continued: the next lines are not indented as a
+    /// continuation must be, a `---` line comes first, or the frontmatter
+    /// ends. A quoted value that spans several properly indented lines is
+    /// valid YAML and is not reported.
+    ///
+    /// ## Why is this bad?
+    /// The parser reads the rest of the frontmatter as part of the string,
+    /// or fails. Splitters such as gray-matter end the frontmatter at the
+    /// first `---` line, even inside a quoted value.
+    ///
+    /// ## Example
+    /// ```yaml
+    /// description: "Fill PDF forms.
+    /// name: pdf-forms          # not indented: the quote never closes
+    /// ```
+    pub static UNTERMINATED_QUOTE = ("SG113", "unterminated-quote", Error, "quoted frontmatter value is never closed");
+}
+
+/// Byte range of the YAML between the delimiters, also when it did not
+/// parse (the loader then keeps no frontmatter, but the body still starts
+/// after the closing `---`).
+fn yaml_range(s: &SkillCtx) -> Option<std::ops::Range<usize>> {
+    if let Some(fm) = s.fm {
+        return Some(fm.yaml.clone());
+    }
+    if !s.ctx.yaml_failed.contains(s.file()) {
+        return None;
+    }
+    let text = &s.src.text;
+    let open = if text.starts_with('\u{feff}') { 3 } else { 0 };
+    if !text[open..].starts_with("---") {
+        return None;
+    }
+    let first_end = super::markdown::split_lines(text, open).next()?.1;
+    let yaml_start = match &text.as_bytes()[first_end..] {
+        [b'\r', b'\n', ..] => first_end + 2,
+        [_, ..] => first_end + 1,
+        [] => return None,
+    };
+    // The closing line is exactly `---`, just before the body.
+    let mut e = s.skill.body_start.min(text.len());
+    let head = &text[..e];
+    if head.ends_with("\r\n") {
+        e -= 2;
+    } else if head.ends_with(['\n', '\r']) {
+        e -= 1;
+    }
+    let close = text[..e].strip_suffix("---").map(|t| t.len())?;
+    (close >= yaml_start).then_some(yaml_start..close)
+}
+
+pub fn check(s: &SkillCtx, out: &mut Vec<Diagnostic>) {
+    let Some(range) = yaml_range(s) else { return };
+    let failed = s.ctx.yaml_failed.contains(s.file());
+    let reported = |at: usize| s.ctx.yaml_error_spots.contains(&(s.file(), at));
+    for issue in scan(&s.src.text, range.start, range.end) {
+        match issue {
+            // Where the YAML parsed, no plain scalar holds `: `: the scan
+            // only adds the spots after the one the parser stopped at.
+            Issue::Colon { at, key } if failed && !reported(at) => {
+                let key = key.as_deref().unwrap_or("description");
+                out.push(
+                    UNQUOTED_COLON
+                        .diag(s.file(), "unquoted `: ` in a frontmatter value")
+                        .with_span(s.span(at, at + 1))
+                        .with_label("YAML reads this as a nested mapping")
+                        .with_help(format!(
+                            "wrap the value in quotes (`{key}: \"…\"`), or use a block scalar (`{key}: >-` with the text indented on the next lines)"
+                        )),
+                );
+            }
+            Issue::Tab { at } if !reported(at) => {
+                out.push(
+                    TAB_INDENTATION
+                        .diag(s.file(), "tab in the indentation of a frontmatter line")
+                        .with_span(s.span(at, at + 1))
+                        .with_label("tab")
+                        .with_help("indent with spaces: libyaml and its ports (Ruby's Psych, Go's yaml.v3, PyYAML) reject tabs here"),
+                );
+            }
+            Issue::Quote {
+                at,
+                quote,
+                end,
+                key,
+            } if (failed || matches!(end, QuoteEnd::Unindented { marker: true, .. }))
+                && !reported(at) =>
+            {
+                let kind = if quote == '"' { "double" } else { "single" };
+                let message = match end {
+                    QuoteEnd::Eof => {
+                        format!("the {kind} quote opening this value is never closed")
+                    }
+                    QuoteEnd::Unindented { line_start, marker } => {
+                        let line = s.src.index.line_col(&s.src.text, line_start).0;
+                        if marker {
+                            format!(
+                                "the {kind} quote opening this value is not closed before line {line}, a `---` line that ends the frontmatter in other clients"
+                            )
+                        } else {
+                            format!(
+                                "the {kind} quote opening this value is not closed on its line, and line {line} is not indented as a continuation"
+                            )
+                        }
+                    }
+                };
+                let key = key.as_deref().unwrap_or("description");
+                out.push(
+                    UNTERMINATED_QUOTE
+                        .diag(s.file(), message)
+                        .with_span(s.span(at, at + 1))
+                        .with_label("opened here")
+                        .with_help(format!(
+                            "close the quote on the same line, indent the continuation lines, or use a block scalar (`{key}: >-`)"
+                        )),
+                );
+            }
+            _ => {}
+        }
+    }
+}

@@ -1,0 +1,244 @@
+//! Cross-references from one skill to another.
+
+use super::context::SkillCtx;
+use super::keys::did_you_mean;
+use crate::catalog::Target;
+use crate::diag::Diagnostic;
+use crate::rule;
+
+rule! {
+    /// ## What it does
+    /// Warns about a reference to a skill the catalog does not have. Two
+    /// forms are references (outside fenced code blocks):
+    /// - a backticked skill name followed by the word "skill", as
+    ///   skill-anatomy.md recommends: ``Follow the `test-driven-development` skill``;
+    /// - a relative Markdown link to another skill's SKILL.md:
+    ///   `[TDD](../test-driven-development/SKILL.md)`.
+    ///
+    /// Plugin-qualified names (`superpowers:brainstorming`) point outside the
+    /// catalog and are not checked. Only whole catalogs are checked, not a
+    /// single skill.
+    ///
+    /// ## Why is this bad?
+    /// An agent told to follow a skill that does not exist improvises
+    /// instead; the reference usually survived a rename.
+    pub static DEAD_REFERENCE = ("SG206", "dead-reference", Warning, "reference to a skill that does not exist");
+}
+
+fn is_skill_name(s: &str) -> bool {
+    !s.is_empty()
+        && s.len() <= 64
+        && s.bytes().next().is_some_and(|b| b.is_ascii_alphanumeric())
+        && s.bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+}
+
+/// Resolve `link` (relative, `/`-separated) against folder `dir`
+/// lexically; `None` when it climbs above the catalog root.
+fn resolve(dir: &str, link: &str) -> Option<String> {
+    let mut parts: Vec<&str> = if dir == "." || dir.is_empty() {
+        Vec::new()
+    } else {
+        dir.split('/').collect()
+    };
+    for p in link.split('/') {
+        match p {
+            "" | "." => {}
+            ".." => {
+                parts.pop()?;
+            }
+            p => parts.push(p),
+        }
+    }
+    Some(parts.join("/"))
+}
+
+/// `(byte offset in line, name)` of every "`name` skill" in a prose line.
+fn backtick_refs(line: &str) -> Vec<(usize, &str)> {
+    let mut out = Vec::new();
+    let b = line.as_bytes();
+    let mut i = 0;
+    while let Some(open) = line[i..].find('`').map(|k| i + k) {
+        let Some(close) = line[open + 1..].find('`').map(|k| open + 1 + k) else {
+            break;
+        };
+        let name = &line[open + 1..close];
+        let after = &line[close + 1..];
+        let next_word = after
+            .strip_prefix(' ')
+            .map(|a| a.split(|c: char| !c.is_alphanumeric()).next().unwrap_or(""))
+            .unwrap_or("");
+        if is_skill_name(name) && next_word.eq_ignore_ascii_case("skill") {
+            out.push((open + 1, name));
+        }
+        i = close + 1;
+        if i >= b.len() {
+            break;
+        }
+    }
+    out
+}
+
+/// `(byte offset in line of the target, target)` of every Markdown link
+/// whose target is a relative path ending in `/SKILL.md`.
+fn skill_links(line: &str) -> Vec<(usize, &str)> {
+    let mut out = Vec::new();
+    let b = line.as_bytes();
+    let mut i = 0;
+    while let Some(k) = line[i..].find(']') {
+        if b.get(i + k + 1) != Some(&b'(') {
+            i += k + 1;
+            continue;
+        }
+        let start = i + k + 2;
+        let Some(len) = line[start..].find(')') else {
+            break;
+        };
+        let target = line[start..start + len].trim();
+        let target = target.split(['#', '?', ' ']).next().unwrap_or("");
+        if target.ends_with("/SKILL.md")
+            && !target.contains("://")
+            && !target.starts_with('/')
+            && !target.starts_with('#')
+        {
+            out.push((start, target));
+        }
+        i = start + len;
+    }
+    out
+}
+
+/// A dead target: its first mention and how often it is mentioned.
+struct Dead<'a> {
+    target: &'a str,
+    start: usize,
+    count: usize,
+    link: bool,
+}
+
+fn note<'a>(dead: &mut Vec<Dead<'a>>, target: &'a str, start: usize, link: bool) {
+    match dead.iter_mut().find(|d| d.target == target) {
+        Some(d) => d.count += 1,
+        None => dead.push(Dead {
+            target,
+            start,
+            count: 1,
+            link,
+        }),
+    }
+}
+
+pub fn check(s: &SkillCtx, out: &mut Vec<Diagnostic>) {
+    let ctx = s.ctx;
+    if ctx.catalog.target != Target::Catalog {
+        return;
+    }
+    // Find the few lines that can hold a reference with two fast scans of
+    // the body (a backtick followed by " skill"; "/SKILL.md"), rather than
+    // looking at every line.
+    let text = &s.src.text;
+    let base = s.skill.body_start.min(text.len());
+    let bytes = &text.as_bytes()[base..];
+    let line_of = |at: usize| {
+        s.body
+            .lines
+            .partition_point(|l| l.start <= base + at)
+            .saturating_sub(1)
+    };
+    let mut candidates: Vec<usize> = memchr::memchr_iter(b'`', bytes)
+        .filter(|&i| {
+            bytes.get(i + 1) == Some(&b' ')
+                && bytes
+                    .get(i + 2..i + 7)
+                    .is_some_and(|w| w.eq_ignore_ascii_case(b"skill"))
+        })
+        .map(line_of)
+        .chain(memchr::memmem::find_iter(bytes, b"/SKILL.md").map(line_of))
+        .collect();
+    candidates.sort_unstable();
+    candidates.dedup();
+    // Each dead target once per skill, at its first mention.
+    let mut dead: Vec<Dead> = Vec::new();
+    for line in candidates
+        .into_iter()
+        .filter_map(|i| s.body.lines.get(i))
+        .filter(|l| !l.fenced)
+    {
+        for (at, name) in backtick_refs(line.text) {
+            if !ctx.known_skills.contains(name) {
+                note(&mut dead, name, line.start + at, false);
+            }
+        }
+        for (at, target) in skill_links(line.text) {
+            let exists = resolve(&s.skill.rel_dir, target)
+                .as_deref()
+                .is_some_and(|r| ctx.skill_files.contains(r));
+            if !exists {
+                note(&mut dead, target, line.start + at, true);
+            }
+        }
+    }
+    for Dead {
+        target,
+        start,
+        count,
+        link,
+    } in dead
+    {
+        let times = if count > 1 {
+            format!(" (mentioned {count} times)")
+        } else {
+            String::new()
+        };
+        let span = s.span(start, start + target.len());
+        let d = if link {
+            DEAD_REFERENCE
+                .diag(
+                    s.file(),
+                    format!("link to `{target}`, which is not a skill in this catalog{times}"),
+                )
+                .with_span(span)
+                .with_label("no SKILL.md here")
+                .with_help("fix the path, add the skill, or remove the link")
+        } else {
+            let d = DEAD_REFERENCE
+                .diag(
+                    s.file(),
+                    format!("`{target}` is not a skill in this catalog{times}"),
+                )
+                .with_span(span)
+                .with_label("no skill has this name");
+            match did_you_mean(target, ctx.known_skills.iter().map(|n| (*n, *n)), false) {
+                Some(m) => d.with_help(format!("did you mean `{m}`?")),
+                None => d.with_help("fix the name, add the skill, or remove the reference"),
+            }
+        };
+        out.push(d);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn backticked_names_before_the_word_skill() {
+        let l = "Follow the `test-driven-development` skill, then `npm test` and the `x` skills.";
+        let names: Vec<_> = backtick_refs(l).into_iter().map(|r| r.1).collect();
+        assert_eq!(names, vec!["test-driven-development"]);
+        assert!(backtick_refs("use the `superpowers:tdd` skill").is_empty());
+        assert!(backtick_refs("the `SKILL.md` skill").is_empty());
+    }
+
+    #[test]
+    fn relative_skill_links() {
+        let l = "See [a](../a/SKILL.md), [b](https://x/b/SKILL.md) and [c](../c/ref.md#x).";
+        let t: Vec<_> = skill_links(l).into_iter().map(|r| r.1).collect();
+        assert_eq!(t, vec!["../a/SKILL.md"]);
+        assert_eq!(
+            resolve("skills/b", "../a/SKILL.md").as_deref(),
+            Some("skills/a/SKILL.md")
+        );
+        assert_eq!(resolve("b", "../../a/SKILL.md"), None);
+    }
+}

@@ -1,0 +1,137 @@
+//! Shared helpers for the integration tests: run the real binary and read
+//! its JSON report.
+#![allow(dead_code)]
+
+use assert_cmd::Command;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+/// `tests/fixtures/lint/<case>`.
+pub fn fixture(case: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/lint")
+        .join(case)
+}
+
+/// A `skillgate` command with a clean environment for output (no colour).
+pub fn skillgate() -> Command {
+    let mut cmd = Command::cargo_bin("skillgate").unwrap();
+    cmd.env("NO_COLOR", "1");
+    cmd
+}
+
+/// One finding as the JSON report gives it.
+#[derive(Debug, Clone)]
+pub struct Finding {
+    pub rule: String,
+    pub severity: String,
+    pub file: String,
+    pub line: Option<u64>,
+    pub column: Option<u64>,
+    pub message: String,
+    pub help: Option<String>,
+}
+
+/// The outcome of `skillgate check --format json --no-route`.
+#[derive(Debug)]
+pub struct Report {
+    pub code: i32,
+    pub findings: Vec<Finding>,
+    pub summary: Value,
+}
+
+impl Report {
+    /// Findings of `rule`.
+    pub fn of(&self, rule: &str) -> Vec<&Finding> {
+        self.findings.iter().filter(|f| f.rule == rule).collect()
+    }
+
+    /// Findings of `rule` in a file whose path contains `file`.
+    pub fn in_file(&self, rule: &str, file: &str) -> Vec<&Finding> {
+        self.findings
+            .iter()
+            .filter(|f| f.rule == rule && f.file.contains(file))
+            .collect()
+    }
+
+    /// The single finding of `rule` in `file`; panics when there is not
+    /// exactly one.
+    pub fn one(&self, rule: &str, file: &str) -> &Finding {
+        let found = self.in_file(rule, file);
+        assert_eq!(
+            found.len(),
+            1,
+            "expected one {rule} in {file}, got {found:#?}\nall: {:#?}",
+            self.findings
+        );
+        found[0]
+    }
+
+    /// Rule ids found in `file`.
+    pub fn rules_in(&self, file: &str) -> Vec<&str> {
+        self.findings
+            .iter()
+            .filter(|f| f.file.contains(file))
+            .map(|f| f.rule.as_str())
+            .collect()
+    }
+}
+
+/// Run `check --no-route --format json` on `root` with extra arguments.
+pub fn check_json(root: &Path, extra: &[&str]) -> Report {
+    let out = skillgate()
+        .arg("check")
+        .arg(root)
+        .args(["--no-route", "--format", "json"])
+        .args(extra)
+        .output()
+        .unwrap();
+    let code = out.status.code().expect("exit code");
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "not JSON ({e}): {}\nstderr: {}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        )
+    });
+    let findings = doc["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| Finding {
+            rule: d["rule"].as_str().unwrap().to_string(),
+            severity: d["severity"].as_str().unwrap().to_string(),
+            file: d["file"].as_str().unwrap().to_string(),
+            line: d["line"].as_u64(),
+            column: d["column"].as_u64(),
+            message: d["message"].as_str().unwrap().to_string(),
+            help: d["help"].as_str().map(str::to_string),
+        })
+        .collect();
+    Report {
+        code,
+        findings,
+        summary: doc["summary"].clone(),
+    }
+}
+
+/// Run `check` on a fixture case.
+pub fn check_case(case: &str) -> Report {
+    check_json(&fixture(case), &[])
+}
+
+/// The human report of `check --no-route` on `root` (stdout, NO_COLOR,
+/// not a terminal) and its exit code.
+pub fn check_human(root: &Path, extra: &[&str]) -> (String, i32) {
+    let out = skillgate()
+        .arg("check")
+        .arg(root)
+        .arg("--no-route")
+        .args(extra)
+        .output()
+        .unwrap();
+    (
+        String::from_utf8(out.stdout).unwrap(),
+        out.status.code().unwrap(),
+    )
+}
