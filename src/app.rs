@@ -60,6 +60,14 @@ fn check(args: &CheckArgs, out: &mut dyn Write) -> Result<Exit, Fatal> {
                 .with_help("pass a catalog folder, a skill folder or a SKILL.md"),
         );
     }
+    if args.no_route
+        && (args.baseline.is_some() || args.save_baseline.is_some() || args.min_rank1.is_some())
+    {
+        return Err(Fatal::usage(
+            "--baseline, --save-baseline and --min-rank1 need Tier 2, which --no-route skips",
+        )
+        .with_help("drop --no-route, or drop the routing flags"));
+    }
     let config = load_config(&args.root, args.config.as_deref())?;
     let catalog = Catalog::load(&args.root, &config)?;
     if let Some(skill) = &args.behave.behavioral {

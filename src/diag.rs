@@ -148,8 +148,15 @@ pub struct LineIndex {
 
 impl LineIndex {
     pub fn new(text: &str) -> Self {
+        let mut starts = Vec::with_capacity(text.len() / 32 + 1);
+        starts.push(0);
+        if memchr::memchr(b'\r', text.as_bytes()).is_none() {
+            // LF only (most files): a vectorised search for each `\n`.
+            starts.extend(memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| i + 1));
+            starts.shrink_to_fit();
+            return LineIndex { starts };
+        }
         let bytes = text.as_bytes();
-        let mut starts = vec![0];
         let mut i = 0;
         while i < bytes.len() {
             match bytes[i] {
@@ -164,6 +171,7 @@ impl LineIndex {
             }
             i += 1;
         }
+        starts.shrink_to_fit();
         LineIndex { starts }
     }
 

@@ -131,3 +131,24 @@ fn sarif_and_json_are_byte_identical_between_runs() {
         assert_eq!(run(cat.path(), format), run(cat.path(), format), "{format}");
     }
 }
+
+#[test]
+fn routing_flags_with_no_route_are_a_usage_error() {
+    let cat = catalog_with_findings();
+    for flags in [
+        vec!["--min-rank1", "50"],
+        vec!["--baseline", "b.json"],
+        vec!["--save-baseline", "b.json"],
+    ] {
+        let out = Command::cargo_bin("skillgate")
+            .unwrap()
+            .arg("check")
+            .arg("--no-route")
+            .args(&flags)
+            .arg(cat.path())
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{flags:?}");
+        assert!(String::from_utf8_lossy(&out.stderr).contains("--no-route"));
+    }
+}

@@ -88,126 +88,128 @@ pub fn walk(
         return;
     }
     let mut seen = HashSet::new();
-    if let Ok(c) = dir.canonicalize() {
-        seen.insert(c);
-    }
-    let walk = Walk {
+    let canon = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
+    seen.insert(canon.clone());
+    walk_dir(
+        dir,
+        &canon,
+        rel,
         filter,
         report_orphans,
         boundary,
-    };
-    walk.dir(dir, rel, 0, false, &mut seen, found);
+        0,
+        false,
+        &mut seen,
+        found,
+    );
     found.skill_files.sort_by(|a, b| a.1.cmp(&b.1));
     found.skill_files.dedup_by(|a, b| a.1 == b.1);
     found.orphan_dirs.sort();
 }
 
-/// What stays the same during one walk.
-struct Walk<'a> {
-    filter: &'a Filter,
+/// Returns whether the subtree holds a SKILL.md. `canon` is `dir` with
+/// every symlink resolved; a child that is not a symlink is `canon/name`,
+/// so only symlinks cost a `realpath`.
+#[allow(clippy::too_many_arguments)]
+fn walk_dir(
+    dir: &Path,
+    canon: &Path,
+    rel: &str,
+    filter: &Filter,
     report_orphans: bool,
-    boundary: &'a Path,
-}
-
-impl Walk<'_> {
-    /// Returns whether the subtree holds a SKILL.md.
-    fn dir(
-        &self,
-        dir: &Path,
-        rel: &str,
-        depth: usize,
-        inside_skill: bool,
-        seen: &mut HashSet<PathBuf>,
-        found: &mut Found,
-    ) -> bool {
-        let (filter, report_orphans) = (self.filter, self.report_orphans);
-        let unreadable = |found: &mut Found, what: &str, e: &dyn std::fmt::Display| {
+    boundary: &Path,
+    depth: usize,
+    inside_skill: bool,
+    seen: &mut HashSet<PathBuf>,
+    found: &mut Found,
+) -> bool {
+    let unreadable = |found: &mut Found, what: &str, e: &dyn std::fmt::Display| {
+        found.diagnostics.push(
+            UNREADABLE
+                .diag(
+                    if rel.is_empty() { "." } else { rel },
+                    format!("cannot read {what}: {e}"),
+                )
+                .with_help("fix the permissions or remove the entry"),
+        );
+    };
+    let entries = match std::fs::read_dir(dir) {
+        Ok(e) => e,
+        Err(e) => {
+            unreadable(found, "folder", &e);
+            return false;
+        }
+    };
+    let mut subdirs = Vec::new();
+    let mut has_skill = false;
+    let mut has_files = false;
+    for entry in entries {
+        let entry = match entry {
+            Ok(e) => e,
+            Err(e) => {
+                unreadable(found, "folder entry", &e);
+                continue;
+            }
+        };
+        let name_os = entry.file_name();
+        let Some(name) = name_os.to_str() else {
             found.diagnostics.push(
                 UNREADABLE
                     .diag(
-                        if rel.is_empty() { "." } else { rel },
-                        format!("cannot read {what}: {e}"),
+                        join_rel(rel, &name_os.to_string_lossy()),
+                        "file name is not valid UTF-8; it was skipped",
                     )
-                    .with_help("fix the permissions or remove the entry"),
+                    .with_help("rename it with a UTF-8 name"),
             );
+            continue;
         };
-        let entries = match std::fs::read_dir(dir) {
-            Ok(e) => e,
+        let path = entry.path();
+        let child_rel = join_rel(rel, name);
+        let ft = match entry.file_type() {
+            Ok(t) => t,
             Err(e) => {
-                unreadable(found, "folder", &e);
-                return false;
+                unreadable(found, name, &e);
+                continue;
             }
         };
-        let mut subdirs = Vec::new();
-        let mut has_skill = false;
-        let mut has_files = false;
-        for entry in entries {
-            let entry = match entry {
-                Ok(e) => e,
-                Err(e) => {
-                    unreadable(found, "folder entry", &e);
-                    continue;
-                }
-            };
-            let name_os = entry.file_name();
-            let Some(name) = name_os.to_str() else {
+        let is_dir = if ft.is_symlink() {
+            if let Some(real) = super::outside_root(boundary, &path) {
                 found.diagnostics.push(
                     UNREADABLE
-                        .diag(
-                            join_rel(rel, &name_os.to_string_lossy()),
-                            "file name is not valid UTF-8; it was skipped",
-                        )
-                        .with_help("rename it with a UTF-8 name"),
+                        .diag(child_rel.clone(), super::outside_message(&real))
+                        .with_help(super::OUTSIDE_HELP),
                 );
                 continue;
-            };
-            let path = entry.path();
-            let child_rel = join_rel(rel, name);
-            let ft = match entry.file_type() {
-                Ok(t) => t,
+            }
+            match std::fs::metadata(&path) {
+                Ok(m) => m.is_dir(),
                 Err(e) => {
-                    unreadable(found, name, &e);
-                    continue;
-                }
-            };
-            let is_dir = if ft.is_symlink() {
-                if let Some(real) = super::outside_root(self.boundary, &path) {
                     found.diagnostics.push(
                         UNREADABLE
-                            .diag(child_rel.clone(), super::outside_message(&real))
-                            .with_help(super::OUTSIDE_HELP),
+                            .diag(child_rel.clone(), format!("broken symlink: {e}"))
+                            .with_help("point the link at an existing file or remove it"),
                     );
                     continue;
                 }
-                match std::fs::metadata(&path) {
-                    Ok(m) => m.is_dir(),
-                    Err(e) => {
-                        found.diagnostics.push(
-                            UNREADABLE
-                                .diag(child_rel.clone(), format!("broken symlink: {e}"))
-                                .with_help("point the link at an existing file or remove it"),
-                        );
-                        continue;
-                    }
-                }
-            } else {
-                ft.is_dir()
-            };
-            if is_dir {
-                if SKIP_DIRS.contains(&name) || filter.excluded(&child_rel) {
-                    continue;
-                }
-                subdirs.push((path, child_rel));
-            } else {
-                has_files = true;
-                if name == "SKILL.md" && filter.accepts_file(&child_rel) {
-                    has_skill = true;
-                    found.skill_files.push((path, child_rel));
-                }
+            }
+        } else {
+            ft.is_dir()
+        };
+        if is_dir {
+            if SKIP_DIRS.contains(&name) || filter.excluded(&child_rel) {
+                continue;
+            }
+            subdirs.push((path, child_rel, ft.is_symlink()));
+        } else {
+            has_files = true;
+            if name == "SKILL.md" && filter.accepts_file(&child_rel) {
+                has_skill = true;
+                found.skill_files.push((path, child_rel));
             }
         }
-        if depth >= MAX_DEPTH && !subdirs.is_empty() {
-            found.diagnostics.push(
+    }
+    if depth >= MAX_DEPTH && !subdirs.is_empty() {
+        found.diagnostics.push(
             UNREADABLE
                 .diag(
                     rel,
@@ -217,34 +219,41 @@ impl Walk<'_> {
                 )
                 .with_help("flatten the catalog or exclude this folder in skillgate.toml"),
         );
-            return has_skill;
-        }
-        let mut below = false;
-        subdirs.sort();
-        for (path, child_rel) in subdirs {
-            let canon = match path.canonicalize() {
+        return has_skill;
+    }
+    let mut below = false;
+    subdirs.sort();
+    for (path, child_rel, is_link) in subdirs {
+        let child_canon = if is_link {
+            match path.canonicalize() {
                 Ok(c) => c,
                 Err(e) => {
                     unreadable(found, &child_rel, &e);
                     continue;
                 }
-            };
-            if !seen.insert(canon) {
-                // a symlink loop or a second link to a folder already walked
-                continue;
             }
-            below |= self.dir(
-                &path,
-                &child_rel,
-                depth + 1,
-                inside_skill || has_skill,
-                seen,
-                found,
-            );
+        } else {
+            canon.join(path.file_name().unwrap_or_default())
+        };
+        if !seen.insert(child_canon.clone()) {
+            // a symlink loop or a second link to a folder already walked
+            continue;
         }
-        if report_orphans && depth > 0 && has_files && !has_skill && !below && !inside_skill {
-            found.orphan_dirs.push(rel.to_string());
-        }
-        has_skill || below
+        below |= walk_dir(
+            &path,
+            &child_canon,
+            &child_rel,
+            filter,
+            report_orphans,
+            boundary,
+            depth + 1,
+            inside_skill || has_skill,
+            seen,
+            found,
+        );
     }
+    if report_orphans && depth > 0 && has_files && !has_skill && !below && !inside_skill {
+        found.orphan_dirs.push(rel.to_string());
+    }
+    has_skill || below
 }

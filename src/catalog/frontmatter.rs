@@ -10,6 +10,14 @@
 
 use super::yaml::{self, Tree, YamlError, YamlErrorKind};
 
+/// Most later `---` lines tried as the closing delimiter when the first
+/// one falls inside a quoted value. Each try parses the YAML again, so
+/// without a bound a file of many `---` lines inside an unterminated quote
+/// costs time quadratic in its size (a 10 KB file took seconds). Past the
+/// bound the first `---` closes the block and the unterminated quote is
+/// reported.
+pub const MAX_RETRIES: usize = 32;
+
 /// Where the frontmatter sits in the file.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Split {
@@ -45,10 +53,7 @@ fn lines(text: &str, from: usize) -> impl Iterator<Item = (usize, usize, usize)>
             return None;
         }
         let start = pos;
-        let mut i = pos;
-        while i < bytes.len() && bytes[i] != b'\n' && bytes[i] != b'\r' {
-            i += 1;
-        }
+        let mut i = memchr::memchr2(b'\n', b'\r', &bytes[pos..]).map_or(bytes.len(), |k| pos + k);
         let end = i;
         if i < bytes.len() {
             if bytes[i] == b'\r' && bytes.get(i + 1) == Some(&b'\n') {
@@ -62,17 +67,10 @@ fn lines(text: &str, from: usize) -> impl Iterator<Item = (usize, usize, usize)>
     })
 }
 
-/// Most later `---` lines tried as the closing delimiter when the first one
-/// sits inside a quoted value. Each try parses the YAML again, so without a
-/// bound a file of many `---` lines inside an unterminated quote costs time
-/// quadratic in its size (a 10 KB file took seconds). Past the bound the
-/// first `---` closes the block and the unterminated quote is reported.
-pub const MAX_CLOSE_RETRIES: usize = 16;
-
 /// Locate the frontmatter. `start` is 3 when the file began with a BOM,
 /// else 0. When the YAML between the first and a later `---` line fails to
 /// parse inside a quoted scalar, that `---` was text: the next one is tried
-/// (at most [`MAX_CLOSE_RETRIES`] of them).
+/// (at most [`MAX_RETRIES`] of them).
 pub fn split(text: &str, start: usize) -> Result<(Split, Result<Tree, YamlError>), SplitError> {
     let mut it = lines(text, start);
     let Some((l0, e0, n0)) = it.next() else {
@@ -99,25 +97,24 @@ pub fn split(text: &str, start: usize) -> Result<(Split, Result<Tree, YamlError>
     if first.trim_end_matches([' ', '\t']) != "---" {
         return Err(SplitError::BadOpening { at: l0 + 3 });
     }
-    let candidates: Vec<(usize, usize, usize)> = lines(text, n0)
-        .filter(|&(s, e, _)| &text[s..e] == "---")
-        .collect();
-    let Some(&(cs, ce, cn)) = candidates.first() else {
+    // Only the first closing line is needed unless the YAML turns out to
+    // run on inside a quoted value: the rest of a long file is not scanned.
+    let mut closing = lines(text, n0).filter(|&(s, e, _)| &text[s..e] == "---");
+    let Some((cs, ce, cn)) = closing.next() else {
         return Err(SplitError::Unclosed { open: l0 });
     };
     let mut chosen = (cs, ce, cn);
     let mut parsed = yaml::parse(&text[n0..cs]);
     if matches!(&parsed, Err(e) if e.kind == YamlErrorKind::UnterminatedQuote) {
+        let candidates: Vec<(usize, usize, usize)> =
+            std::iter::once((cs, ce, cn)).chain(closing).collect();
         // The first `---` may sit inside a quoted multi-line value. YAML
         // forbids a document marker there, so each earlier `---` line is
         // indented by one space (folding gives the same text) and offsets
         // are mapped back afterwards.
-        for (i, &(s, e, n)) in candidates
-            .iter()
-            .enumerate()
-            .skip(1)
-            .take(MAX_CLOSE_RETRIES)
-        {
+        // Bounded: a hostile file with thousands of `---` lines must not
+        // cost thousands of parses.
+        for (i, &(s, e, n)) in candidates.iter().enumerate().skip(1).take(MAX_RETRIES) {
             let inner: Vec<usize> = candidates[..i].iter().map(|c| c.0 - n0).collect();
             let retry = parse_indented(&text[n0..s], &inner);
             if retry.is_ok() {
@@ -225,14 +222,14 @@ mod tests {
 
     #[test]
     fn a_quoted_value_may_hold_several_dash_lines() {
-        let inner = "\n---\n ".repeat(MAX_CLOSE_RETRIES);
+        let inner = "\n---\n ".repeat(MAX_RETRIES);
         let t = format!("---\ndescription: \"a{inner}b\"\nname: a\n---\nbody\n");
         let (s, tree) = split(&t, 0).unwrap();
         assert_eq!(&t[s.body..], "body\n");
         assert!(tree.is_ok());
         // One more and the closing line is past the bound: the first `---`
         // closes the block and the quote is reported unterminated.
-        let inner = "\n---\n ".repeat(MAX_CLOSE_RETRIES + 1);
+        let inner = "\n---\n ".repeat(MAX_RETRIES + 1);
         let t = format!("---\ndescription: \"a{inner}b\"\nname: a\n---\nbody\n");
         let (s, tree) = split(&t, 0).unwrap();
         assert_eq!(s.yaml, 4..t.find("\n---\n").unwrap() + 1);

@@ -32,6 +32,16 @@ pub enum Target {
     SkillFile,
 }
 
+/// How much of the catalog to read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scope {
+    /// Everything every tier needs: skills, their folders' files, case
+    /// files and slash commands.
+    Full,
+    /// Only the SKILL.md files (what `skillgate rank` needs).
+    SkillsOnly,
+}
+
 /// The loaded catalog.
 #[derive(Debug)]
 pub struct Catalog {
@@ -102,13 +112,18 @@ pub fn read_bounded(path: &Path, limit: u64) -> std::io::Result<Option<Vec<u8>>>
         opts.custom_flags(libc::O_NONBLOCK);
     }
     let f = opts.open(path)?;
-    if !f.metadata()?.is_file() {
+    let meta = f.metadata()?;
+    if !meta.is_file() {
         return Err(std::io::Error::new(
             std::io::ErrorKind::InvalidInput,
             "not a regular file (a FIFO, socket or device)",
         ));
     }
-    let mut buf = Vec::new();
+    // Size the buffer from the file's length (plus one byte to see the end,
+    // or that it grew past the limit): one allocation, no doubling, no
+    // spare capacity kept for the life of the catalog.
+    let hint = meta.len().min(limit) as usize;
+    let mut buf = Vec::with_capacity(hint + 1);
     f.take(limit + 1).read_to_end(&mut buf)?;
     if buf.len() as u64 > limit {
         return Ok(None);
@@ -120,6 +135,11 @@ impl Catalog {
     /// Discover and load everything under `root` (a catalog folder, a skill
     /// folder or a SKILL.md).
     pub fn load(root: &Path, config: &Config) -> Result<Catalog, Fatal> {
+        Catalog::load_scoped(root, config, Scope::Full)
+    }
+
+    /// [`Catalog::load`], reading only what `scope` asks for.
+    pub fn load_scoped(root: &Path, config: &Config, scope: Scope) -> Result<Catalog, Fatal> {
         let display_root = root.display().to_string();
         let meta = std::fs::metadata(root).map_err(|e| {
             Fatal::usage(format!("{display_root}: {e}"))
@@ -190,7 +210,7 @@ impl Catalog {
         let loaded: Vec<(Skill, Vec<Diagnostic>)> = found
             .skill_files
             .par_iter()
-            .map(|(path, rel)| load_skill(path, rel, target, limit))
+            .map(|(path, rel)| load_skill(path, rel, scope, limit))
             .collect();
 
         let mut diagnostics = found.diagnostics;
@@ -204,7 +224,8 @@ impl Catalog {
             skills.push(skill);
         }
 
-        let (case_files, case_diags) = if target == Target::Catalog {
+        let full = target == Target::Catalog && scope == Scope::Full;
+        let (case_files, case_diags) = if full {
             cases::load_all(&base, config)
         } else {
             (Vec::new(), Vec::new())
@@ -213,7 +234,7 @@ impl Catalog {
         for c in &case_files {
             sources.insert(c.file.clone(), c.source.clone());
         }
-        let (commands, cmd_diags) = if target == Target::Catalog {
+        let (commands, cmd_diags) = if full {
             commands::load_all(&base, config)
         } else {
             (commands::Commands::default(), Vec::new())
@@ -250,12 +271,16 @@ impl Catalog {
 }
 
 /// Read and parse one SKILL.md. Never fails: problems become diagnostics.
-fn load_skill(path: &Path, rel: &str, target: Target, limit: u64) -> (Skill, Vec<Diagnostic>) {
+fn load_skill(path: &Path, rel: &str, scope: Scope, limit: u64) -> (Skill, Vec<Diagnostic>) {
     let mut diags = Vec::new();
     let dir = path.parent().unwrap_or(Path::new(".")).to_path_buf();
-    let folder = dir
-        .canonicalize()
-        .ok()
+    // The folder's real name: resolving the path costs a system call per
+    // component, so it is only done when the last component is `.`, `..`
+    // or a symlink (one `lstat`), the only cases where it changes the name.
+    let needs_resolving = dir.file_name().is_none()
+        || std::fs::symlink_metadata(&dir).is_ok_and(|m| m.file_type().is_symlink());
+    let resolved = needs_resolving.then(|| dir.canonicalize().ok()).flatten();
+    let folder = resolved
         .as_deref()
         .unwrap_or(&dir)
         .file_name()
@@ -265,7 +290,10 @@ fn load_skill(path: &Path, rel: &str, target: Target, limit: u64) -> (Skill, Vec
         Some((d, _)) => d.to_string(),
         None => ".".to_string(),
     };
-    let listing = list_skill_files(&dir, target);
+    let listing = match scope {
+        Scope::Full => list_skill_files(&dir),
+        Scope::SkillsOnly => Listing::default(),
+    };
     for (folder, message) in listing.problems {
         diags.push(
             rules::UNREADABLE
@@ -345,8 +373,7 @@ struct Listing {
 /// more than [`MAX_SKILL_FILES`] files are problems. Past the file limit
 /// the listing is dropped whole rather than cut at an arbitrary (directory
 /// order) point, so the result stays the same on every file system.
-fn list_skill_files(dir: &Path, target: Target) -> Listing {
-    let _ = target;
+fn list_skill_files(dir: &Path) -> Listing {
     let mut out = Listing::default();
     let mut stack = vec![(dir.to_path_buf(), String::new(), 0usize)];
     while let Some((d, rel, depth)) = stack.pop() {

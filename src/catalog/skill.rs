@@ -129,7 +129,7 @@ pub fn decode(file: &str, bytes: Vec<u8>, diags: &mut Vec<Diagnostic>) -> (Arc<S
         }
     };
     let src = Source::new(text);
-    if let Some(at) = src.text.find('\0') {
+    if let Some(at) = memchr::memchr(0, src.text.as_bytes()) {
         diags.push(
             rules::NUL_BYTE
                 .diag(file, "file contains a NUL byte")
@@ -152,6 +152,10 @@ pub fn decode(file: &str, bytes: Vec<u8>, diags: &mut Vec<Diagnostic>) -> (Arc<S
 }
 
 fn line_endings(file: &str, src: &Source, diags: &mut Vec<Diagnostic>) {
+    // Most files use LF only: one fast search settles it.
+    if memchr::memchr(b'\r', src.text.as_bytes()).is_none() {
+        return;
+    }
     let b = src.text.as_bytes();
     let (mut crlf, mut cr, mut lf) = (0usize, 0usize, 0usize);
     let mut first_cr = None;

@@ -144,7 +144,7 @@ pub fn rank(args: &RankArgs, out: &mut dyn Write) -> Result<Exit, Fatal> {
         );
     }
     let config = load_config(&args.root, args.config.as_deref())?;
-    let catalog = Catalog::load(&args.root, &config)?;
+    let catalog = Catalog::load_scoped(&args.root, &config, crate::catalog::Scope::SkillsOnly)?;
     let router = Router::new(&catalog, &config)?;
     let r = report(&router, &args.prompt, args.limit, args.explain);
     let written = match args.format {

@@ -21,6 +21,9 @@ pub struct Ctx<'a> {
     pub yaml_error_spots: HashSet<(&'a str, usize)>,
     /// Files whose frontmatter YAML failed to parse.
     pub yaml_failed: HashSet<&'a str>,
+    /// Every frontmatter key that is not unknown (specification, client
+    /// and allowed keys) with its normalised form, for "did you mean".
+    pub known_keys: Vec<(String, String)>,
 }
 
 impl<'a> Ctx<'a> {
@@ -45,7 +48,16 @@ impl<'a> Ctx<'a> {
                 }
             }
         }
+        let lint = &config.lint;
+        let known_keys = super::keys::SPEC_KEYS
+            .iter()
+            .copied()
+            .chain(lint.client_keys.iter().map(String::as_str))
+            .chain(lint.allowed_keys.iter().map(String::as_str))
+            .map(|k| (k.to_string(), super::keys::normalise_key(k)))
+            .collect();
         Ctx {
+            known_keys,
             catalog,
             config,
             known_skills,
@@ -72,13 +84,12 @@ impl<'a> SkillCtx<'a> {
     pub fn new(ctx: &'a Ctx<'a>, skill: &'a Skill) -> Option<Self> {
         let src = skill.source.as_deref()?;
         let start = skill.body_start.min(src.text.len());
-        let first_line = src.index.line_col(&src.text, start).0;
         Some(SkillCtx {
             ctx,
             skill,
             src,
             fm: skill.frontmatter.as_ref(),
-            body: Body::parse(&src.text, start, first_line),
+            body: Body::from_index(&src.text, &src.index, start),
         })
     }
 

@@ -53,67 +53,92 @@ rule! {
     pub static CLIENT_KEY = ("SG110", "client-key", Warning, "frontmatter key is a client-specific extension");
 }
 
-/// Edit distance between two short strings (by chars): insertions,
-/// deletions, substitutions and swaps of two neighbours each cost one.
-pub fn edit_distance(a: &str, b: &str) -> usize {
-    let a: Vec<char> = a.chars().collect();
-    let b: Vec<char> = b.chars().collect();
-    let w = b.len() + 1;
-    let mut d = vec![0usize; (a.len() + 1) * w];
-    for i in 0..=a.len() {
-        d[i * w] = i;
+/// Edit distance between two strings (by chars) when it is at most `max`:
+/// insertions, deletions, substitutions and swaps of two neighbours each
+/// cost one. Gives up (`None`) as soon as every path exceeds `max`, and
+/// for strings longer than 64 characters.
+pub fn edit_distance_within(a: &str, b: &str, max: usize) -> Option<usize> {
+    const N: usize = 64;
+    let mut ac = ['\0'; N];
+    let mut bc = ['\0'; N];
+    let (mut la, mut lb) = (0, 0);
+    for c in a.chars() {
+        *ac.get_mut(la)? = c;
+        la += 1;
     }
-    for (j, cell) in d.iter_mut().enumerate().take(w) {
-        *cell = j;
+    for c in b.chars() {
+        *bc.get_mut(lb)? = c;
+        lb += 1;
     }
-    for i in 1..=a.len() {
-        for j in 1..=b.len() {
+    if la.abs_diff(lb) > max {
+        return None;
+    }
+    let (a, b) = (&ac[..la], &bc[..lb]);
+    // Three rows of the Damerau (optimal string alignment) table.
+    let mut prev2 = [0usize; N + 1];
+    let mut prev: [usize; N + 1] = std::array::from_fn(|j| j);
+    let mut cur = [0usize; N + 1];
+    for i in 1..=la {
+        cur[0] = i;
+        let mut row_min = cur[0];
+        for j in 1..=lb {
             let cost = usize::from(a[i - 1] != b[j - 1]);
-            let mut v = (d[(i - 1) * w + j] + 1)
-                .min(d[i * w + j - 1] + 1)
-                .min(d[(i - 1) * w + j - 1] + cost);
+            let mut v = (prev[j] + 1).min(cur[j - 1] + 1).min(prev[j - 1] + cost);
             if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
-                v = v.min(d[(i - 2) * w + j - 2] + 1);
+                v = v.min(prev2[j - 2] + 1);
             }
-            d[i * w + j] = v;
+            cur[j] = v;
+            row_min = row_min.min(v);
         }
+        if row_min > max {
+            return None;
+        }
+        prev2 = prev;
+        prev = cur;
     }
-    d[a.len() * w + b.len()]
+    (prev[lb] <= max).then_some(prev[lb])
 }
 
-/// The known key `key` most likely meant: equal ignoring case and `_`/`-`;
-/// else within one edit (two for keys longer than five characters); else a
-/// known key ending in `-key` (`tools` → `allowed-tools`).
-pub fn did_you_mean<'a>(key: &str, known: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
-    let norm = |k: &str| k.to_lowercase().replace('_', "-");
-    let nk = norm(key);
-    let nk_chars = nk.chars().count();
-    let max = if nk_chars > 5 { 2 } else { 1 };
+/// A key or name compared ignoring case and `_` versus `-`.
+pub fn normalise_key(k: &str) -> String {
+    k.to_lowercase().replace('_', "-")
+}
+
+/// The known key `key` most likely meant, from `(key, normalise_key(key))`
+/// pairs: equal ignoring case and `_`/`-`; else within one edit (two for
+/// keys longer than five characters); else, when `suffixes` is set, a
+/// known key ending in `-key` (`tools` → `allowed-tools`). Ties go to the
+/// alphabetically first, whatever the iteration order.
+pub fn did_you_mean<'a>(
+    key: &str,
+    known: impl IntoIterator<Item = (&'a str, &'a str)>,
+    suffixes: bool,
+) -> Option<&'a str> {
+    let nk = normalise_key(key);
+    let klen = nk.chars().count();
+    let max = if klen > 5 { 2 } else { 1 };
     let mut best: Option<(usize, &str)> = None;
-    for cand in known {
+    for (cand, nc) in known {
         if cand == key {
             continue;
         }
-        let nc = norm(cand);
-        // Lengths further apart than `max` cannot be within `max` edits:
-        // skipping the distance then keeps a file of thousands of unknown
-        // names checked against thousands of skills fast.
-        let near = nc.chars().count().abs_diff(nk_chars) <= max;
+        // Cheap filters first: a catalog may hold thousands of names.
+        let clen = nc.chars().count();
+        let near = clen.abs_diff(klen) <= max;
         let d = if nc == nk {
             0
-        } else if let Some(d) = near.then(|| edit_distance(&nk, &nc)).filter(|&d| d <= max) {
+        } else if let Some(d) = near.then(|| edit_distance_within(&nk, nc, max)).flatten() {
             d
-        } else if nc.len() > nk.len()
+        } else if suffixes
+            && clen > klen
             && nc.ends_with(nk.as_str())
-            && nc.as_bytes()[nc.len() - nk.len() - 1] == b'-'
+            && nc[..nc.len() - nk.len()].ends_with('-')
         {
             max + 1
         } else {
             continue;
         };
-        // ties go to the alphabetically first candidate, so the answer does
-        // not depend on the order of `known` (a HashSet's, for skill names)
-        if best.is_none_or(|b| (d, cand) < b) {
+        if best.is_none_or(|(bd, bc)| (d, cand) < (bd, bc)) {
             best = Some((d, cand));
         }
     }
@@ -145,12 +170,12 @@ pub fn check(s: &SkillCtx, out: &mut Vec<Diagnostic>) {
             );
             continue;
         }
-        let known = SPEC_KEYS
+        let known = s
+            .ctx
+            .known_keys
             .iter()
-            .copied()
-            .chain(lint.client_keys.iter().map(String::as_str))
-            .chain(lint.allowed_keys.iter().map(String::as_str));
-        let d = match did_you_mean(key, known) {
+            .map(|(k, n)| (k.as_str(), n.as_str()));
+        let d = match did_you_mean(key, known, true) {
             Some(m) => UNKNOWN_KEY
                 .diag(
                     s.file(),
@@ -175,28 +200,43 @@ pub fn check(s: &SkillCtx, out: &mut Vec<Diagnostic>) {
 mod tests {
     use super::*;
 
+    fn did_you_mean_t<'a>(k: &str, known: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+        let pairs: Vec<(&str, String)> = known.into_iter().map(|c| (c, normalise_key(c))).collect();
+        did_you_mean(k, pairs.iter().map(|(c, n)| (*c, n.as_str())), true)
+            .map(|m| pairs.iter().find(|p| p.0 == m).unwrap().0)
+    }
+
+    #[test]
+    fn bounded_distance() {
+        assert_eq!(edit_distance_within("model", "modle", 2), Some(1));
+        assert_eq!(edit_distance_within("kitten", "sitting", 3), Some(3));
+        assert_eq!(edit_distance_within("kitten", "sitting", 2), None);
+        assert_eq!(edit_distance_within("abc", "abc", 0), Some(0));
+        assert_eq!(edit_distance_within(&"a".repeat(65), "a", 2), None);
+    }
+
     #[test]
     fn suggestions() {
         let known = || SPEC_KEYS.iter().copied().chain(["user-invocable", "model"]);
-        assert_eq!(did_you_mean("descripton", known()), Some("description"));
+        assert_eq!(did_you_mean_t("descripton", known()), Some("description"));
         assert_eq!(
-            did_you_mean("allowed_tools", known()),
+            did_you_mean_t("allowed_tools", known()),
             Some("allowed-tools")
         );
         assert_eq!(
-            did_you_mean("user_invocable", known()),
+            did_you_mean_t("user_invocable", known()),
             Some("user-invocable")
         );
-        assert_eq!(did_you_mean("licence", known()), Some("license"));
-        assert_eq!(did_you_mean("Name", known()), Some("name"));
-        assert_eq!(did_you_mean("source", known()), None);
-        assert_eq!(did_you_mean("tags", known()), None);
+        assert_eq!(did_you_mean_t("licence", known()), Some("license"));
+        assert_eq!(did_you_mean_t("Name", known()), Some("name"));
+        assert_eq!(did_you_mean_t("source", known()), None);
+        assert_eq!(did_you_mean_t("tags", known()), None);
         assert_eq!(
-            did_you_mean("tools", known().chain(["hooks"])),
+            did_you_mean_t("tools", known().chain(["hooks"])),
             Some("allowed-tools")
         );
-        assert_eq!(did_you_mean("modle", known()), Some("model"));
-        assert_eq!(did_you_mean("id", known()), None);
+        assert_eq!(did_you_mean_t("modle", known()), Some("model"));
+        assert_eq!(did_you_mean_t("id", known()), None);
     }
 
     #[test]
@@ -204,7 +244,7 @@ mod tests {
         // skill names come from a HashSet, whose order changes per process
         let one = ["abcd-z", "abcd-y"];
         let other = ["abcd-y", "abcd-z"];
-        assert_eq!(did_you_mean("abcd-x", one), Some("abcd-y"));
-        assert_eq!(did_you_mean("abcd-x", other), Some("abcd-y"));
+        assert_eq!(did_you_mean_t("abcd-x", one), Some("abcd-y"));
+        assert_eq!(did_you_mean_t("abcd-x", other), Some("abcd-y"));
     }
 }

@@ -7,6 +7,8 @@
 //! same character, at least as long, indented at most three spaces, followed
 //! by nothing but spaces or tabs. An unclosed fence runs to the end.
 
+use crate::diag::LineIndex;
+
 /// One line of the body.
 #[derive(Debug, Clone, Copy)]
 pub struct Line<'a> {
@@ -69,10 +71,7 @@ pub fn split_lines(text: &str, from: usize) -> impl Iterator<Item = (usize, usiz
         }
         let start = pos;
         let rest = &bytes[pos..];
-        let len = rest
-            .iter()
-            .position(|&b| b == b'\n' || b == b'\r')
-            .unwrap_or(rest.len());
+        let len = memchr::memchr2(b'\n', b'\r', rest).unwrap_or(rest.len());
         let end = start + len;
         pos = end;
         if pos < bytes.len() {
@@ -134,17 +133,38 @@ pub fn atx_heading(line: &str) -> Option<(u8, &str, usize)> {
 }
 
 impl<'a> Body<'a> {
-    /// Analyse `text[start..]`, whose first line is file line `first_line`.
-    pub fn parse(text: &'a str, start: usize, first_line: u32) -> Body<'a> {
+    /// Analyse `text[start..]` (`start` is a line start), splitting lines
+    /// with a fresh line index.
+    pub fn parse(text: &'a str, start: usize) -> Body<'a> {
+        Self::from_index(text, &LineIndex::new(text), start)
+    }
+
+    /// Analyse `text[start..]` with the file's line index (no second scan
+    /// for line breaks).
+    pub fn from_index(text: &'a str, index: &LineIndex, start: usize) -> Body<'a> {
         let mut body = Body::default();
+        if start >= text.len() {
+            return body;
+        }
+        let first = index.line_col(text, start).0;
+        let last = index.line_count() as u32;
+        body.lines.reserve((last + 1 - first) as usize);
         let mut open: Option<(u8, usize, usize)> = None; // char, len, fence index
-        for (i, (s, e)) in split_lines(text, start).enumerate() {
-            let line = &text[s..e];
-            let number = first_line + i as u32;
+        for number in first..=last {
+            let s = index.line_start(number).max(start);
+            if s >= text.len() {
+                break;
+            }
+            let line = index.line_text(text, number);
             let idx = body.lines.len();
+            // Only a line whose first non-space byte (within the first four)
+            // is a backtick, a tilde or a hash can be a fence or a heading.
+            let lead = line.bytes().take(4).find(|&b| b != b' ');
+            let special = matches!(lead, Some(b'`' | b'~' | b'#'));
             if let Some((c, n, f)) = open {
-                let closes = fence_run(line)
-                    .is_some_and(|(c2, n2, rest)| c2 == c && n2 >= n && rest.trim().is_empty());
+                let closes = special
+                    && fence_run(line)
+                        .is_some_and(|(c2, n2, rest)| c2 == c && n2 >= n && rest.trim().is_empty());
                 if closes {
                     body.fences[f].close = Some(idx);
                     open = None;
@@ -158,7 +178,8 @@ impl<'a> Body<'a> {
                 });
                 continue;
             }
-            if let Some((c, n, info)) = fence_run(line)
+            if special
+                && let Some((c, n, info)) = fence_run(line)
                 && !(c == b'`' && info.contains('`'))
             {
                 let f = body.fences.len();
@@ -176,7 +197,7 @@ impl<'a> Body<'a> {
                 });
                 continue;
             }
-            if let Some((level, htext, off)) = atx_heading(line) {
+            if special && let Some((level, htext, off)) = atx_heading(line) {
                 body.headings.push(Heading {
                     level,
                     text: htext,
@@ -224,7 +245,7 @@ mod tests {
     use super::*;
 
     fn heads(t: &str) -> Vec<(u8, String)> {
-        Body::parse(t, 0, 1)
+        Body::parse(t, 0)
             .headings
             .iter()
             .map(|h| (h.level, h.text.to_string()))
@@ -259,7 +280,7 @@ mod tests {
     fn unclosed_fence_runs_to_the_end() {
         let t = "```\n## in\n";
         assert!(heads(t).is_empty());
-        let b = Body::parse(t, 0, 1);
+        let b = Body::parse(t, 0);
         assert_eq!(b.fences[0].close, None);
     }
 
@@ -276,7 +297,7 @@ mod tests {
     #[test]
     fn line_numbers_and_offsets_follow_the_file() {
         let t = "---\nname: a\n---\n# T\r\n\r\n## S\n";
-        let b = Body::parse(t, 16, 4);
+        let b = Body::parse(t, 16);
         assert_eq!(b.lines[2].number, 6);
         assert_eq!(&t[b.headings[1].text_start..][..1], "S");
     }

@@ -1,6 +1,7 @@
 //! One file per rule or small family of rules. Load-time rules (`SG0xx`)
 //! are raised while the catalog is read; the others run over the loaded
-//! catalog: spec rules `SG1xx`, catalog conventions `SG2xx`.
+//! catalog: spec rules `SG1xx`, catalog conventions `SG2xx`, slash-command
+//! parity `SG3xx` (in `commands/`), case files `SG4xx` (in `cases/`).
 
 pub mod cases;
 pub mod commands;

@@ -83,8 +83,13 @@ fn backtick_refs(line: &str) -> Vec<(usize, &str)> {
 /// whose target is a relative path ending in `/SKILL.md`.
 fn skill_links(line: &str) -> Vec<(usize, &str)> {
     let mut out = Vec::new();
+    let b = line.as_bytes();
     let mut i = 0;
-    while let Some(k) = line[i..].find("](") {
+    while let Some(k) = line[i..].find(']') {
+        if b.get(i + k + 1) != Some(&b'(') {
+            i += k + 1;
+            continue;
+        }
         let start = i + k + 2;
         let Some(len) = line[start..].find(')') else {
             break;
@@ -128,9 +133,37 @@ pub fn check(s: &SkillCtx, out: &mut Vec<Diagnostic>) {
     if ctx.catalog.target != Target::Catalog {
         return;
     }
+    // Find the few lines that can hold a reference with two fast scans of
+    // the body (a backtick followed by " skill"; "/SKILL.md"), rather than
+    // looking at every line.
+    let text = &s.src.text;
+    let base = s.skill.body_start.min(text.len());
+    let bytes = &text.as_bytes()[base..];
+    let line_of = |at: usize| {
+        s.body
+            .lines
+            .partition_point(|l| l.start <= base + at)
+            .saturating_sub(1)
+    };
+    let mut candidates: Vec<usize> = memchr::memchr_iter(b'`', bytes)
+        .filter(|&i| {
+            bytes.get(i + 1) == Some(&b' ')
+                && bytes
+                    .get(i + 2..i + 7)
+                    .is_some_and(|w| w.eq_ignore_ascii_case(b"skill"))
+        })
+        .map(line_of)
+        .chain(memchr::memmem::find_iter(bytes, b"/SKILL.md").map(line_of))
+        .collect();
+    candidates.sort_unstable();
+    candidates.dedup();
     // Each dead target once per skill, at its first mention.
     let mut dead: Vec<Dead> = Vec::new();
-    for line in s.body.lines.iter().filter(|l| !l.fenced) {
+    for line in candidates
+        .into_iter()
+        .filter_map(|i| s.body.lines.get(i))
+        .filter(|l| !l.fenced)
+    {
         for (at, name) in backtick_refs(line.text) {
             if !ctx.known_skills.contains(name) {
                 note(&mut dead, name, line.start + at, false);
@@ -175,7 +208,7 @@ pub fn check(s: &SkillCtx, out: &mut Vec<Diagnostic>) {
                 )
                 .with_span(span)
                 .with_label("no skill has this name");
-            match did_you_mean(target, ctx.known_skills.iter().copied()) {
+            match did_you_mean(target, ctx.known_skills.iter().map(|n| (*n, *n)), false) {
                 Some(m) => d.with_help(format!("did you mean `{m}`?")),
                 None => d.with_help("fix the name, add the skill, or remove the reference"),
             }

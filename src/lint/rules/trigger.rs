@@ -91,51 +91,60 @@ pub enum Trigger {
     Absent,
 }
 
-/// Lowercased words (letters, digits, apostrophes; curly apostrophes made
-/// straight), and `:` as a word of its own.
-fn words(text: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut cur = String::new();
+/// The description lowercased, curly apostrophes made straight.
+fn normalise(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
     for c in text.chars() {
-        let c = match c {
-            '\u{2019}' | '\u{2018}' | '\u{02BC}' => '\'',
-            c => c,
-        };
-        if c.is_alphanumeric() || (c == '\'' && !cur.is_empty()) {
-            cur.extend(c.to_lowercase());
-        } else {
-            if !cur.is_empty() {
-                out.push(std::mem::take(&mut cur));
-            }
-            if c == ':' {
-                out.push(":".into());
-            }
+        match c {
+            '\u{2019}' | '\u{2018}' | '\u{02BC}' => out.push('\''),
+            c if c.is_ascii() => out.push(c.to_ascii_lowercase()),
+            c => out.extend(c.to_lowercase()),
         }
     }
-    if !cur.is_empty() {
-        out.push(cur);
+    out
+}
+
+/// Words (letters, digits, inner apostrophes), and `:` as a word of its own.
+fn words(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut start: Option<usize> = None;
+    for (i, c) in text.char_indices() {
+        if c.is_alphanumeric() || (c == '\'' && start.is_some()) {
+            start.get_or_insert(i);
+            continue;
+        }
+        if let Some(s) = start.take() {
+            out.push(&text[s..i]);
+        }
+        if c == ':' {
+            out.push(&text[i..i + 1]);
+        }
+    }
+    if let Some(s) = start {
+        out.push(&text[s..]);
     }
     out
 }
 
 pub fn classify(description: &str) -> Trigger {
-    let w = words(description);
+    let lower = normalise(description);
+    let w = words(&lower);
     let mut negated = false;
     for i in 0..w.len() {
-        let connectors: &[&str] = match w[i].as_str() {
+        let connectors: &[&str] = match w[i] {
             "use" => CONNECTORS,
             "used" => USED_CONNECTORS,
             v if TRIGGER_VERBS.contains(&v) => TRIGGER_CONNECTORS,
             _ => continue,
         };
         let mut j = i + 1;
-        while j < w.len() && j - i <= 3 && FILLERS.contains(&w[j].as_str()) {
+        while j < w.len() && j - i <= 3 && FILLERS.contains(&w[j]) {
             j += 1;
         }
-        if j >= w.len() || !connectors.contains(&w[j].as_str()) {
+        if j >= w.len() || !connectors.contains(&w[j]) {
             continue;
         }
-        let before = |k: usize| i.checked_sub(k).map(|x| w[x].as_str());
+        let before = |k: usize| i.checked_sub(k).map(|x| w[x]);
         let neg = before(1).is_some_and(|p| NEGATIONS.contains(&p))
             || (before(1) == Some("be") && before(2).is_some_and(|p| NEGATIONS.contains(&p)));
         if neg {

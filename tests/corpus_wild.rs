@@ -1,0 +1,98 @@
+//! 1,000 real SKILL.md files from public repositories
+//! (../shared/corpora/wild-sample): every file gets a verdict, nothing
+//! panics, and no finding names a file outside the sample. Skipped when the
+//! corpus is absent (a fresh clone has no ../shared).
+
+mod common;
+
+use common::{check_human, check_json};
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+fn sample() -> Option<PathBuf> {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpora/wild-sample");
+    if p.is_dir() {
+        Some(p)
+    } else {
+        eprintln!("skipped: {} does not exist", p.display());
+        None
+    }
+}
+
+fn skill_files(root: &Path) -> BTreeSet<String> {
+    fn walk(dir: &Path, rel: &str, out: &mut BTreeSet<String>) {
+        for e in std::fs::read_dir(dir).unwrap().flatten() {
+            let name = e.file_name().to_string_lossy().into_owned();
+            let r = if rel.is_empty() {
+                name.clone()
+            } else {
+                format!("{rel}/{name}")
+            };
+            if e.file_type().unwrap().is_dir() {
+                walk(&e.path(), &r, out);
+            } else if name == "SKILL.md" {
+                out.insert(r);
+            }
+        }
+    }
+    let mut out = BTreeSet::new();
+    walk(root, "", &mut out);
+    out
+}
+
+#[test]
+fn every_file_gets_a_verdict_and_the_summary_counts_1000() {
+    let Some(root) = sample() else { return };
+    assert_eq!(skill_files(&root).len(), 1000);
+    let (out, code) = check_human(&root, &[]);
+    assert!(code == 0 || code == 1, "exit code {code}");
+    let last = out.lines().last().unwrap();
+    assert!(last.starts_with("1000 skills checked: "), "{last}");
+}
+
+#[test]
+fn json_findings_name_only_files_of_the_sample() {
+    let Some(root) = sample() else { return };
+    let files = skill_files(&root);
+    let r = check_json(&root, &[]);
+    assert_eq!(r.summary["skills_checked"], 1000);
+    assert!(!r.findings.is_empty());
+    for f in &r.findings {
+        assert!(
+            files.contains(&f.file),
+            "{} names {}, which is not a SKILL.md of the sample",
+            f.rule,
+            f.file
+        );
+    }
+}
+
+#[test]
+fn known_real_findings_are_reported() {
+    let Some(root) = sample() else { return };
+    let r = check_json(&root, &[]);
+    // an unquoted `: ` in a description, at the colon
+    let f = r.one("SG013", "laravel-verification/SKILL.md");
+    assert_eq!((f.line, f.column), (Some(3), Some(52)));
+    // a name with an underscore, in a folder of the same name
+    let f = r.one("SG102", "drug_warning_report/SKILL.md");
+    assert_eq!(f.line, Some(2));
+    // a name that is not its folder's
+    let f = r.one("SG103", "openakita__openakita/0908/tencent-news/SKILL.md");
+    assert!(f.message.contains("openakita/skills@tencent-news"));
+    // nested maps under metadata
+    assert!(
+        !r.in_file("SG107", "ClawBio__ClawBio/0184/bio-orchestrator/")
+            .is_empty()
+    );
+}
+
+#[test]
+fn frontmatter_that_parses_has_no_colon_or_quote_findings() {
+    let Some(root) = sample() else { return };
+    let r = check_json(&root, &[]);
+    let failed: BTreeSet<_> = r.of("SG013").iter().map(|f| f.file.clone()).collect();
+    for f in r.of("SG111").into_iter().chain(r.of("SG113")) {
+        assert!(failed.contains(&f.file), "{f:#?}");
+    }
+}
