@@ -75,6 +75,10 @@ pub struct Skill {
     pub files: Vec<String>,
     /// Empty subfolders (relative to the skill folder).
     pub empty_dirs: Vec<String>,
+    /// Bytes dropped from the end of `source` once the skill was checked
+    /// (see [`super::Catalog::load_with`]); 0 when the whole text is kept.
+    /// The body then ends early.
+    pub cut: usize,
 }
 
 impl Skill {
@@ -91,7 +95,7 @@ impl Skill {
             .map(|s| s.value)
     }
 
-    /// The Markdown body.
+    /// The Markdown body (cut short when [`Skill::cut`] is not 0).
     pub fn body(&self) -> &str {
         match &self.source {
             Some(s) => &s.text[self.body_start.min(s.text.len())..],
