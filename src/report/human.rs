@@ -4,6 +4,7 @@
 use super::{Outcome, Summary};
 use crate::diag::{Diagnostic, Severity};
 use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, NamedSource, SourceSpan};
+use rayon::prelude::*;
 use std::fmt;
 use std::io::{IsTerminal, Write};
 
@@ -92,17 +93,24 @@ pub fn render(o: &Outcome, out: &mut dyn Write) -> std::io::Result<()> {
     let handler = GraphicalReportHandler::new_themed(theme)
         .with_width(100)
         .with_links(false);
-    for d in o.diagnostics {
+    let render_one = |d: &Diagnostic| -> Result<String, fmt::Error> {
         let source = d
             .span
             .and(o.sources.get(&d.file))
             .map(|src| NamedSource::new(d.file.clone(), src.text.clone()));
         let shown = Shown { d, source };
         let mut s = String::new();
-        handler
-            .render_report(&mut s, &shown)
-            .map_err(std::io::Error::other)?;
-        out.write_all(s.as_bytes())?;
+        handler.render_report(&mut s, &shown)?;
+        Ok(s)
+    };
+    // Rendering is the costly part of a large report: render a chunk in
+    // parallel, write it in order, go on (output stays byte-identical and
+    // only one chunk is held in memory).
+    for chunk in o.diagnostics.chunks(512) {
+        let rendered: Vec<Result<String, fmt::Error>> = chunk.par_iter().map(render_one).collect();
+        for r in rendered {
+            out.write_all(r.map_err(std::io::Error::other)?.as_bytes())?;
+        }
     }
     let s = o.summary;
     writeln!(
