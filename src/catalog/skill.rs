@@ -247,15 +247,33 @@ pub fn parse_frontmatter(
                 &rules::YAML_SYNTAX
             };
             let (line, _) = src.index.line_col(text, at);
-            diags.push(
-                rule.diag(file, format!("invalid frontmatter YAML: {}", e.message))
-                    .with_span(src.span(at, at.max(src.line_span(line).end.min(at + 1))))
-                    .with_help(if e.kind == YamlErrorKind::Limit {
-                        "remove the anchors and aliases; write the values out"
-                    } else {
-                        "quote values that contain `: `, `#` or start with a special character"
-                    }),
-            );
+            let mut d = rule
+                .diag(file, format!("invalid frontmatter YAML: {}", e.message))
+                .with_span(src.span(at, at.max(src.line_span(line).end.min(at + 1))))
+                .with_help(if e.kind == YamlErrorKind::Limit {
+                    "remove the anchors and aliases; write the values out".to_string()
+                } else {
+                    "quote values that contain `: `, `#` or start with a special character"
+                        .to_string()
+                });
+            // The commonest case in the wild: `key: text: more` — say which
+            // key to quote, and how.
+            if e.message.contains("mapping values are not allowed")
+                && text[at..].starts_with(':')
+                && let Some(key) = src
+                    .index
+                    .line_text(text, line)
+                    .split_once(':')
+                    .map(|(k, _)| k.trim().trim_start_matches("- ").trim())
+                    .filter(|k| !k.is_empty() && !k.contains(' '))
+            {
+                d = d
+                    .with_label("YAML reads this as a nested mapping")
+                    .with_help(format!(
+                        "wrap the value in quotes (`{key}: \"…\"`), or use a block scalar (`{key}: >-` with the text indented on the next lines)"
+                    ));
+            }
+            diags.push(d);
             return (None, split.body);
         }
     };
