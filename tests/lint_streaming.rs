@@ -59,3 +59,51 @@ fn the_wild_sample_gives_the_same_findings_either_way() {
         }
     }
 }
+
+mod random {
+    use super::both_ways;
+    use proptest::prelude::*;
+    use skillgate::config::Config;
+
+    fn piece() -> impl Strategy<Value = &'static str> {
+        prop_oneof![
+            Just("\n"),
+            Just("\r\n"),
+            Just("\t"),
+            Just("name: a-b\n"),
+            Just("description: Use when: x\n"),
+            Just("description: \"open\n"),
+            Just("metadata:\n  v: 1.0\n"),
+            Just("---\n"),
+            Just("```\n"),
+            Just("## Step 1\n"),
+            Just("1. A → b\n"),
+            Just("the `x-y` skill\n"),
+            Just("[l](../z/SKILL.md)\n"),
+            Just("é技 "),
+            Just("# t\n"),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(24))]
+        #[test]
+        fn any_skill_text_gets_the_same_findings_either_way(
+            files in proptest::collection::vec(proptest::collection::vec(piece(), 0..30), 1..4)
+        ) {
+            let dir = tempfile::tempdir().unwrap();
+            for (i, parts) in files.iter().enumerate() {
+                let skill = dir.path().join(format!("skills/s{i}"));
+                std::fs::create_dir_all(&skill).unwrap();
+                std::fs::write(skill.join("SKILL.md"), format!("---\n{}", parts.concat())).unwrap();
+            }
+            let (after, during, cut) = both_ways(dir.path(), &Config::default());
+            prop_assert_eq!(&after, &during);
+            for d in &during {
+                if let (Some(span), Some(src)) = (d.span, cut.sources.get(&d.file)) {
+                    prop_assert!(span.end <= src.text.len(), "{:?}", d);
+                }
+            }
+        }
+    }
+}
