@@ -3,15 +3,43 @@
 
 use super::{Outcome, Summary};
 use crate::diag::{Diagnostic, Severity};
-use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, NamedSource, SourceSpan};
+use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, SourceSpan};
 use rayon::prelude::*;
 use std::fmt;
 use std::io::{IsTerminal, Write};
 
+/// A file's text under its name, borrowed (miette's `NamedSource` would
+/// need both copied for every diagnostic).
+struct Named<'a> {
+    name: &'a str,
+    text: &'a str,
+}
+
+impl miette::SourceCode for Named<'_> {
+    fn read_span<'b>(
+        &'b self,
+        span: &SourceSpan,
+        context_lines_before: usize,
+        context_lines_after: usize,
+    ) -> Result<Box<dyn miette::SpanContents<'b> + 'b>, miette::MietteError> {
+        let inner = self
+            .text
+            .read_span(span, context_lines_before, context_lines_after)?;
+        Ok(Box::new(miette::MietteSpanContents::new_named(
+            self.name.to_string(),
+            inner.data(),
+            *inner.span(),
+            inner.line(),
+            inner.column(),
+            inner.line_count(),
+        )))
+    }
+}
+
 /// A [`Diagnostic`] dressed for miette.
 struct Shown<'a> {
     d: &'a Diagnostic,
-    source: Option<NamedSource<String>>,
+    source: Option<Named<'a>>,
 }
 
 impl fmt::Debug for Shown<'_> {
@@ -94,10 +122,10 @@ pub fn render(o: &Outcome, out: &mut dyn Write) -> std::io::Result<()> {
         .with_width(100)
         .with_links(false);
     let render_one = |d: &Diagnostic| -> Result<String, fmt::Error> {
-        let source = d
-            .span
-            .and(o.sources.get(&d.file))
-            .map(|src| NamedSource::new(d.file.clone(), src.text.clone()));
+        let source = d.span.and(o.sources.get(&d.file)).map(|src| Named {
+            name: &d.file,
+            text: &src.text,
+        });
         let shown = Shown { d, source };
         let mut s = String::new();
         handler.render_report(&mut s, &shown)?;
