@@ -119,11 +119,17 @@ pub fn lint_skill(env: &Env, skill: &Skill, load: &[Diagnostic]) -> (SkillLint, 
 /// exemptions.
 pub fn finish(catalog: &Catalog, config: &Config, per_skill: Vec<SkillLint>) -> Vec<Diagnostic> {
     let ctx = Ctx::new(catalog, config);
-    let mut out = Vec::new();
-    for (skill, lint) in catalog.skills.iter().zip(per_skill) {
-        out.extend(lint.diagnostics);
-        references::check_catalog(&ctx, skill, &lint.references, &mut out);
-    }
+    let per_skill: Vec<Vec<Diagnostic>> = catalog
+        .skills
+        .par_iter()
+        .zip(per_skill)
+        .map(|(skill, lint)| {
+            let mut out = lint.diagnostics;
+            references::check_catalog(&ctx, skill, &lint.references, &mut out);
+            out
+        })
+        .collect();
+    let mut out: Vec<Diagnostic> = per_skill.into_iter().flatten().collect();
     for check in CATALOG_CHECKS {
         check(&ctx, &mut out);
     }

@@ -8,7 +8,7 @@ use super::markdown::Body;
 use crate::catalog::{Catalog, Frontmatter, Skill, Source};
 use crate::config::Config;
 use crate::diag::{Diagnostic, Span};
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 /// What every per-skill check may read besides its skill, computed once.
 pub struct Env<'a> {
@@ -41,6 +41,9 @@ pub struct Ctx<'a> {
     pub known_skills: HashSet<&'a str>,
     /// Every SKILL.md path, relative to the root.
     pub skill_files: HashSet<&'a str>,
+    /// `known_skills` by length in characters, for "did you mean" without
+    /// comparing a name with every skill of a large catalog.
+    pub skills_by_len: HashMap<usize, Vec<&'a str>>,
 }
 
 impl<'a> Ctx<'a> {
@@ -55,7 +58,12 @@ impl<'a> Ctx<'a> {
             }
         }
         let skill_files = catalog.skills.iter().map(|s| s.file.as_str()).collect();
+        let mut skills_by_len: HashMap<usize, Vec<&str>> = HashMap::new();
+        for n in &known_skills {
+            skills_by_len.entry(n.chars().count()).or_default().push(n);
+        }
         Ctx {
+            skills_by_len,
             catalog,
             config,
             known_skills,

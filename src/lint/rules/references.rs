@@ -213,7 +213,14 @@ pub fn check_catalog(ctx: &Ctx, skill: &Skill, found: &[Candidate], out: &mut Ve
                 )
                 .with_span(c.span)
                 .with_label("no skill has this name");
-            match did_you_mean(target, ctx.known_skills.iter().map(|n| (*n, *n)), false) {
+            // Only names within two characters of its length can be within
+            // two edits of it.
+            let n = target.chars().count();
+            let near = (n.saturating_sub(2)..=n + 2)
+                .filter_map(|l| ctx.skills_by_len.get(&l))
+                .flatten()
+                .map(|n| (*n, *n));
+            match did_you_mean(target, near, false) {
                 Some(m) => d.with_help(format!("did you mean `{m}`?")),
                 None => d.with_help("fix the name, add the skill, or remove the reference"),
             }
