@@ -111,7 +111,7 @@ enum Item {
 }
 
 /// A folder's entries in `read_dir` order, or why it could not be read.
-type Listing = Result<Vec<Item>, Diagnostic>;
+type Listing = Result<Vec<Item>, Box<Diagnostic>>;
 
 /// Read one folder (`rel` is its root-relative path). Pure: problems come
 /// back as diagnostics in entry order.
@@ -124,7 +124,7 @@ fn list(dir: &Path, rel: &str) -> Listing {
             )
             .with_help("fix the permissions or remove the entry")
     };
-    let entries = std::fs::read_dir(dir).map_err(|e| unreadable("folder", &e))?;
+    let entries = std::fs::read_dir(dir).map_err(|e| Box::new(unreadable("folder", &e)))?;
     let mut items = Vec::new();
     for entry in entries {
         let entry = match entry {
@@ -246,7 +246,7 @@ fn walk_dir(
     let items = match listing {
         Ok(items) => items,
         Err(d) => {
-            found.diagnostics.push(d);
+            found.diagnostics.push(*d);
             return false;
         }
     };
