@@ -13,6 +13,7 @@ pub mod cli;
 pub mod config;
 pub mod diag;
 pub mod exit;
+pub mod fuzz;
 pub mod lint;
 pub mod report;
 pub mod route;

@@ -337,10 +337,11 @@ fn claude_run(ctx: &Ctx, key: &RunKey, dir: &Path) -> Result<(RunRecord, Timing)
     let end = SystemTime::now();
     timing.total_duration_seconds = secs(t0, end);
     timing.duration_ms = end.duration_since(t0).map_or(0, |d| d.as_millis() as u64);
-    timing.total_tokens = timing.executor_input_tokens
-        + timing.executor_output_tokens
-        + timing.grader_input_tokens
-        + timing.grader_output_tokens;
+    timing.total_tokens = timing
+        .executor_input_tokens
+        .saturating_add(timing.executor_output_tokens)
+        .saturating_add(timing.grader_input_tokens)
+        .saturating_add(timing.grader_output_tokens);
     timing.total_cost_usd = add_cost(timing.executor_cost_usd, timing.grader_cost_usd);
     rec.tokens = timing.total_tokens;
     rec.cost_usd = timing.total_cost_usd;
@@ -412,8 +413,9 @@ fn grade(
         drop(tmp);
         let gtrace = stream::parse(&out.stdout);
         if let Some(r) = &gtrace.result {
-            timing.grader_input_tokens += r.input_tokens;
-            timing.grader_output_tokens += r.output_tokens;
+            timing.grader_input_tokens = timing.grader_input_tokens.saturating_add(r.input_tokens);
+            timing.grader_output_tokens =
+                timing.grader_output_tokens.saturating_add(r.output_tokens);
             timing.grader_cost_usd = add_cost(timing.grader_cost_usd, r.cost_usd);
         }
         let failure = out

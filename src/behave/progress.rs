@@ -49,7 +49,7 @@ impl Progress {
     pub fn finished(&self, label: &str, r: &RunRecord) {
         let mut s = self.inner.lock().unwrap_or_else(|p| p.into_inner());
         s.done += 1;
-        s.tokens += r.tokens;
+        s.tokens = s.tokens.saturating_add(r.tokens);
         s.cost += r.cost_usd.unwrap_or(0.0);
         if !r.evidence {
             s.missing += 1;

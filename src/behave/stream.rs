@@ -52,7 +52,7 @@ pub struct ResultLine {
 
 impl ResultLine {
     pub fn total_tokens(&self) -> u64 {
-        self.input_tokens + self.output_tokens
+        self.input_tokens.saturating_add(self.output_tokens)
     }
 }
 
@@ -166,9 +166,11 @@ fn read_event(v: &Value, t: &mut Trace) {
                     .get("total_cost_usd")
                     .and_then(Value::as_f64)
                     .filter(|c| c.is_finite()),
+                // counts come from the agent's output: a hostile or broken
+                // stream must not overflow them
                 input_tokens: n("input_tokens")
-                    + n("cache_creation_input_tokens")
-                    + n("cache_read_input_tokens"),
+                    .saturating_add(n("cache_creation_input_tokens"))
+                    .saturating_add(n("cache_read_input_tokens")),
                 output_tokens: n("output_tokens"),
                 num_turns: v.get("num_turns").and_then(Value::as_u64),
                 duration_ms: v.get("duration_ms").and_then(Value::as_u64),
@@ -314,6 +316,14 @@ not json at all
     fn a_stream_without_result_has_no_verdict() {
         let t = parse(b"{\"type\":\"assistant\",\"message\":{\"content\":[]}}\n");
         assert!(t.result.is_none());
+    }
+
+    #[test]
+    fn token_counts_saturate_instead_of_overflowing() {
+        let line = r#"{"type":"result","usage":{"input_tokens":18446744073709551615,"cache_read_input_tokens":5,"output_tokens":18446744073709551615}}"#;
+        let r = parse(line.as_bytes()).result.unwrap();
+        assert_eq!(r.input_tokens, u64::MAX);
+        assert_eq!(r.total_tokens(), u64::MAX);
     }
 
     #[test]

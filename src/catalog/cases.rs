@@ -161,6 +161,16 @@ impl CaseFile {
 pub fn load_all(root: &Path, config: &Config) -> (Vec<CaseFile>, Vec<Diagnostic>) {
     let dir = root.join(CASES_DIR);
     let mut diags = Vec::new();
+    // nothing outside the catalog is read, whatever symlinks say
+    let boundary = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
+    if let Some(real) = super::outside_root(&boundary, &dir) {
+        diags.push(
+            rules::UNREADABLE
+                .diag(CASES_DIR, super::outside_message(&real))
+                .with_help(super::OUTSIDE_HELP),
+        );
+        return (Vec::new(), diags);
+    }
     let entries = match std::fs::read_dir(&dir) {
         Ok(rd) => rd,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return (Vec::new(), diags),
@@ -217,7 +227,7 @@ pub fn load_all(root: &Path, config: &Config) -> (Vec<CaseFile>, Vec<Diagnostic>
     let limit = config.catalog.max_case_bytes;
     let loaded: Vec<(CaseFile, Vec<Diagnostic>)> = paths
         .par_iter()
-        .map(|(path, name)| load_one(path, name, limit))
+        .map(|(path, name)| load_one(&boundary, path, name, limit))
         .collect();
     let mut files = Vec::with_capacity(loaded.len());
     for (case, d) in loaded {
@@ -228,21 +238,19 @@ pub fn load_all(root: &Path, config: &Config) -> (Vec<CaseFile>, Vec<Diagnostic>
 }
 
 /// Read and parse one case file. Never fails: problems become diagnostics.
-fn load_one(path: &Path, name: &str, limit: u64) -> (CaseFile, Vec<Diagnostic>) {
+/// A symlink that leads outside `boundary` (the canonical catalog root) is
+/// not read.
+fn load_one(boundary: &Path, path: &Path, name: &str, limit: u64) -> (CaseFile, Vec<Diagnostic>) {
     let file = format!("{CASES_DIR}/{name}");
-    let stem = name.strip_suffix(".json").unwrap_or(name).to_string();
     let mut diags = Vec::new();
-    let mut case = CaseFile {
-        file: file.clone(),
-        stem,
-        source: Source::new(String::new()),
-        skill_name: None,
-        positive: Vec::new(),
-        negative: Vec::new(),
-        evals: Vec::new(),
-        parsed: false,
-        json: None,
-    };
+    if let Some(real) = super::outside_root(boundary, path) {
+        diags.push(
+            rules::UNREADABLE
+                .diag(&file, super::outside_message(&real))
+                .with_help(super::OUTSIDE_HELP),
+        );
+        return (unread(name), diags);
+    }
     let bytes = match super::read_bounded(path, limit) {
         Ok(Some(b)) => b,
         Ok(None) => {
@@ -256,17 +264,46 @@ fn load_one(path: &Path, name: &str, limit: u64) -> (CaseFile, Vec<Diagnostic>) 
                         "split the cases, or raise [catalog] max-case-bytes in skillgate.toml",
                     ),
             );
-            return (case, diags);
+            return (unread(name), diags);
         }
         Err(e) => {
             diags.push(
                 rules::UNREADABLE
                     .diag(&file, format!("cannot read case file: {e}"))
-                    .with_help("fix the file's permissions"),
+                    .with_help(if e.kind() == std::io::ErrorKind::InvalidInput {
+                        "replace it with a regular file"
+                    } else {
+                        "fix the file's permissions"
+                    }),
             );
-            return (case, diags);
+            return (unread(name), diags);
         }
     };
+    parse_bytes(name, bytes, limit)
+}
+
+/// The [`CaseFile`] of `evals/cases/<name>` before (or without) its text.
+fn unread(name: &str) -> CaseFile {
+    CaseFile {
+        file: format!("{CASES_DIR}/{name}"),
+        stem: name.strip_suffix(".json").unwrap_or(name).to_string(),
+        source: Source::new(String::new()),
+        skill_name: None,
+        positive: Vec::new(),
+        negative: Vec::new(),
+        evals: Vec::new(),
+        parsed: false,
+        json: None,
+    }
+}
+
+/// Decode and parse the bytes of case file `evals/cases/<name>` (already
+/// read, at most `limit` bytes): what [`load_all`] does after reading a
+/// file, and the entry point of the `cases` fuzz target.
+pub fn parse_bytes(name: &str, bytes: Vec<u8>, limit: u64) -> (CaseFile, Vec<Diagnostic>) {
+    let mut case = unread(name);
+    let file = case.file.clone();
+    let mut diags = Vec::new();
     let text = match String::from_utf8(bytes) {
         Ok(t) => t,
         Err(e) => {
@@ -597,7 +634,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let p = dir.path().join("x.json");
         std::fs::write(&p, text).unwrap();
-        load_one(&p, "x.json", 1 << 20)
+        load_one(&dir.path().canonicalize().unwrap(), &p, "x.json", 1 << 20)
     }
 
     #[test]

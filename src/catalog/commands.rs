@@ -137,13 +137,23 @@ pub fn load_all(root: &Path, config: &Config) -> (Commands, Vec<Diagnostic>) {
     let mut diags = Vec::new();
     let limit = config.catalog.max_file_bytes;
     let mut commands = Commands::default();
+    // nothing outside the catalog is read, whatever symlinks say
+    let boundary = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
     for folder in Folder::ALL {
+        if let Some(real) = super::outside_root(&boundary, &root.join(folder.dir())) {
+            diags.push(
+                load_rules::UNREADABLE
+                    .diag(folder.dir(), super::outside_message(&real))
+                    .with_help(super::OUTSIDE_HELP),
+            );
+            continue;
+        }
         let Some(files) = list(root, folder, &mut diags) else {
             continue;
         };
         let loaded: Vec<(CommandFile, Vec<Diagnostic>)> = files
             .par_iter()
-            .map(|(path, stem)| load_one(path, stem, folder, limit))
+            .map(|(path, stem)| load_one(&boundary, path, stem, folder, limit))
             .collect();
         let mut out = Vec::with_capacity(loaded.len());
         for (c, d) in loaded {
@@ -240,7 +250,15 @@ fn toml_type(v: &toml::Value) -> &'static str {
 }
 
 /// Read and parse one command file. Never fails: problems become diagnostics.
-fn load_one(path: &Path, stem: &str, folder: Folder, limit: u64) -> (CommandFile, Vec<Diagnostic>) {
+/// A symlink that leads outside `boundary` (the canonical catalog root) is
+/// not read.
+fn load_one(
+    boundary: &Path,
+    path: &Path,
+    stem: &str,
+    folder: Folder,
+    limit: u64,
+) -> (CommandFile, Vec<Diagnostic>) {
     let file = folder.path_of(stem);
     let mut diags = Vec::new();
     let mut cmd = CommandFile {
@@ -252,6 +270,14 @@ fn load_one(path: &Path, stem: &str, folder: Folder, limit: u64) -> (CommandFile
         has_prompt: true,
         bad_prompt: None,
     };
+    if let Some(real) = super::outside_root(boundary, path) {
+        diags.push(
+            load_rules::UNREADABLE
+                .diag(&file, super::outside_message(&real))
+                .with_help(super::OUTSIDE_HELP),
+        );
+        return (cmd, diags);
+    }
     let bytes = match super::read_bounded(path, limit) {
         Ok(Some(b)) => b,
         Ok(None) => {
@@ -396,7 +422,13 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let p = dir.path().join("x");
         std::fs::write(&p, text).unwrap();
-        load_one(&p, "x", folder, 1 << 20)
+        load_one(
+            &dir.path().canonicalize().unwrap(),
+            &p,
+            "x",
+            folder,
+            1 << 20,
+        )
     }
 
     #[test]

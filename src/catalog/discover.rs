@@ -70,18 +70,35 @@ pub fn join_rel(prefix: &str, name: &str) -> String {
 
 /// Walk `dir` (whose root-relative path is `rel`) for SKILL.md files.
 /// `report_orphans` is set for dedicated skills roots, where every folder
-/// is expected to belong to a skill.
-pub fn walk(dir: &Path, rel: &str, filter: &Filter, report_orphans: bool, found: &mut Found) {
+/// is expected to belong to a skill. Symlinks that lead outside `boundary`
+/// (the canonical catalog root) are reported and not followed.
+pub fn walk(
+    dir: &Path,
+    rel: &str,
+    filter: &Filter,
+    report_orphans: bool,
+    boundary: &Path,
+    found: &mut Found,
+) {
+    if let Some(real) = super::outside_root(boundary, dir) {
+        found.diagnostics.push(
+            UNREADABLE
+                .diag(rel, super::outside_message(&real))
+                .with_help(super::OUTSIDE_HELP),
+        );
+        return;
+    }
     let mut seen = HashSet::new();
     let canon = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
     seen.insert(canon.clone());
-    let mut listings = prefetch(dir, rel, filter);
+    let mut listings = prefetch(dir, rel, filter, boundary);
     walk_dir(
         dir,
         &canon,
         rel,
         filter,
         report_orphans,
+        boundary,
         0,
         false,
         &mut seen,
@@ -115,7 +132,7 @@ type Listing = Result<Vec<Item>, Box<Diagnostic>>;
 
 /// Read one folder (`rel` is its root-relative path). Pure: problems come
 /// back as diagnostics in entry order.
-fn list(dir: &Path, rel: &str) -> Listing {
+fn list(dir: &Path, rel: &str, boundary: &Path) -> Listing {
     let unreadable = |what: &str, e: &dyn std::fmt::Display| {
         UNREADABLE
             .diag(
@@ -156,6 +173,14 @@ fn list(dir: &Path, rel: &str) -> Listing {
             }
         };
         let is_dir = if ft.is_symlink() {
+            if let Some(real) = super::outside_root(boundary, &path) {
+                items.push(Item::Problem(
+                    UNREADABLE
+                        .diag(child_rel.clone(), super::outside_message(&real))
+                        .with_help(super::OUTSIDE_HELP),
+                ));
+                continue;
+            }
             match std::fs::metadata(&path) {
                 Ok(m) => m.is_dir(),
                 Err(e) => {
@@ -193,13 +218,13 @@ fn list(dir: &Path, rel: &str) -> Listing {
 /// a time, in parallel: the walk itself then stays sequential (its order
 /// decides which of two links to one folder wins) but waits on no system
 /// call except for symlinked folders.
-fn prefetch(dir: &Path, rel: &str, filter: &Filter) -> HashMap<PathBuf, Listing> {
+fn prefetch(dir: &Path, rel: &str, filter: &Filter, boundary: &Path) -> HashMap<PathBuf, Listing> {
     let mut out = HashMap::new();
     let mut frontier = vec![(dir.to_path_buf(), rel.to_string(), 0usize)];
     while !frontier.is_empty() {
         let listed: Vec<(PathBuf, usize, Listing)> = frontier
             .par_iter()
-            .map(|(p, r, d)| (p.clone(), *d, list(p, r)))
+            .map(|(p, r, d)| (p.clone(), *d, list(p, r, boundary)))
             .collect();
         frontier = Vec::new();
         for (path, depth, listing) in listed {
@@ -236,13 +261,16 @@ fn walk_dir(
     rel: &str,
     filter: &Filter,
     report_orphans: bool,
+    boundary: &Path,
     depth: usize,
     inside_skill: bool,
     seen: &mut HashSet<PathBuf>,
     listings: &mut HashMap<PathBuf, Listing>,
     found: &mut Found,
 ) -> bool {
-    let listing = listings.remove(dir).unwrap_or_else(|| list(dir, rel));
+    let listing = listings
+        .remove(dir)
+        .unwrap_or_else(|| list(dir, rel, boundary));
     let items = match listing {
         Ok(items) => items,
         Err(d) => {
@@ -324,6 +352,7 @@ fn walk_dir(
             &child_rel,
             filter,
             report_orphans,
+            boundary,
             depth + 1,
             inside_skill || has_skill,
             seen,

@@ -11,8 +11,12 @@
 use super::yaml::{self, Tree, YamlError, YamlErrorKind};
 
 /// Most later `---` lines tried as the closing delimiter when the first
-/// one falls inside a quoted value.
-const MAX_RETRIES: usize = 32;
+/// one falls inside a quoted value. Each try parses the YAML again, so
+/// without a bound a file of many `---` lines inside an unterminated quote
+/// costs time quadratic in its size (a 10 KB file took seconds). Past the
+/// bound the first `---` closes the block and the unterminated quote is
+/// reported.
+pub const MAX_RETRIES: usize = 32;
 
 /// Where the frontmatter sits in the file.
 #[derive(Debug, Clone, PartialEq)]
@@ -65,7 +69,8 @@ fn lines(text: &str, from: usize) -> impl Iterator<Item = (usize, usize, usize)>
 
 /// Locate the frontmatter. `start` is 3 when the file began with a BOM,
 /// else 0. When the YAML between the first and a later `---` line fails to
-/// parse inside a quoted scalar, that `---` was text: the next one is tried.
+/// parse inside a quoted scalar, that `---` was text: the next one is tried
+/// (at most [`MAX_RETRIES`] of them).
 pub fn split(text: &str, start: usize) -> Result<(Split, Result<Tree, YamlError>), SplitError> {
     let mut it = lines(text, start);
     let Some((l0, e0, n0)) = it.next() else {
@@ -204,6 +209,31 @@ mod tests {
         assert_eq!(&t[s.body..], "body\n");
         let root = tree.unwrap().root.unwrap();
         assert_eq!(root.as_map().unwrap()[0].1.as_str(), Some("one --- two"));
+    }
+
+    #[test]
+    fn many_dashes_inside_an_unterminated_quote_are_bounded() {
+        // Each `---` line used to cost one more parse of the whole block.
+        let t = format!("---\ndescription: \"{}", "x\n---\n".repeat(5000));
+        let (s, tree) = split(&t, 0).unwrap();
+        assert_eq!(s.yaml, 4..t.find("\n---\n").unwrap() + 1);
+        assert_eq!(tree.unwrap_err().kind, YamlErrorKind::UnterminatedQuote);
+    }
+
+    #[test]
+    fn a_quoted_value_may_hold_several_dash_lines() {
+        let inner = "\n---\n ".repeat(MAX_RETRIES);
+        let t = format!("---\ndescription: \"a{inner}b\"\nname: a\n---\nbody\n");
+        let (s, tree) = split(&t, 0).unwrap();
+        assert_eq!(&t[s.body..], "body\n");
+        assert!(tree.is_ok());
+        // One more and the closing line is past the bound: the first `---`
+        // closes the block and the quote is reported unterminated.
+        let inner = "\n---\n ".repeat(MAX_RETRIES + 1);
+        let t = format!("---\ndescription: \"a{inner}b\"\nname: a\n---\nbody\n");
+        let (s, tree) = split(&t, 0).unwrap();
+        assert_eq!(s.yaml, 4..t.find("\n---\n").unwrap() + 1);
+        assert_eq!(tree.unwrap_err().kind, YamlErrorKind::UnterminatedQuote);
     }
 
     #[test]

@@ -72,13 +72,57 @@ pub fn config_path(root: &Path) -> Option<PathBuf> {
     (root.is_dir() && p.is_file()).then_some(p)
 }
 
+/// Where `path` really leads when that is outside `root` (a canonical
+/// path); `None` when it stays inside or cannot be resolved (reading it
+/// then reports why).
+///
+/// Files and folders are found through symlinks, and a link that leaves
+/// the catalog would put a file from elsewhere into a report
+/// (`SKILL.md -> /proc/self/environ` shows the environment, secrets
+/// included, in a diagnostic's snippet) or walk the whole disk (`x -> /`).
+/// Such links are reported (SG002, SG400) and never followed.
+pub fn outside_root(root: &Path, path: &Path) -> Option<PathBuf> {
+    let real = path.canonicalize().ok()?;
+    (!real.starts_with(root)).then_some(real)
+}
+
+/// The diagnostic message for a link [`outside_root`].
+pub fn outside_message(real: &Path) -> String {
+    format!(
+        "symlink leads outside the catalog (to {}); it was not followed",
+        real.display()
+    )
+}
+
+/// The help for a link [`outside_root`].
+pub const OUTSIDE_HELP: &str = "replace the link with the file or folder itself: skillgate reads only what is inside the catalog";
+
 /// Read at most `limit` bytes of `path`; `Ok(None)` when it is larger.
+///
+/// Only regular files are read (symlinks are followed): a FIFO, socket or
+/// device is an error. Opening a FIFO for reading would wait forever for a
+/// writer, and a device such as `/dev/zero` never ends.
 pub fn read_bounded(path: &Path, limit: u64) -> std::io::Result<Option<Vec<u8>>> {
-    let f = std::fs::File::open(path)?;
+    let mut opts = std::fs::OpenOptions::new();
+    opts.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        // returns at once for a FIFO; no effect on a regular file
+        opts.custom_flags(libc::O_NONBLOCK);
+    }
+    let f = opts.open(path)?;
+    let meta = f.metadata()?;
+    if !meta.is_file() {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            "not a regular file (a FIFO, socket or device)",
+        ));
+    }
     // Size the buffer from the file's length (plus one byte to see the end,
     // or that it grew past the limit): one allocation, no doubling, no
     // spare capacity kept for the life of the catalog.
-    let hint = f.metadata().map(|m| m.len()).unwrap_or(0).min(limit) as usize;
+    let hint = meta.len().min(limit) as usize;
     let mut buf = Vec::with_capacity(hint + 1);
     f.take(limit + 1).read_to_end(&mut buf)?;
     if buf.len() as u64 > limit {
@@ -137,13 +181,21 @@ impl Catalog {
         };
         let filter = discover::Filter::new(&config.catalog.include, &config.catalog.exclude)
             .map_err(|e| Fatal::usage(format!("skillgate.toml: [catalog] {e}")))?;
+        // nothing outside this folder is read, whatever symlinks say
+        let boundary = base.canonicalize().unwrap_or_else(|_| base.clone());
 
         let mut found = discover::Found::default();
         match target {
             Target::SkillFile | Target::SkillDir => {
-                found
-                    .skill_files
-                    .push((base.join("SKILL.md"), "SKILL.md".into()));
+                let path = base.join("SKILL.md");
+                match outside_root(&boundary, &path) {
+                    Some(real) => found.diagnostics.push(
+                        rules::UNREADABLE
+                            .diag("SKILL.md", outside_message(&real))
+                            .with_help(OUTSIDE_HELP),
+                    ),
+                    None => found.skill_files.push((path, "SKILL.md".into())),
+                }
             }
             Target::Catalog => {
                 let roots: Vec<String> = if !config.catalog.roots.is_empty() {
@@ -165,7 +217,7 @@ impl Catalog {
                             dir.display()
                         )));
                     }
-                    discover::walk(&dir, r, &filter, !r.is_empty(), &mut found);
+                    discover::walk(&dir, r, &filter, !r.is_empty(), &boundary, &mut found);
                 }
                 found.skill_files.sort_by(|a, b| a.1.cmp(&b.1));
                 found.skill_files.dedup_by(|a, b| a.1 == b.1);
@@ -287,10 +339,25 @@ fn load_skill(path: &Path, rel: &str, scope: Scope, limit: u64) -> (Skill, Vec<D
         Some((d, _)) => d.to_string(),
         None => ".".to_string(),
     };
-    let (files, empty_dirs) = match scope {
+    let listing = match scope {
         Scope::Full => list_skill_files(&dir),
-        Scope::SkillsOnly => (Vec::new(), Vec::new()),
+        Scope::SkillsOnly => Listing::default(),
     };
+    for (folder, message) in listing.problems {
+        diags.push(
+            rules::UNREADABLE
+                .diag(
+                    if folder.is_empty() {
+                        rel_dir.clone()
+                    } else {
+                        discover::join_rel(&rel_dir, &folder)
+                    },
+                    message,
+                )
+                .with_help("fix the folder, or move what the skill does not need out of it"),
+        );
+    }
+    let (files, empty_dirs) = (listing.files, listing.empty);
     let mut skill = Skill {
         file: rel.to_string(),
         dir,
@@ -317,7 +384,11 @@ fn load_skill(path: &Path, rel: &str, scope: Scope, limit: u64) -> (Skill, Vec<D
             diags.push(
                 rules::UNREADABLE
                     .diag(rel, format!("cannot read SKILL.md: {e}"))
-                    .with_help("fix the file's permissions"),
+                    .with_help(if e.kind() == std::io::ErrorKind::InvalidInput {
+                        "replace it with a regular file"
+                    } else {
+                        "fix the file's permissions"
+                    }),
             );
             return (skill, diags);
         }
@@ -330,45 +401,103 @@ fn load_skill(path: &Path, rel: &str, scope: Scope, limit: u64) -> (Skill, Vec<D
     (skill, diags)
 }
 
-/// Most entries listed in one skill folder.
-const MAX_SKILL_FILES: usize = 10_000;
+/// Most files listed in one skill folder.
+pub const MAX_SKILL_FILES: usize = 10_000;
+/// Deepest subfolder listed inside a skill folder.
+pub const MAX_SKILL_DEPTH: usize = 8;
+
+/// A skill folder's listing.
+#[derive(Debug, Default)]
+struct Listing {
+    /// Files (relative, `/`-separated, sorted), SKILL.md excluded.
+    files: Vec<String>,
+    /// Empty subfolders, sorted.
+    empty: Vec<String>,
+    /// What could not be listed: (folder relative to the skill, message).
+    problems: Vec<(String, String)>,
+}
 
 /// Files and empty subfolders of a skill folder (not descending into
-/// `evals/`, nested skills or skipped folders).
-fn list_skill_files(dir: &Path) -> (Vec<String>, Vec<String>) {
-    let mut files = Vec::new();
-    let mut empty = Vec::new();
+/// `evals/`, nested skills or skipped folders). Nothing is left out
+/// silently: an unreadable subfolder, nesting past [`MAX_SKILL_DEPTH`] and
+/// more than [`MAX_SKILL_FILES`] files are problems. Past the file limit
+/// the listing is dropped whole rather than cut at an arbitrary (directory
+/// order) point, so the result stays the same on every file system.
+fn list_skill_files(dir: &Path) -> Listing {
+    let mut out = Listing::default();
     let mut stack = vec![(dir.to_path_buf(), String::new(), 0usize)];
     while let Some((d, rel, depth)) = stack.pop() {
-        let Ok(rd) = std::fs::read_dir(&d) else {
-            continue;
+        let rd = match std::fs::read_dir(&d) {
+            Ok(rd) => rd,
+            Err(e) => {
+                out.problems
+                    .push((rel, format!("cannot read this folder of the skill: {e}")));
+                continue;
+            }
         };
         let mut any = false;
-        for e in rd.flatten() {
+        for e in rd {
             any = true;
-            if files.len() >= MAX_SKILL_FILES {
-                break;
-            }
+            let e = match e {
+                Ok(e) => e,
+                Err(err) => {
+                    out.problems.push((
+                        rel.clone(),
+                        format!("cannot list this folder of the skill: {err}"),
+                    ));
+                    continue;
+                }
+            };
             let name = e.file_name().to_string_lossy().into_owned();
             let r = discover::join_rel(&rel, &name);
-            let Ok(ft) = e.file_type() else { continue };
+            let ft = match e.file_type() {
+                Ok(ft) => ft,
+                Err(err) => {
+                    out.problems.push((r, format!("cannot read: {err}")));
+                    continue;
+                }
+            };
             if ft.is_dir() {
                 if depth == 0 && name == "evals" || discover::SKIP_DIRS.contains(&name.as_str()) {
                     continue;
                 }
-                if e.path().join("SKILL.md").exists() || depth >= 8 {
+                if e.path().join("SKILL.md").exists() {
+                    continue;
+                }
+                if depth + 1 > MAX_SKILL_DEPTH {
+                    out.problems.push((
+                        r,
+                        format!(
+                            "folders nest deeper than {MAX_SKILL_DEPTH} levels inside the skill; this one was not listed"
+                        ),
+                    ));
                     continue;
                 }
                 stack.push((e.path(), r, depth + 1));
             } else if !(depth == 0 && name == "SKILL.md") {
-                files.push(r);
+                if out.files.len() == MAX_SKILL_FILES {
+                    out.problems.push((
+                        String::new(),
+                        format!(
+                            "the skill folder holds more than {MAX_SKILL_FILES} files; its supporting files were not checked"
+                        ),
+                    ));
+                    out.files.clear();
+                    out.empty.clear();
+                    out.problems.sort();
+                    out.problems.dedup();
+                    return out;
+                }
+                out.files.push(r);
             }
         }
         if !any && depth > 0 {
-            empty.push(rel);
+            out.empty.push(rel);
         }
     }
-    files.sort();
-    empty.sort();
-    (files, empty)
+    out.files.sort();
+    out.empty.sort();
+    out.problems.sort();
+    out.problems.dedup();
+    out
 }

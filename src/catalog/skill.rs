@@ -251,7 +251,8 @@ pub fn parse_frontmatter(
                 .diag(file, format!("invalid frontmatter YAML: {}", e.message))
                 .with_span(src.span(at, at.max(src.line_span(line).end.min(at + 1))))
                 .with_help(if e.kind == YamlErrorKind::Limit {
-                    "remove the anchors and aliases; write the values out".to_string()
+                    "write aliased values out and flatten deep nesting; frontmatter needs a few plain keys"
+                        .to_string()
                 } else {
                     "quote values that contain `: `, `#` or start with a special character"
                         .to_string()

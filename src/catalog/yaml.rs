@@ -186,6 +186,10 @@ pub fn parse(text: &str) -> Result<Tree, YamlError> {
         let info = e.info().to_string();
         let kind = if info.contains("quoted scalar") {
             YamlErrorKind::UnterminatedQuote
+        } else if info.contains("recursion limit") {
+            // yaml-rust2's own nesting bound, met before ours by flow
+            // collections nested thousands deep
+            YamlErrorKind::Limit
         } else {
             YamlErrorKind::Syntax
         };
@@ -493,6 +497,12 @@ mod tests {
     #[test]
     fn deep_nesting_is_bounded() {
         let y = format!("a: {}{}", "[".repeat(200), "]".repeat(200));
+        assert_eq!(parse(&y).unwrap_err().kind, YamlErrorKind::Limit);
+    }
+
+    #[test]
+    fn nesting_past_the_parsers_own_bound_is_a_limit_too() {
+        let y = format!("a: {}", "[".repeat(100_000));
         assert_eq!(parse(&y).unwrap_err().kind, YamlErrorKind::Limit);
     }
 

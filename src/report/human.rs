@@ -56,7 +56,10 @@ impl fmt::Display for Shown<'_> {
             self.d.severity, self.d.rule, self.d.message
         )?;
         if self.source.is_none() {
-            write!(f, "\n  at {}", self.d.file)?;
+            match self.d.span {
+                Some(s) => write!(f, "\n  at {}:{}:{}", self.d.file, s.line, s.col)?,
+                None => write!(f, "\n  at {}", self.d.file)?,
+            }
         }
         Ok(())
     }
@@ -131,6 +134,26 @@ pub fn route_lines(s: &Summary) -> Vec<String> {
     lines
 }
 
+/// Longest line, in characters, shown as a source snippet.
+pub const MAX_SNIPPET_LINE: usize = 10_000;
+
+/// Whether `span` can be shown as a snippet: both of its lines are at most
+/// [`MAX_SNIPPET_LINE`] characters. miette pads underlines with `{:width$}`,
+/// and a width past 65,535 panics ("Formatting argument out of range"),
+/// so a label deep in a very long line (a minified file, a 4 MiB one-line
+/// case file) crashed the report; such a line is also no use on a screen.
+/// Past the limit the diagnostic names `file:line:col` instead.
+fn snippet_fits(span: &crate::diag::Span, src: &crate::catalog::Source) -> bool {
+    let fits = |line: u32| {
+        src.index
+            .line_text(&src.text, line)
+            .chars()
+            .nth(MAX_SNIPPET_LINE)
+            .is_none()
+    };
+    fits(span.line) && fits(span.end_line)
+}
+
 /// Whether to colour output: a terminal, and NO_COLOR unset.
 fn use_color() -> bool {
     std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
@@ -146,10 +169,14 @@ pub fn render(o: &Outcome, out: &mut dyn Write) -> std::io::Result<()> {
         .with_width(100)
         .with_links(false);
     let render_one = |d: &Diagnostic| -> Result<String, fmt::Error> {
-        let source = d.span.and(o.sources.get(&d.file)).map(|src| Named {
-            name: &d.file,
-            text: &src.text,
-        });
+        let source = d
+            .span
+            .and_then(|span| Some((span, o.sources.get(&d.file)?)))
+            .filter(|(span, src)| snippet_fits(span, src))
+            .map(|(_, src)| Named {
+                name: &d.file,
+                text: &src.text,
+            });
         let shown = Shown { d, source };
         let mut s = String::new();
         handler.render_report(&mut s, &shown)?;

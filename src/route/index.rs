@@ -106,7 +106,13 @@ fn count_terms(analyzer: &Analyzer, input: &DocInput, name_weight: u32) -> Count
         analyzer.analyze(input.name, |t, _| add(t, name_weight));
     }
     analyzer.analyze(input.description, |t, _| add(t, 1));
-    counts.into_iter().collect()
+    // Sorted, not in HashMap order: term ids are handed out in this order,
+    // and they fix the order in which each document's norm is summed, so a
+    // hash order that changes per process would change scores in their
+    // last bits (and `rank --format json` between runs).
+    let mut counts: Counts = counts.into_iter().collect();
+    counts.sort_unstable();
+    counts
 }
 
 /// `ln(1 + n / (1 + df))`.
@@ -304,13 +310,18 @@ impl Query {
     /// original.
     pub fn new(prompt: &str, analyzer: &Analyzer, index: &Index) -> Query {
         let mut terms: Vec<QueryTerm> = Vec::new();
+        // position of each term in `terms`: a linear search made a prompt of
+        // n distinct words cost n² (a 4 MiB case-file prompt, hours)
+        let mut at: FxMap<String, usize> = FxMap::default();
         analyzer.analyze(prompt, |t, w| {
-            if let Some(q) = terms.iter_mut().find(|q| q.term == t) {
+            if let Some(&i) = at.get(t) {
+                let q = &mut terms[i];
                 q.tf += 1;
                 if !q.words.iter().any(|x| x == w) {
                     q.words.push(w.to_string());
                 }
             } else {
+                at.insert(t.to_string(), terms.len());
                 terms.push(QueryTerm {
                     term: t.to_string(),
                     words: vec![w.to_string()],

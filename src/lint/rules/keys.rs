@@ -238,4 +238,13 @@ mod tests {
         assert_eq!(did_you_mean_t("modle", known()), Some("model"));
         assert_eq!(did_you_mean_t("id", known()), None);
     }
+
+    #[test]
+    fn ties_do_not_depend_on_the_order_of_candidates() {
+        // skill names come from a HashSet, whose order changes per process
+        let one = ["abcd-z", "abcd-y"];
+        let other = ["abcd-y", "abcd-z"];
+        assert_eq!(did_you_mean_t("abcd-x", one), Some("abcd-y"));
+        assert_eq!(did_you_mean_t("abcd-x", other), Some("abcd-y"));
+    }
 }

@@ -1,0 +1,5 @@
+//! expectations + grader reply -> validated grading.
+#![no_main]
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| skillgate::fuzz::grader_reply(data));
