@@ -69,12 +69,15 @@ fn check(args: &CheckArgs, out: &mut dyn Write) -> Result<Exit, Fatal> {
         .with_help("drop --no-route, or drop the routing flags"));
     }
     let config = load_config(&args.root, args.config.as_deref())?;
-    let catalog = Catalog::load(&args.root, &config)?;
     if let Some(skill) = &args.behave.behavioral {
+        let catalog = Catalog::load(&args.root, &config)?;
         return crate::behave::cmd::check(&catalog, &config, skill, &args.behave, args.format, out);
     }
+    // Tier 1 runs as each skill is read, so bodies need not all be in
+    // memory at once.
+    let (catalog, lint_diagnostics) = lint::load_and_run(&args.root, &config)?;
     let mut diagnostics = catalog.diagnostics.clone();
-    diagnostics.extend(lint::run(&catalog, &config));
+    diagnostics.extend(lint_diagnostics);
     let mut summary = Summary {
         skills_checked: catalog.skills.len(),
         ..Summary::default()

@@ -169,6 +169,7 @@ fn catalog_with(cases: Vec<crate::catalog::cases::CaseFile>) -> crate::catalog::
             body_start: body,
             files: Vec::new(),
             empty_dirs: Vec::new(),
+            cut: 0,
         }],
         cases,
         commands: Default::default(),

@@ -567,7 +567,7 @@ fn runner_run(ctx: &Ctx, key: &RunKey, dir: &Path) -> Result<(RunRecord, Timing)
 }
 
 /// `s` cut to at most about `max` bytes (keeping the start and the end).
-fn cut(s: &str, max: usize) -> String {
+pub(crate) fn cut(s: &str, max: usize) -> String {
     if s.len() <= max {
         return s.to_string();
     }

@@ -15,6 +15,7 @@
 //! The reply is validated here ([`parse_reply`]); the summary is recomputed
 //! from the entries, never copied from the reply.
 
+use super::exec::cut;
 use super::stream::{Event, Role, Trace};
 use serde::Serialize;
 use serde_json::Value;
@@ -144,27 +145,6 @@ pub fn transcript(kind: Kind, prompt: &str, trace: &Trace) -> String {
         None => s.push_str("FINAL RESULT: none (the run did not finish)\n"),
     }
     cut(&s, TRANSCRIPT_BUDGET)
-}
-
-/// `s` cut to about `max` bytes by removing its middle.
-fn cut(s: &str, max: usize) -> String {
-    if s.len() <= max {
-        return s.to_string();
-    }
-    let mut head = max / 2;
-    while !s.is_char_boundary(head) {
-        head -= 1;
-    }
-    let mut tail = s.len() - max / 2;
-    while !s.is_char_boundary(tail) {
-        tail += 1;
-    }
-    format!(
-        "{}\n[… {} bytes omitted …]\n{}",
-        &s[..head],
-        tail - head,
-        &s[tail..]
-    )
 }
 
 /// What the grader is asked.

@@ -19,30 +19,9 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::sync::Arc;
 
-/// With or without the skill.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Variant {
-    With,
-    Without,
-}
-
-impl Variant {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Variant::With => "with",
-            Variant::Without => "without",
-        }
-    }
-
-    /// The results folder name (skill-creator's `configuration`).
-    pub fn dir(self) -> &'static str {
-        match self {
-            Variant::With => "with_skill",
-            Variant::Without => "without_skill",
-        }
-    }
-}
+/// With or without the skill: the scorer's own type, so a run and its
+/// observation can never disagree on spelling.
+pub use crate::score::input::Variant;
 
 /// What kind of case.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

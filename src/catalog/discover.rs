@@ -4,7 +4,8 @@
 use crate::diag::Diagnostic;
 use crate::lint::rules::load::UNREADABLE;
 use globset::{Glob, GlobSet, GlobSetBuilder};
-use std::collections::HashSet;
+use rayon::prelude::*;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 /// Folder names never descended into.
@@ -90,6 +91,7 @@ pub fn walk(
     let mut seen = HashSet::new();
     let canon = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
     seen.insert(canon.clone());
+    let mut listings = prefetch(dir, rel, filter, boundary);
     walk_dir(
         dir,
         &canon,
@@ -100,11 +102,153 @@ pub fn walk(
         0,
         false,
         &mut seen,
+        &mut listings,
         found,
     );
     found.skill_files.sort_by(|a, b| a.1.cmp(&b.1));
     found.skill_files.dedup_by(|a, b| a.1 == b.1);
     found.orphan_dirs.sort();
+}
+
+/// One entry of a folder, as the walk needs it.
+enum Item {
+    Dir {
+        path: PathBuf,
+        rel: String,
+        is_link: bool,
+        name: String,
+    },
+    File {
+        path: PathBuf,
+        rel: String,
+        name: String,
+    },
+    /// An entry that could not be read, already a diagnostic.
+    Problem(Diagnostic),
+}
+
+/// A folder's entries in `read_dir` order, or why it could not be read.
+type Listing = Result<Vec<Item>, Box<Diagnostic>>;
+
+/// Read one folder (`rel` is its root-relative path). Pure: problems come
+/// back as diagnostics in entry order.
+fn list(dir: &Path, rel: &str, boundary: &Path) -> Listing {
+    let unreadable = |what: &str, e: &dyn std::fmt::Display| {
+        UNREADABLE
+            .diag(
+                if rel.is_empty() { "." } else { rel },
+                format!("cannot read {what}: {e}"),
+            )
+            .with_help("fix the permissions or remove the entry")
+    };
+    let entries = std::fs::read_dir(dir).map_err(|e| Box::new(unreadable("folder", &e)))?;
+    let mut items = Vec::new();
+    for entry in entries {
+        let entry = match entry {
+            Ok(e) => e,
+            Err(e) => {
+                items.push(Item::Problem(unreadable("folder entry", &e)));
+                continue;
+            }
+        };
+        let name_os = entry.file_name();
+        let Some(name) = name_os.to_str() else {
+            items.push(Item::Problem(
+                UNREADABLE
+                    .diag(
+                        join_rel(rel, &name_os.to_string_lossy()),
+                        "file name is not valid UTF-8; it was skipped",
+                    )
+                    .with_help("rename it with a UTF-8 name"),
+            ));
+            continue;
+        };
+        let path = entry.path();
+        let child_rel = join_rel(rel, name);
+        let ft = match entry.file_type() {
+            Ok(t) => t,
+            Err(e) => {
+                items.push(Item::Problem(unreadable(name, &e)));
+                continue;
+            }
+        };
+        let is_dir = if ft.is_symlink() {
+            if let Some(real) = super::outside_root(boundary, &path) {
+                items.push(Item::Problem(
+                    UNREADABLE
+                        .diag(child_rel.clone(), super::outside_message(&real))
+                        .with_help(super::OUTSIDE_HELP),
+                ));
+                continue;
+            }
+            match std::fs::metadata(&path) {
+                Ok(m) => m.is_dir(),
+                Err(e) => {
+                    items.push(Item::Problem(
+                        UNREADABLE
+                            .diag(child_rel.clone(), format!("broken symlink: {e}"))
+                            .with_help("point the link at an existing file or remove it"),
+                    ));
+                    continue;
+                }
+            }
+        } else {
+            ft.is_dir()
+        };
+        let name = name.to_string();
+        items.push(if is_dir {
+            Item::Dir {
+                path,
+                rel: child_rel,
+                is_link: ft.is_symlink(),
+                name,
+            }
+        } else {
+            Item::File {
+                path,
+                rel: child_rel,
+                name,
+            }
+        });
+    }
+    Ok(items)
+}
+
+/// Read every real (not symlinked) folder the walk will visit, a level at
+/// a time, in parallel: the walk itself then stays sequential (its order
+/// decides which of two links to one folder wins) but waits on no system
+/// call except for symlinked folders.
+fn prefetch(dir: &Path, rel: &str, filter: &Filter, boundary: &Path) -> HashMap<PathBuf, Listing> {
+    let mut out = HashMap::new();
+    let mut frontier = vec![(dir.to_path_buf(), rel.to_string(), 0usize)];
+    while !frontier.is_empty() {
+        let listed: Vec<(PathBuf, usize, Listing)> = frontier
+            .par_iter()
+            .map(|(p, r, d)| (p.clone(), *d, list(p, r, boundary)))
+            .collect();
+        frontier = Vec::new();
+        for (path, depth, listing) in listed {
+            if depth < MAX_DEPTH
+                && let Ok(items) = &listing
+            {
+                for item in items {
+                    if let Item::Dir {
+                        path,
+                        rel,
+                        is_link: false,
+                        name,
+                    } = item
+                        && !SKIP_DIRS.contains(&name.as_str())
+                        && !filter.excluded(rel)
+                    {
+                        frontier.push((path.clone(), rel.clone(), depth + 1));
+                    }
+                }
+            }
+            out.insert(path, listing);
+        }
+    }
+    out
 }
 
 /// Returns whether the subtree holds a SKILL.md. `canon` is `dir` with
@@ -121,90 +265,46 @@ fn walk_dir(
     depth: usize,
     inside_skill: bool,
     seen: &mut HashSet<PathBuf>,
+    listings: &mut HashMap<PathBuf, Listing>,
     found: &mut Found,
 ) -> bool {
-    let unreadable = |found: &mut Found, what: &str, e: &dyn std::fmt::Display| {
-        found.diagnostics.push(
-            UNREADABLE
-                .diag(
-                    if rel.is_empty() { "." } else { rel },
-                    format!("cannot read {what}: {e}"),
-                )
-                .with_help("fix the permissions or remove the entry"),
-        );
-    };
-    let entries = match std::fs::read_dir(dir) {
-        Ok(e) => e,
-        Err(e) => {
-            unreadable(found, "folder", &e);
+    let listing = listings
+        .remove(dir)
+        .unwrap_or_else(|| list(dir, rel, boundary));
+    let items = match listing {
+        Ok(items) => items,
+        Err(d) => {
+            found.diagnostics.push(*d);
             return false;
         }
     };
     let mut subdirs = Vec::new();
     let mut has_skill = false;
     let mut has_files = false;
-    for entry in entries {
-        let entry = match entry {
-            Ok(e) => e,
-            Err(e) => {
-                unreadable(found, "folder entry", &e);
-                continue;
-            }
-        };
-        let name_os = entry.file_name();
-        let Some(name) = name_os.to_str() else {
-            found.diagnostics.push(
-                UNREADABLE
-                    .diag(
-                        join_rel(rel, &name_os.to_string_lossy()),
-                        "file name is not valid UTF-8; it was skipped",
-                    )
-                    .with_help("rename it with a UTF-8 name"),
-            );
-            continue;
-        };
-        let path = entry.path();
-        let child_rel = join_rel(rel, name);
-        let ft = match entry.file_type() {
-            Ok(t) => t,
-            Err(e) => {
-                unreadable(found, name, &e);
-                continue;
-            }
-        };
-        let is_dir = if ft.is_symlink() {
-            if let Some(real) = super::outside_root(boundary, &path) {
-                found.diagnostics.push(
-                    UNREADABLE
-                        .diag(child_rel.clone(), super::outside_message(&real))
-                        .with_help(super::OUTSIDE_HELP),
-                );
-                continue;
-            }
-            match std::fs::metadata(&path) {
-                Ok(m) => m.is_dir(),
-                Err(e) => {
-                    found.diagnostics.push(
-                        UNREADABLE
-                            .diag(child_rel.clone(), format!("broken symlink: {e}"))
-                            .with_help("point the link at an existing file or remove it"),
-                    );
+    for item in items {
+        match item {
+            Item::Problem(d) => found.diagnostics.push(d),
+            Item::Dir {
+                path,
+                rel: child_rel,
+                is_link,
+                name,
+            } => {
+                if SKIP_DIRS.contains(&name.as_str()) || filter.excluded(&child_rel) {
                     continue;
                 }
+                subdirs.push((path, child_rel, is_link));
             }
-        } else {
-            ft.is_dir()
-        };
-        if is_dir {
-            if SKIP_DIRS.contains(&name) || filter.excluded(&child_rel) {
-                continue;
-            }
-            subdirs.push((path, child_rel, ft.is_symlink()));
-        } else {
-            has_files = true;
-            if name == "SKILL.md" && filter.accepts_file(&child_rel) {
-                has_skill = true;
-                found.skill_files.push((path, child_rel));
+            Item::File {
+                path,
+                rel: child_rel,
+                name,
+            } => {
+                has_files = true;
+                if name == "SKILL.md" && filter.accepts_file(&child_rel) {
+                    has_skill = true;
+                    found.skill_files.push((path, child_rel));
+                }
             }
         }
     }
@@ -228,7 +328,14 @@ fn walk_dir(
             match path.canonicalize() {
                 Ok(c) => c,
                 Err(e) => {
-                    unreadable(found, &child_rel, &e);
+                    found.diagnostics.push(
+                        UNREADABLE
+                            .diag(
+                                if rel.is_empty() { "." } else { rel },
+                                format!("cannot read {child_rel}: {e}"),
+                            )
+                            .with_help("fix the permissions or remove the entry"),
+                    );
                     continue;
                 }
             }
@@ -249,6 +356,7 @@ fn walk_dir(
             depth + 1,
             inside_skill || has_skill,
             seen,
+            listings,
             found,
         );
     }

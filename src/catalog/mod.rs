@@ -140,6 +140,24 @@ impl Catalog {
 
     /// [`Catalog::load`], reading only what `scope` asks for.
     pub fn load_scoped(root: &Path, config: &Config, scope: Scope) -> Result<Catalog, Fatal> {
+        Self::load_with(root, config, scope, |_, _| ((), None)).map(|(c, _)| c)
+    }
+
+    /// [`Catalog::load_scoped`], running `per_skill` on each skill in the
+    /// parallel task that has just read it, with the findings made while
+    /// loading it. Its results come back in skill order.
+    ///
+    /// When `per_skill` returns `Some(keep)`, only the text up to the line
+    /// holding byte `keep`, one more line (context for reports) and at
+    /// least the whole frontmatter stays in memory; [`Skill::cut`] says how
+    /// many bytes went. `skillgate check` lints this way so that 15,000
+    /// skills do not hold every body in memory at once.
+    pub fn load_with<T: Send>(
+        root: &Path,
+        config: &Config,
+        scope: Scope,
+        per_skill: impl Fn(&Skill, &[Diagnostic]) -> (T, Option<usize>) + Sync,
+    ) -> Result<(Catalog, Vec<T>), Fatal> {
         let display_root = root.display().to_string();
         let meta = std::fs::metadata(root).map_err(|e| {
             Fatal::usage(format!("{display_root}: {e}"))
@@ -207,16 +225,25 @@ impl Catalog {
         }
 
         let limit = config.catalog.max_file_bytes;
-        let loaded: Vec<(Skill, Vec<Diagnostic>)> = found
+        let loaded: Vec<(Skill, Vec<Diagnostic>, T)> = found
             .skill_files
             .par_iter()
-            .map(|(path, rel)| load_skill(path, rel, scope, limit))
+            .map(|(path, rel)| {
+                let (mut skill, diags) = load_skill(path, rel, scope, limit);
+                let (result, keep) = per_skill(&skill, &diags);
+                if let Some(keep) = keep {
+                    cut_source(&mut skill, keep);
+                }
+                (skill, diags, result)
+            })
             .collect();
 
         let mut diagnostics = found.diagnostics;
         let mut sources = SourceMap::new();
         let mut skills = Vec::with_capacity(loaded.len());
-        for (skill, diags) in loaded {
+        let mut results = Vec::with_capacity(loaded.len());
+        for (skill, diags, result) in loaded {
+            results.push(result);
             diagnostics.extend(diags);
             if let Some(src) = &skill.source {
                 sources.insert(skill.file.clone(), src.clone());
@@ -244,17 +271,20 @@ impl Catalog {
             sources.insert(c.file.clone(), c.source.clone());
         }
 
-        Ok(Catalog {
-            root: base,
-            display_root,
-            target,
-            skills,
-            cases: case_files,
-            commands,
-            orphan_dirs: found.orphan_dirs,
-            sources,
-            diagnostics,
-        })
+        Ok((
+            Catalog {
+                root: base,
+                display_root,
+                target,
+                skills,
+                cases: case_files,
+                commands,
+                orphan_dirs: found.orphan_dirs,
+                sources,
+                diagnostics,
+            },
+            results,
+        ))
     }
 
     /// The skill whose frontmatter `name` (else folder name) is `name`.
@@ -268,6 +298,25 @@ impl Catalog {
                     .find(|s| s.name().is_none() && s.folder == name)
             })
     }
+}
+
+/// Keep only the text a later step needs: up to the end of the line after
+/// the one holding byte `keep`, and never less than the frontmatter.
+fn cut_source(skill: &mut Skill, keep: usize) {
+    let Some(src) = &skill.source else { return };
+    let text = &src.text;
+    let keep = keep.max(skill.body_start).min(text.len());
+    let (line, _) = src.index.line_col(text, keep);
+    let next_next = line as usize + 2;
+    if next_next > src.index.line_count() {
+        return;
+    }
+    let cut = src.index.line_start(next_next as u32);
+    if cut >= text.len() {
+        return;
+    }
+    skill.cut = text.len() - cut;
+    skill.source = Some(Source::new(text[..cut].to_string()));
 }
 
 /// Read and parse one SKILL.md. Never fails: problems become diagnostics.
@@ -319,6 +368,7 @@ fn load_skill(path: &Path, rel: &str, scope: Scope, limit: u64) -> (Skill, Vec<D
         body_start: 0,
         files,
         empty_dirs,
+        cut: 0,
     };
     let bytes = match read_bounded(path, limit) {
         Ok(Some(b)) => b,

@@ -75,6 +75,10 @@ pub struct Skill {
     pub files: Vec<String>,
     /// Empty subfolders (relative to the skill folder).
     pub empty_dirs: Vec<String>,
+    /// Bytes dropped from the end of `source` once the skill was checked
+    /// (see [`super::Catalog::load_with`]); 0 when the whole text is kept.
+    /// The body then ends early.
+    pub cut: usize,
 }
 
 impl Skill {
@@ -91,7 +95,7 @@ impl Skill {
             .map(|s| s.value)
     }
 
-    /// The Markdown body.
+    /// The Markdown body (cut short when [`Skill::cut`] is not 0).
     pub fn body(&self) -> &str {
         match &self.source {
             Some(s) => &s.text[self.body_start.min(s.text.len())..],
@@ -243,15 +247,34 @@ pub fn parse_frontmatter(
                 &rules::YAML_SYNTAX
             };
             let (line, _) = src.index.line_col(text, at);
-            diags.push(
-                rule.diag(file, format!("invalid frontmatter YAML: {}", e.message))
-                    .with_span(src.span(at, at.max(src.line_span(line).end.min(at + 1))))
-                    .with_help(if e.kind == YamlErrorKind::Limit {
-                        "write aliased values out and flatten deep nesting; frontmatter needs a few plain keys"
-                    } else {
-                        "quote values that contain `: `, `#` or start with a special character"
-                    }),
-            );
+            let mut d = rule
+                .diag(file, format!("invalid frontmatter YAML: {}", e.message))
+                .with_span(src.span(at, at.max(src.line_span(line).end.min(at + 1))))
+                .with_help(if e.kind == YamlErrorKind::Limit {
+                    "write aliased values out and flatten deep nesting; frontmatter needs a few plain keys"
+                        .to_string()
+                } else {
+                    "quote values that contain `: `, `#` or start with a special character"
+                        .to_string()
+                });
+            // The commonest case in the wild: `key: text: more` — say which
+            // key to quote, and how.
+            if e.message.contains("mapping values are not allowed")
+                && text[at..].starts_with(':')
+                && let Some(key) = src
+                    .index
+                    .line_text(text, line)
+                    .split_once(':')
+                    .map(|(k, _)| k.trim().trim_start_matches("- ").trim())
+                    .filter(|k| !k.is_empty() && !k.contains(' '))
+            {
+                d = d
+                    .with_label("YAML reads this as a nested mapping")
+                    .with_help(format!(
+                        "wrap the value in quotes (`{key}: \"…\"`), or use a block scalar (`{key}: >-` with the text indented on the next lines)"
+                    ));
+            }
+            diags.push(d);
             return (None, split.body);
         }
     };

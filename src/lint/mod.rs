@@ -55,6 +55,24 @@ pub fn run(catalog: &Catalog, config: &Config) -> Vec<Diagnostic> {
     registry::run_lint(catalog, config)
 }
 
+/// Load the catalog at `root` and run every Tier 1 rule, each skill
+/// checked as soon as it is read and then kept only as far as its findings
+/// need (see [`Catalog::load_with`]): the same findings as [`Catalog::load`]
+/// followed by [`run`], in a fraction of the memory.
+pub fn load_and_run(
+    root: &std::path::Path,
+    config: &Config,
+) -> Result<(Catalog, Vec<Diagnostic>), crate::exit::Fatal> {
+    let env = rules::context::Env::new(config);
+    let (catalog, per_skill) =
+        Catalog::load_with(root, config, crate::catalog::Scope::Full, |skill, load| {
+            let (lint, keep) = registry::lint_skill(&env, skill, load);
+            (lint, Some(keep))
+        })?;
+    let diagnostics = registry::finish(&catalog, config, per_skill);
+    Ok((catalog, diagnostics))
+}
+
 /// Apply `[lint.rules]` level overrides: drop `off` rules, change severities.
 pub fn apply_levels(diags: &mut Vec<Diagnostic>, config: &Config) {
     if config.lint.rules.is_empty() {

@@ -1,12 +1,12 @@
 //! Every rule of every tier, and the order Tier 1 runs them in.
 
 use super::Rule;
-use super::rules::context::{Ctx, SkillCtx};
+use super::rules::context::{Ctx, Env, SkillCtx};
 use super::rules::{
     budget, cases, commands, description, fields, files, keys, load, name, orphan, portability,
     references, sections, trigger, workflow,
 };
-use crate::catalog::Catalog;
+use crate::catalog::{Catalog, Skill};
 use crate::config::Config;
 use crate::diag::Diagnostic;
 use crate::route::rules as route;
@@ -87,6 +87,14 @@ pub static RULES: &[&Rule] = &[
     &route::ENTRY_CAP,
 ];
 
+/// Look a rule up by id (case-insensitive) or by name.
+pub fn find(id_or_name: &str) -> Option<&'static Rule> {
+    RULES
+        .iter()
+        .copied()
+        .find(|r| r.id.eq_ignore_ascii_case(id_or_name) || r.name == id_or_name)
+}
+
 /// A check of one skill.
 type SkillCheck = fn(&SkillCtx, &mut Vec<Diagnostic>);
 
@@ -100,7 +108,6 @@ const SKILL_CHECKS: &[SkillCheck] = &[
     trigger::check,
     sections::check,
     budget::check,
-    references::check,
     files::check,
     workflow::check,
 ];
@@ -110,30 +117,51 @@ type CatalogCheck = fn(&Ctx, &mut Vec<Diagnostic>);
 
 const CATALOG_CHECKS: &[CatalogCheck] = &[orphan::check_catalog, sections::check_catalog];
 
-/// Look a rule up by id (case-insensitive) or by name.
-pub fn find(id_or_name: &str) -> Option<&'static Rule> {
-    RULES
-        .iter()
-        .copied()
-        .find(|r| r.id.eq_ignore_ascii_case(id_or_name) || r.name == id_or_name)
+/// One skill's Tier 1 results: its findings, and what the catalog-wide
+/// checks need from it once every skill is loaded.
+#[derive(Debug, Default)]
+pub struct SkillLint {
+    pub diagnostics: Vec<Diagnostic>,
+    /// References to other skills, resolved by [`finish`].
+    pub references: Vec<references::Candidate>,
 }
 
-/// Run the Tier 1 checks over a loaded catalog: every per-skill check on
-/// every skill in parallel (rayon), then the catalog-wide checks. The
-/// result is in skill order, each skill's findings in check order, so it
-/// is the same on every run and thread count.
-pub fn run_lint(catalog: &Catalog, config: &Config) -> Vec<Diagnostic> {
+/// Run the per-skill checks on one skill. `load` holds the findings made
+/// while loading it. Also returns the byte offset up to which the skill's
+/// text is needed to show these findings (and the references [`finish`]
+/// may report), so a caller may drop the rest.
+pub fn lint_skill(env: &Env, skill: &Skill, load: &[Diagnostic]) -> (SkillLint, usize) {
+    let mut out = SkillLint::default();
+    let Some(s) = SkillCtx::new(env, skill, load) else {
+        return (out, 0);
+    };
+    for check in SKILL_CHECKS {
+        check(&s, &mut out.diagnostics);
+    }
+    out.references = references::collect(&s);
+    let keep = load
+        .iter()
+        .chain(&out.diagnostics)
+        .filter(|d| d.file == skill.file)
+        .filter_map(|d| d.span.map(|s| s.end))
+        .chain(out.references.iter().map(|r| r.span.end))
+        .max()
+        .unwrap_or(0);
+    (out, keep)
+}
+
+/// The catalog-wide part of Tier 1, given every skill's [`SkillLint`] in
+/// skill order: their findings, dead references, orphan folders, stale
+/// exemptions.
+pub fn finish(catalog: &Catalog, config: &Config, per_skill: Vec<SkillLint>) -> Vec<Diagnostic> {
     let ctx = Ctx::new(catalog, config);
     let per_skill: Vec<Vec<Diagnostic>> = catalog
         .skills
         .par_iter()
-        .map(|skill| {
-            let mut out = Vec::new();
-            if let Some(s) = SkillCtx::new(&ctx, skill) {
-                for check in SKILL_CHECKS {
-                    check(&s, &mut out);
-                }
-            }
+        .zip(per_skill)
+        .map(|(skill, lint)| {
+            let mut out = lint.diagnostics;
+            references::check_catalog(&ctx, skill, &lint.references, &mut out);
             out
         })
         .collect();
@@ -144,6 +172,28 @@ pub fn run_lint(catalog: &Catalog, config: &Config) -> Vec<Diagnostic> {
     commands::run(catalog, config, &mut out);
     cases::run(catalog, config, &mut out);
     out
+}
+
+/// Run the Tier 1 checks over a loaded catalog: every per-skill check on
+/// every skill in parallel (rayon), then the catalog-wide checks. The
+/// result is in skill order, each skill's findings in check order, so it
+/// is the same on every run and thread count.
+pub fn run_lint(catalog: &Catalog, config: &Config) -> Vec<Diagnostic> {
+    let env = Env::new(config);
+    let per_skill: Vec<SkillLint> = catalog
+        .skills
+        .par_iter()
+        .map(|skill| {
+            let load: Vec<Diagnostic> = catalog
+                .diagnostics
+                .iter()
+                .filter(|d| d.file == skill.file && d.span.is_some())
+                .cloned()
+                .collect();
+            lint_skill(&env, skill, &load).0
+        })
+        .collect();
+    finish(catalog, config, per_skill)
 }
 
 #[cfg(test)]

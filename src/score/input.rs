@@ -4,7 +4,7 @@
 
 use super::task::{Check, Json};
 use crate::exit::Fatal;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::collections::HashMap;
 use std::fs::File;
@@ -312,7 +312,7 @@ pub fn read_cases(path: &Path) -> Result<(Vec<Case>, String), Fatal> {
 }
 
 /// The two arms of a paired run.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Variant {
     With,
@@ -324,6 +324,14 @@ impl Variant {
         match self {
             Variant::With => "with",
             Variant::Without => "without",
+        }
+    }
+
+    /// The results folder name (skill-creator's `configuration`).
+    pub fn dir(self) -> &'static str {
+        match self {
+            Variant::With => "with_skill",
+            Variant::Without => "without_skill",
         }
     }
 }

@@ -18,12 +18,14 @@ rule! {
 }
 
 pub fn check(s: &SkillCtx, out: &mut Vec<Diagnostic>) {
-    let budget = s.ctx.config.lint.line_budget;
-    let n = s.body.lines.len();
+    let budget = s.env.config.lint.line_budget;
+    let n = s.body.len();
     if n <= budget {
         return;
     }
-    let first_over = &s.body.lines[budget];
+    let Some(first_over) = s.body.line(budget) else {
+        return;
+    };
     out.push(
         LINE_BUDGET
             .diag(

@@ -1,14 +1,39 @@
-//! What a Tier 1 check sees: the catalog-wide facts computed once
-//! ([`Ctx`]) and one skill with its Markdown body analysed once
-//! ([`SkillCtx`]).
+//! What a Tier 1 check sees. Per-skill checks run as each skill is loaded
+//! (see [`crate::catalog::Catalog::load_with`]) and see only the
+//! configuration ([`Env`]) and their skill, with its Markdown body analysed
+//! once ([`SkillCtx`]); checks that need the whole catalog run afterwards
+//! with [`Ctx`].
 
 use super::markdown::Body;
 use crate::catalog::{Catalog, Frontmatter, Skill, Source};
 use crate::config::Config;
-use crate::diag::Span;
-use std::collections::HashSet;
+use crate::diag::{Diagnostic, Span};
+use std::collections::{HashMap, HashSet};
 
-/// Facts about the whole catalog, shared by every per-skill check.
+/// What every per-skill check may read besides its skill, computed once.
+pub struct Env<'a> {
+    pub config: &'a Config,
+    /// Every frontmatter key that is not unknown (specification, client
+    /// and allowed keys) with its normalised form, for "did you mean".
+    pub known_keys: Vec<(String, String)>,
+}
+
+impl<'a> Env<'a> {
+    pub fn new(config: &'a Config) -> Self {
+        let lint = &config.lint;
+        let known_keys = super::keys::SPEC_KEYS
+            .iter()
+            .copied()
+            .chain(lint.client_keys.iter().map(String::as_str))
+            .chain(lint.allowed_keys.iter().map(String::as_str))
+            .map(|k| (k.to_string(), super::keys::normalise_key(k)))
+            .collect();
+        Env { config, known_keys }
+    }
+}
+
+/// Facts about the whole catalog, for the checks that run once every skill
+/// is loaded.
 pub struct Ctx<'a> {
     pub catalog: &'a Catalog,
     pub config: &'a Config,
@@ -16,14 +41,9 @@ pub struct Ctx<'a> {
     pub known_skills: HashSet<&'a str>,
     /// Every SKILL.md path, relative to the root.
     pub skill_files: HashSet<&'a str>,
-    /// `(file, byte offset)` of every YAML syntax error found while loading,
-    /// so portability rules do not report the same spot twice.
-    pub yaml_error_spots: HashSet<(&'a str, usize)>,
-    /// Files whose frontmatter YAML failed to parse.
-    pub yaml_failed: HashSet<&'a str>,
-    /// Every frontmatter key that is not unknown (specification, client
-    /// and allowed keys) with its normalised form, for "did you mean".
-    pub known_keys: Vec<(String, String)>,
+    /// `known_skills` by length in characters, for "did you mean" without
+    /// comparing a name with every skill of a large catalog.
+    pub skills_by_len: HashMap<usize, Vec<&'a str>>,
 }
 
 impl<'a> Ctx<'a> {
@@ -38,58 +58,60 @@ impl<'a> Ctx<'a> {
             }
         }
         let skill_files = catalog.skills.iter().map(|s| s.file.as_str()).collect();
-        let mut yaml_error_spots = HashSet::new();
-        let mut yaml_failed = HashSet::new();
-        for d in &catalog.diagnostics {
-            if d.rule == super::load::YAML_SYNTAX.id || d.rule == super::load::YAML_LIMIT.id {
-                yaml_failed.insert(d.file.as_str());
-                if let Some(s) = d.span {
-                    yaml_error_spots.insert((d.file.as_str(), s.start));
-                }
-            }
+        let mut skills_by_len: HashMap<usize, Vec<&str>> = HashMap::new();
+        for n in &known_skills {
+            skills_by_len.entry(n.chars().count()).or_default().push(n);
         }
-        let lint = &config.lint;
-        let known_keys = super::keys::SPEC_KEYS
-            .iter()
-            .copied()
-            .chain(lint.client_keys.iter().map(String::as_str))
-            .chain(lint.allowed_keys.iter().map(String::as_str))
-            .map(|k| (k.to_string(), super::keys::normalise_key(k)))
-            .collect();
         Ctx {
-            known_keys,
+            skills_by_len,
             catalog,
             config,
             known_skills,
             skill_files,
-            yaml_error_spots,
-            yaml_failed,
         }
     }
 }
 
 /// One skill as every per-skill check sees it.
 pub struct SkillCtx<'a> {
-    pub ctx: &'a Ctx<'a>,
+    pub env: &'a Env<'a>,
     pub skill: &'a Skill,
     pub src: &'a Source,
     /// The parsed frontmatter, when it parsed.
     pub fm: Option<&'a Frontmatter>,
     /// The Markdown body, split into lines with fences and headings found.
     pub body: Body<'a>,
+    /// The frontmatter YAML failed to parse (SG013/SG014 while loading).
+    pub yaml_failed: bool,
+    /// Byte offsets of those YAML errors, so portability rules do not
+    /// report the same spot twice.
+    pub yaml_error_spots: Vec<usize>,
 }
 
 impl<'a> SkillCtx<'a> {
-    /// `None` when the file could not be read (too large, unreadable).
-    pub fn new(ctx: &'a Ctx<'a>, skill: &'a Skill) -> Option<Self> {
+    /// `load` holds the findings made while loading this skill. `None` when
+    /// the file could not be read (too large, unreadable).
+    pub fn new(env: &'a Env<'a>, skill: &'a Skill, load: &[Diagnostic]) -> Option<Self> {
         let src = skill.source.as_deref()?;
         let start = skill.body_start.min(src.text.len());
+        let mut yaml_failed = false;
+        let mut yaml_error_spots = Vec::new();
+        for d in load.iter().filter(|d| d.file == skill.file) {
+            if d.rule == super::load::YAML_SYNTAX.id || d.rule == super::load::YAML_LIMIT.id {
+                yaml_failed = true;
+                if let Some(s) = d.span {
+                    yaml_error_spots.push(s.start);
+                }
+            }
+        }
         Some(SkillCtx {
-            ctx,
+            env,
             skill,
             src,
             fm: skill.frontmatter.as_ref(),
             body: Body::from_index(&src.text, &src.index, start),
+            yaml_failed,
+            yaml_error_spots,
         })
     }
 

@@ -147,7 +147,7 @@ pub fn did_you_mean<'a>(
 
 pub fn check(s: &SkillCtx, out: &mut Vec<Diagnostic>) {
     let Some(fm) = s.fm else { return };
-    let lint = &s.ctx.config.lint;
+    let lint = &s.env.config.lint;
     for e in &fm.entries {
         let key = e.key.as_str();
         if SPEC_KEYS.contains(&key) || lint.allowed_keys.iter().any(|k| k == key) {
@@ -171,7 +171,7 @@ pub fn check(s: &SkillCtx, out: &mut Vec<Diagnostic>) {
             continue;
         }
         let known = s
-            .ctx
+            .env
             .known_keys
             .iter()
             .map(|(k, n)| (k.as_str(), n.as_str()));

@@ -31,7 +31,7 @@ pub struct Heading<'a> {
     pub level: u8,
     /// The heading text, trimmed, closing `#`s removed.
     pub text: &'a str,
-    /// Index into [`Body::lines`].
+    /// Index of its line in the body (see [`Body::line`]).
     pub line: usize,
     /// Byte offset of the text in the file.
     pub text_start: usize,
@@ -53,11 +53,26 @@ impl Fence {
     }
 }
 
-/// The analysed body.
-#[derive(Debug, Default)]
+/// The file's line index, borrowed from its [`crate::catalog::Source`] or
+/// built for a text of its own.
+#[derive(Debug)]
+enum Index<'a> {
+    Borrowed(&'a LineIndex),
+    Owned(Box<LineIndex>),
+}
+
+/// The analysed body: its fences and headings, found in one pass; lines are
+/// read on demand from the file's line index.
+#[derive(Debug)]
 pub struct Body<'a> {
-    pub lines: Vec<Line<'a>>,
+    text: &'a str,
+    index: Index<'a>,
+    /// File line number of the body's first line.
+    first: u32,
+    /// Number of lines in the body.
+    len: usize,
     pub headings: Vec<Heading<'a>>,
+    /// In order of their opening lines.
     pub fences: Vec<Fence>,
 }
 
@@ -136,84 +151,140 @@ impl<'a> Body<'a> {
     /// Analyse `text[start..]` (`start` is a line start), splitting lines
     /// with a fresh line index.
     pub fn parse(text: &'a str, start: usize) -> Body<'a> {
-        Self::from_index(text, &LineIndex::new(text), start)
+        Self::analyse(text, Index::Owned(Box::new(LineIndex::new(text))), start)
     }
 
     /// Analyse `text[start..]` with the file's line index (no second scan
     /// for line breaks).
-    pub fn from_index(text: &'a str, index: &LineIndex, start: usize) -> Body<'a> {
-        let mut body = Body::default();
-        if start >= text.len() {
-            return body;
+    pub fn from_index(text: &'a str, index: &'a LineIndex, start: usize) -> Body<'a> {
+        Self::analyse(text, Index::Borrowed(index), start)
+    }
+
+    fn idx(&self) -> &LineIndex {
+        match &self.index {
+            Index::Borrowed(i) => i,
+            Index::Owned(i) => i,
         }
-        let first = index.line_col(text, start).0;
-        let last = index.line_count() as u32;
-        body.lines.reserve((last + 1 - first) as usize);
-        let mut open: Option<(u8, usize, usize)> = None; // char, len, fence index
+    }
+
+    fn analyse(text: &'a str, index: Index<'a>, start: usize) -> Body<'a> {
+        let idx: &LineIndex = match &index {
+            Index::Borrowed(i) => i,
+            Index::Owned(i) => i,
+        };
+        let first = if start < text.len() {
+            idx.line_col(text, start).0
+        } else {
+            idx.line_count() as u32 + 1
+        };
+        let last = idx.line_count() as u32;
+        let mut headings = Vec::new();
+        let mut fences: Vec<Fence> = Vec::new();
+        let mut open: Option<(u8, usize)> = None; // char, run length
+        let mut len = 0;
+        let bytes = text.as_bytes();
         for number in first..=last {
-            let s = index.line_start(number).max(start);
+            let s = idx.line_start(number).max(start);
             if s >= text.len() {
                 break;
             }
-            let line = index.line_text(text, number);
-            let idx = body.lines.len();
+            let i = len;
+            len += 1;
             // Only a line whose first non-space byte (within the first four)
             // is a backtick, a tilde or a hash can be a fence or a heading.
-            let lead = line.bytes().take(4).find(|&b| b != b' ');
-            let special = matches!(lead, Some(b'`' | b'~' | b'#'));
-            if let Some((c, n, f)) = open {
-                let closes = special
-                    && fence_run(line)
-                        .is_some_and(|(c2, n2, rest)| c2 == c && n2 >= n && rest.trim().is_empty());
+            let lead = bytes[s..].iter().take(4).find(|&&b| b != b' ');
+            if !matches!(lead, Some(b'`' | b'~' | b'#')) {
+                continue;
+            }
+            let line = idx.line_text(text, number);
+            if let Some((c, n)) = open {
+                let closes = fence_run(line)
+                    .is_some_and(|(c2, n2, rest)| c2 == c && n2 >= n && rest.trim().is_empty());
                 if closes {
-                    body.fences[f].close = Some(idx);
+                    if let Some(f) = fences.last_mut() {
+                        f.close = Some(i);
+                    }
                     open = None;
                 }
-                body.lines.push(Line {
-                    start: s,
-                    text: line,
-                    number,
-                    fenced: true,
-                    fence: Some(f),
-                });
                 continue;
             }
-            if special
-                && let Some((c, n, info)) = fence_run(line)
+            if let Some((c, n, info)) = fence_run(line)
                 && !(c == b'`' && info.contains('`'))
             {
-                let f = body.fences.len();
-                body.fences.push(Fence {
-                    open: idx,
+                fences.push(Fence {
+                    open: i,
                     close: None,
                 });
-                open = Some((c, n, f));
-                body.lines.push(Line {
-                    start: s,
-                    text: line,
-                    number,
-                    fenced: true,
-                    fence: Some(f),
-                });
+                open = Some((c, n));
                 continue;
             }
-            if special && let Some((level, htext, off)) = atx_heading(line) {
-                body.headings.push(Heading {
+            if let Some((level, htext, off)) = atx_heading(line) {
+                headings.push(Heading {
                     level,
                     text: htext,
-                    line: idx,
+                    line: i,
                     text_start: s + off,
                 });
             }
-            body.lines.push(Line {
-                start: s,
-                text: line,
-                number,
-                fenced: false,
-                fence: None,
-            });
         }
-        body
+        Body {
+            text,
+            index,
+            first,
+            len,
+            headings,
+            fences,
+        }
+    }
+
+    /// Number of lines in the body.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The fenced block line `i` belongs to (its fence lines included).
+    fn fence_of(&self, i: usize) -> Option<usize> {
+        let f = self
+            .fences
+            .partition_point(|f| f.open <= i)
+            .checked_sub(1)?;
+        let fence = &self.fences[f];
+        (fence.close.is_none_or(|c| i <= c)).then_some(f)
+    }
+
+    /// Line `i` of the body (0-based); `None` past the end.
+    pub fn line(&self, i: usize) -> Option<Line<'a>> {
+        if i >= self.len {
+            return None;
+        }
+        let number = self.first + i as u32;
+        let idx = self.idx();
+        let start = idx.line_start(number);
+        let text: &'a str = self.text;
+        let line = idx.line_text(text, number);
+        let fence = self.fence_of(i);
+        Some(Line {
+            start,
+            text: line,
+            number,
+            fenced: fence.is_some(),
+            fence,
+        })
+    }
+
+    /// Lines `range` of the body.
+    pub fn lines(&self, range: std::ops::Range<usize>) -> Vec<Line<'a>> {
+        range.filter_map(|i| self.line(i)).collect()
+    }
+
+    /// Index of the body line holding file byte `offset`.
+    pub fn line_at(&self, offset: usize) -> usize {
+        let (n, _) = self.idx().line_col(self.text, offset);
+        n.saturating_sub(self.first) as usize
     }
 
     /// Headings of `level` exactly, in order.
@@ -233,7 +304,7 @@ impl<'a> Body<'a> {
                 .iter()
                 .find(|n| n.level <= 2)
                 .map(|n| n.line)
-                .unwrap_or(self.lines.len());
+                .unwrap_or(self.len);
             out.push((i, end));
         }
         out
@@ -298,7 +369,11 @@ mod tests {
     fn line_numbers_and_offsets_follow_the_file() {
         let t = "---\nname: a\n---\n# T\r\n\r\n## S\n";
         let b = Body::parse(t, 16);
-        assert_eq!(b.lines[2].number, 6);
+        assert_eq!(b.line(2).unwrap().number, 6);
+        assert_eq!(b.line(1).unwrap().text, "");
+        assert_eq!(b.line(2).unwrap().text, "## S");
+        assert!(b.line(3).is_none());
+        assert_eq!(b.len(), 3);
         assert_eq!(&t[b.headings[1].text_start..][..1], "S");
     }
 }

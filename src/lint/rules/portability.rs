@@ -70,7 +70,7 @@ fn yaml_range(s: &SkillCtx) -> Option<std::ops::Range<usize>> {
     if let Some(fm) = s.fm {
         return Some(fm.yaml.clone());
     }
-    if !s.ctx.yaml_failed.contains(s.file()) {
+    if !s.yaml_failed {
         return None;
     }
     let text = &s.src.text;
@@ -98,8 +98,8 @@ fn yaml_range(s: &SkillCtx) -> Option<std::ops::Range<usize>> {
 
 pub fn check(s: &SkillCtx, out: &mut Vec<Diagnostic>) {
     let Some(range) = yaml_range(s) else { return };
-    let failed = s.ctx.yaml_failed.contains(s.file());
-    let reported = |at: usize| s.ctx.yaml_error_spots.contains(&(s.file(), at));
+    let failed = s.yaml_failed;
+    let reported = |at: usize| s.yaml_error_spots.contains(&at);
     for issue in scan(&s.src.text, range.start, range.end) {
         match issue {
             // Where the YAML parsed, no plain scalar holds `: `: the scan

@@ -1,9 +1,11 @@
 //! Cross-references from one skill to another.
 
-use super::context::SkillCtx;
+use super::context::{Ctx, SkillCtx};
 use super::keys::did_you_mean;
+use crate::catalog::Skill;
 use crate::catalog::Target;
 use crate::diag::Diagnostic;
+use crate::diag::Span;
 use crate::rule;
 
 rule! {
@@ -108,44 +110,31 @@ fn skill_links(line: &str) -> Vec<(usize, &str)> {
     out
 }
 
-/// A dead target: its first mention and how often it is mentioned.
-struct Dead<'a> {
-    target: &'a str,
-    start: usize,
-    count: usize,
-    link: bool,
+/// A possible reference to another skill, found while its skill is
+/// checked and resolved once every skill is loaded (a reference may name a
+/// skill by a frontmatter `name` not known before then).
+#[derive(Debug, Clone)]
+pub struct Candidate {
+    pub target: String,
+    /// Its first mention.
+    pub span: Span,
+    /// A relative link to a SKILL.md, rather than a backticked name.
+    pub link: bool,
+    /// How many times the skill mentions it.
+    pub count: usize,
 }
 
-fn note<'a>(dead: &mut Vec<Dead<'a>>, target: &'a str, start: usize, link: bool) {
-    match dead.iter_mut().find(|d| d.target == target) {
-        Some(d) => d.count += 1,
-        None => dead.push(Dead {
-            target,
-            start,
-            count: 1,
-            link,
-        }),
-    }
-}
-
-pub fn check(s: &SkillCtx, out: &mut Vec<Diagnostic>) {
-    let ctx = s.ctx;
-    if ctx.catalog.target != Target::Catalog {
-        return;
-    }
+/// Every reference in the skill's body (outside fenced code), each target
+/// once.
+pub fn collect(s: &SkillCtx) -> Vec<Candidate> {
     // Find the few lines that can hold a reference with two fast scans of
     // the body (a backtick followed by " skill"; "/SKILL.md"), rather than
     // looking at every line.
     let text = &s.src.text;
     let base = s.skill.body_start.min(text.len());
     let bytes = &text.as_bytes()[base..];
-    let line_of = |at: usize| {
-        s.body
-            .lines
-            .partition_point(|l| l.start <= base + at)
-            .saturating_sub(1)
-    };
-    let mut candidates: Vec<usize> = memchr::memchr_iter(b'`', bytes)
+    let line_of = |at: usize| s.body.line_at(base + at);
+    let mut lines: Vec<usize> = memchr::memchr_iter(b'`', bytes)
         .filter(|&i| {
             bytes.get(i + 1) == Some(&b' ')
                 && bytes
@@ -155,60 +144,83 @@ pub fn check(s: &SkillCtx, out: &mut Vec<Diagnostic>) {
         .map(line_of)
         .chain(memchr::memmem::find_iter(bytes, b"/SKILL.md").map(line_of))
         .collect();
-    candidates.sort_unstable();
-    candidates.dedup();
-    // Each dead target once per skill, at its first mention.
-    let mut dead: Vec<Dead> = Vec::new();
-    for line in candidates
+    lines.sort_unstable();
+    lines.dedup();
+    let mut found: Vec<Candidate> = Vec::new();
+    let mut note = |target: &str, start: usize, link: bool| match found
+        .iter_mut()
+        .find(|c| c.target == target && c.link == link)
+    {
+        Some(c) => c.count += 1,
+        None => found.push(Candidate {
+            target: target.to_string(),
+            span: s.span(start, start + target.len()),
+            link,
+            count: 1,
+        }),
+    };
+    for line in lines
         .into_iter()
-        .filter_map(|i| s.body.lines.get(i))
+        .filter_map(|i| s.body.line(i))
         .filter(|l| !l.fenced)
     {
         for (at, name) in backtick_refs(line.text) {
-            if !ctx.known_skills.contains(name) {
-                note(&mut dead, name, line.start + at, false);
-            }
+            note(name, line.start + at, false);
         }
         for (at, target) in skill_links(line.text) {
-            let exists = resolve(&s.skill.rel_dir, target)
-                .as_deref()
-                .is_some_and(|r| ctx.skill_files.contains(r));
-            if !exists {
-                note(&mut dead, target, line.start + at, true);
-            }
+            note(target, line.start + at, true);
         }
     }
-    for Dead {
-        target,
-        start,
-        count,
-        link,
-    } in dead
-    {
-        let times = if count > 1 {
-            format!(" (mentioned {count} times)")
+    found
+}
+
+/// Report the candidates of `skill` that name no skill of the catalog.
+pub fn check_catalog(ctx: &Ctx, skill: &Skill, found: &[Candidate], out: &mut Vec<Diagnostic>) {
+    if ctx.catalog.target != Target::Catalog {
+        return;
+    }
+    for c in found {
+        let dead = if c.link {
+            !resolve(&skill.rel_dir, &c.target)
+                .as_deref()
+                .is_some_and(|r| ctx.skill_files.contains(r))
+        } else {
+            !ctx.known_skills.contains(c.target.as_str())
+        };
+        if !dead {
+            continue;
+        }
+        let target = &c.target;
+        let times = if c.count > 1 {
+            format!(" (mentioned {} times)", c.count)
         } else {
             String::new()
         };
-        let span = s.span(start, start + target.len());
-        let d = if link {
+        let d = if c.link {
             DEAD_REFERENCE
                 .diag(
-                    s.file(),
+                    skill.file.as_str(),
                     format!("link to `{target}`, which is not a skill in this catalog{times}"),
                 )
-                .with_span(span)
+                .with_span(c.span)
                 .with_label("no SKILL.md here")
                 .with_help("fix the path, add the skill, or remove the link")
         } else {
             let d = DEAD_REFERENCE
                 .diag(
-                    s.file(),
+                    skill.file.as_str(),
                     format!("`{target}` is not a skill in this catalog{times}"),
                 )
-                .with_span(span)
+                .with_span(c.span)
                 .with_label("no skill has this name");
-            match did_you_mean(target, ctx.known_skills.iter().map(|n| (*n, *n)), false) {
+            // Only names within two characters of its length can be within
+            // two edits of it.
+            let n = target.chars().count();
+            let near = (n.saturating_sub(2)..=n + 2)
+                .filter_map(|l| ctx.skills_by_len.get(&l))
+                .flatten()
+                .map(|n| (*n, *n));
+            match did_you_mean(target, near, false) {
                 Some(m) => d.with_help(format!("did you mean `{m}`?")),
                 None => d.with_help("fix the name, add the skill, or remove the reference"),
             }

@@ -88,7 +88,7 @@ pub fn exemption_claim(key: &str, value: &Node) -> bool {
 /// The exemptions that apply to this skill.
 fn exemptions_for<'a>(s: &SkillCtx<'a>) -> Vec<&'a Exemption> {
     let name = s.skill.name();
-    s.ctx
+    s.env
         .config
         .lint
         .exemptions
@@ -100,7 +100,7 @@ fn exemptions_for<'a>(s: &SkillCtx<'a>) -> Vec<&'a Exemption> {
 pub fn check(s: &SkillCtx, out: &mut Vec<Diagnostic>) {
     let exemptions = exemptions_for(s);
     self_exemption(s, !exemptions.is_empty(), out);
-    let required = &s.ctx.config.lint.required_sections;
+    let required = &s.env.config.lint.required_sections;
     if required.is_empty() {
         return;
     }
@@ -111,7 +111,8 @@ pub fn check(s: &SkillCtx, out: &mut Vec<Diagnostic>) {
         .headings
         .iter()
         .find(|h| h.level == 1)
-        .map(|h| s.line_span(s.body.lines[h.line].number))
+        .and_then(|h| s.body.line(h.line))
+        .map(|l| s.line_span(l.number))
         .or_else(|| s.frontmatter_open_span())
         .unwrap_or_else(|| s.line_span(1));
     for spec in required {

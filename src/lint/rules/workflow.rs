@@ -154,9 +154,9 @@ pub fn check(s: &SkillCtx, out: &mut Vec<Diagnostic>) {
             if f.open <= head.line || f.open >= intro_end {
                 continue;
             }
-            let content = f.content(body.lines.len());
+            let content = f.content(body.len());
             let content = content.start..content.end.min(intro_end);
-            if let Some(items) = outline(&body.lines[content]) {
+            if let Some(items) = outline(&body.lines(content)) {
                 declared = Some((items.len() as u32, items));
                 break;
             }
@@ -172,7 +172,7 @@ pub fn check(s: &SkillCtx, out: &mut Vec<Diagnostic>) {
         }
         let nums: Vec<u32> = documented.iter().map(|d| d.0).collect();
         let missing: Vec<u32> = (1..=n).filter(|k| !nums.contains(k)).collect();
-        let heading_line = body.lines[head.line].number;
+        let heading_line = s.body.line(head.line).map_or(1, |l| l.number);
         if !missing.is_empty() {
             let contiguous = nums.iter().enumerate().all(|(i, k)| *k == i as u32 + 1);
             let message = if contiguous && nums.len() as u32 == n - missing.len() as u32 {
@@ -227,7 +227,7 @@ pub fn check(s: &SkillCtx, out: &mut Vec<Diagnostic>) {
                             head.text
                         ),
                     )
-                    .with_span(s.line_span(body.lines[line].number))
+                    .with_span(s.line_span(body.line(line).map_or(1, |l| l.number)))
                     .with_help(format!(
                         "add step {k} to the outline, or merge this section into another step"
                     )),
