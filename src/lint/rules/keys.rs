@@ -20,9 +20,11 @@ rule! {
     /// ## What it does
     /// Reports a top-level frontmatter key the Agent Skills specification
     /// does not define (it allows `name`, `description`, `license`,
-    /// `compatibility`, `metadata`, `allowed-tools`). A key within two
-    /// edits of a known one, or differing only in `_` versus `-`, gets a
-    /// "did you mean". Keys listed in `[lint] client-keys` are SG110
+    /// `compatibility`, `metadata`, `allowed-tools`). A key close to a known
+    /// one gets a "did you mean": differing only in case or `_` versus `-`,
+    /// within two edits (one for keys of five characters or fewer, so
+    /// `tools` is not taken for `hooks`), or the last word of a known key
+    /// (`tools` → `allowed-tools`). Keys listed in `[lint] client-keys` are SG110
     /// instead; keys in `[lint] allowed-keys` are accepted silently.
     ///
     /// ## Why is this bad?
