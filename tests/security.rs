@@ -250,6 +250,20 @@ fn an_api_key_in_the_environment_appears_in_no_result_and_no_report() {
             "the {format} report shows the key"
         );
     }
+    // nor does the grader model see it
+    let graders = env.grader_calls();
+    assert!(!graders.is_empty());
+    for g in &graders {
+        assert!(
+            !g.stdin.contains(SECRET),
+            "the grader's prompt holds the key"
+        );
+    }
+    assert!(
+        graders
+            .iter()
+            .any(|g| g.stdin.contains("[redacted:ANTHROPIC_API_KEY]"))
+    );
     let written = files_under(&env.root.join("evals/results"));
     assert!(written.len() > 10, "{} result files", written.len());
     for p in &written {

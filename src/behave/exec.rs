@@ -372,7 +372,10 @@ fn grade(
         CaseKind::Dialogue => Kind::Dialogue,
         _ => Kind::Execution,
     };
-    let transcript = grader::transcript(kind, &case.doc.prompt, trace);
+    // Secrets the agent echoed never reach the grader model either.
+    let transcript = ctx
+        .redactor
+        .text(&grader::transcript(kind, &case.doc.prompt, trace));
     let req = grader::Request {
         kind,
         expected_output: &case.doc.expected_output,
