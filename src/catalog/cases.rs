@@ -304,25 +304,20 @@ pub fn parse_bytes(name: &str, bytes: Vec<u8>, limit: u64) -> (CaseFile, Vec<Dia
     let mut case = unread(name);
     let file = case.file.clone();
     let mut diags = Vec::new();
-    let text = match String::from_utf8(bytes) {
-        Ok(t) => t,
-        Err(e) => {
-            let at = e.utf8_error().valid_up_to();
-            let text = String::from_utf8_lossy(e.as_bytes()).into_owned();
-            let src = Source::new(text.clone());
-            // the lossy text holds U+FFFD (3 bytes) where the bad byte was
-            let end = at + text[at..].chars().next().map_or(0, char::len_utf8);
-            diags.push(
-                rules::UNREADABLE
-                    .diag(&file, format!("case file is not valid UTF-8 (byte {at})"))
-                    .with_span(src.span(at, end))
-                    .with_label("not UTF-8")
-                    .with_help("re-save the file as UTF-8; JSON must be UTF-8"),
-            );
-            text
-        }
-    };
-    case.source = Source::new(text);
+    let (src, bad) = Source::decode(bytes);
+    if let Some(bad) = bad {
+        diags.push(
+            rules::UNREADABLE
+                .diag(
+                    &file,
+                    format!("case file is not valid UTF-8 (byte {})", bad.start),
+                )
+                .with_span(src.span(bad.start, bad.end))
+                .with_label("not UTF-8")
+                .with_help("re-save the file as UTF-8; JSON must be UTF-8"),
+        );
+    }
+    case.source = src;
     let limits = json::Limits {
         max_bytes: usize::try_from(limit).unwrap_or(usize::MAX),
         ..json::Limits::default()

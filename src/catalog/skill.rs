@@ -116,23 +116,16 @@ impl Skill {
 /// Returns the text and the offset where content starts (3 after a BOM).
 pub fn decode(file: &str, bytes: Vec<u8>, diags: &mut Vec<Diagnostic>) -> (Arc<Source>, usize) {
     let bom = bytes.starts_with(&[0xEF, 0xBB, 0xBF]);
-    let text = match String::from_utf8(bytes) {
-        Ok(t) => t,
-        Err(e) => {
-            let at = e.utf8_error().valid_up_to();
-            let text = String::from_utf8_lossy(e.as_bytes()).into_owned();
-            let src = Source::new(text.clone());
-            diags.push(
-                rules::INVALID_UTF8
-                    .diag(file, format!("invalid UTF-8 at byte {at}"))
-                    .with_span(src.span(at, at + 1))
-                    .with_label("not UTF-8")
-                    .with_help("re-save the file as UTF-8"),
-            );
-            text
-        }
-    };
-    let src = Source::new(text);
+    let (src, bad) = Source::decode(bytes);
+    if let Some(bad) = bad {
+        diags.push(
+            rules::INVALID_UTF8
+                .diag(file, format!("invalid UTF-8 at byte {}", bad.start))
+                .with_span(src.span(bad.start, bad.end))
+                .with_label("not UTF-8")
+                .with_help("re-save the file as UTF-8"),
+        );
+    }
     if let Some(at) = memchr::memchr(0, src.text.as_bytes()) {
         diags.push(
             rules::NUL_BYTE

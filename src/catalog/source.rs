@@ -19,6 +19,21 @@ impl Source {
         Arc::new(Source { text, index })
     }
 
+    /// Decode bytes as UTF-8, lossily: the text, and where the first
+    /// invalid sequence is (the span of its U+FFFD in the text), if any.
+    pub fn decode(bytes: Vec<u8>) -> (Arc<Source>, Option<std::ops::Range<usize>>) {
+        match String::from_utf8(bytes) {
+            Ok(text) => (Source::new(text), None),
+            Err(e) => {
+                let at = e.utf8_error().valid_up_to();
+                let text = String::from_utf8_lossy(e.as_bytes()).into_owned();
+                // the lossy text holds U+FFFD (3 bytes) where the bad byte was
+                let end = at + text[at..].chars().next().map_or(0, char::len_utf8);
+                (Source::new(text), Some(at..end))
+            }
+        }
+    }
+
     pub fn span(&self, start: usize, end: usize) -> Span {
         self.index.span(&self.text, start, end)
     }
