@@ -98,7 +98,7 @@ pub fn check(s: &SkillCtx, out: &mut Vec<Diagnostic>) {
         );
         return;
     };
-    if entry.value.is_null() {
+    let empty = |out: &mut Vec<Diagnostic>| {
         out.push(
             NAME_REQUIRED
                 .diag(file, "`name` is empty")
@@ -108,7 +108,9 @@ pub fn check(s: &SkillCtx, out: &mut Vec<Diagnostic>) {
                     suggest_name(&s.skill.folder)
                 )),
         );
-        return;
+    };
+    if entry.value.is_null() {
+        return empty(out);
     }
     let Some(name) = entry.value.as_str() else {
         let quoted = entry
@@ -132,16 +134,7 @@ pub fn check(s: &SkillCtx, out: &mut Vec<Diagnostic>) {
         return;
     };
     if name.trim().is_empty() {
-        out.push(
-            NAME_REQUIRED
-                .diag(file, "`name` is empty")
-                .with_span(entry.value_span)
-                .with_help(format!(
-                    "write the skill's name, e.g. `name: {}`",
-                    suggest_name(&s.skill.folder)
-                )),
-        );
-        return;
+        return empty(out);
     }
     format_checks(s, entry, name, out);
     folder_check(s, entry, name, out);
