@@ -7,43 +7,13 @@ mod common;
 
 use common::{check_human, check_json};
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
-
-fn sample() -> Option<PathBuf> {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpora/wild-sample");
-    if p.is_dir() {
-        Some(p)
-    } else {
-        eprintln!("skipped: {} does not exist", p.display());
-        None
-    }
-}
-
-fn skill_files(root: &Path) -> BTreeSet<String> {
-    fn walk(dir: &Path, rel: &str, out: &mut BTreeSet<String>) {
-        for e in std::fs::read_dir(dir).unwrap().flatten() {
-            let name = e.file_name().to_string_lossy().into_owned();
-            let r = if rel.is_empty() {
-                name.clone()
-            } else {
-                format!("{rel}/{name}")
-            };
-            if e.file_type().unwrap().is_dir() {
-                walk(&e.path(), &r, out);
-            } else if name == "SKILL.md" {
-                out.insert(r);
-            }
-        }
-    }
-    let mut out = BTreeSet::new();
-    walk(root, "", &mut out);
-    out
-}
 
 #[test]
 fn every_file_gets_a_verdict_and_the_summary_counts_1000() {
-    let Some(root) = sample() else { return };
-    assert_eq!(skill_files(&root).len(), 1000);
+    let Some(root) = common::wild_sample() else {
+        return;
+    };
+    assert_eq!(common::skill_files(&root).len(), 1000);
     let (out, code) = check_human(&root, &[]);
     assert!(code == 0 || code == 1, "exit code {code}");
     let last = out.lines().last().unwrap();
@@ -52,8 +22,10 @@ fn every_file_gets_a_verdict_and_the_summary_counts_1000() {
 
 #[test]
 fn json_findings_name_only_files_of_the_sample() {
-    let Some(root) = sample() else { return };
-    let files = skill_files(&root);
+    let Some(root) = common::wild_sample() else {
+        return;
+    };
+    let files: BTreeSet<String> = common::skill_files(&root).into_iter().collect();
     let r = check_json(&root, &[]);
     assert_eq!(r.summary["skills_checked"], 1000);
     assert!(!r.findings.is_empty());
@@ -69,7 +41,9 @@ fn json_findings_name_only_files_of_the_sample() {
 
 #[test]
 fn known_real_findings_are_reported() {
-    let Some(root) = sample() else { return };
+    let Some(root) = common::wild_sample() else {
+        return;
+    };
     let r = check_json(&root, &[]);
     // an unquoted `: ` in a description, at the colon
     let f = r.one("SG013", "laravel-verification/SKILL.md");
@@ -89,7 +63,9 @@ fn known_real_findings_are_reported() {
 
 #[test]
 fn frontmatter_that_parses_has_no_colon_or_quote_findings() {
-    let Some(root) = sample() else { return };
+    let Some(root) = common::wild_sample() else {
+        return;
+    };
     let r = check_json(&root, &[]);
     let failed: BTreeSet<_> = r.of("SG013").iter().map(|f| f.file.clone()).collect();
     for f in r.of("SG111").into_iter().chain(r.of("SG113")) {

@@ -3,21 +3,12 @@
 //! and between 1 and 2 worker threads; `rank --format json` is identical
 //! between runs too.
 
+mod common;
 use assert_cmd::Command;
 use std::path::{Path, PathBuf};
 
 fn addyosmani() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/addyosmani-agent-skills")
-}
-
-fn wild_sample() -> Option<PathBuf> {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpora/wild-sample");
-    if p.is_dir() {
-        Some(p)
-    } else {
-        eprintln!("skipped: {} does not exist", p.display());
-        None
-    }
 }
 
 /// stdout of `skillgate ARGS`, whatever the exit code (checks of real
@@ -79,7 +70,9 @@ fn check_sarif_is_byte_identical_between_runs_and_thread_counts() {
 
 #[test]
 fn check_of_the_wild_sample_is_byte_identical_between_thread_counts() {
-    let Some(root) = wild_sample() else { return };
+    let Some(root) = common::wild_sample() else {
+        return;
+    };
     let root = root.to_str().unwrap();
     let runs: Vec<Vec<u8>> = ["1", "2", "2"]
         .iter()

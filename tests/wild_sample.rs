@@ -7,47 +7,13 @@
 //! Skipped (with a message) when the corpus is absent, as in a fresh clone;
 //! CI has it.
 
+mod common;
 use assert_cmd::Command;
 use serde_json::Value;
 use skillgate::catalog::Catalog;
 use skillgate::config::Config;
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
-
-fn corpus() -> Option<PathBuf> {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpora/wild-sample");
-    if p.is_dir() {
-        Some(p)
-    } else {
-        eprintln!("skipped: {} does not exist", p.display());
-        None
-    }
-}
-
-/// Every SKILL.md under `root`, root-relative with `/`, found without
-/// skillgate's own discovery.
-fn skill_files(root: &Path) -> Vec<String> {
-    fn walk(dir: &Path, rel: &str, out: &mut Vec<String>) {
-        for e in std::fs::read_dir(dir).unwrap() {
-            let e = e.unwrap();
-            let name = e.file_name().into_string().unwrap();
-            let r = if rel.is_empty() {
-                name.clone()
-            } else {
-                format!("{rel}/{name}")
-            };
-            if e.file_type().unwrap().is_dir() {
-                walk(&e.path(), &r, out);
-            } else if name == "SKILL.md" {
-                out.push(r);
-            }
-        }
-    }
-    let mut out = Vec::new();
-    walk(root, "", &mut out);
-    out.sort();
-    out
-}
+use std::path::Path;
 
 /// `check ROOT --format json`: the document, after asserting the run
 /// finished with a verdict (exit 0 or 1).
@@ -90,8 +56,10 @@ fn verdicts(doc: &Value, skip: &[&str]) -> BTreeMap<String, Vec<(String, u64)>> 
 
 #[test]
 fn every_file_of_the_wild_sample_gets_a_verdict() {
-    let Some(root) = corpus() else { return };
-    let files = skill_files(&root);
+    let Some(root) = common::wild_sample() else {
+        return;
+    };
+    let files = common::skill_files(&root);
     assert_eq!(files.len(), 1000, "the corpus holds 1,000 SKILL.md files");
 
     // The loader sees every one of them, and each is either parsed or
@@ -166,8 +134,10 @@ fn with_bom(bytes: Vec<u8>) -> Vec<u8> {
 
 #[test]
 fn crlf_and_bom_copies_of_the_wild_sample_get_the_same_verdicts() {
-    let Some(root) = corpus() else { return };
-    let files = skill_files(&root);
+    let Some(root) = common::wild_sample() else {
+        return;
+    };
+    let files = common::skill_files(&root);
     let tmp = tempfile::tempdir().unwrap();
     let (plain, crlf, bom) = (
         tmp.path().join("plain"),

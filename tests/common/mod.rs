@@ -135,3 +135,40 @@ pub fn check_human(root: &Path, extra: &[&str]) -> (String, i32) {
         out.status.code().unwrap(),
     )
 }
+
+/// `../shared/corpora/wild-sample` beside the repository, or `None` (with a
+/// message) in a fresh clone that has no `../shared`; CI has it.
+pub fn wild_sample() -> Option<PathBuf> {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpora/wild-sample");
+    if p.is_dir() {
+        Some(p)
+    } else {
+        eprintln!("skipped: {} does not exist", p.display());
+        None
+    }
+}
+
+/// Every SKILL.md under `root`, root-relative with `/`, sorted, found
+/// without skillgate's own discovery.
+pub fn skill_files(root: &Path) -> Vec<String> {
+    fn walk(dir: &Path, rel: &str, out: &mut Vec<String>) {
+        for e in std::fs::read_dir(dir).unwrap() {
+            let e = e.unwrap();
+            let name = e.file_name().into_string().unwrap();
+            let r = if rel.is_empty() {
+                name.clone()
+            } else {
+                format!("{rel}/{name}")
+            };
+            if e.file_type().unwrap().is_dir() {
+                walk(&e.path(), &r, out);
+            } else if name == "SKILL.md" {
+                out.push(r);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(root, "", &mut out);
+    out.sort();
+    out
+}
