@@ -48,6 +48,12 @@ pub fn check(s: &SkillCtx, out: &mut Vec<Diagnostic>) {
         );
         return;
     };
+    let empty = || {
+        DESCRIPTION_REQUIRED
+            .diag(file, "`description` is empty")
+            .with_span(entry.value_span)
+            .with_help("say what the skill does and when to use it (\"Use when …\")")
+    };
     if entry.value.is_null() {
         // `description: # Title` — the `#` after `: ` opens a comment.
         let at = entry.value_span.start;
@@ -73,12 +79,7 @@ pub fn check(s: &SkillCtx, out: &mut Vec<Diagnostic>) {
                     )),
             );
         } else {
-            out.push(
-                DESCRIPTION_REQUIRED
-                    .diag(file, "`description` is empty")
-                    .with_span(entry.value_span)
-                    .with_help("say what the skill does and when to use it (\"Use when …\")"),
-            );
+            out.push(empty());
         }
         return;
     }
@@ -109,12 +110,7 @@ pub fn check(s: &SkillCtx, out: &mut Vec<Diagnostic>) {
         return;
     };
     if text.trim().is_empty() {
-        out.push(
-            DESCRIPTION_REQUIRED
-                .diag(file, "`description` is empty")
-                .with_span(entry.value_span)
-                .with_help("say what the skill does and when to use it (\"Use when …\")"),
-        );
+        out.push(empty());
         return;
     }
     let n = text.chars().count();
