@@ -20,22 +20,7 @@ fn ten_evals() -> String {
             })
         })
         .collect();
-    serde_json::json!({
-        "skill_name": "demo-skill",
-        "trigger": {
-            "positive": [
-                {"prompt": "[rec:loads] The invoice total is off by a cent, fix it test-first"},
-                {"prompt": "[rec:loads] Our money rounding loses a cent on refunds"},
-                {"prompt": "[rec:loads] Totals gain a cent when we split the bill"}
-            ],
-            "negative": [
-                {"prompt": "[rec:quiet] Update the architecture diagram in the docs", "owner": "other-skill"},
-                {"prompt": "[rec:quiet] What time is it in Lisbon?"}
-            ]
-        },
-        "evals": evals,
-    })
-    .to_string()
+    support::cases_with_evals(serde_json::Value::Array(evals))
 }
 
 const GATES: &[&str] = &[

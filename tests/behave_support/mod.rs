@@ -224,9 +224,9 @@ pub fn alive(pid: i32) -> bool {
     }
 }
 
-/// A case file whose single eval is `prompt` (dialogue), with the usual
-/// trigger prompts.
-pub fn one_dialogue_eval(prompt: &str, expectations: &[&str]) -> String {
+/// A case file for `demo-skill` holding `evals` and the usual trigger
+/// prompts.
+pub fn cases_with_evals(evals: serde_json::Value) -> String {
     serde_json::json!({
         "skill_name": "demo-skill",
         "trigger": {
@@ -240,15 +240,21 @@ pub fn one_dialogue_eval(prompt: &str, expectations: &[&str]) -> String {
                 {"prompt": "[rec:quiet] What time is it in Lisbon?"}
             ]
         },
-        "evals": [{
-            "id": 1,
-            "kind": "dialogue",
-            "prompt": prompt,
-            "expected_output": "something",
-            "expectations": expectations,
-        }]
+        "evals": evals,
     })
     .to_string()
+}
+
+/// A case file whose single eval is `prompt` (dialogue), with the usual
+/// trigger prompts.
+pub fn one_dialogue_eval(prompt: &str, expectations: &[&str]) -> String {
+    cases_with_evals(serde_json::json!([{
+        "id": 1,
+        "kind": "dialogue",
+        "prompt": prompt,
+        "expected_output": "something",
+        "expectations": expectations,
+    }]))
 }
 
 pub fn read_json(p: &Path) -> serde_json::Value {
