@@ -216,13 +216,13 @@ pub fn long_enough(token: &str) -> bool {
 /// Step 3c: the stop-word filter.
 #[derive(Debug, Clone)]
 pub struct StopWords {
-    words: HashSet<Box<str>>,
+    words: HashSet<Box<str>, std::hash::BuildHasherDefault<super::index::FxHasher>>,
 }
 
 impl StopWords {
     /// [`STOP_WORDS`] plus `extra` (normalized like any other text).
     pub fn new(extra: &[String]) -> Self {
-        let mut words: HashSet<Box<str>> = STOP_WORDS.iter().map(|w| Box::from(*w)).collect();
+        let mut words: HashSet<Box<str>, _> = STOP_WORDS.iter().map(|w| Box::from(*w)).collect();
         for w in extra {
             let n = normalize(w.trim());
             if !n.is_empty() {
@@ -374,20 +374,29 @@ impl Stem {
     }
 
     pub fn stem<'a>(&self, token: &'a str) -> Cow<'a, str> {
+        self.with_stem(token, |st| {
+            if st == token {
+                Cow::Borrowed(token)
+            } else {
+                Cow::Owned(st.to_string())
+            }
+        })
+    }
+
+    /// `f(stem of token)`, without copying a stem this thread has seen
+    /// before. `f` must not stem anything itself.
+    pub fn with_stem<R>(&self, token: &str, f: impl FnOnce(&str) -> R) -> R {
         let Some((s, script)) = &self.stemmer else {
-            return Cow::Borrowed(token);
+            return f(token);
         };
         if !script.writes(token) {
-            return Cow::Borrowed(token);
+            return f(token);
         }
         STEMS.with(|cache| {
             let mut cache = cache.borrow_mut();
             let map = &mut cache[self.lang];
             if let Some(hit) = map.get(token) {
-                return match hit {
-                    None => Cow::Borrowed(token),
-                    Some(st) => Cow::Owned(st.to_string()),
-                };
+                return f(hit.as_deref().unwrap_or(token));
             }
             let stemmed = s.stem(token);
             if map.len() >= STEM_CACHE_LIMIT {
@@ -395,10 +404,7 @@ impl Stem {
             }
             let value = (stemmed != token).then(|| Box::from(stemmed.as_ref()));
             map.insert(Box::from(token), value);
-            match stemmed {
-                Cow::Borrowed(_) => Cow::Borrowed(token),
-                Cow::Owned(o) => Cow::Owned(o),
-            }
+            f(&stemmed)
         })
     }
 }
@@ -419,11 +425,12 @@ pub fn fold(token: &str) -> Cow<'_, str> {
 /// word then share two terms, while `developer` and `development` share
 /// only the stem `develop`, so an exact match outweighs a match of stems.
 pub fn keyword_repeat(word: &str, stem: &Stem, mut emit: impl FnMut(&str)) {
-    let stemmed = stem.stem(word);
-    if stemmed != word {
-        emit(word);
-    }
-    emit(&stemmed);
+    stem.with_stem(word, |stemmed| {
+        if stemmed != word {
+            emit(word);
+        }
+        emit(stemmed);
+    })
 }
 
 /// Step 4: overlapping character bigrams of an unspaced run; a run of one
@@ -460,7 +467,8 @@ impl Analyzer {
     }
 
     /// Call `emit(term, word)` for every term of `text` in order: `term` is
-    /// the index term, `word` the normalized word it came from.
+    /// the index term, `word` the normalized word it came from. `emit`
+    /// must not analyze text itself.
     pub fn analyze(&self, text: &str, mut emit: impl FnMut(&str, &str)) {
         let text = normalize(text);
         for piece in pieces(&text) {
