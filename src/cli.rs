@@ -151,6 +151,13 @@ pub struct RankArgs {
     /// Configuration file (default: skillgate.toml at the catalog root).
     #[arg(long)]
     pub config: Option<PathBuf>,
+    /// Read every SKILL.md, neither reading nor writing the rank cache.
+    #[arg(long)]
+    pub no_cache: bool,
+    /// Keep the rank cache in DIR (default: $SKILLGATE_CACHE_DIR, else the
+    /// user cache folder, e.g. ~/.cache/skillgate).
+    #[arg(long, value_name = "DIR", conflicts_with = "no_cache")]
+    pub cache_dir: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]

@@ -176,6 +176,7 @@ fn catalog_with(cases: Vec<crate::catalog::cases::CaseFile>) -> crate::catalog::
         orphan_dirs: Vec::new(),
         sources,
         diagnostics: Vec::new(),
+        walk: Default::default(),
     }
 }
 

@@ -23,6 +23,11 @@ pub struct Found {
     /// in any ancestor below the skills root, or in any descendant.
     pub orphan_dirs: Vec<String>,
     pub diagnostics: Vec<Diagnostic>,
+    /// Every folder listed (root-relative, `""` for the root), in walk
+    /// order.
+    pub dirs: Vec<String>,
+    /// A folder walked or a SKILL.md found was a symlink.
+    pub links: bool,
 }
 
 /// Compiled include/exclude globs, matched against root-relative paths.
@@ -122,6 +127,7 @@ enum Item {
         path: PathBuf,
         rel: String,
         name: String,
+        is_link: bool,
     },
     /// An entry that could not be read, already a diagnostic.
     Problem(Diagnostic),
@@ -208,6 +214,7 @@ fn list(dir: &Path, rel: &str, boundary: &Path) -> Listing {
                 path,
                 rel: child_rel,
                 name,
+                is_link: ft.is_symlink(),
             }
         });
     }
@@ -278,6 +285,7 @@ fn walk_dir(
             return false;
         }
     };
+    found.dirs.push(rel.to_string());
     let mut subdirs = Vec::new();
     let mut has_skill = false;
     let mut has_files = false;
@@ -293,14 +301,17 @@ fn walk_dir(
                 if SKIP_DIRS.contains(&name.as_str()) || filter.excluded(&child_rel) {
                     continue;
                 }
+                found.links |= is_link;
                 subdirs.push((path, child_rel, is_link));
             }
             Item::File {
                 path,
                 rel: child_rel,
                 name,
+                is_link,
             } => {
                 has_files = true;
+                found.links |= is_link && name == "SKILL.md";
                 if name == "SKILL.md" && filter.accepts_file(&child_rel) {
                     has_skill = true;
                     found.skill_files.push((path, child_rel));

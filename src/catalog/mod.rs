@@ -63,6 +63,22 @@ pub struct Catalog {
     pub sources: SourceMap,
     /// Findings made while loading.
     pub diagnostics: Vec<Diagnostic>,
+    /// What the walk for SKILL.md files saw (a catalog folder only).
+    pub walk: Walk,
+}
+
+/// The folders a catalog walk listed, for [`crate::route::cache`]: when
+/// none of them changed, the same walk finds the same SKILL.md files.
+#[derive(Debug, Default)]
+pub struct Walk {
+    /// Every folder listed, relative to the catalog root (`""` is the
+    /// root), sorted. The root is always there: it decides where the
+    /// skills root is.
+    pub dirs: Vec<String>,
+    /// The walk saw no symlinked folder or SKILL.md and no problem, so
+    /// the folders' own modification times tell whether it would find
+    /// something else now.
+    pub exact: bool,
 }
 
 /// Where `skillgate.toml` for `root` lives (the catalog root, or for a single
@@ -224,6 +240,19 @@ impl Catalog {
             }
         }
 
+        let walk = if target == Target::Catalog {
+            let mut dirs = std::mem::take(&mut found.dirs);
+            dirs.push(String::new());
+            dirs.sort();
+            dirs.dedup();
+            Walk {
+                dirs,
+                exact: !found.links && found.diagnostics.is_empty(),
+            }
+        } else {
+            Walk::default()
+        };
+
         let limit = config.catalog.max_file_bytes;
         let loaded: Vec<(Skill, Vec<Diagnostic>, T)> = found
             .skill_files
@@ -282,6 +311,7 @@ impl Catalog {
                 orphan_dirs: found.orphan_dirs,
                 sources,
                 diagnostics,
+                walk,
             },
             results,
         ))
@@ -320,7 +350,7 @@ fn cut_source(skill: &mut Skill, keep: usize) {
 }
 
 /// Read and parse one SKILL.md. Never fails: problems become diagnostics.
-fn load_skill(path: &Path, rel: &str, scope: Scope, limit: u64) -> (Skill, Vec<Diagnostic>) {
+pub fn load_skill(path: &Path, rel: &str, scope: Scope, limit: u64) -> (Skill, Vec<Diagnostic>) {
     let mut diags = Vec::new();
     let dir = path.parent().unwrap_or(Path::new(".")).to_path_buf();
     // The folder's real name: resolving the path costs a system call per

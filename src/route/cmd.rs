@@ -2,11 +2,12 @@
 //! one prompt, as Tier 2 does, with `--explain` showing each shared term's
 //! contribution. Printing is `report::rank`'s job.
 
-use super::Router;
+use super::cache::{self, Cache, Ranking};
 use super::index::Query;
 use super::rank::{Contribution, Scorer, explain, score_key};
+use super::text::Analyzer;
 use crate::app::load_config;
-use crate::catalog::Catalog;
+use crate::catalog::{Catalog, Scope};
 use crate::cli::{Format, RankArgs};
 use crate::exit::{Exit, Fatal};
 use crate::report;
@@ -71,10 +72,16 @@ impl Serialize for Contribution {
     }
 }
 
-/// Build the report for `prompt` over a loaded catalog.
-pub fn report(router: &Router, prompt: &str, limit: usize, with_explain: bool) -> RankReport {
-    let index = &router.index;
-    let q = Query::new(prompt, &router.analyzer, index);
+/// Build the report for `prompt` over an index.
+pub fn report(
+    ranking: &Ranking,
+    analyzer: &Analyzer,
+    prompt: &str,
+    limit: usize,
+    with_explain: bool,
+) -> RankReport {
+    let index = &ranking.index;
+    let q = Query::new(prompt, analyzer, index);
     let mut scorer = Scorer::new(index);
     let scores = scorer.score(&q);
     let all = scores.top(0);
@@ -115,11 +122,7 @@ pub fn report(router: &Router, prompt: &str, limit: usize, with_explain: bool) -
             .collect(),
         matched: all.len(),
         skills_routed: index.len(),
-        unroutable: router
-            .unroutable
-            .iter()
-            .map(|&i| router.catalog.skills[i].file.clone())
-            .collect(),
+        unroutable: ranking.unroutable.clone(),
         results,
         truncated: shown < all.len(),
     }
@@ -144,9 +147,20 @@ pub fn rank(args: &RankArgs, out: &mut dyn Write) -> Result<Exit, Fatal> {
         );
     }
     let config = load_config(&args.root, args.config.as_deref())?;
-    let catalog = Catalog::load_scoped(&args.root, &config, crate::catalog::Scope::SkillsOnly)?;
-    let router = Router::new(&catalog, &config)?;
-    let r = report(&router, &args.prompt, args.limit, args.explain);
+    let analyzer = super::analyzer(&config.route)?;
+    let cache = if args.no_cache || !args.root.is_dir() {
+        None
+    } else {
+        cache::folder(args.cache_dir.as_deref()).and_then(|f| Cache::new(&f, &args.root, &config))
+    };
+    let ranking = match &cache {
+        Some(c) => c.load(&args.root, &config, &analyzer)?.0,
+        None => {
+            let catalog = Catalog::load_scoped(&args.root, &config, Scope::SkillsOnly)?;
+            cache::analyze(&catalog, &config, &analyzer)
+        }
+    };
+    let r = report(&ranking, &analyzer, &args.prompt, args.limit, args.explain);
     let written = match args.format {
         Format::Json => report::rank::json(&r, out),
         _ => report::rank::human(&r, out),

@@ -82,6 +82,8 @@ pub struct Index {
     vec_start: Vec<usize>,
     vec_terms: Vec<u32>,
     vec_weights: Vec<f64>,
+    /// The term counts behind `vec_weights`.
+    vec_tf: Vec<u32>,
     /// Postings (CSR): documents holding term `t` are
     /// `post_start[t]..post_start[t + 1]`, in document order, with the
     /// document's unit weight for `t`.
@@ -90,29 +92,86 @@ pub struct Index {
     post_weights: Vec<f64>,
 }
 
-/// A document's term counts, before interning.
-type Counts = Vec<(String, u32)>;
+/// A document's terms with their counts, sorted by term: what the analyzer
+/// made of one skill, before interning.
+pub type Counts = Vec<(String, u32)>;
 
-fn count_terms(analyzer: &Analyzer, input: &DocInput, name_weight: u32) -> Counts {
-    let mut counts: FxMap<String, u32> = FxMap::default();
+/// The terms of one skill's name (each counted `name_weight` times) and
+/// description.
+pub fn count_terms(analyzer: &Analyzer, name: &str, description: &str, name_weight: u32) -> Counts {
+    // every term into one buffer, then sorted and counted: no map and no
+    // allocation per term, one per distinct term for the result
+    let mut buf = String::new();
+    let mut spans: Vec<(u32, u32, u32)> = Vec::new();
     let mut add = |t: &str, n: u32| {
-        if let Some(c) = counts.get_mut(t) {
-            *c += n;
-        } else {
-            counts.insert(t.to_string(), n);
-        }
+        let start = buf.len() as u32;
+        buf.push_str(t);
+        spans.push((start, buf.len() as u32, n));
     };
     if name_weight > 0 {
-        analyzer.analyze(input.name, |t, _| add(t, name_weight));
+        analyzer.analyze(name, |t, _| add(t, name_weight));
     }
-    analyzer.analyze(input.description, |t, _| add(t, 1));
-    // Sorted, not in HashMap order: term ids are handed out in this order,
-    // and they fix the order in which each document's norm is summed, so a
-    // hash order that changes per process would change scores in their
-    // last bits (and `rank --format json` between runs).
-    let mut counts: Counts = counts.into_iter().collect();
-    counts.sort_unstable();
+    analyzer.analyze(description, |t, _| add(t, 1));
+    let text = |&(a, b, _): &(u32, u32, u32)| &buf[a as usize..b as usize];
+    // Sorted by term: term ids are handed out in this order, and they fix
+    // the order in which each document's norm is summed, so any order that
+    // could change between runs would change scores in their last bits
+    // (and `rank --format json` between runs).
+    spans.sort_unstable_by(|x, y| text(x).cmp(text(y)));
+    let mut counts: Counts = Vec::new();
+    for sp in &spans {
+        match counts.last_mut() {
+            Some((t, n)) if t.as_str() == text(sp) => *n += sp.2,
+            _ => counts.push((text(sp).to_string(), sp.2)),
+        }
+    }
     counts
+}
+
+/// One analyzed document, as [`Index::from_counts`] (terms as strings) and
+/// [`Index::from_interned`] (terms as ids into a vocabulary) take it.
+#[derive(Debug, Clone)]
+pub struct DocCounts<T> {
+    pub name: String,
+    pub file: String,
+    /// Position of the skill in the caller's list.
+    pub source: usize,
+    /// Each term once with its count, in the order of the terms' text, as
+    /// [`count_terms`] gives them.
+    pub counts: Vec<(T, u32)>,
+}
+
+/// Intern the terms of `docs`: the same documents with terms as ids into
+/// the returned vocabulary (in order of first appearance).
+pub fn intern<S: AsRef<str>>(docs: Vec<DocCounts<S>>) -> (Vec<DocCounts<u32>>, Vec<Box<str>>) {
+    let mut at: FxMap<Box<str>, u32> = FxMap::default();
+    let mut vocab: Vec<Box<str>> = Vec::new();
+    let docs = docs
+        .into_iter()
+        .map(|d| DocCounts {
+            name: d.name,
+            file: d.file,
+            source: d.source,
+            counts: d
+                .counts
+                .iter()
+                .map(|(t, n)| {
+                    let t = t.as_ref();
+                    let id = match at.get(t) {
+                        Some(&id) => id,
+                        None => {
+                            let id = vocab.len() as u32;
+                            vocab.push(t.into());
+                            at.insert(t.into(), id);
+                            id
+                        }
+                    };
+                    (id, *n)
+                })
+                .collect(),
+        })
+        .collect();
+    (docs, vocab)
 }
 
 /// `ln(1 + n / (1 + df))`.
@@ -123,45 +182,73 @@ pub fn idf(n: usize, df: u32) -> f64 {
 impl Index {
     /// Build the index; `inputs` may be in any order.
     pub fn build(inputs: &[DocInput], analyzer: &Analyzer, name_weight: u32) -> Index {
-        let mut order: Vec<usize> = (0..inputs.len()).collect();
-        order.sort_by(|&a, &b| {
-            (inputs[a].name, inputs[a].file).cmp(&(inputs[b].name, inputs[b].file))
-        });
-        let counts: Vec<Counts> = order
+        let docs: Vec<DocCounts<String>> = inputs
             .par_iter()
-            .map(|&i| count_terms(analyzer, &inputs[i], name_weight))
+            .enumerate()
+            .map(|(i, d)| DocCounts {
+                name: d.name.to_string(),
+                file: d.file.to_string(),
+                source: i,
+                counts: count_terms(analyzer, d.name, d.description, name_weight),
+            })
             .collect();
+        Index::from_counts(docs)
+    }
 
-        let mut vocab: FxMap<Box<str>, u32> = FxMap::default();
+    /// Build the index from documents already analyzed, in any order.
+    pub fn from_counts<S: AsRef<str>>(docs: Vec<DocCounts<S>>) -> Index {
+        let (docs, vocab) = intern(docs);
+        Index::from_interned(&docs, &vocab)
+    }
+
+    /// Build the index from documents whose terms are ids into `vocab`
+    /// (which may hold terms no document uses), in any order.
+    ///
+    /// The result depends only on the documents' names, files and terms:
+    /// never on their order, on the vocabulary's order or on where the
+    /// counts came from. [`super::cache`] relies on this to give the same
+    /// scores, bit for bit, as a fresh analysis. Term ids are handed out
+    /// anew, in order of first appearance over the documents sorted by
+    /// (name, file), each document's terms in text order; they fix the
+    /// order in which a document's norm is summed.
+    ///
+    /// Panics when a term id is not in `vocab`.
+    pub fn from_interned<S: AsRef<str>>(docs: &[DocCounts<u32>], vocab: &[S]) -> Index {
+        let mut order: Vec<&DocCounts<u32>> = docs.iter().collect();
+        order.sort_by(|a, b| (&a.name, &a.file).cmp(&(&b.name, &b.file)));
+        let docs = order;
+
+        let mut remap = vec![u32::MAX; vocab.len()];
         let mut terms: Vec<Box<str>> = Vec::new();
         let mut df: Vec<u32> = Vec::new();
-        let mut doc_terms: Vec<Vec<(u32, u32)>> = Vec::with_capacity(counts.len());
-        for c in counts {
-            let mut v: Vec<(u32, u32)> = Vec::with_capacity(c.len());
-            for (term, tf) in c {
-                let id = match vocab.get(term.as_str()) {
-                    Some(&id) => id,
-                    None => {
-                        let id = terms.len() as u32;
-                        let b: Box<str> = term.into_boxed_str();
-                        vocab.insert(b.clone(), id);
-                        terms.push(b);
-                        df.push(0);
-                        id
-                    }
-                };
-                df[id as usize] += 1;
-                v.push((id, tf));
+        let mut doc_terms: Vec<Vec<(u32, u32)>> = Vec::with_capacity(docs.len());
+        for doc in &docs {
+            let mut v: Vec<(u32, u32)> = Vec::with_capacity(doc.counts.len());
+            for &(t, tf) in &doc.counts {
+                let slot = &mut remap[t as usize];
+                if *slot == u32::MAX {
+                    *slot = terms.len() as u32;
+                    terms.push(vocab[t as usize].as_ref().into());
+                    df.push(0);
+                }
+                df[*slot as usize] += 1;
+                v.push((*slot, tf));
             }
             v.sort_unstable_by_key(|e| e.0);
             doc_terms.push(v);
         }
+        let vocab: FxMap<Box<str>, u32> = terms
+            .iter()
+            .enumerate()
+            .map(|(i, t)| (t.clone(), i as u32))
+            .collect();
         let n = doc_terms.len();
         let idf: Vec<f64> = df.iter().map(|&d| idf(n, d)).collect();
 
         let mut vec_start = Vec::with_capacity(n + 1);
         let mut vec_terms = Vec::new();
         let mut vec_weights = Vec::new();
+        let mut vec_tf = Vec::new();
         vec_start.push(0);
         for v in &doc_terms {
             let ws: Vec<f64> = v
@@ -169,8 +256,9 @@ impl Index {
                 .map(|&(t, tf)| tf as f64 * idf[t as usize])
                 .collect();
             let norm = ws.iter().map(|w| w * w).sum::<f64>().sqrt();
-            for (&(t, _), w) in v.iter().zip(ws) {
+            for (&(t, tf), w) in v.iter().zip(ws) {
                 vec_terms.push(t);
+                vec_tf.push(tf);
                 vec_weights.push(if norm > 0.0 { w / norm } else { 0.0 });
             }
             vec_start.push(vec_terms.len());
@@ -196,12 +284,12 @@ impl Index {
             }
         }
 
-        let docs = order
-            .iter()
-            .map(|&i| DocInfo {
-                name: inputs[i].name.to_string(),
-                file: inputs[i].file.to_string(),
-                source: i,
+        let docs = docs
+            .into_iter()
+            .map(|d| DocInfo {
+                name: d.name.clone(),
+                file: d.file.clone(),
+                source: d.source,
             })
             .collect();
         Index {
@@ -213,6 +301,7 @@ impl Index {
             vec_start,
             vec_terms,
             vec_weights,
+            vec_tf,
             post_start,
             post_docs,
             post_weights,
@@ -268,6 +357,12 @@ impl Index {
     pub fn vector(&self, d: u32) -> (&[u32], &[f64]) {
         let r = self.vec_start[d as usize]..self.vec_start[d as usize + 1];
         (&self.vec_terms[r.clone()], &self.vec_weights[r])
+    }
+
+    /// A document's term counts: (term, count) sorted by term id.
+    pub fn counts(&self, d: u32) -> (&[u32], &[u32]) {
+        let r = self.vec_start[d as usize]..self.vec_start[d as usize + 1];
+        (&self.vec_terms[r.clone()], &self.vec_tf[r])
     }
 
     /// The unit weight of term `t` in document `d` (0 when absent).

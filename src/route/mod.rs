@@ -10,6 +10,7 @@
 //! [`cmd`] is `skillgate rank`.
 
 pub mod baseline;
+pub mod cache;
 pub mod cases;
 pub mod cmd;
 pub mod collide;

@@ -17,6 +17,11 @@ pub fn fixture(case: &str) -> PathBuf {
 pub fn skillgate() -> Command {
     let mut cmd = Command::cargo_bin("skillgate").unwrap();
     cmd.env("NO_COLOR", "1");
+    // `rank` keeps its cache here, not in the user's cache folder
+    cmd.env(
+        "SKILLGATE_CACHE_DIR",
+        Path::new(env!("CARGO_TARGET_TMPDIR")).join("rank-cache"),
+    );
     cmd
 }
 

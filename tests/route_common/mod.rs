@@ -12,6 +12,11 @@ use std::sync::OnceLock;
 pub fn bin() -> Command {
     let mut c = Command::cargo_bin("skillgate").unwrap();
     c.env("NO_COLOR", "1");
+    // `rank` keeps its cache here, not in the user's cache folder
+    c.env(
+        "SKILLGATE_CACHE_DIR",
+        Path::new(env!("CARGO_TARGET_TMPDIR")).join("rank-cache"),
+    );
     c
 }
 
