@@ -42,6 +42,16 @@ pub enum Command {
     Schema(SchemaArgs),
 }
 
+/// `--format` of the commands that print text or JSON only: `--help`
+/// lists just those two, and another value is a usage error (exit 2).
+fn human_or_json() -> impl clap::builder::TypedValueParser<Value = Format> {
+    use clap::builder::TypedValueParser;
+    clap::builder::PossibleValuesParser::new(["human", "json"]).map(|s| match s.as_str() {
+        "json" => Format::Json,
+        _ => Format::Human,
+    })
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Format {
     Human,
@@ -145,8 +155,8 @@ pub struct RankArgs {
     /// How many skills to show (0 = all that score above 0).
     #[arg(long, default_value_t = 10)]
     pub limit: usize,
-    /// Output format (human or json).
-    #[arg(long, value_enum, default_value_t = Format::Human)]
+    /// Output format.
+    #[arg(long, default_value = "human", value_parser = human_or_json())]
     pub format: Format,
     /// Configuration file (default: skillgate.toml at the catalog root).
     #[arg(long)]
@@ -185,8 +195,8 @@ pub struct ScoreArgs {
     /// Fail when the uplift interval's lower bound is below Y.
     #[arg(long, value_name = "Y")]
     pub min_uplift: Option<f64>,
-    /// Output format (human or json).
-    #[arg(long, value_enum, default_value_t = Format::Human)]
+    /// Output format.
+    #[arg(long, default_value = "human", value_parser = human_or_json())]
     pub format: Format,
 }
 
@@ -211,8 +221,8 @@ pub struct TriggersArgs {
     /// The skill must never trigger automatically, always when explicit.
     #[arg(long)]
     pub manual_only: bool,
-    /// Output format (human or json).
-    #[arg(long, value_enum, default_value_t = Format::Human)]
+    /// Output format.
+    #[arg(long, default_value = "human", value_parser = human_or_json())]
     pub format: Format,
 }
 
@@ -238,8 +248,8 @@ pub struct MergeArgs {
     /// Fail when the uplift interval's lower bound is below Y.
     #[arg(long, value_name = "Y")]
     pub min_uplift: Option<f64>,
-    /// Output format (human or json).
-    #[arg(long, value_enum, default_value_t = Format::Human)]
+    /// Output format.
+    #[arg(long, default_value = "human", value_parser = human_or_json())]
     pub format: Format,
 }
 

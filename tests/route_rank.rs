@@ -123,6 +123,7 @@ fn bad_root_or_format_is_a_usage_error() {
     assert_eq!(out.status.code(), Some(2));
     let (code, out) = rank(&catalog(), &["x", "--format", "github"]);
     assert_eq!(code, 2, "{out}");
+    assert!(out.contains("[possible values: human, json]"), "{out}");
 }
 
 #[test]

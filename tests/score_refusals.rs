@@ -400,5 +400,6 @@ fn sarif_format_is_refused() {
         .args(["--format", "sarif"])
         .assert()
         .code(2)
-        .stderr(contains("--format human or json"));
+        .stderr(contains("invalid value 'sarif' for '--format <FORMAT>'"))
+        .stderr(contains("[possible values: human, json]"));
 }

@@ -129,11 +129,6 @@ pub fn report(
 }
 
 pub fn rank(args: &RankArgs, out: &mut dyn Write) -> Result<Exit, Fatal> {
-    if !matches!(args.format, Format::Human | Format::Json) {
-        return Err(Fatal::usage(
-            "`skillgate rank` prints --format human or json",
-        ));
-    }
     if args.prompt.len() > MAX_PROMPT_BYTES {
         return Err(Fatal::usage(format!(
             "the prompt is {} bytes, more than the {MAX_PROMPT_BYTES}-byte limit",

@@ -1,7 +1,7 @@
 //! `skillgate score` and `skillgate score triggers`.
 
 use super::{Inputs, Options};
-use crate::cli::{Format, ScoreArgs, ScoreSub};
+use crate::cli::{ScoreArgs, ScoreSub};
 use crate::exit::{Exit, Fatal};
 use crate::report::write_error;
 use std::io::Write;
@@ -15,7 +15,6 @@ pub fn run(args: &ScoreArgs, out: &mut dyn Write) -> Result<Exit, Fatal> {
         }
         return super::triggers::run(t, out);
     }
-    check_format(args.format)?;
     let missing: Vec<&str> = [
         ("--skill", args.skill.is_none()),
         ("--cases", args.cases.is_none()),
@@ -49,14 +48,4 @@ pub fn run(args: &ScoreArgs, out: &mut dyn Write) -> Result<Exit, Fatal> {
     )?;
     super::render(&report, args.format, out).map_err(write_error)?;
     Ok(report.exit())
-}
-
-/// The scorer prints text or JSON only.
-pub fn check_format(format: Format) -> Result<(), Fatal> {
-    match format {
-        Format::Human | Format::Json => Ok(()),
-        _ => Err(Fatal::usage(
-            "`skillgate score` prints --format human or json",
-        )),
-    }
 }

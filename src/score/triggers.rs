@@ -173,7 +173,6 @@ pub struct TriggersReport {
 
 /// `skillgate score triggers FILE`.
 pub fn run(args: &TriggersArgs, out: &mut dyn Write) -> Result<Exit, Fatal> {
-    super::cmd::check_format(args.format)?;
     let rows = read_rows(&args.file)?;
     if rows.is_empty() {
         return Err(Fatal::new(
