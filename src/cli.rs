@@ -72,18 +72,19 @@ pub struct CheckArgs {
     #[arg(long)]
     pub config: Option<PathBuf>,
     /// Fail when fewer than PCT % of positive prompts rank their skill first.
-    #[arg(long, value_name = "PCT")]
+    #[arg(long, value_name = "PCT", help_heading = "Tier 2: routing")]
     pub min_rank1: Option<f64>,
     /// Record every prompt's rank to FILE.
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", help_heading = "Tier 2: routing")]
     pub save_baseline: Option<PathBuf>,
     /// Fail only on regressions against a baseline saved with --save-baseline.
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", help_heading = "Tier 2: routing")]
     pub baseline: Option<PathBuf>,
     /// Skip Tier 2 (routing).
-    #[arg(long)]
+    #[arg(long, help_heading = "Tier 2: routing")]
     pub no_route: bool,
-    /// Worker threads (default: all cores).
+    /// Threads that read and check files, Tiers 1 and 2 (default: all
+    /// cores). Tier 3's agent runs are --jobs.
     #[arg(long, short = 'j', value_name = "N")]
     pub threads: Option<usize>,
     #[command(flatten)]
@@ -94,51 +95,83 @@ pub struct CheckArgs {
 #[derive(Debug, Args, Default)]
 pub struct BehaveArgs {
     /// Run the behavioral evals of SKILL (spends model tokens).
-    #[arg(long, value_name = "SKILL")]
+    #[arg(
+        long,
+        value_name = "SKILL",
+        help_heading = "Tier 3: behavioral evals (with --behavioral)"
+    )]
     pub behavioral: Option<String>,
     /// Trials per eval and variant.
-    #[arg(long, default_value_t = 3)]
+    #[arg(
+        long,
+        default_value_t = 3,
+        help_heading = "Tier 3: behavioral evals (with --behavioral)"
+    )]
     pub trials: u32,
     /// Skip the without-skill arm.
-    #[arg(long)]
+    #[arg(long, help_heading = "Tier 3: behavioral evals (with --behavioral)")]
     pub no_baseline: bool,
     /// Run slice I of N (1-based), e.g. 2/4.
-    #[arg(long, value_name = "I/N")]
+    #[arg(
+        long,
+        value_name = "I/N",
+        help_heading = "Tier 3: behavioral evals (with --behavioral)"
+    )]
     pub shard: Option<String>,
-    /// Runs at once on this machine (default 1: failures stay
-    /// attributable).
-    #[arg(long, default_value_t = 1)]
+    /// Agent runs at once on this machine; 1 keeps every failure
+    /// attributable to its run.
+    #[arg(
+        long,
+        default_value_t = 1,
+        help_heading = "Tier 3: behavioral evals (with --behavioral)"
+    )]
     pub jobs: usize,
     /// Replace the built-in agent with CMD (split into program and
     /// arguments, never run through a shell).
-    #[arg(long, value_name = "CMD")]
+    #[arg(
+        long,
+        value_name = "CMD",
+        help_heading = "Tier 3: behavioral evals (with --behavioral)"
+    )]
     pub runner: Option<String>,
     /// Runner timeout per run in milliseconds (default 30000, at most
     /// 600000); the runner's process group is killed when it passes.
-    #[arg(long)]
+    #[arg(long, help_heading = "Tier 3: behavioral evals (with --behavioral)")]
     pub timeout_ms: Option<u64>,
     /// Runner output cap per run in bytes (default 1000000, at most
     /// 10000000).
-    #[arg(long)]
+    #[arg(long, help_heading = "Tier 3: behavioral evals (with --behavioral)")]
     pub max_bytes: Option<u64>,
     /// Print the plan and spawn nothing.
-    #[arg(long)]
+    #[arg(long, help_heading = "Tier 3: behavioral evals (with --behavioral)")]
     pub dry_run: bool,
     /// Keep each run's workspace for debugging.
-    #[arg(long)]
+    #[arg(long, help_heading = "Tier 3: behavioral evals (with --behavioral)")]
     pub keep_workspace: bool,
     /// Run even though a personal or plugin copy of the skill is installed
     /// where the agent would find it (it would contaminate the baseline).
-    #[arg(long)]
+    #[arg(long, help_heading = "Tier 3: behavioral evals (with --behavioral)")]
     pub allow_personal_copy: bool,
     /// Seed for the bootstrap interval.
-    #[arg(long, default_value_t = 0)]
+    #[arg(
+        long,
+        default_value_t = 0,
+        help_heading = "Tier 3: behavioral evals (with --behavioral)"
+    )]
     pub seed: u64,
     /// Fail when trigger F1 is below X.
-    #[arg(long, value_name = "X")]
+    #[arg(
+        long,
+        value_name = "X",
+        help_heading = "Tier 3: behavioral evals (with --behavioral)"
+    )]
     pub min_trigger_f1: Option<f64>,
     /// Fail when the uplift interval's lower bound is below Y.
-    #[arg(long, value_name = "Y")]
+    #[arg(
+        long,
+        value_name = "Y",
+        help_heading = "Tier 3: behavioral evals (with --behavioral)"
+    )]
     pub min_uplift: Option<f64>,
 }
 
