@@ -320,6 +320,32 @@ fn near_duplicate_descriptions_are_a_collision_error_listing_shared_terms() {
 }
 
 #[test]
+fn collision_help_spells_shared_words_as_written_not_as_stems() {
+    let cat = Cat::new()
+        .simple(
+            "merge-branches",
+            "Merges git branches and resolves merge conflicts when merging feature branches.",
+        )
+        .simple(
+            "branch-merging",
+            "Merging git branches, resolving merge conflicts between feature branches.",
+        );
+    let (_, v) = cat.check_json(&[]);
+    let d = with_rule(&v, "SG510");
+    assert_eq!(d.len(), 1, "{v:#}");
+    let help = d[0]["help"].as_str().unwrap();
+    // `merg` and `branch` are the index's stems; the exact words the
+    // analyzer also indexes are counted with them, not listed again
+    assert!(help.contains("merge/merges/merging ("), "{help}");
+    assert!(help.contains("branch/branches ("), "{help}");
+    assert!(
+        !help.contains("merg (") && !help.contains(" branches ("),
+        "{help}"
+    );
+    assert_eq!(help.matches("merging").count(), 1, "{help}");
+}
+
+#[test]
 fn overlapping_descriptions_are_a_warning_and_thresholds_are_configurable() {
     let cat = style_pair();
     let (code, v) = cat.check_json(&[]);

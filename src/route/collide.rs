@@ -19,7 +19,7 @@
 //! Nothing is approximated: the result is every pair at or above `t`.
 
 use super::Router;
-use super::index::Index;
+use super::index::{FxMap, Index};
 use super::rank::score_key;
 use super::rules;
 use crate::config::RouteConfig;
@@ -33,8 +33,17 @@ use rayon::prelude::*;
 pub fn check(router: &Router, config: &RouteConfig) -> Vec<Diagnostic> {
     let threshold = config.collision_warning.min(config.collision_error);
     let index = &router.index;
-    collisions(index, threshold)
-        .into_iter()
+    let pairs = collisions(index, threshold);
+    // each skill's words once, however many pairs it is in
+    let mut involved: Vec<u32> = pairs.iter().flat_map(|c| [c.a, c.b]).collect();
+    involved.sort_unstable();
+    involved.dedup();
+    let surfaces: FxMap<u32, Surface> = involved
+        .par_iter()
+        .map(|&d| (d, Surface::of(router, d, config.name_weight)))
+        .collect();
+    pairs
+        .into_par_iter()
         .map(|c| {
             let error = score_key(c.similarity) >= score_key(config.collision_error);
             let rule = if error {
@@ -44,7 +53,7 @@ pub fn check(router: &Router, config: &RouteConfig) -> Vec<Diagnostic> {
             };
             let (a, b) = (index.doc(c.a), index.doc(c.b));
             let pct = (c.similarity * 100.0).round();
-            let terms = shared_terms(index, c.a, c.b, 5)
+            let terms = shared_words(index, (c.a, &surfaces[&c.a]), (c.b, &surfaces[&c.b]), 5)
                 .iter()
                 .map(|(t, w)| format!("{t} ({w:.2})"))
                 .collect::<Vec<_>>()
@@ -79,10 +88,94 @@ pub fn check(router: &Router, config: &RouteConfig) -> Vec<Diagnostic> {
             .with_span_opt(span)
             .with_label(format!("{pct}% similar to `{}` ({})", b.name, b.file))
             .with_help(format!(
-                "terms they share most: {terms}; make each description say what only its skill does, or merge the two skills"
+                "words they share most: {terms}; make each description say what only its skill does, or merge the two skills"
             ))
         })
         .collect()
+}
+
+/// What the analyzer made of one skill's name and description: each
+/// word's final term (its stem), and the words behind each term.
+#[derive(Debug, Default)]
+pub struct Surface {
+    stem_of: FxMap<String, String>,
+    words_of: FxMap<String, Vec<String>>,
+}
+
+impl Surface {
+    pub fn of(router: &Router, d: u32, name_weight: u32) -> Surface {
+        let mut s = Surface::default();
+        if let Some((name, description)) = super::routable(router.skill(d)) {
+            let mut note = |t: &str, w: &str| {
+                s.stem_of.insert(w.to_string(), t.to_string());
+                let v = s.words_of.entry(t.to_string()).or_default();
+                if !v.iter().any(|x| x == w) {
+                    v.push(w.to_string());
+                }
+            };
+            if name_weight > 0 {
+                router.analyzer.analyze(name, &mut note);
+            }
+            router.analyzer.analyze(description, &mut note);
+        }
+        s
+    }
+}
+
+/// The words two skills share, as their texts spell them, by contribution
+/// to their cosine (largest first, then by word), at most `n`. An index
+/// term is a stem (`merg`); it is shown as the words behind it in either
+/// text, sorted (`merge/merging`), and the unstemmed copy of a word that
+/// [`super::text::keyword_repeat`] also indexes adds to its stem's entry.
+pub fn shared_words(
+    index: &Index,
+    (a, sa): (u32, &Surface),
+    (b, sb): (u32, &Surface),
+    n: usize,
+) -> Vec<(String, f64)> {
+    let stem_of = |w: &str| sa.stem_of.get(w).or_else(|| sb.stem_of.get(w));
+    let words_of = |t: &str| {
+        let mut v: Vec<&str> = Vec::new();
+        for w in [sa, sb]
+            .into_iter()
+            .filter_map(|s| s.words_of.get(t))
+            .flatten()
+        {
+            if !v.contains(&w.as_str()) {
+                v.push(w);
+            }
+        }
+        v
+    };
+    let label = |term: &str| -> String {
+        let words = words_of(term);
+        let Some(first) = words.first() else {
+            return term.to_string();
+        };
+        // an unstemmed copy: label it as its stem
+        let stem = stem_of(first).map_or(term, |s| s.as_str());
+        let mut behind: Vec<&str> = words_of(stem)
+            .into_iter()
+            .filter(|w| stem_of(w).is_some_and(|s| s == stem))
+            .collect();
+        if behind.is_empty() {
+            behind = words;
+        }
+        // sorted: the same pair reads the same whichever skill comes first
+        behind.sort_unstable();
+        behind.join("/")
+    };
+    let mut out: Vec<(String, f64)> = Vec::new();
+    for (term, c) in shared_terms(index, a, b, usize::MAX) {
+        let l = label(&term);
+        match out.iter_mut().find(|(x, _)| *x == l) {
+            Some(e) => e.1 += c,
+            None => out.push((l, c)),
+        }
+    }
+    out.sort_by(|x, y| y.1.total_cmp(&x.1).then_with(|| x.0.cmp(&y.0)));
+    out.truncate(n);
+    out
 }
 
 /// Slack so rounding never hides a pair at the threshold.
