@@ -284,6 +284,50 @@ fn a_timeout_kills_a_child_that_ignores_term_and_leaves_no_workspace() {
     assert!(!env.iteration(1).join("observations.jsonl").exists());
 }
 
+#[cfg(unix)]
+#[test]
+fn workspaces_left_by_a_killed_run_are_swept_and_nothing_else() {
+    let env = Env::new();
+    // a process that has exited: its pid names no process now
+    let mut child = std::process::Command::new("true").spawn().unwrap();
+    let dead = child.id() as i32;
+    child.wait().unwrap();
+    assert!(!alive(dead));
+    let tmp = env.tmp.path();
+    let orphan = tmp.join(format!("skillgate-ws-{dead}-AbC123"));
+    std::fs::create_dir_all(orphan.join(".git")).unwrap();
+    std::fs::write(orphan.join("main.py"), "print(1)\n").unwrap();
+    let live = tmp.join(format!("skillgate-ws-{}-XyZ789", std::process::id()));
+    let kept = tmp.join(format!("skillgate-kept-{dead}-Q1"));
+    let file = tmp.join(format!("skillgate-ws-{dead}-file"));
+    let other = tmp.join(format!("other-ws-{dead}-x"));
+    for d in [&live, &kept, &other] {
+        std::fs::create_dir_all(d).unwrap();
+    }
+    std::fs::write(&file, "not a folder").unwrap();
+
+    env.behave(&["--trials", "1", "--no-baseline"])
+        .assert()
+        .code(0)
+        .stderr(predicate::str::contains(format!(
+            "removed {}, a workspace left by a skillgate run that was killed",
+            orphan.display()
+        )));
+    assert!(!orphan.exists(), "the orphan is removed");
+    for p in [&live, &kept, &file, &other] {
+        assert!(p.exists(), "{} must stay", p.display());
+    }
+    // the run's own workspaces carry its pid, and are gone too
+    for c in env.executor_calls() {
+        let name = std::path::Path::new(&c.cwd).file_name().unwrap().to_owned();
+        assert!(
+            name.to_str().unwrap().starts_with("skillgate-ws-"),
+            "{name:?}"
+        );
+        assert!(!std::path::Path::new(&c.cwd).exists());
+    }
+}
+
 #[test]
 fn every_workspace_is_removed_unless_kept() {
     let env = Env::new();
@@ -306,6 +350,11 @@ fn every_workspace_is_removed_unless_kept() {
         std::path::Path::new(&c.cwd)
             .join(".claude/skills/demo-skill/SKILL.md")
             .is_file()
+    );
+    let name = std::path::Path::new(&c.cwd).file_name().unwrap();
+    assert!(
+        name.to_str().unwrap().starts_with("skillgate-kept-"),
+        "{name:?}: a kept workspace is never swept as an orphan"
     );
     let run = read_json(
         &env.iteration(1)

@@ -43,6 +43,12 @@ pub fn check(
     if matches!(b.mode, Mode::Claude { .. }) && !args.allow_personal_copy {
         refuse_personal_copies(&b.plan.skill.name)?;
     }
+    for p in workspace::sweep_orphans(&std::env::temp_dir()) {
+        eprintln!(
+            "skillgate: removed {}, a workspace left by a skillgate run that was killed",
+            p.display()
+        );
+    }
     preflight_fixtures(&b)?;
 
     let base = results::skill_results(&catalog.root, &b.plan.skill.name);
@@ -271,6 +277,7 @@ fn preflight_fixtures(b: &Built) -> Result<(), Fatal> {
                 fixtures: Some(t),
                 skill: None,
                 git_timeout: b.git_timeout,
+                keep: false,
             })
             .map_err(|e| {
                 Fatal::usage(format!(

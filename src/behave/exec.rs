@@ -203,6 +203,7 @@ fn workspace_for(ctx: &Ctx, case: &Case, install: bool) -> Result<workspace::Wor
         fixtures: case.fixtures.as_deref(),
         skill: install.then_some((ctx.skill_name, ctx.skill_tree)),
         git_timeout: ctx.git_timeout,
+        keep: ctx.keep_workspace,
     })
     .map_err(|e| format!("the workspace could not be set up: {e}"))
 }

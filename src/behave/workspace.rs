@@ -352,12 +352,84 @@ pub struct Setup<'a> {
     pub skill: Option<(&'a str, &'a Tree)>,
     /// Time limit for each git command.
     pub git_timeout: Duration,
+    /// The folder will be kept (`--keep-workspace`): it is named
+    /// `skillgate-kept-…` so that [`sweep_orphans`] never takes it.
+    pub keep: bool,
+}
+
+/// The name prefix of the workspaces this process creates and does not
+/// keep: `skillgate-ws-<pid>-`.
+fn own_prefix() -> String {
+    format!("{ORPHAN_PREFIX}{}-", std::process::id())
+}
+
+/// What every workspace a run removes itself starts with.
+const ORPHAN_PREFIX: &str = "skillgate-ws-";
+
+/// Remove the workspaces that skillgate processes killed before they could
+/// clean up (SIGKILL, a cancelled CI job, a power cut) left in `tmp`: the
+/// folders named `skillgate-ws-<pid>-…` that this user owns and whose
+/// process no longer exists. Kept workspaces (`skillgate-kept-…`) and
+/// those of running processes are never touched, nor is anything that is
+/// not a real folder. Returns the folders removed. Unix only: elsewhere
+/// there is no cheap way to ask whether a process lives.
+pub fn sweep_orphans(tmp: &Path) -> Vec<PathBuf> {
+    let mut removed = Vec::new();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        let Ok(entries) = std::fs::read_dir(tmp) else {
+            return removed;
+        };
+        // SAFETY: getuid has no preconditions and cannot fail.
+        let me = unsafe { libc::getuid() };
+        for e in entries.flatten() {
+            let name = e.file_name();
+            let Some(pid) = name
+                .to_str()
+                .and_then(|n| n.strip_prefix(ORPHAN_PREFIX))
+                .and_then(|rest| rest.split_once('-'))
+                .and_then(|(pid, _)| pid.parse::<i32>().ok())
+                .filter(|&pid| pid > 0)
+            else {
+                continue;
+            };
+            let path = e.path();
+            let Ok(meta) = std::fs::symlink_metadata(&path) else {
+                continue;
+            };
+            if !meta.is_dir() || meta.uid() != me || alive(pid) {
+                continue;
+            }
+            if std::fs::remove_dir_all(&path).is_ok() {
+                removed.push(path);
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = tmp;
+    removed.sort();
+    removed
+}
+
+/// Whether process `pid` exists (a process of another user counts).
+#[cfg(unix)]
+fn alive(pid: i32) -> bool {
+    // SAFETY: signal 0 only checks that the process exists and may be
+    // signalled; nothing is sent.
+    let rc = unsafe { libc::kill(pid, 0) };
+    rc == 0 || std::io::Error::last_os_error().raw_os_error() != Some(libc::ESRCH)
 }
 
 /// Create a workspace. On error the folder is already removed.
 pub fn create(setup: &Setup) -> Result<Workspace, String> {
+    let prefix = if setup.keep {
+        "skillgate-kept-".to_string()
+    } else {
+        own_prefix()
+    };
     let dir = tempfile::Builder::new()
-        .prefix("skillgate-ws-")
+        .prefix(&prefix)
         .tempdir()
         .map_err(|e| format!("cannot create a temporary folder: {e}"))?;
     let path = dir
@@ -543,6 +615,7 @@ mod tests {
             fixtures: Some(&t),
             skill: None,
             git_timeout: Duration::from_secs(30),
+            keep: false,
         })
         .unwrap();
         let p = ws.path().to_path_buf();
