@@ -382,3 +382,30 @@ fn catalogs_with_symlinked_skills_are_not_cached() {
     );
     assert_eq!(text(&out), text(&rank_uncached(cat.path(), &json)));
 }
+
+#[test]
+fn a_cache_folder_inside_the_catalog_does_not_invalidate_itself() {
+    let cat = catalog(MIN_SKILLS);
+    let root = cat.path();
+    let config = Config::default();
+    let analyzer = skillgate::route::analyzer(&config.route).unwrap();
+    let folder = root.join("skills/.rank-cache");
+    let cache = Cache::new(&folder, root, &config).unwrap();
+    let load = || cache.load(root, &config, &analyzer).unwrap().1;
+    settle();
+    assert_eq!(load(), Outcome::Miss, "nothing cached yet");
+    // creating the folder changed `skills/`, which was just recorded
+    assert_eq!(load(), Outcome::Miss);
+    settle();
+    assert_eq!(load(), Outcome::Miss, "`skills/` recorded as racy");
+    for _ in 0..3 {
+        assert_eq!(load(), Outcome::Hit, "writing the cache is not a change");
+    }
+    std::fs::write(
+        root.join("skills/skill-0007/SKILL.md"),
+        "---\nname: skill-0007\ndescription: Edited.\n---\n",
+    )
+    .unwrap();
+    assert_eq!(load(), Outcome::Partial(1));
+    assert_eq!(load(), Outcome::Partial(1), "its stamp is still racy");
+}

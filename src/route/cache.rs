@@ -203,7 +203,7 @@ impl Stamper {
 
 /// The analyzed catalog the cache stores and the index is built from.
 #[derive(Debug, Default)]
-struct Analysis {
+pub(crate) struct Analysis {
     /// Every SKILL.md, in catalog order, with its stamp.
     files: Vec<(String, Stamp)>,
     /// Terms of `docs`, by id.
@@ -215,7 +215,7 @@ struct Analysis {
 }
 
 impl Analysis {
-    fn ranking(&self) -> Ranking {
+    pub(crate) fn ranking(&self) -> Ranking {
         let mut routed = vec![false; self.files.len()];
         for d in &self.docs {
             routed[d.source] = true;
@@ -236,10 +236,10 @@ impl Analysis {
 
 /// What one cache file holds.
 #[derive(Debug)]
-struct Record {
+pub(crate) struct Record {
     /// Every folder the walk listed, relative to the catalog root.
-    dirs: Vec<(String, Stamp)>,
-    analysis: Analysis,
+    pub(crate) dirs: Vec<(String, Stamp)>,
+    pub(crate) analysis: Analysis,
 }
 
 /// What `skillgate rank` ranks with.
@@ -337,9 +337,22 @@ impl Cache {
             let _ = std::fs::remove_file(&self.path);
             return Ok((analyze(&catalog, config, analyzer), Outcome::Miss));
         }
+        // A cache folder inside the catalog changes with every write; its
+        // listing is not the catalog's (it holds no SKILL.md)
+        let inside = self.path.parent().and_then(|f| {
+            let (f, r) = (f.canonicalize().ok()?, root.canonicalize().ok()?);
+            let rel = f.strip_prefix(&r).ok()?.to_str()?.replace('\\', "/");
+            Some(rel)
+        });
+        let ours = |d: &str| {
+            inside
+                .as_deref()
+                .is_some_and(|c| d == c || d.starts_with(&format!("{c}/")))
+        };
         let (dirs, files) = rayon::join(
             || {
                 (catalog.walk.dirs.par_iter())
+                    .filter(|d| !ours(d))
                     .map(|d| (d.clone(), stamper.record(d, built)))
                     .collect::<Vec<_>>()
             },
@@ -553,7 +566,7 @@ impl Out {
 
 /// Only terms some document uses are stored, renumbered in order of
 /// first use.
-fn encode(key: &[u8; 32], dirs: &[(String, Stamp)], analysis: &Analysis) -> Vec<u8> {
+pub(crate) fn encode(key: &[u8; 32], dirs: &[(String, Stamp)], analysis: &Analysis) -> Vec<u8> {
     let mut used = vec![u32::MAX; analysis.vocab.len()];
     let mut vocab: Vec<&str> = Vec::new();
     for d in &analysis.docs {
@@ -564,10 +577,8 @@ fn encode(key: &[u8; 32], dirs: &[(String, Stamp)], analysis: &Analysis) -> Vec<
             }
         }
     }
-    let mut o = Out(Vec::with_capacity(64 + analysis.files.len() * 300));
-    o.0.extend_from_slice(MAGIC);
-    o.u32(FORMAT);
-    o.0.extend_from_slice(key);
+    let mut o = Out(header(key));
+    o.0.reserve(analysis.files.len() * 300);
     o.entries(dirs);
     o.entries(&analysis.files);
     o.u32(vocab.len() as u32);
@@ -637,7 +648,15 @@ impl<'a> In<'a> {
 
 const STAMP_BYTES: usize = 44;
 
-fn decode(bytes: &[u8], key: &[u8; 32]) -> Option<Record> {
+/// What every cache file for `key` starts with.
+pub(crate) fn header(key: &[u8; 32]) -> Vec<u8> {
+    let mut h = MAGIC.to_vec();
+    h.extend_from_slice(&FORMAT.to_le_bytes());
+    h.extend_from_slice(key);
+    h
+}
+
+pub(crate) fn decode(bytes: &[u8], key: &[u8; 32]) -> Option<Record> {
     let mut r = In(bytes);
     if r.take(MAGIC.len())? != MAGIC || r.u32()? != FORMAT || r.take(32)? != key {
         return None;
