@@ -225,16 +225,17 @@ fn list(dir: &Path, rel: &str, boundary: &Path) -> Listing {
 /// a time, in parallel: the walk itself then stays sequential (its order
 /// decides which of two links to one folder wins) but waits on no system
 /// call except for symlinked folders.
-fn prefetch(dir: &Path, rel: &str, filter: &Filter, boundary: &Path) -> HashMap<PathBuf, Listing> {
+/// Listings are keyed by root-relative path (cheaper to hash than a path).
+fn prefetch(dir: &Path, rel: &str, filter: &Filter, boundary: &Path) -> HashMap<String, Listing> {
     let mut out = HashMap::new();
     let mut frontier = vec![(dir.to_path_buf(), rel.to_string(), 0usize)];
     while !frontier.is_empty() {
-        let listed: Vec<(PathBuf, usize, Listing)> = frontier
+        let listed: Vec<(String, usize, Listing)> = frontier
             .par_iter()
-            .map(|(p, r, d)| (p.clone(), *d, list(p, r, boundary)))
+            .map(|(p, r, d)| (r.clone(), *d, list(p, r, boundary)))
             .collect();
         frontier = Vec::new();
-        for (path, depth, listing) in listed {
+        for (key, depth, listing) in listed {
             if depth < MAX_DEPTH
                 && let Ok(items) = &listing
             {
@@ -252,7 +253,7 @@ fn prefetch(dir: &Path, rel: &str, filter: &Filter, boundary: &Path) -> HashMap<
                     }
                 }
             }
-            out.insert(path, listing);
+            out.insert(key, listing);
         }
     }
     out
@@ -272,11 +273,11 @@ fn walk_dir(
     depth: usize,
     inside_skill: bool,
     seen: &mut HashSet<PathBuf>,
-    listings: &mut HashMap<PathBuf, Listing>,
+    listings: &mut HashMap<String, Listing>,
     found: &mut Found,
 ) -> bool {
     let listing = listings
-        .remove(dir)
+        .remove(rel)
         .unwrap_or_else(|| list(dir, rel, boundary));
     let items = match listing {
         Ok(items) => items,
@@ -333,7 +334,9 @@ fn walk_dir(
         return has_skill;
     }
     let mut below = false;
-    subdirs.sort();
+    // by root-relative path: within one folder the same order as by path
+    // components, without parsing them on every comparison
+    subdirs.sort_by(|a, b| a.1.cmp(&b.1));
     for (path, child_rel, is_link) in subdirs {
         let child_canon = if is_link {
             match path.canonicalize() {
