@@ -64,3 +64,8 @@ fn stream_json_regression_inputs_are_handled() {
 fn grader_reply_regression_inputs_are_handled() {
     replay("grader_reply", skillgate::fuzz::grader_reply);
 }
+
+#[test]
+fn rank_cache_regression_inputs_are_handled() {
+    replay("rank_cache", skillgate::fuzz::rank_cache);
+}
