@@ -230,3 +230,63 @@ fn a_commands_folder_of_markdown_plugin_commands_is_not_compared() {
     assert_eq!(command_findings(&diags), vec![]);
     assert_eq!(code, 0);
 }
+
+#[test]
+fn markdown_command_frontmatter_gets_the_yaml_portability_rules() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let skill = root.join("skills/ok");
+    std::fs::create_dir_all(&skill).unwrap();
+    std::fs::write(
+        skill.join("SKILL.md"),
+        "---\nname: ok\ndescription: Checks things. Use when asked to check.\n---\n# ok\n",
+    )
+    .unwrap();
+    let cmds = root.join(".claude/commands");
+    std::fs::create_dir_all(&cmds).unwrap();
+    // two unquoted `: `: the parser stops at the first (SG013), the
+    // second is SG111
+    std::fs::write(
+        cmds.join("colon.md"),
+        "---\ndescription: Use this command when: tests fail\nargument-hint: Needs: a file\n---\nReview.\n",
+    )
+    .unwrap();
+    std::fs::write(
+        cmds.join("tab.md"),
+        "---\ndescription: Tabs\n\t# a comment indented with a tab\n---\nPrompt.\n",
+    )
+    .unwrap();
+    // valid YAML, but a quote running past a `---` line: other clients'
+    // splitters end the frontmatter there
+    std::fs::write(
+        cmds.join("quote.md"),
+        "---\ndescription: \"Plan the work.\n---\n  More text.\"\n---\nPlan.\n",
+    )
+    .unwrap();
+    std::fs::write(
+        cmds.join("fine.md"),
+        "---\ndescription: \"Ship it: build, tag, release\"\n---\nShip.\n",
+    )
+    .unwrap();
+    let out = Command::cargo_bin("skillgate")
+        .unwrap()
+        .args(["check", "--no-route", "--format", "json"])
+        .arg(root)
+        .output()
+        .unwrap();
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let diags = doc["diagnostics"].as_array().unwrap();
+    let mut found = command_findings(diags);
+    found.sort();
+    assert_eq!(
+        found,
+        vec![
+            f("SG013", ".claude/commands/colon.md", Some(2)),
+            f("SG111", ".claude/commands/colon.md", Some(3)),
+            f("SG112", ".claude/commands/tab.md", Some(3)),
+            f("SG113", ".claude/commands/quote.md", Some(2)),
+        ],
+        "{diags:#?}"
+    );
+    assert_eq!(out.status.code(), Some(1));
+}

@@ -94,6 +94,11 @@ pub struct CommandFile {
     pub has_prompt: bool,
     /// Span of the TOML `prompt` value when it is not a string.
     pub bad_prompt: Option<(&'static str, Span)>,
+    /// Markdown commands: the frontmatter's YAML (between the `---` lines)
+    /// when it parsed, and where the prompt starts (after the closing
+    /// `---`, also when the YAML did not parse; 0 without frontmatter).
+    pub yaml: Option<std::ops::Range<usize>>,
+    pub body_start: usize,
 }
 
 impl CommandFile {
@@ -269,6 +274,8 @@ fn load_one(
         description: Description::Unparsed,
         has_prompt: true,
         bad_prompt: None,
+        yaml: None,
+        body_start: 0,
     };
     if let Some(real) = super::outside_root(boundary, path) {
         diags.push(
@@ -305,7 +312,9 @@ fn load_one(
     match folder {
         Folder::Claude => {
             let mut fm_diags = Vec::new();
-            let (fm, _) = skill::parse_frontmatter(&file, &src, start, &mut fm_diags);
+            let (fm, body_start) = skill::parse_frontmatter(&file, &src, start, &mut fm_diags);
+            cmd.yaml = fm.as_ref().map(|f| f.yaml.clone());
+            cmd.body_start = body_start;
             // frontmatter is optional for a command; its absence is judged
             // by SG302 (a description is needed for parity), not SG010
             let missing = fm_diags

@@ -1,9 +1,13 @@
 //! Frontmatter that strict YAML parsers used by other clients refuse:
 //! unquoted `: ` in plain values, tabs in indentation, unterminated quotes.
+//! In every SKILL.md, and (through [`check_frontmatter`]) in the
+//! frontmatter of `.claude/commands/*.md`.
 
 use super::context::SkillCtx;
 use super::yaml_lines::{Issue, QuoteEnd, scan};
+use crate::catalog::Source;
 use crate::diag::Diagnostic;
+use crate::diag::Span;
 use crate::rule;
 
 rule! {
@@ -63,14 +67,36 @@ rule! {
     pub static UNTERMINATED_QUOTE = ("SG113", "unterminated-quote", Error, "quoted frontmatter value is never closed");
 }
 
+/// A frontmatter block as these rules read it: a SKILL.md's or a
+/// `.claude/commands/*.md` command's.
+pub struct Frontmatter<'a> {
+    pub file: &'a str,
+    pub src: &'a Source,
+    /// The YAML between the delimiters, when it parsed.
+    pub parsed: Option<std::ops::Range<usize>>,
+    /// Where the body starts (after the closing `---`).
+    pub body_start: usize,
+    /// The YAML failed to parse (SG013/SG014 while loading).
+    pub failed: bool,
+    /// Byte offsets of those YAML errors, so the same spot is not
+    /// reported twice.
+    pub error_spots: Vec<usize>,
+}
+
+impl Frontmatter<'_> {
+    fn span(&self, start: usize, end: usize) -> Span {
+        self.src.span(start, end)
+    }
+}
+
 /// Byte range of the YAML between the delimiters, also when it did not
 /// parse (the loader then keeps no frontmatter, but the body still starts
 /// after the closing `---`).
-fn yaml_range(s: &SkillCtx) -> Option<std::ops::Range<usize>> {
-    if let Some(fm) = s.fm {
-        return Some(fm.yaml.clone());
+fn yaml_range(s: &Frontmatter) -> Option<std::ops::Range<usize>> {
+    if let Some(yaml) = &s.parsed {
+        return Some(yaml.clone());
     }
-    if !s.yaml_failed {
+    if !s.failed {
         return None;
     }
     let text = &s.src.text;
@@ -85,7 +111,7 @@ fn yaml_range(s: &SkillCtx) -> Option<std::ops::Range<usize>> {
         [] => return None,
     };
     // The closing line is exactly `---`, just before the body.
-    let mut e = s.skill.body_start.min(text.len());
+    let mut e = s.body_start.min(text.len());
     let head = &text[..e];
     if head.ends_with("\r\n") {
         e -= 2;
@@ -97,9 +123,24 @@ fn yaml_range(s: &SkillCtx) -> Option<std::ops::Range<usize>> {
 }
 
 pub fn check(s: &SkillCtx, out: &mut Vec<Diagnostic>) {
+    check_frontmatter(
+        &Frontmatter {
+            file: s.file(),
+            src: s.src,
+            parsed: s.fm.map(|f| f.yaml.clone()),
+            body_start: s.skill.body_start,
+            failed: s.yaml_failed,
+            error_spots: s.yaml_error_spots.clone(),
+        },
+        out,
+    );
+}
+
+/// The YAML spots of one frontmatter block that strict parsers refuse.
+pub fn check_frontmatter(s: &Frontmatter, out: &mut Vec<Diagnostic>) {
     let Some(range) = yaml_range(s) else { return };
-    let failed = s.yaml_failed;
-    let reported = |at: usize| s.yaml_error_spots.contains(&at);
+    let failed = s.failed;
+    let reported = |at: usize| s.error_spots.contains(&at);
     for issue in scan(&s.src.text, range.start, range.end) {
         match issue {
             // Where the YAML parsed, no plain scalar holds `: `: the scan
@@ -108,7 +149,7 @@ pub fn check(s: &SkillCtx, out: &mut Vec<Diagnostic>) {
                 let key = key.as_deref().unwrap_or("description");
                 out.push(
                     UNQUOTED_COLON
-                        .diag(s.file(), "unquoted `: ` in a frontmatter value")
+                        .diag(s.file, "unquoted `: ` in a frontmatter value")
                         .with_span(s.span(at, at + 1))
                         .with_label("YAML reads this as a nested mapping")
                         .with_help(format!(
@@ -119,7 +160,7 @@ pub fn check(s: &SkillCtx, out: &mut Vec<Diagnostic>) {
             Issue::Tab { at } if !reported(at) => {
                 out.push(
                     TAB_INDENTATION
-                        .diag(s.file(), "tab in the indentation of a frontmatter line")
+                        .diag(s.file, "tab in the indentation of a frontmatter line")
                         .with_span(s.span(at, at + 1))
                         .with_label("tab")
                         .with_help("indent with spaces: libyaml and its ports (Ruby's Psych, Go's yaml.v3, PyYAML) reject tabs here"),
@@ -154,7 +195,7 @@ pub fn check(s: &SkillCtx, out: &mut Vec<Diagnostic>) {
                 let key = key.as_deref().unwrap_or("description");
                 out.push(
                     UNTERMINATED_QUOTE
-                        .diag(s.file(), message)
+                        .diag(s.file, message)
                         .with_span(s.span(at, at + 1))
                         .with_label("opened here")
                         .with_help(format!(

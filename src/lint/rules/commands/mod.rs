@@ -1,11 +1,13 @@
 //! Slash-command rules (`SG3xx`): the three command folders hold the same
 //! commands with the same descriptions, and no Claude command shadows a
 //! built-in. `toml_syntax` is raised while a file is read; the others run
-//! over [`crate::catalog::commands::Commands`].
+//! over [`crate::catalog::commands::Commands`]. `frontmatter_yaml` runs the
+//! frontmatter rules SG111–SG113 over Markdown commands.
 
 pub mod builtin;
 pub mod description;
 pub mod description_mismatch;
+pub mod frontmatter_yaml;
 pub mod missing;
 pub mod name_map;
 pub mod prompt;
@@ -20,6 +22,7 @@ use std::collections::BTreeMap;
 /// Run every slash-command rule.
 pub fn run(catalog: &Catalog, config: &Config, out: &mut Vec<Diagnostic>) {
     description::check(catalog, out);
+    frontmatter_yaml::check(catalog, out);
     prompt::check(catalog, out);
     builtin::check(catalog, config, out);
     let groups = group(&catalog.commands, config, out);
