@@ -94,36 +94,70 @@ pub fn check(router: &Router, config: &RouteConfig) -> Vec<Diagnostic> {
         .collect()
 }
 
-/// What the analyzer made of one skill's name and description: each
-/// word's final term (its stem), and the words behind each term.
+/// What the analyzer made of one skill's name and description: for each
+/// term, the term its word stems to and the word, as (term, stem, word)
+/// sorted, terms and stems as index ids, words indexes into `words`.
 #[derive(Debug, Default)]
 pub struct Surface {
-    stem_of: FxMap<String, String>,
-    words_of: FxMap<String, Vec<String>>,
+    entries: Vec<(u32, u32, u32)>,
+    words: Vec<Box<str>>,
 }
 
 impl Surface {
     pub fn of(router: &Router, d: u32, name_weight: u32) -> Surface {
         let mut s = Surface::default();
-        if let Some((name, description)) = super::routable(router.skill(d)) {
-            let mut note = |t: &str, w: &str| {
-                s.stem_of.insert(w.to_string(), t.to_string());
-                let v = s.words_of.entry(t.to_string()).or_default();
-                if !v.iter().any(|x| x == w) {
-                    v.push(w.to_string());
-                }
-            };
-            if name_weight > 0 {
-                router.analyzer.analyze(name, &mut note);
+        let Some((name, description)) = super::routable(router.skill(d)) else {
+            return s;
+        };
+        let index = &router.index;
+        // the analyzer emits each word's terms in a row, its stem last
+        let mut run: Vec<u32> = Vec::new();
+        let mut word = String::new();
+        let flush = |run: &mut Vec<u32>, word: &str, s: &mut Surface| {
+            if let Some(&stem) = run.last() {
+                let w = s.words.len() as u32;
+                s.words.push(word.into());
+                s.entries.extend(run.iter().map(|&t| (t, stem, w)));
             }
-            router.analyzer.analyze(description, &mut note);
+            run.clear();
+        };
+        let mut note = |t: &str, w: &str| {
+            if w != word {
+                flush(&mut run, &word, &mut s);
+                word.clear();
+                word.push_str(w);
+            }
+            run.extend(index.term_id(t));
+        };
+        if name_weight > 0 {
+            router.analyzer.analyze(name, &mut note);
         }
+        router.analyzer.analyze(description, &mut note);
+        flush(&mut run, &word, &mut s);
+        s.entries.sort_unstable();
+        s.entries.dedup_by(|x, y| {
+            (x.0, x.1) == (y.0, y.1) && s.words[x.2 as usize] == s.words[y.2 as usize]
+        });
         s
+    }
+
+    /// The stem of term `t` in this text.
+    fn stem(&self, t: u32) -> Option<u32> {
+        let i = self.entries.partition_point(|e| e.0 < t);
+        self.entries.get(i).filter(|e| e.0 == t).map(|e| e.1)
+    }
+
+    /// The words of this text that stem to `stem`.
+    fn words(&self, stem: u32) -> impl Iterator<Item = &str> {
+        self.entries
+            .iter()
+            .filter(move |e| e.1 == stem)
+            .map(|e| &*self.words[e.2 as usize])
     }
 }
 
 /// The words two skills share, as their texts spell them, by contribution
-/// to their cosine (largest first, then by word), at most `n`. An index
+/// to their cosine (largest first, then by stem), at most `n`. An index
 /// term is a stem (`merg`); it is shown as the words behind it in either
 /// text, sorted (`merge/merging`), and the unstemmed copy of a word that
 /// [`super::text::keyword_repeat`] also indexes adds to its stem's entry.
@@ -133,49 +167,39 @@ pub fn shared_words(
     (b, sb): (u32, &Surface),
     n: usize,
 ) -> Vec<(String, f64)> {
-    let stem_of = |w: &str| sa.stem_of.get(w).or_else(|| sb.stem_of.get(w));
-    let words_of = |t: &str| {
-        let mut v: Vec<&str> = Vec::new();
-        for w in [sa, sb]
-            .into_iter()
-            .filter_map(|s| s.words_of.get(t))
-            .flatten()
-        {
-            if !v.contains(&w.as_str()) {
-                v.push(w);
-            }
+    let (ta, wa) = index.vector(a);
+    let mut groups: Vec<(u32, f64)> = Vec::new();
+    for (&t, &w) in ta.iter().zip(wa) {
+        let o = index.weight(b, t);
+        if o <= 0.0 {
+            continue;
         }
-        v
-    };
-    let label = |term: &str| -> String {
-        let words = words_of(term);
-        let Some(first) = words.first() else {
-            return term.to_string();
-        };
-        // an unstemmed copy: label it as its stem
-        let stem = stem_of(first).map_or(term, |s| s.as_str());
-        let mut behind: Vec<&str> = words_of(stem)
-            .into_iter()
-            .filter(|w| stem_of(w).is_some_and(|s| s == stem))
-            .collect();
-        if behind.is_empty() {
-            behind = words;
-        }
-        // sorted: the same pair reads the same whichever skill comes first
-        behind.sort_unstable();
-        behind.join("/")
-    };
-    let mut out: Vec<(String, f64)> = Vec::new();
-    for (term, c) in shared_terms(index, a, b, usize::MAX) {
-        let l = label(&term);
-        match out.iter_mut().find(|(x, _)| *x == l) {
-            Some(e) => e.1 += c,
-            None => out.push((l, c)),
+        let stem = sa.stem(t).or_else(|| sb.stem(t)).unwrap_or(t);
+        match groups.iter_mut().find(|g| g.0 == stem) {
+            Some(g) => g.1 += w * o,
+            None => groups.push((stem, w * o)),
         }
     }
-    out.sort_by(|x, y| y.1.total_cmp(&x.1).then_with(|| x.0.cmp(&y.0)));
-    out.truncate(n);
-    out
+    groups.sort_by(|x, y| {
+        y.1.total_cmp(&x.1)
+            .then_with(|| index.term(x.0).cmp(index.term(y.0)))
+    });
+    groups.truncate(n);
+    groups
+        .into_iter()
+        .map(|(stem, c)| {
+            let mut words: Vec<&str> = sa.words(stem).chain(sb.words(stem)).collect();
+            // sorted: the same pair reads the same whichever skill comes first
+            words.sort_unstable();
+            words.dedup();
+            let label = if words.is_empty() {
+                index.term(stem).to_string()
+            } else {
+                words.join("/")
+            };
+            (label, c)
+        })
+        .collect()
 }
 
 /// Slack so rounding never hides a pair at the threshold.
