@@ -1,6 +1,8 @@
 //! Case files (`evals/cases/<skill>.json`) through the binary: every
 //! `SG4xx` rule on a tiny fixture catalog under `tests/fixtures/cases/`.
 
+mod common;
+
 use assert_cmd::Command;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -18,21 +20,7 @@ fn check(name: &str) -> (i32, Vec<Value>) {
 }
 
 fn check_root(root: &Path) -> (i32, Vec<Value>) {
-    let out = Command::cargo_bin("skillgate")
-        .unwrap()
-        .args(["check", "--no-route", "--format", "json"])
-        .arg(root)
-        .output()
-        .unwrap();
-    let doc: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
-        panic!(
-            "stdout is not JSON ({e}): {}\nstderr: {}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        )
-    });
-    let diags = doc["diagnostics"].as_array().cloned().unwrap_or_default();
-    (out.status.code().unwrap(), diags)
+    common::check_diagnostics(root)
 }
 
 /// The `(rule, file, line)` of every case-file finding (`SG4xx`).

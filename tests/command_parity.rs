@@ -1,6 +1,8 @@
 //! Slash-command parity through the binary: every `SG3xx` rule on a tiny
 //! fixture catalog under `tests/fixtures/commands/`.
 
+mod common;
+
 use assert_cmd::Command;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -14,20 +16,7 @@ fn fixture(name: &str) -> PathBuf {
 /// Run `skillgate check --no-route --format json`; the exit code and the
 /// diagnostics.
 fn check(name: &str) -> (i32, Vec<Value>) {
-    let out = Command::cargo_bin("skillgate")
-        .unwrap()
-        .args(["check", "--no-route", "--format", "json"])
-        .arg(fixture(name))
-        .output()
-        .unwrap();
-    let doc: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
-        panic!(
-            "stdout is not JSON ({e}); stderr: {}",
-            String::from_utf8_lossy(&out.stderr)
-        )
-    });
-    let diags = doc["diagnostics"].as_array().cloned().unwrap_or_default();
-    (out.status.code().unwrap(), diags)
+    common::check_diagnostics(&fixture(name))
 }
 
 /// `(rule, file, line)` of every command finding (`SG3xx`, and the shared
@@ -268,15 +257,8 @@ fn markdown_command_frontmatter_gets_the_yaml_portability_rules() {
         "---\ndescription: \"Ship it: build, tag, release\"\n---\nShip.\n",
     )
     .unwrap();
-    let out = Command::cargo_bin("skillgate")
-        .unwrap()
-        .args(["check", "--no-route", "--format", "json"])
-        .arg(root)
-        .output()
-        .unwrap();
-    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
-    let diags = doc["diagnostics"].as_array().unwrap();
-    let mut found = command_findings(diags);
+    let (code, diags) = common::check_diagnostics(root);
+    let mut found = command_findings(&diags);
     found.sort();
     assert_eq!(
         found,
@@ -288,5 +270,5 @@ fn markdown_command_frontmatter_gets_the_yaml_portability_rules() {
         ],
         "{diags:#?}"
     );
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(code, 1);
 }

@@ -100,25 +100,19 @@ fn settle() {
 
 /// `rank` output (stdout) with `args`, the cache kept in `cache`.
 fn rank(root: &Path, cache: &Path, args: &[&str]) -> Vec<u8> {
-    let out = bin()
-        .arg("rank")
-        .arg(PROMPT)
-        .arg(root)
-        .arg("--cache-dir")
-        .arg(cache)
-        .args(args)
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(0), "{out:?}");
-    out.stdout
+    let cache_dir = ["--cache-dir", cache.to_str().unwrap()];
+    run_rank(root, &[&cache_dir[..], args].concat())
 }
 
 fn rank_uncached(root: &Path, args: &[&str]) -> Vec<u8> {
+    run_rank(root, &[&["--no-cache"][..], args].concat())
+}
+
+fn run_rank(root: &Path, args: &[&str]) -> Vec<u8> {
     let out = bin()
         .arg("rank")
         .arg(PROMPT)
         .arg(root)
-        .arg("--no-cache")
         .args(args)
         .output()
         .unwrap();

@@ -30,8 +30,9 @@
 //! The file is read as untrusted input: bounded in size, every length and
 //! term id checked; anything unexpected is a cache miss, never an error.
 
-use super::index::{Counts, DocCounts, FxMap, Index, count_terms, intern};
+use super::index::{DocCounts, FxMap, Index, intern};
 use super::text::Analyzer;
+use super::{Analyzed, analyze_skill, analyze_skills};
 use crate::catalog::{Catalog, Scope, Target};
 use crate::config::Config;
 use rayon::prelude::*;
@@ -216,22 +217,29 @@ pub(crate) struct Analysis {
 
 impl Analysis {
     pub(crate) fn ranking(&self) -> Ranking {
-        let mut routed = vec![false; self.files.len()];
-        for d in &self.docs {
-            routed[d.source] = true;
-        }
-        let unroutable = self
-            .files
-            .iter()
-            .zip(routed)
-            .filter(|(_, r)| !r)
-            .map(|(f, _)| f.0.clone())
-            .collect();
         Ranking {
             index: Index::from_interned(&self.docs, &self.vocab),
-            unroutable,
+            unroutable: unroutable(
+                self.files.iter().map(|f| f.0.as_str()),
+                self.docs.iter().map(|d| d.source),
+            ),
         }
     }
+}
+
+/// The `files` (by position) that no document's `sources` names.
+fn unroutable<'a>(
+    files: impl ExactSizeIterator<Item = &'a str>,
+    sources: impl Iterator<Item = usize>,
+) -> Vec<String> {
+    let mut routed = vec![false; files.len()];
+    for s in sources {
+        routed[s] = true;
+    }
+    (files.zip(routed))
+        .filter(|(_, r)| !r)
+        .map(|(f, _)| f.to_string())
+        .collect()
 }
 
 /// What one cache file holds.
@@ -362,7 +370,7 @@ impl Cache {
                     .collect::<Vec<_>>()
             },
         );
-        let (docs, vocab) = intern(analyze_docs(&catalog, config, analyzer));
+        let (docs, vocab) = intern(analyze_skills(&catalog, analyzer, config.route.name_weight));
         let analysis = Analysis { files, vocab, docs };
         self.write(&dirs, &analysis);
         Ok((analysis.ranking(), Outcome::Miss))
@@ -427,47 +435,14 @@ fn prune(folder: &Path, keep: &Path) {
     }
 }
 
-/// A skill's name and term counts.
-type Analyzed = (String, Counts);
-
-/// The name and term counts of a skill, `None` when it is unroutable.
-fn analyze_skill(
-    skill: &crate::catalog::Skill,
-    config: &Config,
-    analyzer: &Analyzer,
-) -> Option<Analyzed> {
-    super::routable(skill).map(|(name, description)| {
-        let counts = count_terms(analyzer, name, description, config.route.name_weight);
-        (name.to_string(), counts)
-    })
-}
-
-/// The routable skills of a loaded catalog, analyzed.
-fn analyze_docs(catalog: &Catalog, config: &Config, analyzer: &Analyzer) -> Vec<DocCounts<String>> {
-    (catalog.skills.par_iter().enumerate())
-        .filter_map(|(i, s)| {
-            analyze_skill(s, config, analyzer).map(|(name, counts)| DocCounts {
-                name,
-                file: s.file.clone(),
-                source: i,
-                counts,
-            })
-        })
-        .collect()
-}
-
 /// Analyze every skill of a loaded catalog: what `rank --no-cache` ranks
 /// with.
 pub fn analyze(catalog: &Catalog, config: &Config, analyzer: &Analyzer) -> Ranking {
-    let docs = analyze_docs(catalog, config, analyzer);
-    let mut routed = vec![false; catalog.skills.len()];
-    for d in &docs {
-        routed[d.source] = true;
-    }
-    let unroutable = (catalog.skills.iter().zip(routed))
-        .filter(|(_, r)| !r)
-        .map(|(s, _)| s.file.clone())
-        .collect();
+    let docs = analyze_skills(catalog, analyzer, config.route.name_weight);
+    let unroutable = unroutable(
+        catalog.skills.iter().map(|s| s.file.as_str()),
+        docs.iter().map(|d| d.source),
+    );
     Ranking {
         index: Index::from_counts(docs),
         unroutable,
@@ -492,7 +467,11 @@ fn reread(
             let stamp = stamper.record(rel, built);
             let path = stamper.root.join(rel);
             let (skill, _) = crate::catalog::load_skill(&path, rel, Scope::SkillsOnly, limit);
-            (i, stamp, analyze_skill(&skill, config, analyzer))
+            (
+                i,
+                stamp,
+                analyze_skill(&skill, analyzer, config.route.name_weight),
+            )
         })
         .collect();
     let mut is_stale = vec![false; analysis.files.len()];
@@ -702,6 +681,7 @@ pub(crate) fn decode(bytes: &[u8], key: &[u8; 32]) -> Option<Record> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::route::index::count_terms;
 
     fn stamp(t: i64) -> Stamp {
         Stamp {

@@ -167,17 +167,12 @@ pub fn shared_words(
     (b, sb): (u32, &Surface),
     n: usize,
 ) -> Vec<(String, f64)> {
-    let (ta, wa) = index.vector(a);
     let mut groups: Vec<(u32, f64)> = Vec::new();
-    for (&t, &w) in ta.iter().zip(wa) {
-        let o = index.weight(b, t);
-        if o <= 0.0 {
-            continue;
-        }
+    for (t, c) in contributions(index, a, b) {
         let stem = sa.stem(t).or_else(|| sb.stem(t)).unwrap_or(t);
         match groups.iter_mut().find(|g| g.0 == stem) {
-            Some(g) => g.1 += w * o,
-            None => groups.push((stem, w * o)),
+            Some(g) => g.1 += c,
+            None => groups.push((stem, c)),
         }
     }
     groups.sort_by(|x, y| {
@@ -375,17 +370,21 @@ pub fn dot(index: &Index, a: u32, b: u32) -> f64 {
     s
 }
 
+/// Each term two documents share, with its contribution to their cosine
+/// (the product of its two unit weights), in term order.
+fn contributions(index: &Index, a: u32, b: u32) -> impl Iterator<Item = (u32, f64)> + '_ {
+    let (ta, wa) = index.vector(a);
+    ta.iter().zip(wa).filter_map(move |(&t, &w)| {
+        let o = index.weight(b, t);
+        (o > 0.0).then_some((t, w * o))
+    })
+}
+
 /// The shared terms of two documents by contribution to their cosine,
 /// largest first (then by term), at most `n`.
 pub fn shared_terms(index: &Index, a: u32, b: u32, n: usize) -> Vec<(String, f64)> {
-    let (ta, wa) = index.vector(a);
-    let mut v: Vec<(String, f64)> = ta
-        .iter()
-        .zip(wa)
-        .filter_map(|(&t, &w)| {
-            let o = index.weight(b, t);
-            (o > 0.0).then(|| (index.term(t).to_string(), w * o))
-        })
+    let mut v: Vec<(String, f64)> = contributions(index, a, b)
+        .map(|(t, c)| (index.term(t).to_string(), c))
         .collect();
     v.sort_by(|x, y| y.1.total_cmp(&x.1).then_with(|| x.0.cmp(&y.0)));
     v.truncate(n);

@@ -82,8 +82,6 @@ pub struct Index {
     vec_start: Vec<usize>,
     vec_terms: Vec<u32>,
     vec_weights: Vec<f64>,
-    /// The term counts behind `vec_weights`.
-    vec_tf: Vec<u32>,
     /// Postings (CSR): documents holding term `t` are
     /// `post_start[t]..post_start[t + 1]`, in document order, with the
     /// document's unit weight for `t`.
@@ -248,7 +246,6 @@ impl Index {
         let mut vec_start = Vec::with_capacity(n + 1);
         let mut vec_terms = Vec::new();
         let mut vec_weights = Vec::new();
-        let mut vec_tf = Vec::new();
         vec_start.push(0);
         for v in &doc_terms {
             let ws: Vec<f64> = v
@@ -256,9 +253,8 @@ impl Index {
                 .map(|&(t, tf)| tf as f64 * idf[t as usize])
                 .collect();
             let norm = ws.iter().map(|w| w * w).sum::<f64>().sqrt();
-            for (&(t, tf), w) in v.iter().zip(ws) {
+            for (&(t, _), w) in v.iter().zip(ws) {
                 vec_terms.push(t);
-                vec_tf.push(tf);
                 vec_weights.push(if norm > 0.0 { w / norm } else { 0.0 });
             }
             vec_start.push(vec_terms.len());
@@ -301,7 +297,6 @@ impl Index {
             vec_start,
             vec_terms,
             vec_weights,
-            vec_tf,
             post_start,
             post_docs,
             post_weights,
@@ -357,12 +352,6 @@ impl Index {
     pub fn vector(&self, d: u32) -> (&[u32], &[f64]) {
         let r = self.vec_start[d as usize]..self.vec_start[d as usize + 1];
         (&self.vec_terms[r.clone()], &self.vec_weights[r])
-    }
-
-    /// A document's term counts: (term, count) sorted by term id.
-    pub fn counts(&self, d: u32) -> (&[u32], &[u32]) {
-        let r = self.vec_start[d as usize]..self.vec_start[d as usize + 1];
-        (&self.vec_terms[r.clone()], &self.vec_tf[r])
     }
 
     /// The unit weight of term `t` in document `d` (0 when absent).

@@ -26,7 +26,7 @@ use crate::config::{Config, RouteConfig};
 use crate::diag::Diagnostic;
 use crate::exit::Fatal;
 use crate::report::RouteSummary;
-use index::{DocInput, Index};
+use index::{Counts, DocCounts, Index, count_terms};
 use text::Analyzer;
 
 /// What Tier 2 concluded for `check`.
@@ -64,6 +64,41 @@ pub fn routable(skill: &crate::catalog::Skill) -> Option<(&str, &str)> {
     (!name.is_empty() && !description.is_empty()).then_some((name, description))
 }
 
+/// A skill's name and term counts.
+pub type Analyzed = (String, Counts);
+
+/// The name and term counts of a routable skill; `None` when it is not.
+pub fn analyze_skill(
+    skill: &crate::catalog::Skill,
+    analyzer: &Analyzer,
+    name_weight: u32,
+) -> Option<Analyzed> {
+    routable(skill).map(|(name, description)| {
+        let counts = count_terms(analyzer, name, description, name_weight);
+        (name.to_string(), counts)
+    })
+}
+
+/// Every routable skill of a catalog, analyzed in parallel: one document
+/// each, its `source` the skill's position in `catalog.skills`.
+pub fn analyze_skills(
+    catalog: &Catalog,
+    analyzer: &Analyzer,
+    name_weight: u32,
+) -> Vec<DocCounts<String>> {
+    use rayon::prelude::*;
+    (catalog.skills.par_iter().enumerate())
+        .filter_map(|(i, s)| {
+            analyze_skill(s, analyzer, name_weight).map(|(name, counts)| DocCounts {
+                name,
+                file: s.file.clone(),
+                source: i,
+                counts,
+            })
+        })
+        .collect()
+}
+
 /// The index over a loaded catalog, and which skills it could not hold.
 #[derive(Debug)]
 pub struct Router<'c> {
@@ -83,30 +118,17 @@ pub struct Router<'c> {
 impl<'c> Router<'c> {
     pub fn new(catalog: &'c Catalog, config: &Config) -> Result<Router<'c>, Fatal> {
         let analyzer = analyzer(&config.route)?;
-        let mut inputs = Vec::new();
-        let mut unroutable = Vec::new();
-        for (i, s) in catalog.skills.iter().enumerate() {
-            match routable(s) {
-                Some((name, description)) => inputs.push((
-                    i,
-                    DocInput {
-                        name,
-                        description,
-                        file: &s.file,
-                    },
-                )),
-                None => unroutable.push(i),
-            }
-        }
-        let docs: Vec<DocInput> = inputs.iter().map(|(_, d)| *d).collect();
-        let index = Index::build(&docs, &analyzer, config.route.name_weight);
+        let index =
+            Index::from_counts(analyze_skills(catalog, &analyzer, config.route.name_weight));
         let mut doc_of = vec![None; catalog.skills.len()];
         let mut skill_of = Vec::with_capacity(index.len());
         for (d, info) in index.docs().iter().enumerate() {
-            let i = inputs[info.source].0;
-            doc_of[i] = Some(d as u32);
-            skill_of.push(i);
+            doc_of[info.source] = Some(d as u32);
+            skill_of.push(info.source);
         }
+        let unroutable = (0..catalog.skills.len())
+            .filter(|&i| doc_of[i].is_none())
+            .collect();
         // the first skill whose `name` is N wins; a skill without a name
         // answers to its folder when no skill is named so
         let mut by_name = std::collections::HashMap::new();

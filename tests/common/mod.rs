@@ -82,8 +82,9 @@ impl Report {
     }
 }
 
-/// Run `check --no-route --format json` on `root` with extra arguments.
-pub fn check_json(root: &Path, extra: &[&str]) -> Report {
+/// Run `check --no-route --format json` on `root` with extra arguments:
+/// the exit code and the whole JSON report.
+pub fn check_doc(root: &Path, extra: &[&str]) -> (i32, Value) {
     let out = skillgate()
         .arg("check")
         .arg(root)
@@ -99,6 +100,22 @@ pub fn check_json(root: &Path, extra: &[&str]) -> Report {
             String::from_utf8_lossy(&out.stderr)
         )
     });
+    (code, doc)
+}
+
+/// The diagnostics of `check --no-route --format json` on `root`, as JSON,
+/// with the exit code.
+pub fn check_diagnostics(root: &Path) -> (i32, Vec<Value>) {
+    let (code, doc) = check_doc(root, &[]);
+    (
+        code,
+        doc["diagnostics"].as_array().cloned().unwrap_or_default(),
+    )
+}
+
+/// Run `check --no-route --format json` on `root` with extra arguments.
+pub fn check_json(root: &Path, extra: &[&str]) -> Report {
+    let (code, doc) = check_doc(root, extra);
     let findings = doc["diagnostics"]
         .as_array()
         .unwrap()

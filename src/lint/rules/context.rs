@@ -94,16 +94,8 @@ impl<'a> SkillCtx<'a> {
     pub fn new(env: &'a Env<'a>, skill: &'a Skill, load: &[Diagnostic]) -> Option<Self> {
         let src = skill.source.as_deref()?;
         let start = skill.body_start.min(src.text.len());
-        let mut yaml_failed = false;
-        let mut yaml_error_spots = Vec::new();
-        for d in load.iter().filter(|d| d.file == skill.file) {
-            if d.rule == super::load::YAML_SYNTAX.id || d.rule == super::load::YAML_LIMIT.id {
-                yaml_failed = true;
-                if let Some(s) = d.span {
-                    yaml_error_spots.push(s.start);
-                }
-            }
-        }
+        let (yaml_failed, yaml_error_spots) =
+            super::portability::yaml_errors(load.iter().filter(|d| d.file == skill.file));
         Some(SkillCtx {
             env,
             skill,

@@ -4,6 +4,7 @@
 //! frontmatter of `.claude/commands/*.md`.
 
 use super::context::SkillCtx;
+use super::load::{YAML_LIMIT, YAML_SYNTAX};
 use super::yaml_lines::{Issue, QuoteEnd, scan};
 use crate::catalog::Source;
 use crate::diag::Diagnostic;
@@ -80,7 +81,21 @@ pub struct Frontmatter<'a> {
     pub failed: bool,
     /// Byte offsets of those YAML errors, so the same spot is not
     /// reported twice.
-    pub error_spots: Vec<usize>,
+    pub error_spots: &'a [usize],
+}
+
+/// Whether a file's YAML failed to parse, and where, from the findings
+/// made while loading it (SG013, SG014).
+pub fn yaml_errors<'d>(load: impl IntoIterator<Item = &'d Diagnostic>) -> (bool, Vec<usize>) {
+    let mut failed = false;
+    let mut spots = Vec::new();
+    for d in load {
+        if d.rule == YAML_SYNTAX.id || d.rule == YAML_LIMIT.id {
+            failed = true;
+            spots.extend(d.span.map(|s| s.start));
+        }
+    }
+    (failed, spots)
 }
 
 impl Frontmatter<'_> {
@@ -130,7 +145,7 @@ pub fn check(s: &SkillCtx, out: &mut Vec<Diagnostic>) {
             parsed: s.fm.map(|f| f.yaml.clone()),
             body_start: s.skill.body_start,
             failed: s.yaml_failed,
-            error_spots: s.yaml_error_spots.clone(),
+            error_spots: &s.yaml_error_spots,
         },
         out,
     );

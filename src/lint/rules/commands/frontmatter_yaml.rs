@@ -6,32 +6,34 @@
 use crate::catalog::Catalog;
 use crate::catalog::commands::Folder;
 use crate::diag::Diagnostic;
-use crate::lint::rules::load::{YAML_LIMIT, YAML_SYNTAX};
-use crate::lint::rules::portability::{Frontmatter, check_frontmatter};
+use crate::lint::rules::portability::{Frontmatter, check_frontmatter, yaml_errors};
 use std::collections::HashMap;
 
 pub fn check(catalog: &Catalog, out: &mut Vec<Diagnostic>) {
     let Some(commands) = catalog.commands.folder(Folder::Claude) else {
         return;
     };
-    // the YAML errors found while loading, by file
-    let mut errors: HashMap<&str, Vec<usize>> = HashMap::new();
-    for d in &catalog.diagnostics {
-        if d.rule == YAML_SYNTAX.id || d.rule == YAML_LIMIT.id {
-            let spots = errors.entry(d.file.as_str()).or_default();
-            spots.extend(d.span.map(|s| s.start));
-        }
+    // the findings made while loading these files, by file
+    let mut load: HashMap<&str, Vec<&Diagnostic>> = HashMap::new();
+    let dir = Folder::Claude.dir();
+    for d in catalog
+        .diagnostics
+        .iter()
+        .filter(|d| d.file.starts_with(dir))
+    {
+        load.entry(d.file.as_str()).or_default().push(d);
     }
     for cmd in commands {
-        let spots = errors.get(cmd.file.as_str());
+        let (failed, spots) =
+            yaml_errors(load.get(cmd.file.as_str()).into_iter().flatten().copied());
         check_frontmatter(
             &Frontmatter {
                 file: &cmd.file,
                 src: &cmd.source,
                 parsed: cmd.yaml.clone(),
                 body_start: cmd.body_start,
-                failed: spots.is_some(),
-                error_spots: spots.cloned().unwrap_or_default(),
+                failed,
+                error_spots: &spots,
             },
             out,
         );
