@@ -152,26 +152,25 @@ pub struct BehaveArgs {
     /// where the agent would find it (it would contaminate the baseline).
     #[arg(long, help_heading = "Tier 3: behavioral evals (with --behavioral)")]
     pub allow_personal_copy: bool,
-    /// Seed for the bootstrap interval.
-    #[arg(
-        long,
-        default_value_t = 0,
-        help_heading = "Tier 3: behavioral evals (with --behavioral)"
+    #[command(
+        flatten,
+        next_help_heading = "Tier 3: behavioral evals (with --behavioral)"
     )]
+    pub gates: Gates,
+}
+
+/// The scorer's seed and gates, shared by `check --behavioral`, `score`
+/// and `merge`.
+#[derive(Debug, Args, Default, Clone, Copy)]
+pub struct Gates {
+    /// Seed of the bootstrap generator (SplitMix64).
+    #[arg(long, default_value_t = 0)]
     pub seed: u64,
     /// Fail when trigger F1 is below X.
-    #[arg(
-        long,
-        value_name = "X",
-        help_heading = "Tier 3: behavioral evals (with --behavioral)"
-    )]
+    #[arg(long, value_name = "X")]
     pub min_trigger_f1: Option<f64>,
     /// Fail when the uplift interval's lower bound is below Y.
-    #[arg(
-        long,
-        value_name = "Y",
-        help_heading = "Tier 3: behavioral evals (with --behavioral)"
-    )]
+    #[arg(long, value_name = "Y")]
     pub min_uplift: Option<f64>,
 }
 
@@ -219,15 +218,8 @@ pub struct ScoreArgs {
     /// Trials per case and variant (1 to 1000).
     #[arg(long, default_value_t = 3)]
     pub trials: u32,
-    /// Seed of the bootstrap generator (SplitMix64).
-    #[arg(long, default_value_t = 0)]
-    pub seed: u64,
-    /// Fail when trigger F1 is below X.
-    #[arg(long, value_name = "X")]
-    pub min_trigger_f1: Option<f64>,
-    /// Fail when the uplift interval's lower bound is below Y.
-    #[arg(long, value_name = "Y")]
-    pub min_uplift: Option<f64>,
+    #[command(flatten)]
+    pub gates: Gates,
     /// Output format.
     #[arg(long, default_value = "human", value_parser = human_or_json())]
     pub format: Format,
@@ -272,15 +264,8 @@ pub struct MergeArgs {
     /// shards' plan.json).
     #[arg(long, value_name = "DIR")]
     pub skill: Option<PathBuf>,
-    /// Seed for the bootstrap interval.
-    #[arg(long, default_value_t = 0)]
-    pub seed: u64,
-    /// Fail when trigger F1 is below X.
-    #[arg(long, value_name = "X")]
-    pub min_trigger_f1: Option<f64>,
-    /// Fail when the uplift interval's lower bound is below Y.
-    #[arg(long, value_name = "Y")]
-    pub min_uplift: Option<f64>,
+    #[command(flatten)]
+    pub gates: Gates,
     /// Output format.
     #[arg(long, default_value = "human", value_parser = human_or_json())]
     pub format: Format,

@@ -62,7 +62,8 @@ pub fn opts(args: &BehaveArgs, config: &BehaveConfig) -> Result<Opts, Fatal> {
         )
         .with_help("the built-in agent's limits live in skillgate.toml: [behave] executor-timeout-secs, max-trace-bytes"));
     }
-    if args.no_baseline && (args.min_uplift.is_some() || args.min_trigger_f1.is_some()) {
+    if args.no_baseline && (args.gates.min_uplift.is_some() || args.gates.min_trigger_f1.is_some())
+    {
         return Err(Fatal::usage(
             "--no-baseline leaves nothing to score, so --min-uplift and --min-trigger-f1 cannot be checked",
         )
@@ -70,7 +71,7 @@ pub fn opts(args: &BehaveArgs, config: &BehaveConfig) -> Result<Opts, Fatal> {
     }
     if args.runner.is_none()
         && config.install == InstallMode::AppendSystemPrompt
-        && args.min_trigger_f1.is_some()
+        && args.gates.min_trigger_f1.is_some()
     {
         return Err(Fatal::usage(
             "--min-trigger-f1 cannot be checked with [behave] install = \"append-system-prompt\": the skill is always in the prompt, so whether the agent would load it is not observed",

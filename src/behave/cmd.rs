@@ -18,7 +18,7 @@ use super::render;
 use super::results::{self, RunRecord};
 use super::workspace::{self, Setup, Tree};
 use crate::catalog::Catalog;
-use crate::cli::{BehaveArgs, Format, MergeArgs};
+use crate::cli::{BehaveArgs, Format, Gates, MergeArgs};
 use crate::config::Config;
 use crate::exit::{Exit, Fatal};
 use crate::report::write_error;
@@ -113,9 +113,7 @@ pub fn check(
     }
     let scoring = Scoring {
         skill_dir: b.skill_abs.clone(),
-        seed: args.seed,
-        min_trigger_f1: args.min_trigger_f1,
-        min_uplift: args.min_uplift,
+        gates: args.gates,
     };
     finish(
         &iteration, &b.plan, &records, &scoring, &redactor, format, out,
@@ -125,9 +123,7 @@ pub fn check(
 /// How the finished iteration is scored.
 struct Scoring {
     skill_dir: PathBuf,
-    seed: u64,
-    min_trigger_f1: Option<f64>,
-    min_uplift: Option<f64>,
+    gates: Gates,
 }
 
 /// Write the iteration's summary files and score it (a whole, complete
@@ -173,12 +169,7 @@ fn finish(
             cases: &iteration.join("cases.jsonl"),
             observations: &obs,
         },
-        &crate::score::Options {
-            trials: plan.trials,
-            seed: scoring.seed,
-            min_trigger_f1: scoring.min_trigger_f1,
-            min_uplift: scoring.min_uplift,
-        },
+        &crate::score::Options::new(plan.trials, scoring.gates),
     )?;
     crate::score::render(&report, format, out).map_err(write_error)?;
     if format != Format::Json {
@@ -469,9 +460,7 @@ pub fn merge(args: &MergeArgs, out: &mut dyn Write) -> Result<Exit, Fatal> {
     let records: Vec<(RunKey, RunRecord)> = records.into_iter().map(|(k, r, _)| (k, r)).collect();
     let scoring = Scoring {
         skill_dir,
-        seed: args.seed,
-        min_trigger_f1: args.min_trigger_f1,
-        min_uplift: args.min_uplift,
+        gates: args.gates,
     };
     finish(
         &iteration,

@@ -44,8 +44,9 @@ pub enum SplitError {
     Unclosed { open: usize },
 }
 
-/// Lines of `text` from byte `from`: (start, end without break, next line start).
-fn lines(text: &str, from: usize) -> impl Iterator<Item = (usize, usize, usize)> + '_ {
+/// Lines of `text` from byte `from`: (start, end without break, next line
+/// start). A line ends at `\n`, `\r\n` or a lone `\r`.
+pub fn lines(text: &str, from: usize) -> impl Iterator<Item = (usize, usize, usize)> + '_ {
     let bytes = text.as_bytes();
     let mut pos = from;
     std::iter::from_fn(move || {

@@ -39,12 +39,7 @@ pub fn run(args: &ScoreArgs, out: &mut dyn Write) -> Result<Exit, Fatal> {
             cases,
             observations,
         },
-        &Options {
-            trials: args.trials,
-            seed: args.seed,
-            min_trigger_f1: args.min_trigger_f1,
-            min_uplift: args.min_uplift,
-        },
+        &Options::new(args.trials, args.gates),
     )?;
     super::render(&report, args.format, out).map_err(write_error)?;
     Ok(report.exit())

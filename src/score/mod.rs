@@ -47,6 +47,18 @@ pub struct Options {
     pub min_uplift: Option<f64>,
 }
 
+impl Options {
+    /// The options for `trials` per case and variant under `gates`.
+    pub fn new(trials: u32, gates: crate::cli::Gates) -> Options {
+        Options {
+            trials,
+            seed: gates.seed,
+            min_trigger_f1: gates.min_trigger_f1,
+            min_uplift: gates.min_uplift,
+        }
+    }
+}
+
 impl Default for Options {
     fn default() -> Self {
         Options {

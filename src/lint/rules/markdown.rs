@@ -78,26 +78,7 @@ pub struct Body<'a> {
 
 /// Split `text[from..]` into lines: (start, end without break).
 pub fn split_lines(text: &str, from: usize) -> impl Iterator<Item = (usize, usize)> + '_ {
-    let bytes = text.as_bytes();
-    let mut pos = from;
-    std::iter::from_fn(move || {
-        if pos >= bytes.len() {
-            return None;
-        }
-        let start = pos;
-        let rest = &bytes[pos..];
-        let len = memchr::memchr2(b'\n', b'\r', rest).unwrap_or(rest.len());
-        let end = start + len;
-        pos = end;
-        if pos < bytes.len() {
-            pos += if bytes[pos] == b'\r' && bytes.get(pos + 1) == Some(&b'\n') {
-                2
-            } else {
-                1
-            };
-        }
-        Some((start, end))
-    })
+    crate::catalog::frontmatter::lines(text, from).map(|(start, end, _)| (start, end))
 }
 
 /// Leading spaces (not tabs) of a line.
