@@ -14,6 +14,7 @@ mod support;
 
 use assert_cmd::Command;
 use serde_json::Value;
+use skillgate::score::uplift::SplitMix64;
 use std::path::{Path, PathBuf};
 
 /// A catalog in a temp folder: `skills/<name>/SKILL.md` files.
@@ -160,26 +161,18 @@ fn max_file_bytes_is_read_from_skillgate_toml() {
     assert!(message_of(&doc, "SG001").contains("larger than 64 bytes"));
 }
 
-/// SplitMix64 (Steele, Lea & Flood 2014): a tiny, well-known PRNG, enough
-/// to give 20,000 generated skills distinct vocabularies.
-struct SplitMix64(u64);
+/// Pronounceable made-up words from the scorer's SplitMix64: enough to
+/// give 20,000 generated skills distinct vocabularies.
+struct Words(SplitMix64);
 
-impl SplitMix64 {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
+impl Words {
     /// A pronounceable made-up word of 3 syllables.
     fn word(&mut self) -> String {
         const C: &[u8] = b"bdfgklmnprstvz";
         const V: &[u8] = b"aeiou";
         let mut w = String::new();
         for _ in 0..3 {
-            let r = self.next();
+            let r = self.0.next_u64();
             w.push(C[(r % C.len() as u64) as usize] as char);
             w.push(V[((r >> 8) % V.len() as u64) as usize] as char);
         }
@@ -193,7 +186,7 @@ fn twenty_thousand_skills_are_checked_whole() {
     // linted and routed, and the summary says so.
     const N: usize = 20_000;
     let cat = Cat::new();
-    let mut rng = SplitMix64(20_000);
+    let mut rng = Words(SplitMix64::new(20_000));
     for i in 0..N {
         let name = format!("skill-{i:05}");
         let (a, b, c) = (rng.word(), rng.word(), rng.word());
@@ -578,7 +571,7 @@ fn skill_subfolders_deeper_than_8_levels_are_reported() {
 /// A case file for skill `alpha` of exactly `len` bytes: one positive
 /// prompt of made-up words filling it.
 fn case_file_of_len(len: usize) -> String {
-    let mut rng = SplitMix64(4);
+    let mut rng = Words(SplitMix64::new(4));
     let head = r#"{"skill_name": "alpha", "trigger": {"positive": [{"prompt": "fix the bug"#;
     let tail = r#""}], "negative": []}}"#;
     let mut prompt = String::new();
@@ -690,7 +683,7 @@ fn agent_and_grader_output_past_their_caps_is_missing_evidence_exit_4() {
 #[ignore]
 fn timing_twenty_thousand_dead_references_against_a_thousand_skills() {
     let cat = Cat::new();
-    let mut rng = SplitMix64(7);
+    let mut rng = Words(SplitMix64::new(7));
     for i in 0..1000 {
         let name = format!("{}-{}-{i}", rng.word(), rng.word());
         cat.valid(&name, "");

@@ -27,25 +27,19 @@ mod route_common;
 use route_common::manifest;
 use skillgate::catalog::Catalog;
 use skillgate::config::Config;
+use skillgate::score::uplift::SplitMix64;
 use std::collections::HashSet;
 use std::fmt::Write as _;
 use std::path::Path;
 use std::time::Instant;
 
-/// SplitMix64 (Steele, Lea, Flood 2014): a tiny, well-mixed PRNG.
-struct Rng(u64);
+/// The scorer's SplitMix64, drawing indexes by modulo (the generated
+/// catalogs' bytes depend on it).
+struct Rng(SplitMix64);
 
 impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
     fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
+        (self.0.next_u64() % n as u64) as usize
     }
 }
 
@@ -81,7 +75,7 @@ struct Gen {
 /// Write a catalog of `n` skills (and, when `cases`, five trigger prompts
 /// per skill) under `dir`.
 fn generate(dir: &Path, bases: &[Vec<String>], n: usize, cases: bool, seed: u64) {
-    let mut rng = Rng(seed);
+    let mut rng = Rng(SplitMix64::new(seed));
     let pool: Vec<&String> = bases.iter().flatten().collect();
     let mut names = HashSet::new();
     let mut skills: Vec<Gen> = Vec::with_capacity(n);

@@ -397,15 +397,6 @@ mod tests {
     use crate::route::index::DocInput;
     use crate::route::text::Analyzer;
 
-    /// SplitMix64, for reproducible random documents.
-    fn splitmix(state: &mut u64) -> u64 {
-        *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = *state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
     fn brute(index: &Index, t: f64) -> Vec<(u32, u32)> {
         let mut v = Vec::new();
         for a in 0..index.len() as u32 {
@@ -422,14 +413,14 @@ mod tests {
     #[test]
     fn prefix_filtering_finds_exactly_the_pairs_a_full_scan_finds() {
         let words: Vec<String> = (0..60).map(|i| format!("word{i:02}x")).collect();
-        let mut state = 7u64;
+        let mut rng = crate::score::uplift::SplitMix64::new(7);
         let mut texts = Vec::new();
         for _ in 0..200 {
-            let len = 3 + (splitmix(&mut state) % 8) as usize;
+            let len = 3 + (rng.next_u64() % 8) as usize;
             let t: Vec<&str> = (0..len)
                 .map(|_| {
                     // skewed: low indices are frequent
-                    let r = splitmix(&mut state) % 60;
+                    let r = rng.next_u64() % 60;
                     let r = r * r / 60;
                     words[r as usize].as_str()
                 })
