@@ -3,7 +3,7 @@
 
 mod route_common;
 
-use route_common::{Cat, rules, with_rule};
+use route_common::{Cat, only, rules, with_rule};
 
 /// Three distinct skills; the descriptions use block scalars.
 fn office() -> Cat {
@@ -83,10 +83,7 @@ fn positive_prompt_outside_top_k_fails_with_sg501_at_its_line() {
     assert_eq!(d.len(), 1, "{v:#}");
     let d = d[0];
     assert_eq!(d["file"], "evals/cases/alpha-sorter.json");
-    assert_eq!(
-        d["line"],
-        cat.line_of("evals/cases/alpha-sorter.json", "Paint, polish")
-    );
+    cat.assert_line(d, "evals/cases/alpha-sorter.json", "Paint, polish");
     assert_eq!(d["severity"], "error");
     let msg = d["message"].as_str().unwrap();
     assert!(msg.contains("ranked #4 (need top 3)"), "{msg}");
@@ -121,18 +118,14 @@ fn prompt_sharing_no_vocabulary_fails_with_sg502() {
     let cat = office().cases("pdf-forms", &["Is this login flow safe?"], &[]);
     let (code, v) = cat.check_json(&[]);
     assert_eq!(code, 1);
-    let d = with_rule(&v, "SG502");
-    assert_eq!(d.len(), 1, "{v:#}");
+    let d = only(&v, "SG502");
     assert!(
-        d[0]["message"]
+        d["message"]
             .as_str()
             .unwrap()
             .contains("description shares no vocabulary with a prompt users would say")
     );
-    assert_eq!(
-        d[0]["line"],
-        cat.line_of("evals/cases/pdf-forms.json", "login")
-    );
+    cat.assert_line(d, "evals/cases/pdf-forms.json", "login");
     assert!(rules(&v).iter().all(|r| r != "SG501"));
 }
 
@@ -145,13 +138,9 @@ fn negative_prompt_ranking_its_skill_first_fails_with_sg503() {
     );
     let (code, v) = cat.check_json(&[]);
     assert_eq!(code, 1);
-    let d = with_rule(&v, "SG503");
-    assert_eq!(d.len(), 1, "{v:#}");
-    assert!(d[0]["message"].as_str().unwrap().contains("over-broad"));
-    assert_eq!(
-        d[0]["line"],
-        cat.line_of("evals/cases/pdf-forms.json", "Extract the fields")
-    );
+    let d = only(&v, "SG503");
+    assert!(d["message"].as_str().unwrap().contains("over-broad"));
+    cat.assert_line(d, "evals/cases/pdf-forms.json", "Extract the fields");
 }
 
 #[test]
@@ -163,9 +152,8 @@ fn negative_prompt_tied_for_first_fails() {
         .cases("beta", &[], &[("Render the diagram", None)]);
     let (code, v) = cat.check_json(&[]);
     assert_eq!(code, 1);
-    let d = with_rule(&v, "SG503");
-    assert_eq!(d.len(), 1, "{v:#}");
-    assert!(d[0]["label"].as_str().unwrap().contains("ties for #1"));
+    let d = only(&v, "SG503");
+    assert!(d["label"].as_str().unwrap().contains("ties for #1"));
 }
 
 #[test]
@@ -181,18 +169,14 @@ fn negative_prompt_fails_when_owner_is_outranked() {
     );
     let (code, v) = cat.check_json(&[]);
     assert_eq!(code, 1);
-    let d = with_rule(&v, "SG504");
-    assert_eq!(d.len(), 1, "{v:#}");
+    let d = only(&v, "SG504");
     assert!(
-        d[0]["message"]
+        d["message"]
             .as_str()
             .unwrap()
             .contains("declared owner `spreadsheet-charts` does not outrank it")
     );
-    assert_eq!(
-        d[0]["line"],
-        cat.line_of("evals/cases/pdf-forms.json", "Read the form fields")
-    );
+    cat.assert_line(d, "evals/cases/pdf-forms.json", "Read the form fields");
 }
 
 #[test]
@@ -204,9 +188,8 @@ fn owner_that_shares_no_vocabulary_fails() {
     );
     let (code, v) = cat.check_json(&[]);
     assert_eq!(code, 1);
-    let d = with_rule(&v, "SG504");
-    assert_eq!(d.len(), 1, "{v:#}");
-    assert!(d[0]["message"].as_str().unwrap().contains("scores 0"));
+    let d = only(&v, "SG504");
+    assert!(d["message"].as_str().unwrap().contains("scores 0"));
     // the negative itself passed: nothing ranks first
     assert!(with_rule(&v, "SG503").is_empty());
 }
@@ -310,13 +293,12 @@ fn near_duplicate_descriptions_are_a_collision_error_listing_shared_terms() {
         .simple("pdf-forms", "Fills in PDF forms.");
     let (code, v) = cat.check_json(&[]);
     assert_eq!(code, 1);
-    let d = with_rule(&v, "SG510");
-    assert_eq!(d.len(), 1, "{v:#}");
-    let msg = d[0]["message"].as_str().unwrap();
+    let d = only(&v, "SG510");
+    let msg = d["message"].as_str().unwrap();
     assert!(msg.contains("`code-review` and `review-code`"), "{msg}");
-    assert_eq!(d[0]["file"], "skills/code-review/SKILL.md");
-    assert_eq!(d[0]["line"], 3);
-    assert!(d[0]["help"].as_str().unwrap().contains("review"));
+    assert_eq!(d["file"], "skills/code-review/SKILL.md");
+    assert_eq!(d["line"], 3);
+    assert!(d["help"].as_str().unwrap().contains("review"));
 }
 
 #[test]
@@ -331,9 +313,8 @@ fn collision_help_spells_shared_words_as_written_not_as_stems() {
             "Merging git branches, resolving merge conflicts between feature branches.",
         );
     let (_, v) = cat.check_json(&[]);
-    let d = with_rule(&v, "SG510");
-    assert_eq!(d.len(), 1, "{v:#}");
-    let help = d[0]["help"].as_str().unwrap();
+    let d = only(&v, "SG510");
+    let help = d["help"].as_str().unwrap();
     // `merg` and `branch` are the index's stems; the exact words the
     // analyzer also indexes are counted with them, not listed again
     assert!(help.contains("merge/merges/merging ("), "{help}");
@@ -611,9 +592,8 @@ fn rule_levels_apply_to_routing_rules() {
         .output()
         .unwrap();
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    let d = with_rule(&v, "SG511");
-    assert_eq!(d.len(), 1, "{v:#}");
-    assert_eq!(d[0]["severity"], "error");
+    let d = only(&v, "SG511");
+    assert_eq!(d["severity"], "error");
     assert_eq!(out.status.code(), Some(1));
     // and `off` removes them
     std::fs::write(&path, "[lint.rules]\ndescription-overlap = \"off\"\n").unwrap();

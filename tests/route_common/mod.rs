@@ -189,6 +189,20 @@ impl Cat {
             .unwrap_or_else(|| panic!("{needle} not in {rel}"));
         text[..at].matches('\n').count() as u64 + 1
     }
+
+    /// Assert that finding `d` points at the line of `rel` holding
+    /// `needle`.
+    pub fn assert_line(&self, d: &Value, rel: &str, needle: &str) {
+        assert_eq!(d["line"], self.line_of(rel, needle), "{d:#}");
+    }
+}
+
+/// The one diagnostic of a JSON report with rule `id`; panics, showing
+/// the report, when there is not exactly one.
+pub fn only<'a>(report: &'a Value, id: &str) -> &'a Value {
+    let d = with_rule(report, id);
+    assert_eq!(d.len(), 1, "{report:#}");
+    d[0]
 }
 
 /// The diagnostics of a JSON report with rule `id`.
