@@ -68,6 +68,17 @@ impl Canaries {
 }
 
 /// Every file under `dir`, recursively.
+/// The behavioral run ended with a verdict (passed, failed a gate, or not
+/// enough evidence), not with a usage error or a crash.
+fn assert_finished(out: &std::process::Output) {
+    assert!(
+        matches!(out.status.code(), Some(0 | 1 | 3)),
+        "exit {:?}: {}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
 fn files_under(dir: &Path) -> Vec<PathBuf> {
     let mut out = Vec::new();
     let mut stack = vec![dir.to_path_buf()];
@@ -131,12 +142,7 @@ fn shell_syntax_in_prompts_and_expectations_runs_nothing_and_arrives_verbatim() 
         .behave(&["--trials", "1", "--format", "json"])
         .output()
         .unwrap();
-    assert!(
-        matches!(out.status.code(), Some(0 | 1 | 3)),
-        "exit {:?}: {}",
-        out.status,
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_finished(&out);
     canaries.assert_none();
     let calls = env.executor_calls();
     assert!(calls.len() >= 7, "{} agent calls", calls.len());
@@ -164,12 +170,7 @@ fn shell_syntax_reaches_a_runner_verbatim_and_runs_nothing() {
         .behave(&["--trials", "1", "--runner", &runner])
         .output()
         .unwrap();
-    assert!(
-        matches!(out.status.code(), Some(0 | 1 | 3)),
-        "exit {:?}: {}",
-        out.status,
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_finished(&out);
     canaries.assert_none();
     let log = std::fs::read_to_string(&env.runner_log).unwrap();
     assert!(
@@ -212,12 +213,7 @@ fn nothing_from_a_trace_or_a_grader_reply_is_executed() {
         .env("FAKE_CLAUDE_RECORDINGS", &recordings)
         .output()
         .unwrap();
-    assert!(
-        matches!(out.status.code(), Some(0 | 1 | 3)),
-        "exit {:?}: {}",
-        out.status,
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_finished(&out);
     canaries.assert_none();
     // the trace did reach the grader, as data
     let graders = env.grader_calls();
@@ -238,12 +234,7 @@ fn an_api_key_in_the_environment_appears_in_no_result_and_no_report() {
             .env("FAKE_CLAUDE_LEAK", SECRET)
             .output()
             .unwrap();
-        assert!(
-            matches!(out.status.code(), Some(0 | 1 | 3)),
-            "exit {:?}: {}",
-            out.status,
-            String::from_utf8_lossy(&out.stderr)
-        );
+        assert_finished(&out);
         let report = [out.stdout, out.stderr].concat();
         assert!(
             !String::from_utf8_lossy(&report).contains(SECRET),
