@@ -25,17 +25,7 @@ fn check_root(root: &Path) -> (i32, Vec<Value>) {
 
 /// The `(rule, file, line)` of every case-file finding (`SG4xx`).
 fn case_findings(diags: &[Value]) -> Vec<(String, String, Option<u64>)> {
-    diags
-        .iter()
-        .filter(|d| d["rule"].as_str().unwrap().starts_with("SG4"))
-        .map(|d| {
-            (
-                d["rule"].as_str().unwrap().to_string(),
-                d["file"].as_str().unwrap().to_string(),
-                d["line"].as_u64(),
-            )
-        })
-        .collect()
+    common::rule_file_line(diags, |d| d["rule"].as_str().unwrap().starts_with("SG4"))
 }
 
 fn finding<'a>(diags: &'a [Value], rule: &str) -> &'a Value {

@@ -22,21 +22,11 @@ fn check(name: &str) -> (i32, Vec<Value>) {
 /// `(rule, file, line)` of every command finding (`SG3xx`, and the shared
 /// load-time rules raised on command files).
 fn command_findings(diags: &[Value]) -> Vec<(String, String, Option<u64>)> {
-    diags
-        .iter()
-        .filter(|d| {
-            let rule = d["rule"].as_str().unwrap();
-            let file = d["file"].as_str().unwrap();
-            rule.starts_with("SG3") || file.contains("commands/")
-        })
-        .map(|d| {
-            (
-                d["rule"].as_str().unwrap().to_string(),
-                d["file"].as_str().unwrap().to_string(),
-                d["line"].as_u64(),
-            )
-        })
-        .collect()
+    common::rule_file_line(diags, |d| {
+        let rule = d["rule"].as_str().unwrap();
+        let file = d["file"].as_str().unwrap();
+        rule.starts_with("SG3") || file.contains("commands/")
+    })
 }
 
 fn f(rule: &str, file: &str, line: Option<u64>) -> (String, String, Option<u64>) {

@@ -113,6 +113,24 @@ pub fn check_diagnostics(root: &Path) -> (i32, Vec<Value>) {
     )
 }
 
+/// `(rule, file, line)` of the JSON diagnostics that `keep` accepts.
+pub fn rule_file_line(
+    diags: &[Value],
+    keep: impl Fn(&Value) -> bool,
+) -> Vec<(String, String, Option<u64>)> {
+    diags
+        .iter()
+        .filter(|d| keep(d))
+        .map(|d| {
+            (
+                d["rule"].as_str().unwrap().to_string(),
+                d["file"].as_str().unwrap().to_string(),
+                d["line"].as_u64(),
+            )
+        })
+        .collect()
+}
+
 /// Run `check --no-route --format json` on `root` with extra arguments.
 pub fn check_json(root: &Path, extra: &[&str]) -> Report {
     let (code, doc) = check_doc(root, extra);
