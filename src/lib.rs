@@ -15,6 +15,7 @@ pub mod diag;
 pub mod exit;
 pub mod fuzz;
 pub mod lint;
+pub mod loopback;
 pub mod report;
 pub mod route;
 pub mod schema;
