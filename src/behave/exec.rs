@@ -335,6 +335,7 @@ fn agent_run(
         ))),
     };
     let installed_abs = install.map(|rel| ws.path().join(rel));
+    let ws_path = ws.path().to_path_buf();
     rec.workspace = finish_workspace(ctx, ws);
     rec.home = finish_workspace(ctx, home);
     let Some(out) = out else {
@@ -391,7 +392,7 @@ fn agent_run(
         stop = Some(Fatal::new(Exit::Unavailable, s.message).with_help(s.help));
     } else if let Some(seen) = agent::foreign_copy(&trace, ctx.skill_name, installed_abs.as_deref())
     {
-        let msg = contaminated(ctx, a, key, &seen);
+        let msg = contaminated(ctx, a, key, case, &ws_path, &seen);
         rec.reason = Some(msg.clone());
         stop = Some(Fatal::usage(msg).with_help(
             "remove that copy (or move it away) for the evaluation: a baseline that can load the skill, or a with-skill run that loads another copy, measures nothing",
@@ -421,17 +422,47 @@ fn agent_run(
 }
 
 /// The message for a run that saw a copy of the skill other than the one
-/// under test.
-fn contaminated(ctx: &Ctx, a: &AgentMode, key: &RunKey, seen: &str) -> String {
+/// under test, naming the copy: its folder (inside the workspace shown as
+/// `<workspace>/…`, and the fixture it was copied from).
+fn contaminated(
+    ctx: &Ctx,
+    a: &AgentMode,
+    key: &RunKey,
+    case: &Case,
+    ws: &Path,
+    seen: &agent::Foreign,
+) -> String {
     let arm = match key.variant {
         Variant::With => "with-skill",
         Variant::Without => "without-skill",
     };
+    let place = match &seen.dir {
+        None => String::new(),
+        Some(dir) => match Path::new(dir).strip_prefix(ws) {
+            Ok(rel) => {
+                let rel = rel.display().to_string();
+                let fixture = case
+                    .fixtures
+                    .as_ref()
+                    .is_some_and(|t| t.items.iter().any(|i| i.rel == format!("{rel}/SKILL.md")));
+                format!(
+                    " from <workspace>/{rel}{}",
+                    if fixture {
+                        format!(", copied from evals/fixtures/{rel}")
+                    } else {
+                        String::new()
+                    }
+                )
+            }
+            Err(_) => format!(" from {dir}"),
+        },
+    };
     format!(
-        "{} found a copy of `{}` that is not the one under test: {arm} run {} {seen}",
+        "{} found a copy of `{}` that is not the one under test: {arm} run {} {}{place}",
         a.agent.product(),
         ctx.skill_name,
         label(ctx.plan, key),
+        seen.what,
     )
 }
 

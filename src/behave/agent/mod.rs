@@ -289,30 +289,41 @@ fn project_skill_folder<'r>(agent: &dyn Agent, rel: &'r str) -> Option<&'r str> 
         .then_some(folder)
 }
 
+/// A copy of the tested skill that a finished run showed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Foreign {
+    /// What the run did with it (`loaded \`x\``, `listed \`x\``).
+    pub what: String,
+    /// The folder it was loaded from, when the client said.
+    pub dir: Option<String>,
+}
+
 /// What a finished run shows of a copy of `skill` other than the one under
 /// test: a load of it from another folder than `installed` (the copy a
 /// `with` run installed), or, when nothing was installed, any load of it or
 /// an entry for it in the client's listing. `None` when the run is clean.
-pub fn foreign_copy(trace: &Trace, skill: &str, installed: Option<&Path>) -> Option<String> {
+pub fn foreign_copy(trace: &Trace, skill: &str, installed: Option<&Path>) -> Option<Foreign> {
     use crate::score::input::loads;
     for l in trace.loads.iter().filter(|l| loads(&l.name, skill)) {
-        match (installed, &l.dir) {
-            (Some(want), Some(dir)) if Path::new(dir) != want => {
-                return Some(format!(
-                    "loaded `{}` from {dir}, not the copy under test in {}",
-                    l.name,
-                    want.display()
-                ));
-            }
-            (Some(_), _) => {}
-            (None, Some(dir)) => return Some(format!("loaded `{}` from {dir}", l.name)),
-            (None, None) => return Some(format!("loaded `{}`", l.name)),
+        let foreign = match (installed, &l.dir) {
+            (Some(want), Some(dir)) => Path::new(dir) != want,
+            (Some(_), None) => false,
+            (None, _) => true,
+        };
+        if foreign {
+            return Some(Foreign {
+                what: format!("loaded `{}`", l.name),
+                dir: l.dir.clone(),
+            });
         }
     }
     if installed.is_none()
         && let Some(e) = trace.listing.iter().flatten().find(|e| loads(e, skill))
     {
-        return Some(format!("its skill listing holds `{e}`"));
+        return Some(Foreign {
+            what: format!("listed `{e}` among its skills"),
+            dir: None,
+        });
     }
     None
 }
@@ -361,16 +372,13 @@ mod tests {
         let clean = trace(&[("s", Some("/ws/.claude/skills/s/"))], &["s"]);
         assert_eq!(foreign_copy(&clean, "s", Some(mine)), None);
         let other = trace(&[("s", Some("/home/u/.claude/skills/x"))], &["s", "x"]);
-        assert!(
-            foreign_copy(&other, "s", Some(mine))
-                .unwrap()
-                .contains("from /home/u/.claude/skills/x")
-        );
+        let f = foreign_copy(&other, "s", Some(mine)).unwrap();
+        assert_eq!(f.dir.as_deref(), Some("/home/u/.claude/skills/x"));
         assert!(foreign_copy(&other, "s", None).is_some());
         let listed = trace(&[], &["p:s"]);
         assert_eq!(
-            foreign_copy(&listed, "s", None).as_deref(),
-            Some("its skill listing holds `p:s`")
+            foreign_copy(&listed, "s", None).unwrap().what,
+            "listed `p:s` among its skills"
         );
         let unrelated = trace(&[("t", None)], &["t"]);
         assert_eq!(foreign_copy(&unrelated, "s", None), None);
