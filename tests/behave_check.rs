@@ -732,6 +732,29 @@ fn a_provisional_execution_eval_is_refused() {
 }
 
 #[test]
+fn a_missing_case_file_points_at_the_documented_format() {
+    let env = Env::new();
+    std::fs::remove_file(env.root.join("evals/cases/demo-skill.json")).unwrap();
+    env.behave(&["--trials", "1"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "no case file evals/cases/demo-skill.json",
+        ))
+        .stderr(predicate::str::contains(
+            "see ARCHITECTURE.md, \"Case files\"",
+        ));
+    let doc = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("ARCHITECTURE.md"),
+    )
+    .unwrap();
+    assert!(
+        doc.contains("\n### Case files\n"),
+        "the section the help names"
+    );
+}
+
+#[test]
 fn an_unknown_skill_is_a_usage_error_naming_the_skills() {
     let env = Env::new();
     env.cmd()
