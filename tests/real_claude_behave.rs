@@ -118,6 +118,15 @@ fn loads_count_in_with_runs_only_and_each_graded_run_costs_one_grader_request() 
     assert_eq!(lab.leftovers(), Vec::<String>::new(), "nothing left behind");
 }
 
+/// A lab whose case file holds one positive prompt and one dialogue eval.
+fn one_prompt_one_dialogue(claude: &std::path::Path, script: Script) -> Lab {
+    Lab::new(
+        claude,
+        script,
+        &cases(&[POSITIVE], &[], dialogue("Totals are off by a cent")),
+    )
+}
+
 /// The `tool_result` blocks the CLI sent back for `Skill` calls.
 fn skill_results(e: &Endpoint) -> Vec<(bool, String)> {
     let mut out: Vec<(bool, String)> = e
@@ -144,11 +153,7 @@ fn a_model_guessing_the_skill_in_the_baseline_loads_nothing_and_the_iteration_st
     let Some(claude) = real_client::cli("claude") else {
         return;
     };
-    let lab = Lab::new(
-        &claude,
-        Script::new("demo-skill").load(Load::Always),
-        &cases(&[POSITIVE], &[], dialogue("Totals are off by a cent")),
-    );
+    let lab = one_prompt_one_dialogue(&claude, Script::new("demo-skill").load(Load::Always));
     lab.behave(&["--trials", "1"])
         .assert()
         .code(3)
@@ -184,11 +189,7 @@ fn append_system_prompt_mode_counts_no_failed_load_and_reports_no_trigger_statis
     let Some(claude) = real_client::cli("claude") else {
         return;
     };
-    let lab = Lab::new(
-        &claude,
-        Script::new("demo-skill").load(Load::Always),
-        &cases(&[POSITIVE], &[], dialogue("Totals are off by a cent")),
-    );
+    let lab = one_prompt_one_dialogue(&claude, Script::new("demo-skill").load(Load::Always));
     lab.behave_config("install = \"append-system-prompt\"");
     lab.behave(&["--trials", "1"])
         .assert()
@@ -217,11 +218,7 @@ fn nothing_personal_reaches_a_run_and_a_renamed_personal_copy_is_never_loaded() 
     let Some(claude) = real_client::cli("claude") else {
         return;
     };
-    let lab = Lab::new(
-        &claude,
-        Script::new("demo-skill").load(Load::Always),
-        &cases(&[POSITIVE], &[], dialogue("Totals are off by a cent")),
-    );
+    let lab = one_prompt_one_dialogue(&claude, Script::new("demo-skill").load(Load::Always));
     let h = &lab.home;
     let marker = |n: &str| lab.tmp.path().join(n);
     // A personal copy under another folder name, same frontmatter name.

@@ -452,25 +452,30 @@ fn alive(pid: i32) -> bool {
     rc == 0 || std::io::Error::last_os_error().raw_os_error() != Some(libc::ESRCH)
 }
 
-/// Create a workspace. On error the folder is already removed.
-pub fn create(setup: &Setup) -> Result<Workspace, String> {
-    let prefix = if setup.keep {
-        "skillgate-kept-".to_string()
-    } else {
-        own_prefix()
-    };
+/// A fresh empty folder in the system's temporary folder whose name starts
+/// with `prefix`, its path canonical.
+fn fresh(prefix: &str) -> Result<Workspace, String> {
     let dir = tempfile::Builder::new()
-        .prefix(&prefix)
+        .prefix(prefix)
         .tempdir()
         .map_err(|e| format!("cannot create a temporary folder: {e}"))?;
     let path = dir
         .path()
         .canonicalize()
         .unwrap_or_else(|_| dir.path().to_path_buf());
-    let ws = Workspace {
+    Ok(Workspace {
         dir: Some(dir),
         path,
-    };
+    })
+}
+
+/// Create a workspace. On error the folder is already removed.
+pub fn create(setup: &Setup) -> Result<Workspace, String> {
+    let ws = fresh(&if setup.keep {
+        "skillgate-kept-".to_string()
+    } else {
+        own_prefix()
+    })?;
     let git = |args: &[&str], stdin: &[u8]| git(ws.path(), args, stdin, setup.git_timeout);
     if setup.fixtures.is_some() || setup.git {
         git(&["init", "--quiet", "--initial-branch=main"], b"")?;
@@ -532,22 +537,10 @@ pub fn create(setup: &Setup) -> Result<Workspace, String> {
 /// `skillgate-kept-<what>-…` when kept). Used for run homes and the
 /// grader's working folder.
 pub fn scratch(what: &str, keep: bool) -> Result<Workspace, String> {
-    let prefix = if keep {
+    fresh(&if keep {
         format!("skillgate-kept-{what}-")
     } else {
         format!("{}{what}-", own_prefix())
-    };
-    let dir = tempfile::Builder::new()
-        .prefix(&prefix)
-        .tempdir()
-        .map_err(|e| format!("cannot create a temporary folder: {e}"))?;
-    let path = dir
-        .path()
-        .canonicalize()
-        .unwrap_or_else(|_| dir.path().to_path_buf());
-    Ok(Workspace {
-        dir: Some(dir),
-        path,
     })
 }
 
