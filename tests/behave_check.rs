@@ -535,6 +535,32 @@ fn dry_run_json_lists_every_run_with_its_command() {
         v["plan"]["shard"],
         serde_json::json!({"index": 2, "count": 3})
     );
+    let agent = &v["plan"]["agent"];
+    assert_eq!(
+        agent["env"],
+        serde_json::json!({
+            "CLAUDE_CONFIG_DIR": "<run-home>/.claude",
+            "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1"
+        })
+    );
+    assert_eq!(
+        agent["home_files"],
+        serde_json::json!([".claude/settings.json"])
+    );
+    assert_eq!(
+        v["home_files"][0]["path"],
+        "<run-home>/.claude/settings.json"
+    );
+    let settings: serde_json::Value =
+        serde_json::from_str(v["home_files"][0]["text"].as_str().unwrap()).unwrap();
+    let tmp = env.tmp.path().canonicalize().unwrap();
+    assert!(
+        settings["claudeMdExcludes"]
+            .as_array()
+            .unwrap()
+            .contains(&serde_json::json!(format!("{}/CLAUDE.md", tmp.display()))),
+        "the memory files above the workspaces are excluded: {settings}"
+    );
 }
 
 #[test]
@@ -627,6 +653,7 @@ fn the_agent_and_grader_environments_hold_no_personal_client_configuration() {
             .env
             .iter()
             .map(|l| l.split_once('=').map_or(l.as_str(), |(k, _)| k))
+            .filter(|k| !k.starts_with("SKILLGATE_"))
             .collect();
         assert_eq!(
             names,

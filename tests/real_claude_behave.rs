@@ -340,14 +340,20 @@ fn a_run_that_loads_another_copy_stops_the_evaluation_at_once_naming_it() {
     };
     let script = Script::new("demo-skill").listed_as("Fixes money rounding bugs");
     let lab = lab_with_a_fixture_copy(&claude, "renamed", script);
+    // With both copies in the with-skill run, which one `Skill` loads varies
+    // between runs of the CLI: either arm may be the first to show it.
     lab.behave(&["--trials", "2", "--allow-personal-copy"])
         .assert()
         .code(2)
         .stderr(predicate::str::contains(
             "Claude Code found a copy of `demo-skill` that is not the one under test",
         ))
+        .stderr(
+            predicate::str::contains("run eval-1 with #1 loaded")
+                .or(predicate::str::contains("run eval-1 without #1 loaded")),
+        )
         .stderr(predicate::str::contains(
-            "run eval-1 without #1 loaded `demo-skill` from <workspace>/.claude/skills/renamed, copied from evals/fixtures/.claude/skills/renamed",
+            " loaded `demo-skill` from <workspace>/.claude/skills/renamed, copied from evals/fixtures/.claude/skills/renamed",
         ))
         .stderr(predicate::str::contains("the evaluation stopped after this run"));
     let runs = lab.endpoint.runs();
@@ -437,11 +443,11 @@ fn a_run_past_its_time_limit_has_no_evidence_and_leaves_nothing_behind() {
         &cases(&[], &[], dialogue("Totals are off by a cent")),
     );
     // Long enough for the CLI to start and reach the model on a busy machine.
-    lab.behave_config("executor-timeout-secs = 6\nkill-grace-ms = 200");
+    lab.behave_config("executor-timeout-secs = 10\nkill-grace-ms = 200");
     lab.behave(&["--trials", "1", "--no-baseline"])
         .assert()
         .code(4)
-        .stdout(predicate::str::contains("timed out after 6s"))
+        .stdout(predicate::str::contains("timed out after 10s"))
         .stdout(predicate::str::contains("verdict  unavailable (exit 4)"));
     assert_eq!(lab.endpoint.runs().len(), 1, "the agent reached the model");
     assert!(lab.endpoint.bodies(Kind::Grader).is_empty(), "never graded");

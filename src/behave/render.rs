@@ -43,7 +43,10 @@ fn command_line(program: &str, args: &[String]) -> String {
 fn template() -> Paths<'static> {
     static WS: std::sync::OnceLock<std::path::PathBuf> = std::sync::OnceLock::new();
     Paths {
-        cwd: WS.get_or_init(|| std::env::temp_dir().join("<workspace>")),
+        cwd: WS.get_or_init(|| {
+            let tmp = std::env::temp_dir();
+            tmp.canonicalize().unwrap_or(tmp).join("<workspace>")
+        }),
         home: std::path::Path::new("<run-home>"),
     }
 }
