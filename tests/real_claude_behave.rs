@@ -159,7 +159,7 @@ fn a_model_guessing_the_skill_in_the_baseline_loads_nothing_and_the_iteration_st
         .code(3)
         .stdout(predicate::str::contains("TP 2  FP 0  FN 0  TN 0"))
         .stderr(predicate::str::contains(
-            "run 2/4 positive-1 without #1: exit code 0, no skill loaded",
+            "run 2/4 positive-1 without #1: exit code 0, no skill loaded (refused Skill call: demo-skill)",
         ));
     // The CLI refused each baseline call; skillgate counted none of them.
     let results = skill_results(&lab.endpoint);

@@ -479,14 +479,15 @@ pub fn create(setup: &Setup) -> Result<Workspace, String> {
     let git = |args: &[&str], stdin: &[u8]| git(ws.path(), args, stdin, setup.git_timeout);
     if setup.fixtures.is_some() || setup.git {
         git(&["init", "--quiet", "--initial-branch=main"], b"")?;
-        for (k, v) in [
-            ("user.name", "skillgate"),
-            ("user.email", "skillgate@example.invalid"),
-            ("core.autocrlf", "false"),
-            ("commit.gpgsign", "false"),
-        ] {
-            git(&["config", k, v], b"")?;
-        }
+        // A local identity and no conversions or signing, appended as
+        // `git config` would write them (one process fewer per setting).
+        let config = ws.path().join(".git").join("config");
+        use std::io::Write;
+        std::fs::OpenOptions::new()
+            .append(true)
+            .open(&config)
+            .and_then(|mut f| f.write_all(LOCAL_CONFIG.as_bytes()))
+            .map_err(|e| format!("{}: {e}", config.display()))?;
     }
     if let Some(fx) = setup.fixtures {
         fx.write_into(ws.path())?;
@@ -555,6 +556,9 @@ pub fn write_files(dir: &Path, files: &[(String, Vec<u8>)]) -> Result<(), String
     }
     Ok(())
 }
+
+/// The local git configuration of every workspace.
+const LOCAL_CONFIG: &str = "[user]\n\tname = skillgate\n\temail = skillgate@example.invalid\n[core]\n\tautocrlf = false\n[commit]\n\tgpgsign = false\n";
 
 /// Variables that would point git somewhere other than the workspace.
 pub const GIT_ENV_REMOVE: &[&str] = &[
@@ -699,6 +703,21 @@ mod tests {
             .output()
             .unwrap();
         assert_eq!(String::from_utf8_lossy(&out.stdout), "let a = 1;\n");
+        let git = |args: &[&str]| {
+            let o = std::process::Command::new("git")
+                .args(args)
+                .current_dir(&p)
+                .env("GIT_CONFIG_GLOBAL", "/dev/null")
+                .output()
+                .unwrap();
+            String::from_utf8_lossy(&o.stdout).trim().to_string()
+        };
+        assert_eq!(git(&["config", "user.email"]), "skillgate@example.invalid");
+        assert_eq!(git(&["config", "core.autocrlf"]), "false");
+        assert_eq!(
+            git(&["log", "--format=%an %ad", "--date=iso"]),
+            "skillgate 2000-01-01 00:00:00 +0000"
+        );
         drop(ws);
         assert!(!p.exists());
     }
