@@ -81,6 +81,8 @@ pub static RULES: &[&Rule] = &[
     &route::RANK1_FLOOR,
     &route::BASELINE_REGRESSION,
     &route::UNROUTABLE_CASES,
+    &route::BUILTIN_WINS,
+    &route::NO_CAPTURE,
     &route::COLLISION,
     &route::OVERLAP,
     &route::LISTING_BUDGET,
