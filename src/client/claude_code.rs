@@ -285,8 +285,14 @@ pub fn read(skill: &Skill) -> Reading {
         });
     }
     let split = split(text);
-    let strict =
-        crate::catalog::frontmatter::split(text, if text.starts_with('\u{feff}') { 3 } else { 0 });
+    // skillgate's own split, for comparison; the loaded frontmatter holds
+    // it when it parsed
+    let same = matches!((&split, &skill.frontmatter), (Some(sp), Some(fm)) if sp.yaml == fm.yaml);
+    let strict = if same {
+        Err(crate::catalog::frontmatter::SplitError::Missing)
+    } else {
+        crate::catalog::frontmatter::split(text, if text.starts_with('\u{feff}') { 3 } else { 0 })
+    };
     let mut value = Value::Object(Vec::new());
     let content_start = match &split {
         None => {
@@ -326,7 +332,13 @@ pub fn read(skill: &Skill) -> Reading {
                 ));
             }
             let yaml = &text[sp.yaml.clone()];
-            r.frontmatter = match parse_yaml(yaml) {
+            let fast = match &skill.frontmatter {
+                Some(fm) if same && !bun_refuses_tabs(yaml) => Some(Ok(js::object(
+                    fm.entries.iter().map(|e| (e.key.clone(), true, &e.value)),
+                ))),
+                _ => None,
+            };
+            r.frontmatter = match fast.unwrap_or_else(|| parse_yaml(yaml)) {
                 Ok(v) => Frontmatter::Read {
                     value: v,
                     retried: false,

@@ -255,36 +255,42 @@ pub fn value(node: &Node) -> Value {
             }
         }
         Kind::Seq(items) => Value::Array(items.iter().map(value).collect()),
-        Kind::Map(entries) => {
-            let mut out: Vec<(String, Value)> = Vec::new();
-            let mut merged: Vec<(String, Value)> = Vec::new();
-            for (k, v) in entries {
-                let key = match value(k) {
-                    Value::String(s) => s,
-                    other => other.to_js_string(),
-                };
-                if key == "<<" && matches!(k.style(), Some(Style::Plain)) {
-                    let sources: Vec<Value> = match value(v) {
-                        Value::Array(items) => items,
-                        one => vec![one],
-                    };
-                    for s in sources {
-                        if let Value::Object(e) = s {
-                            merged.extend(e);
-                        }
-                    }
-                    continue;
+        Kind::Map(entries) => object(entries.iter().map(|(k, v)| {
+            let key = match value(k) {
+                Value::String(s) => s,
+                other => other.to_js_string(),
+            };
+            (key, matches!(k.style(), Some(Style::Plain)), v)
+        })),
+    }
+}
+
+/// An object from (key, key is plain, value) pairs: the last of equal keys
+/// wins, `<<` merges.
+pub fn object<'a>(pairs: impl Iterator<Item = (String, bool, &'a Node)>) -> Value {
+    let mut out: Vec<(String, Value)> = Vec::new();
+    let mut merged: Vec<(String, Value)> = Vec::new();
+    for (key, plain_key, v) in pairs {
+        if key == "<<" && plain_key {
+            let sources: Vec<Value> = match value(v) {
+                Value::Array(items) => items,
+                one => vec![one],
+            };
+            for s in sources {
+                if let Value::Object(e) = s {
+                    merged.extend(e);
                 }
-                set(&mut out, key, value(v));
             }
-            for (k, v) in merged {
-                if !out.iter().any(|(ok, _)| *ok == k) {
-                    out.push((k, v));
-                }
-            }
-            Value::Object(out)
+            continue;
+        }
+        set(&mut out, key, value(v));
+    }
+    for (k, v) in merged {
+        if !out.iter().any(|(ok, _)| *ok == k) {
+            out.push((k, v));
         }
     }
+    Value::Object(out)
 }
 
 fn set(out: &mut Vec<(String, Value)>, key: String, v: Value) {
