@@ -250,8 +250,8 @@ fn the_cache_reports_hits_partial_rereads_and_misses() {
     let folder = tempfile::tempdir().unwrap();
     let config = Config::default();
     let analyzer = skillgate::route::analyzer(&config.route).unwrap();
-    let cache = Cache::new(folder.path(), root, &config).unwrap();
-    let load = || cache.load(root, &config, &analyzer).unwrap().1;
+    let cache = Cache::new(folder.path(), root, &config, None).unwrap();
+    let load = || cache.load(root, &config, &analyzer, None).unwrap().1;
 
     // just written: nothing can be trusted yet
     assert_eq!(load(), Outcome::Miss);
@@ -293,9 +293,9 @@ fn the_cache_reports_hits_partial_rereads_and_misses() {
 
     // another configuration is another cache
     let other: Config = toml::from_str("[route]\nname-weight = 1\n").unwrap();
-    let cache2 = Cache::new(folder.path(), root, &other).unwrap();
+    let cache2 = Cache::new(folder.path(), root, &other, None).unwrap();
     assert_eq!(
-        cache2.load(root, &other, &analyzer).unwrap().1,
+        cache2.load(root, &other, &analyzer, None).unwrap().1,
         Outcome::Miss
     );
 }
@@ -384,8 +384,8 @@ fn a_cache_folder_inside_the_catalog_does_not_invalidate_itself() {
     let config = Config::default();
     let analyzer = skillgate::route::analyzer(&config.route).unwrap();
     let folder = root.join("skills/.rank-cache");
-    let cache = Cache::new(&folder, root, &config).unwrap();
-    let load = || cache.load(root, &config, &analyzer).unwrap().1;
+    let cache = Cache::new(&folder, root, &config, None).unwrap();
+    let load = || cache.load(root, &config, &analyzer, None).unwrap().1;
     settle();
     assert_eq!(load(), Outcome::Miss, "nothing cached yet");
     // creating the folder changed `skills/`, which was just recorded

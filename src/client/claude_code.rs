@@ -640,11 +640,13 @@ pub fn body_line(body: &str) -> (String, Option<(usize, usize)>) {
     ("Skill".to_string(), None)
 }
 
-/// Depth of a skill folder below the skills root it was found under.
+/// Depth of a skill folder below the skills root it was found under;
+/// `None` when that root is the catalog folder itself (a folder of
+/// anything, whose layout says nothing about how it is installed).
 fn depth(skill: &Skill, roots: &[String]) -> Option<(usize, String)> {
     let root = roots
         .iter()
-        .filter(|r| r.is_empty() || skill.file.starts_with(&format!("{r}/")))
+        .filter(|r| !r.is_empty() && skill.file.starts_with(&format!("{r}/")))
         .max_by_key(|r| r.len())?;
     let rel = if root.is_empty() {
         skill.rel_dir.as_str()
