@@ -73,6 +73,8 @@ pub fn run(catalog: &Catalog, config: &Config, out: &mut Vec<Diagnostic>) {
                     )
                     .with_help("move the folder up to `<skills root>/<name>/`, or install it there"),
             ),
+            // a file skillgate could not read is SG001/SG002 already
+            Some(Hidden::TooLarge { .. }) if catalog.skills[e.skill].source.is_none() => {}
             Some(r @ (Hidden::DisableModelInvocation { .. } | Hidden::Conditional { .. } | Hidden::TooLarge { .. })) => out.push(
                 hidden::HIDDEN
                     .diag(
