@@ -10,6 +10,7 @@ pub mod app;
 pub mod behave;
 pub mod catalog;
 pub mod cli;
+pub mod client;
 pub mod config;
 pub mod diag;
 pub mod exit;

@@ -4,6 +4,7 @@
 pub mod github;
 pub mod human;
 pub mod json;
+pub mod listing;
 pub mod rank;
 pub mod sarif;
 
