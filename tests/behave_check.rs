@@ -638,6 +638,8 @@ fn the_agent_and_grader_environments_hold_no_personal_client_configuration() {
         .env("ANTHROPIC_API_KEY", "sk-ant-kept")
         .env("CLAUDE_CODE_OAUTH_TOKEN", "oauth-kept")
         .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "0")
+        .env("SLASH_COMMAND_TOOL_CHAR_BUDGET", "10")
+        .env("MAX_THINKING_TOKENS", "1")
         .assert()
         .code(0);
     let calls = env.calls();

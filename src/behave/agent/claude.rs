@@ -25,9 +25,9 @@
 //! are read from the workspace up to its git root, and every workspace is a
 //! git repository, so no ancestor's `.claude/skills` is seen.
 //!
-//! The environment loses `CLAUDECODE` and every `CLAUDE_*` and
-//! `ANTHROPIC_*` variable except the credentials and provider settings in
-//! [`KEEP`] (so e.g. `CLAUDE_CODE_SIMPLE`, which skips skill discovery, or
+//! The environment loses `CLAUDECODE`, every `CLAUDE_*` and `ANTHROPIC_*`
+//! variable except the credentials and provider settings in [`KEEP`], and
+//! the few unprefixed settings in [`FAMILIES`] (so e.g. `CLAUDE_CODE_SIMPLE`, which skips skill discovery, or
 //! `ANTHROPIC_MODEL`, which would change the model without `plan.json`
 //! saying so, never reach a run), and gains
 //! `CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1`: without it every call
@@ -53,8 +53,23 @@ use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-/// Variable families removed from the agent's environment.
-const FAMILIES: &[&str] = &["CLAUDECODE", "CLAUDE_", "ANTHROPIC_"];
+/// Variables removed from the agent's environment: the `CLAUDE_` and
+/// `ANTHROPIC_` families, `CLAUDECODE` (set inside a Claude Code session),
+/// and Claude Code's documented settings outside those prefixes that change
+/// what a run sees or does (the listing's budget, thinking, tool limits).
+const FAMILIES: &[&str] = &[
+    "CLAUDECODE",
+    "CLAUDE_",
+    "ANTHROPIC_",
+    "SLASH_COMMAND_TOOL_CHAR_BUDGET",
+    "MAX_THINKING_TOKENS",
+    "BASH_DEFAULT_TIMEOUT_MS",
+    "BASH_MAX_TIMEOUT_MS",
+    "BASH_MAX_OUTPUT_LENGTH",
+    "MAX_MCP_OUTPUT_TOKENS",
+    "MCP_TIMEOUT",
+    "MCP_TOOL_TIMEOUT",
+];
 
 /// Credentials, endpoints and cloud-provider switches: kept.
 pub const KEEP: &[&str] = &[
@@ -298,7 +313,16 @@ impl Agent for Claude {
         (
             set,
             format!(
-                "removed: CLAUDECODE, CLAUDE_*, ANTHROPIC_*; kept: {}",
+                "removed: {}; kept: {}",
+                FAMILIES
+                    .iter()
+                    .map(|f| if f.ends_with('_') {
+                        format!("{f}*")
+                    } else {
+                        f.to_string()
+                    })
+                    .collect::<Vec<_>>()
+                    .join(", "),
                 KEEP.join(", ")
             ),
         )
