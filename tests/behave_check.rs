@@ -730,6 +730,19 @@ fn a_fixture_link_out_of_the_fixtures_folder_stops_everything() {
 }
 
 #[test]
+fn a_skill_folder_the_scorer_could_not_hash_is_refused_before_any_run() {
+    let env = Env::new();
+    std::os::unix::fs::symlink("SKILL.md", env.root.join("skills/demo-skill/link.md")).unwrap();
+    env.behave(&["--trials", "1"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "symbolic link in the skill folder",
+        ));
+    assert!(!env.log.exists(), "no run was paid for unscorable evidence");
+}
+
+#[test]
 fn an_invalid_case_file_is_refused_before_any_run() {
     let env = Env::new();
     env.cases(
