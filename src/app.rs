@@ -80,6 +80,7 @@ fn check(args: &CheckArgs, out: &mut dyn Write) -> Result<Exit, Fatal> {
     diagnostics.extend(lint_diagnostics);
     let mut summary = Summary {
         skills_checked: catalog.skills.len(),
+        roots: catalog.roots.clone(),
         ..Summary::default()
     };
     let mut gate_failed = false;

@@ -177,6 +177,7 @@ fn catalog_with(cases: Vec<crate::catalog::cases::CaseFile>) -> crate::catalog::
         sources,
         diagnostics: Vec::new(),
         walk: Default::default(),
+        roots: Vec::new(),
     }
 }
 

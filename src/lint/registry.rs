@@ -27,6 +27,7 @@ pub static RULES: &[&Rule] = &[
     &load::YAML_LIMIT,
     &load::DUPLICATE_KEY,
     &load::NOT_A_MAPPING,
+    &load::SYMLINK_AS_FILE,
     &name::NAME_REQUIRED,
     &name::NAME_FORMAT,
     &name::NAME_FOLDER_MISMATCH,

@@ -51,6 +51,8 @@ pub struct Summary {
     pub notices: usize,
     /// Present when Tier 2 ran.
     pub route: Option<RouteSummary>,
+    /// The skills roots read (a catalog folder only).
+    pub roots: Vec<crate::catalog::RootRead>,
 }
 
 impl Summary {

@@ -10,7 +10,9 @@ rule! {
     /// or `Use` followed by `before`, `after`, `during`, `for`, `if`,
     /// `while` or `whenever` (case-insensitive, with up to three words such
     /// as "this skill" in between: `Use this skill when …`), or
-    /// `… should be used when …`. The equivalent phrasings seen in real
+    /// `… should be used when …`, and `Use proactively …`; the list form
+    /// large public catalogs use, `USE FOR: a, b. DO NOT USE FOR: c`,
+    /// counts by its `USE FOR:`. The equivalent phrasings seen in real
     /// catalogs count too: `Trigger when …`, `Triggers on …`, `Triggers: …`,
     /// `Activate when …`, `Invoke this skill when …`, `Load this skill
     /// when …`, `Apply when …`. Negated clauses (`Do not use when`,
@@ -138,10 +140,13 @@ pub fn classify(description: &str) -> Trigger {
             _ => continue,
         };
         let mut j = i + 1;
+        let mut proactive = false;
         while j < w.len() && j - i <= 3 && FILLERS.contains(&w[j]) {
+            proactive |= w[i] == "use" && w[j] == "proactively";
             j += 1;
         }
-        if j >= w.len() || !connectors.contains(&w[j]) {
+        // `Use proactively …` says when on its own: whenever it applies
+        if !proactive && (j >= w.len() || !connectors.contains(&w[j])) {
             continue;
         }
         let before = |k: usize| i.checked_sub(k).map(|x| w[x]);
@@ -207,6 +212,13 @@ mod tests {
             "INVOKE THIS SKILL when creating datasets.",
             "Load this skill when asked to deploy.",
             "Use PROACTIVELY when creating services.",
+            "Use proactively to review code after every change.",
+            "Reviews code. Use proactively.",
+            "Azure deploys. USE FOR: deploy to azure, azd up. DO NOT USE FOR: AWS.",
+            "**USE FOR:** charts, plots.",
+            "Use for generating release notes.",
+            "Use it when the build is red.",
+            "Use it whenever a migration is planned.",
         ] {
             assert_eq!(classify(d), Trigger::Present, "{d}");
         }
@@ -220,6 +232,8 @@ mod tests {
             "Don\u{2019}t use for PDFs.",
             "Never use during review. Do not use when idle.",
             "Should not be used when offline.",
+            "DO NOT USE FOR: AWS deployments.",
+            "Never use proactively.",
         ] {
             assert_eq!(classify(d), Trigger::OnlyNegated, "{d}");
         }
