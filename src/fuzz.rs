@@ -155,23 +155,28 @@ fn catalog_with(cases: Vec<crate::catalog::cases::CaseFile>) -> crate::catalog::
         sources.insert(c.file.clone(), c.source.clone());
     }
     let root = std::path::PathBuf::from("/nonexistent/skillgate-fuzz-root");
+    let skills = vec![Skill {
+        file: file.into(),
+        dir: root.join("skills/fuzz-skill"),
+        rel_dir: "skills/fuzz-skill".into(),
+        folder: "fuzz-skill".into(),
+        source: Some(src),
+        frontmatter: fm,
+        body_start: body,
+        files: Vec::new(),
+        empty_dirs: Vec::new(),
+        evals_dir: false,
+        cut: 0,
+    }];
+    let suites = crate::catalog::cases::merge(&skills, &cases, &[]);
     Catalog {
         root: root.clone(),
         display_root: root.display().to_string(),
         target: Target::Catalog,
-        skills: vec![Skill {
-            file: file.into(),
-            dir: root.join("skills/fuzz-skill"),
-            rel_dir: "skills/fuzz-skill".into(),
-            folder: "fuzz-skill".into(),
-            source: Some(src),
-            frontmatter: fm,
-            body_start: body,
-            files: Vec::new(),
-            empty_dirs: Vec::new(),
-            cut: 0,
-        }],
+        skills,
         cases,
+        case_sources: Vec::new(),
+        suites,
         commands: Default::default(),
         orphan_dirs: Vec::new(),
         sources,

@@ -64,6 +64,9 @@ pub struct CaseDoc {
     /// A trigger case's `split`, passed on to the scorer.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub split: Option<String>,
+    /// Where the case is written: `file:line:column`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub origin: Option<String>,
 }
 
 /// The skill under test.
@@ -148,8 +151,12 @@ pub struct PlanDoc {
     /// machine-specific skill paths). Shards merge only when it is equal.
     pub fingerprint: String,
     pub skill: SkillDoc,
-    /// The case file, relative to the catalog root.
+    /// The case file, relative to the catalog root (the first, when the
+    /// cases come from several).
     pub case_file: String,
+    /// Every file the cases come from, when there is more than one.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub case_files: Vec<String>,
     pub trials: u32,
     pub variants: Vec<Variant>,
     pub agent: AgentDoc,

@@ -85,17 +85,26 @@ impl Tree {
 
     /// Read an eval's `files[]` from `fixtures` (the `evals/fixtures/` folder).
     pub fn read_fixtures(fixtures: &Path, files: &[String]) -> Result<Tree, String> {
-        let root = fixtures.canonicalize().map_err(|e| {
-            format!(
-                "{}: cannot open the fixtures folder: {e}",
-                fixtures.display()
-            )
-        })?;
-        let mut w = Walker::new(root.clone(), "evals/fixtures");
+        Tree::read_fixtures_in(fixtures, "evals/fixtures", files)
+    }
+
+    /// Read an eval's `files[]` from `base`, the folder they are relative
+    /// to (named `base_name` in messages): `evals/fixtures/`, or the skill
+    /// folder for skill-creator's `evals.json`. Each lands in the
+    /// workspace at the same relative path.
+    pub fn read_fixtures_in(
+        base: &Path,
+        base_name: &'static str,
+        files: &[String],
+    ) -> Result<Tree, String> {
+        let root = base
+            .canonicalize()
+            .map_err(|e| format!("{}: cannot open the fixtures folder: {e}", base.display()))?;
+        let mut w = Walker::new(root.clone(), base_name);
         let mut patches = Vec::new();
         for rel in files {
             let dest = normalize(rel).map_err(|why| {
-                format!("fixture path `{rel}` {why}; paths are relative to evals/fixtures/")
+                format!("fixture path `{rel}` {why}; paths are relative to {base_name}/")
             })?;
             let src = root.join(&dest);
             let real = w.contain(&src, rel)?;
@@ -125,11 +134,19 @@ impl Tree {
 
     /// Read a skill folder, leaving out its top-level `evals/`.
     pub fn read_skill(dir: &Path) -> Result<Tree, String> {
+        Tree::read_skill_without(dir, &[])
+    }
+
+    /// Read a skill folder, leaving out its top-level `evals/` and the
+    /// files `leave_out` names (relative to the folder: case sources such
+    /// as `trigger_tests.yaml`, which would show the agent its test).
+    pub fn read_skill_without(dir: &Path, leave_out: &[String]) -> Result<Tree, String> {
         let root = dir
             .canonicalize()
             .map_err(|e| format!("{}: cannot open the skill folder: {e}", dir.display()))?;
         let mut w = Walker::new(root.clone(), "the skill folder");
         w.walk(&root, Path::new(""), 0, Some(&root.join("evals")))?;
+        w.items.retain(|i| !leave_out.contains(&i.rel));
         Ok(w.finish(Vec::new()))
     }
 

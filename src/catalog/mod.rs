@@ -55,6 +55,11 @@ pub struct Catalog {
     pub skills: Vec<Skill>,
     /// `evals/cases/*.json`, sorted by path.
     pub cases: Vec<cases::CaseFile>,
+    /// Case sources in the skills' own folders (`evals/evals.json`, trigger
+    /// sets, waza files, and files there that hold no cases), by path.
+    pub case_sources: Vec<cases::CaseSource>,
+    /// Every skill's cases from all of those, merged (see [`cases::Suite`]).
+    pub suites: Vec<cases::Suite>,
     /// Slash-command files of the three command folders.
     pub commands: commands::Commands,
     /// Folders under the skills root that hold files but no skill.
@@ -260,8 +265,8 @@ impl Catalog {
                             dir.display()
                         )));
                     }
-                    found.links |= std::fs::symlink_metadata(&dir)
-                        .is_ok_and(|m| m.file_type().is_symlink());
+                    found.links |=
+                        std::fs::symlink_metadata(&dir).is_ok_and(|m| m.file_type().is_symlink());
                     let walked = discover::walk(
                         &dir,
                         r,
@@ -303,7 +308,8 @@ impl Catalog {
                         .filter(|r| {
                             r.skipped.is_none()
                                 && (r.path == "."
-                                    || f.rel.strip_prefix(r.path.as_str())
+                                    || f.rel
+                                        .strip_prefix(r.path.as_str())
                                         .is_some_and(|rest| rest.starts_with('/')))
                         })
                         .max_by_key(|r| r.path.len())
@@ -356,13 +362,16 @@ impl Catalog {
         }
 
         let full = target == Target::Catalog && scope == Scope::Full;
-        let (case_files, case_diags) = if full {
-            cases::load_all(&base, config)
+        let loaded = if full {
+            cases::load_all(&base, config, &skills)
         } else {
-            (Vec::new(), Vec::new())
+            cases::Loaded::default()
         };
-        diagnostics.extend(case_diags);
-        for c in &case_files {
+        diagnostics.extend(loaded.diagnostics);
+        for c in &loaded.case_files {
+            sources.insert(c.file.clone(), c.source.clone());
+        }
+        for c in &loaded.sources {
             sources.insert(c.file.clone(), c.source.clone());
         }
         let (commands, cmd_diags) = if full {
@@ -381,7 +390,9 @@ impl Catalog {
                 display_root,
                 target,
                 skills,
-                cases: case_files,
+                cases: loaded.case_files,
+                case_sources: loaded.sources,
+                suites: loaded.suites,
                 commands,
                 orphan_dirs: found.orphan_dirs,
                 sources,
@@ -391,6 +402,11 @@ impl Catalog {
             },
             results,
         ))
+    }
+
+    /// The suite of cases of skill `i` (index into `skills`).
+    pub fn suite_of(&self, i: usize) -> Option<&cases::Suite> {
+        self.suites.iter().find(|s| s.skill == Some(i))
     }
 
     /// The skill whose frontmatter `name` (else folder name) is `name`.
@@ -463,7 +479,7 @@ pub fn load_skill(path: &Path, rel: &str, scope: Scope, limit: u64) -> (Skill, V
                 .with_help("fix the folder, or move what the skill does not need out of it"),
         );
     }
-    let (files, empty_dirs) = (listing.files, listing.empty);
+    let (files, empty_dirs, evals_dir) = (listing.files, listing.empty, listing.evals);
     let mut skill = Skill {
         file: rel.to_string(),
         dir,
@@ -474,6 +490,7 @@ pub fn load_skill(path: &Path, rel: &str, scope: Scope, limit: u64) -> (Skill, V
         body_start: 0,
         files,
         empty_dirs,
+        evals_dir,
         cut: 0,
     };
     let bytes = match read_bounded(path, limit) {
@@ -585,6 +602,8 @@ struct Listing {
     empty: Vec<String>,
     /// What could not be listed: (folder relative to the skill, message).
     problems: Vec<(String, String)>,
+    /// The folder has an `evals/` subfolder.
+    evals: bool,
 }
 
 /// Files and empty subfolders of a skill folder (not descending into
@@ -628,7 +647,11 @@ fn list_skill_files(dir: &Path) -> Listing {
                 }
             };
             if ft.is_dir() {
-                if depth == 0 && name == "evals" || discover::SKIP_DIRS.contains(&name.as_str()) {
+                if depth == 0 && name == "evals" {
+                    out.evals = true;
+                    continue;
+                }
+                if discover::SKIP_DIRS.contains(&name.as_str()) {
                     continue;
                 }
                 if e.path().join("SKILL.md").exists() {
@@ -654,6 +677,7 @@ fn list_skill_files(dir: &Path) -> Listing {
                     ));
                     out.files.clear();
                     out.empty.clear();
+                    out.evals = dir.join("evals").is_dir();
                     out.problems.sort();
                     out.problems.dedup();
                     return out;

@@ -2,14 +2,16 @@
 
 use super::{did_you_mean, root, skill_names};
 use crate::catalog::Catalog;
+use crate::catalog::cases::is_case_file;
 use crate::catalog::json::Value;
 use crate::diag::Diagnostic;
 use crate::rule;
 
 rule! {
     /// ## What it does
-    /// Requires the `owner` of a negative trigger prompt to name a skill
-    /// that exists in the catalog and is not the case file's own skill,
+    /// Requires the `owner` of a negative trigger prompt (in a case file,
+    /// or a `should_trigger: false` row of a trigger set) to name a skill
+    /// that exists in the catalog and is not the prompt's own skill,
     /// suggesting the closest name when one is near.
     ///
     /// This is the only place an unknown owner is reported: Tier 2 skips
@@ -73,6 +75,50 @@ pub fn check(catalog: &Catalog, out: &mut Vec<Diagnostic>) {
                             ),
                         )
                         .with_span(span)
+                        .with_help(help),
+                );
+            }
+        }
+    }
+    // negatives outside case files (trigger sets), drafts too
+    for suite in &catalog.suites {
+        let own = suite.name.as_str();
+        for t in suite
+            .negative
+            .iter()
+            .chain(&suite.drafts)
+            .filter(|t| !is_case_file(&t.file))
+        {
+            let Some(o) = &t.owner else { continue };
+            let owner = o.value.as_str();
+            if owner.trim().is_empty() {
+                continue; // SG418
+            }
+            if owner == own {
+                out.push(
+                    NEGATIVE_OWNER
+                        .diag(
+                            &t.file,
+                            format!("a negative prompt of `{own}` names `{own}` itself as owner"),
+                        )
+                        .with_span(o.span)
+                        .with_label("this pairwise test can never pass")
+                        .with_help("name the skill that should win this prompt instead"),
+                );
+            } else if names.binary_search(&owner).is_err() {
+                let help = match did_you_mean(owner, names.iter().copied()) {
+                    Some(close) => format!("did you mean `{close}`?"),
+                    None => "name a skill of this catalog, or remove `owner`".to_string(),
+                };
+                out.push(
+                    NEGATIVE_OWNER
+                        .diag(
+                            &t.file,
+                            format!(
+                                "owner `{owner}` of a negative prompt is not a skill in the catalog"
+                            ),
+                        )
+                        .with_span(o.span)
                         .with_help(help),
                 );
             }

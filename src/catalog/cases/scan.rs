@@ -1,0 +1,314 @@
+//! Finding and reading the case sources in each skill's own folder.
+//!
+//! Looked at, per skill:
+//!
+//! - every `*.json` under `evals/` (any depth, but not in `evals/files/`,
+//!   `evals/fixtures/`, `evals/results/`, hidden folders or nested skills),
+//!   classified by shape: a trigger set, an evals file, skill-creator's
+//!   `run_eval.py` results, or something else; a file with a known name
+//!   ([`super::trigger_set::NAMES`], `evals.json`) is that format even when
+//!   its shape is wrong, so the mistake is reported;
+//! - `trigger_tests.yaml` next to SKILL.md, under `evals/` or `tests/`;
+//! - every file matching `[cases] trigger-sets` (read as a trigger set);
+//! - nothing matching `[cases] ignore`.
+//!
+//! Each file is read once, bounded by `[catalog] max-case-bytes`, inside the
+//! catalog only. Skills are scanned in parallel; the result is sorted by
+//! path, so it is the same on every run.
+
+use super::{CaseSource, FixtureBase, Format, Reader, Tree};
+use super::{evals_json, trigger_set, waza};
+use crate::catalog::discover::{SKIP_DIRS, join_rel};
+use crate::catalog::skill::Skill;
+use crate::catalog::source::Source;
+use crate::catalog::yaml;
+use crate::config::Config;
+use crate::diag::Diagnostic;
+use crate::lint::rules::cases::load as rules;
+use crate::lint::rules::cases::waza_shape::YAML_SYNTAX;
+use globset::{Glob, GlobSet, GlobSetBuilder};
+use rayon::prelude::*;
+use std::path::Path;
+
+/// Most entries looked at under one skill's `evals/`.
+pub const MAX_EVALS_ENTRIES: usize = 5_000;
+/// Deepest folder looked into under a skill's `evals/`.
+pub const MAX_EVALS_DEPTH: usize = 8;
+/// Folders under `evals/` that hold data, never cases.
+pub const DATA_DIRS: &[&str] = &["files", "fixtures", "results"];
+/// Most YAML nodes in a waza file (a prompt is about seven).
+pub const MAX_WAZA_NODES: usize = 200_000;
+
+/// Build a glob set; the patterns were checked when the configuration was
+/// read.
+pub fn globs(patterns: &[String]) -> Result<GlobSet, String> {
+    let mut b = GlobSetBuilder::new();
+    for p in patterns {
+        b.add(Glob::new(p).map_err(|e| format!("invalid glob `{p}`: {e}"))?);
+    }
+    b.build().map_err(|e| e.to_string())
+}
+
+/// Every skill's own case sources, sorted by path, and the findings made
+/// reading them.
+pub fn load_all(
+    root: &Path,
+    config: &Config,
+    skills: &[Skill],
+) -> (Vec<CaseSource>, Vec<Diagnostic>) {
+    let boundary = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
+    let empty = GlobSet::empty();
+    let trigger_sets = globs(&config.cases.trigger_sets).unwrap_or_else(|_| empty.clone());
+    let ignore = globs(&config.cases.ignore).unwrap_or(empty);
+    let limit = config.catalog.max_case_bytes;
+    let per_skill: Vec<(Vec<CaseSource>, Vec<Diagnostic>)> = skills
+        .par_iter()
+        .enumerate()
+        .map(|(i, skill)| {
+            let (found, mut diags) = candidates(skill, &trigger_sets, &ignore);
+            let mut sources = Vec::with_capacity(found.len());
+            for (rel, expected) in found {
+                let (s, d) = load_one(&boundary, i, skill, &rel, expected, limit);
+                sources.push(s);
+                diags.extend(d);
+            }
+            (sources, diags)
+        })
+        .collect();
+    let mut sources = Vec::new();
+    let mut diags = Vec::new();
+    for (s, d) in per_skill {
+        sources.extend(s);
+        diags.extend(d);
+    }
+    sources.sort_by(|a, b| a.file.cmp(&b.file));
+    (sources, diags)
+}
+
+/// The files of `skill` to read (relative to its folder), each with the
+/// format its name or the configuration gives it, if any.
+fn candidates(
+    skill: &Skill,
+    trigger_sets: &GlobSet,
+    ignore: &GlobSet,
+) -> (Vec<(String, Option<Format>)>, Vec<Diagnostic>) {
+    let mut out: Vec<(String, Option<Format>)> = Vec::new();
+    let mut diags = Vec::new();
+    for f in &skill.files {
+        if ignore.is_match(f) {
+            continue;
+        }
+        if waza::PLACES.contains(&f.as_str()) {
+            out.push((f.clone(), Some(Format::Waza)));
+        } else if trigger_sets.is_match(f) {
+            out.push((f.clone(), Some(Format::TriggerSet)));
+        }
+    }
+    if skill.evals_dir {
+        match list_evals(&skill.dir) {
+            Ok(files) => {
+                for f in files {
+                    if ignore.is_match(&f) {
+                        continue;
+                    }
+                    let name = f.rsplit('/').next().unwrap_or(&f);
+                    let expected = if waza::NAMES.contains(&name) {
+                        Some(Format::Waza)
+                    } else if trigger_sets.is_match(&f) || trigger_set::NAMES.contains(&name) {
+                        Some(Format::TriggerSet)
+                    } else if name == evals_json::NAME {
+                        Some(Format::EvalsJson)
+                    } else if name.ends_with(".json") || name.ends_with(".yaml") || name.ends_with(".yml") {
+                        None
+                    } else {
+                        continue;
+                    };
+                    out.push((f, expected));
+                }
+            }
+            Err(message) => diags.push(
+                rules::UNREADABLE
+                    .diag(join_rel(&skill.rel_dir, "evals"), message)
+                    .with_help(
+                        "move data out of the skill's evals/ into evals/files/, or list it in [cases] ignore",
+                    ),
+            ),
+        }
+    }
+    out.sort_by(|a, b| a.0.cmp(&b.0));
+    out.dedup_by(|a, b| a.0 == b.0);
+    (out, diags)
+}
+
+/// The files under `dir/evals/` (relative to `dir`, `/`-separated,
+/// sorted), or why they could not all be listed: nothing is searched then,
+/// rather than a subset.
+fn list_evals(dir: &Path) -> Result<Vec<String>, String> {
+    let mut out = Vec::new();
+    let mut seen = 0usize;
+    let mut stack = vec![(dir.join("evals"), "evals".to_string(), 0usize)];
+    while let Some((d, rel, depth)) = stack.pop() {
+        let rd = std::fs::read_dir(&d).map_err(|e| format!("cannot read {rel}/: {e}"))?;
+        for e in rd {
+            let e = e.map_err(|e| format!("cannot list {rel}/: {e}"))?;
+            seen += 1;
+            if seen > MAX_EVALS_ENTRIES {
+                return Err(format!(
+                    "the skill's evals/ holds more than {MAX_EVALS_ENTRIES} entries; its case files were not searched"
+                ));
+            }
+            let Some(name) = e.file_name().to_str().map(str::to_string) else {
+                continue;
+            };
+            let child = format!("{rel}/{name}");
+            let is_dir = e.file_type().is_ok_and(|t| t.is_dir())
+                || (e.file_type().is_ok_and(|t| t.is_symlink()) && e.path().is_dir());
+            if is_dir {
+                let data = depth == 0 && DATA_DIRS.contains(&name.as_str());
+                if data
+                    || name.starts_with('.')
+                    || SKIP_DIRS.contains(&name.as_str())
+                    || e.path().join("SKILL.md").exists()
+                    || depth + 1 > MAX_EVALS_DEPTH
+                {
+                    continue;
+                }
+                stack.push((e.path(), child, depth + 1));
+            } else {
+                out.push(child);
+            }
+        }
+    }
+    out.sort();
+    Ok(out)
+}
+
+/// Read, parse and classify one file of a skill.
+fn load_one(
+    boundary: &Path,
+    index: usize,
+    skill: &Skill,
+    rel: &str,
+    expected: Option<Format>,
+    limit: u64,
+) -> (CaseSource, Vec<Diagnostic>) {
+    let file = join_rel(&skill.rel_dir, rel);
+    let mut diags = Vec::new();
+    let mut src = CaseSource {
+        file: file.clone(),
+        rel: rel.to_string(),
+        format: expected.unwrap_or(Format::Other),
+        skill: index,
+        source: Source::new(String::new()),
+        tree: None,
+        named: None,
+        triggers: Vec::new(),
+        evals: Vec::new(),
+        by_name: expected.is_some(),
+        note: None,
+    };
+    let yaml_file = rel.ends_with(".yaml") || rel.ends_with(".yml");
+    if yaml_file && expected != Some(Format::Waza) {
+        src.note = Some(
+            "YAML other than trigger_tests.yaml (waza's eval and task specs) holds no cases skillgate reads"
+                .into(),
+        );
+        return (src, diags);
+    }
+    let bytes = match super::read_source(boundary, &skill.dir.join(rel), &file, limit) {
+        Ok(b) => b,
+        Err(d) => {
+            src.note = Some("could not be read".into());
+            return (src, vec![*d]);
+        }
+    };
+    src.source = super::decode(&file, bytes, &mut diags);
+    if yaml_file {
+        read_waza(&mut src, &mut diags);
+        return (src, diags);
+    }
+    let Some(tree) = super::parse_json(&file, &src.source, limit, &mut diags) else {
+        src.note = Some("not valid JSON".into());
+        return (src, diags);
+    };
+    let root = &tree.root;
+    src.format = if trigger_set::looks_like(root) {
+        Format::TriggerSet
+    } else if evals_json::looks_like(root) {
+        Format::EvalsJson
+    } else if trigger_set::is_results(root) {
+        Format::Results
+    } else {
+        expected.unwrap_or(Format::Other)
+    };
+    let r = Reader {
+        file: &file,
+        source: &src.source,
+    };
+    match src.format {
+        Format::TriggerSet => src.triggers = trigger_set::build(&r, root),
+        Format::EvalsJson => {
+            let base = FixtureBase::Skill {
+                dir: skill.dir.clone(),
+                rel: skill.rel_dir.clone(),
+            };
+            let (named, triggers, evals) = evals_json::build(&r, root, &base);
+            src.named = named;
+            src.triggers = triggers;
+            src.evals = evals;
+        }
+        Format::Results => {
+            src.note = Some(
+                "skill-creator run_eval.py results, not cases: score them with `skillgate score triggers FILE`"
+                    .into(),
+            )
+        }
+        _ => src.note = Some("JSON of no case format".into()),
+    }
+    src.tree = Some(Tree::Json(tree));
+    (src, diags)
+}
+
+/// Parse a waza file; SG417 at the exact place when it is not YAML.
+fn read_waza(src: &mut CaseSource, diags: &mut Vec<Diagnostic>) {
+    let limits = yaml::Limits {
+        max_nodes: MAX_WAZA_NODES,
+        what: "the file",
+    };
+    match yaml::parse_with(&src.source.text, limits) {
+        Ok(tree) => {
+            let (named, triggers) = waza::build(&src.file, &src.source, tree.root.as_ref());
+            src.named = named;
+            src.triggers = triggers;
+            src.tree = Some(Tree::Yaml(tree));
+        }
+        Err(e) => {
+            let text = &src.source.text;
+            let at = e.offset.min(text.len());
+            let end = text[at..].chars().next().map_or(at, |c| at + c.len_utf8());
+            let span = src.source.span(at, end);
+            src.note = Some("not valid YAML".into());
+            diags.push(
+                YAML_SYNTAX
+                    .diag(
+                        &src.file,
+                        format!(
+                            "invalid YAML at line {} column {}: {}",
+                            span.line, span.col, e.message
+                        ),
+                    )
+                    .with_span(span)
+                    .with_label(if e.kind == yaml::YamlErrorKind::Limit {
+                        "limit reached here"
+                    } else {
+                        "here"
+                    })
+                    .with_help(if e.kind == yaml::YamlErrorKind::Limit {
+                        "write aliased values out and flatten the nesting"
+                    } else {
+                        "fix the YAML at this position; quote prompts that contain `: ` or start with a special character"
+                    }),
+            );
+        }
+    }
+}
