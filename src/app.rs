@@ -15,6 +15,8 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<Exit, Fatal> {
     match cli.command {
         Command::Check(args) => check(&args, out),
         Command::Rank(args) => crate::route::cmd::rank(&args, out),
+        Command::Cases(args) => crate::authoring::cases::run(&args, out),
+        Command::Init(args) => crate::authoring::init::run(&args, out),
         Command::Score(args) => crate::score::cmd::run(&args, out),
         Command::Merge(args) => crate::behave::cmd::merge(&args, out),
         Command::Rules(args) => rules(&args, out),

@@ -28,6 +28,14 @@ pub enum Command {
     /// Rank every skill in the catalog for one prompt, as Tier 2 does.
     #[command(after_help = EXIT_CODES)]
     Rank(RankArgs),
+    /// List every trigger prompt and eval found for a skill, and the file,
+    /// line and column each comes from.
+    #[command(after_help = EXIT_CODES)]
+    Cases(CasesArgs),
+    /// Write a starter trigger set for a skill: draft positives from its
+    /// description, near-miss negatives from its siblings'. Never overwrites.
+    #[command(after_help = EXIT_CODES)]
+    Init(InitArgs),
     /// Score recorded evidence: trigger precision/recall/F1 and paired uplift.
     #[command(after_help = EXIT_CODES)]
     Score(ScoreArgs),
@@ -200,6 +208,39 @@ pub struct RankArgs {
     /// user cache folder, e.g. ~/.cache/skillgate).
     #[arg(long, value_name = "DIR", conflicts_with = "no_cache")]
     pub cache_dir: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct CasesArgs {
+    /// The skill (its frontmatter `name`, else its folder name).
+    pub skill: String,
+    /// Catalog root.
+    #[arg(default_value = ".")]
+    pub root: PathBuf,
+    /// Output format.
+    #[arg(long, default_value = "human", value_parser = human_or_json())]
+    pub format: Format,
+    /// Configuration file (default: skillgate.toml at the catalog root).
+    #[arg(long)]
+    pub config: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct InitArgs {
+    /// The skill (its frontmatter `name`, else its folder name).
+    pub skill: String,
+    /// Catalog root.
+    #[arg(default_value = ".")]
+    pub root: PathBuf,
+    /// Print what would be written, and write nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Output format.
+    #[arg(long, default_value = "human", value_parser = human_or_json())]
+    pub format: Format,
+    /// Configuration file (default: skillgate.toml at the catalog root).
+    #[arg(long)]
+    pub config: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]

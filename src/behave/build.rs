@@ -231,35 +231,7 @@ pub fn build(
             catalog.display_root
         )));
     }
-    let Some(skill_index) = catalog
-        .skill_named(name)
-        .and_then(|s| catalog.skills.iter().position(|x| std::ptr::eq(x, s)))
-    else {
-        let mut names: Vec<&str> = catalog
-            .skills
-            .iter()
-            .map(|s| s.name().unwrap_or(&s.folder))
-            .collect();
-        names.sort();
-        let shown: Vec<&str> = names.iter().take(12).copied().collect();
-        return Err(Fatal::usage(format!(
-            "no skill named `{name}` in {}",
-            catalog.display_root
-        ))
-        .with_help(if shown.is_empty() {
-            "the catalog holds no skills".to_string()
-        } else {
-            format!(
-                "skills here: {}{}",
-                shown.join(", "),
-                if names.len() > shown.len() {
-                    ", …"
-                } else {
-                    ""
-                }
-            )
-        }));
-    };
+    let skill_index = catalog.require_skill(name)?;
     let skill = &catalog.skills[skill_index];
     let skill_name = skill.name().unwrap_or(&skill.folder).to_string();
     if !safe_id(&skill_name) {

@@ -404,6 +404,30 @@ impl Catalog {
         ))
     }
 
+    /// The index of the skill named `name` (as [`Catalog::skill_named`]
+    /// finds it), or a usage error listing the skills there are.
+    pub fn require_skill(&self, name: &str) -> Result<usize, Fatal> {
+        if let Some(i) = cases::skill_named(&self.skills, name) {
+            return Ok(i);
+        }
+        let mut names: Vec<&str> = self.skills.iter().map(cases::skill_key).collect();
+        names.sort();
+        let shown: Vec<&str> = names.iter().take(12).copied().collect();
+        Err(
+            Fatal::usage(format!("no skill named `{name}` in {}", self.display_root)).with_help(
+                if shown.is_empty() {
+                    "the catalog holds no skills".to_string()
+                } else {
+                    format!(
+                        "skills here: {}{}",
+                        shown.join(", "),
+                        if names.len() > shown.len() { ", …" } else { "" }
+                    )
+                },
+            ),
+        )
+    }
+
     /// The suite of cases of skill `i` (index into `skills`).
     pub fn suite_of(&self, i: usize) -> Option<&cases::Suite> {
         self.suites.iter().find(|s| s.skill == Some(i))

@@ -1,8 +1,10 @@
 //! Reporters: every tier's diagnostics and summaries are rendered here, and
 //! only here (checks never print).
 
+pub mod cases;
 pub mod github;
 pub mod human;
+pub mod init;
 pub mod json;
 pub mod rank;
 pub mod sarif;

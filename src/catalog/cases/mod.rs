@@ -55,7 +55,8 @@ pub const CASES_DIR: &str = "evals/cases";
 pub const FIXTURES_DIR: &str = "evals/fixtures";
 
 /// Which part of a tuning workflow a trigger case belongs to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Split {
     Train,
     Validation,
