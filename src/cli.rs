@@ -46,7 +46,8 @@ pub enum Command {
     Rules(RulesArgs),
     /// Print one rule's documentation.
     Rule(RuleArgs),
-    /// Print a JSON Schema for case files or skillgate.toml.
+    /// Print a JSON Schema for case files, trigger sets, evals.json, waza
+    /// trigger tests or skillgate.toml.
     Schema(SchemaArgs),
 }
 
@@ -326,7 +327,15 @@ pub struct RuleArgs {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum SchemaKind {
+    /// `evals/cases/<skill>.json`.
     Cases,
+    /// A skill's trigger set (`evals/trigger-queries.json`, `eval_set.json`, …).
+    TriggerSet,
+    /// A skill's `evals/evals.json`.
+    Evals,
+    /// waza's `trigger_tests.yaml`.
+    Waza,
+    /// `skillgate.toml`.
     Config,
 }
 

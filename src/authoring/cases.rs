@@ -140,7 +140,11 @@ fn eval_row(e: &Eval) -> EvalRow {
 }
 
 /// Build the report for skill `name` of a loaded catalog.
-pub fn report(catalog: &Catalog, config: &crate::config::Config, name: &str) -> Result<CasesReport, Fatal> {
+pub fn report(
+    catalog: &Catalog,
+    config: &crate::config::Config,
+    name: &str,
+) -> Result<CasesReport, Fatal> {
     let index = catalog.require_skill(name)?;
     let skill = &catalog.skills[index];
     let key = cases::skill_key(skill).to_string();
@@ -222,11 +226,11 @@ pub fn report(catalog: &Catalog, config: &crate::config::Config, name: &str) -> 
 /// `skillgate cases SKILL [ROOT]`.
 pub fn run(args: &CasesArgs, out: &mut dyn Write) -> Result<Exit, Fatal> {
     if !args.root.is_dir() {
-        return Err(Fatal::usage(format!(
-            "{}: not a catalog folder",
-            args.root.display()
-        ))
-        .with_help("pass the folder that holds the skills (and evals/cases/, if it has one)"));
+        return Err(
+            Fatal::usage(format!("{}: not a catalog folder", args.root.display())).with_help(
+                "pass the folder that holds the skills (and evals/cases/, if it has one)",
+            ),
+        );
     }
     let config = load_config(&args.root, args.config.as_deref())?;
     let catalog = Catalog::load(&args.root, &config)?;

@@ -125,15 +125,15 @@ fn first_sentence(description: &str) -> String {
     let end = d
         .char_indices()
         .find(|&(i, c)| {
-            c == '\n'
-                || (c == '.'
-                    && d[i + 1..]
-                        .chars()
-                        .next()
-                        .is_none_or(char::is_whitespace))
+            c == '\n' || (c == '.' && d[i + 1..].chars().next().is_none_or(char::is_whitespace))
         })
         .map_or(d.len(), |(i, _)| i);
-    d[..end].chars().take(160).collect::<String>().trim().to_string()
+    d[..end]
+        .chars()
+        .take(160)
+        .collect::<String>()
+        .trim()
+        .to_string()
 }
 
 /// The drafts for skill `index`: positives from its description,
@@ -183,7 +183,9 @@ fn drafts(
             .next()
             .unwrap_or_else(|| first_sentence(text));
         if prompt.chars().count() < 3
-            || positive.iter().any(|p| p.prompt.eq_ignore_ascii_case(&prompt))
+            || positive
+                .iter()
+                .any(|p| p.prompt.eq_ignore_ascii_case(&prompt))
         {
             continue;
         }
@@ -330,12 +332,18 @@ fn write_new(catalog: &Catalog, file: &str, content: &str) -> Result<(), Fatal> 
     let path = catalog.root.join(file);
     let shown = path.display();
     if std::fs::symlink_metadata(&path).is_ok() {
-        return Err(Fatal::usage(format!("{shown} exists; init never overwrites"))
-            .with_help("edit it, or move it away to start over"));
+        return Err(
+            Fatal::usage(format!("{shown} exists; init never overwrites"))
+                .with_help("edit it, or move it away to start over"),
+        );
     }
     let parent = path.parent().unwrap_or(&catalog.root);
-    std::fs::create_dir_all(parent)
-        .map_err(|e| Fatal::usage(format!("{}: cannot create the folder: {e}", parent.display())))?;
+    std::fs::create_dir_all(parent).map_err(|e| {
+        Fatal::usage(format!(
+            "{}: cannot create the folder: {e}",
+            parent.display()
+        ))
+    })?;
     let boundary = catalog
         .root
         .canonicalize()
@@ -366,11 +374,10 @@ fn write_new(catalog: &Catalog, file: &str, content: &str) -> Result<(), Fatal> 
 /// `skillgate init SKILL [ROOT]`.
 pub fn run(args: &InitArgs, out: &mut dyn Write) -> Result<Exit, Fatal> {
     if !args.root.is_dir() {
-        return Err(Fatal::usage(format!(
-            "{}: not a catalog folder",
-            args.root.display()
-        ))
-        .with_help("pass the folder that holds the skills"));
+        return Err(
+            Fatal::usage(format!("{}: not a catalog folder", args.root.display()))
+                .with_help("pass the folder that holds the skills"),
+        );
     }
     let config = load_config(&args.root, args.config.as_deref())?;
     let catalog = Catalog::load(&args.root, &config)?;

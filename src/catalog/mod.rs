@@ -421,7 +421,11 @@ impl Catalog {
                     format!(
                         "skills here: {}{}",
                         shown.join(", "),
-                        if names.len() > shown.len() { ", …" } else { "" }
+                        if names.len() > shown.len() {
+                            ", …"
+                        } else {
+                            ""
+                        }
                     )
                 },
             ),

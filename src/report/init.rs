@@ -55,7 +55,10 @@ pub fn human(r: &InitReport, out: &mut dyn Write) -> std::io::Result<()> {
             "  no negative drafts: no other skill shares a word with this one; write near misses yourself"
         )?;
     } else {
-        writeln!(out, "  negative drafts, near misses from the closest skills:")?;
+        writeln!(
+            out,
+            "  negative drafts, near misses from the closest skills:"
+        )?;
         for d in &r.negative {
             writeln!(
                 out,

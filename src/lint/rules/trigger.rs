@@ -236,6 +236,9 @@ const LEAD_INS: &[&str] = &[
     "the user needs ",
     "the user mentions ",
     "the user says ",
+    "the user shares ",
+    "the user has ",
+    "the user is ",
     "users ask to ",
     "users ask for ",
     "users ask about ",
@@ -250,11 +253,38 @@ const LEAD_INS: &[&str] = &[
     "dealing with ",
 ];
 
+/// A clause split where it names another case: `X, or when Y` is `X` and
+/// `Y`.
+fn split_alternatives(text: &str) -> Vec<&str> {
+    let lower = text.to_ascii_lowercase();
+    let mut cuts = Vec::new();
+    let mut from = 0;
+    while let Some(i) = lower[from..].find(" or ").map(|i| from + i) {
+        let rest = &lower[i + 4..];
+        let word = rest
+            .split(|c: char| !c.is_alphanumeric())
+            .next()
+            .unwrap_or("");
+        if CONNECTORS.contains(&word) && word != "for" {
+            let start = if lower[..i].ends_with(',') { i - 1 } else { i };
+            cuts.push((start, i + 4 + word.len()));
+        }
+        from = i + 4;
+    }
+    let mut out = Vec::new();
+    let mut at = 0;
+    for (s, e) in cuts {
+        out.push(&text[at..s]);
+        at = e;
+    }
+    out.push(&text[at..]);
+    out
+}
+
 /// The cases a description's positive "when to use" clauses name, as
 /// short requests: `Use when the user asks to fill in a PDF form, or when
-/// a form must be flattened.` gives "Fill in a PDF form, or when a form
-/// must be flattened"; `USE FOR: charts, plots.` gives "Charts" and
-/// "Plots". A clause ends at the end of its sentence or at the next
+/// a form must be flattened.` gives "Fill in a PDF form" and "A form must
+/// be flattened"; `USE FOR: charts, plots.` gives "Charts" and "Plots". A clause ends at the end of its sentence or at the next
 /// trigger phrase. What `skillgate init` drafts positive prompts from.
 pub fn clauses(description: &str) -> Vec<String> {
     let (lower, from) = normalise(description);
@@ -270,23 +300,23 @@ pub fn clauses(description: &str) -> Vec<String> {
             .char_indices()
             .find(|&(i, c)| {
                 matches!(c, ';' | '!' | '?' | '\n')
-                    || (c == '.'
-                        && rest[i + 1..]
-                            .chars()
-                            .next()
-                            .is_none_or(char::is_whitespace))
+                    || (c == '.' && rest[i + 1..].chars().next().is_none_or(char::is_whitespace))
             })
             .map_or(rest.len(), |(i, _)| i);
         let text = &description[from[p.clause]..from[p.clause + end]];
         let parts: Vec<&str> = if p.list {
             text.split(',').collect()
         } else {
-            vec![text]
+            split_alternatives(text)
         };
         for part in parts {
-            let mut t = part.trim().trim_matches(|c: char| c == '"' || c == '*' || c == '`');
+            let mut t = part
+                .trim()
+                .trim_matches(|c: char| c == '"' || c == '*' || c == '`');
             let starts = |t: &str, lead: &str| {
-                t.len() > lead.len() && t.get(..lead.len()).is_some_and(|h| h.eq_ignore_ascii_case(lead))
+                t.len() > lead.len()
+                    && t.get(..lead.len())
+                        .is_some_and(|h| h.eq_ignore_ascii_case(lead))
             };
             for lead in ["or ", "and ", "e.g. "] {
                 if starts(t, lead) {
@@ -394,18 +424,31 @@ mod tests {
     #[test]
     fn clauses_are_the_requests_after_each_positive_phrase() {
         assert_eq!(
-            clauses("Fills PDF forms. Use when the user asks to fill in or complete a PDF form. Do not use for merging PDFs."),
+            clauses(
+                "Fills PDF forms. Use when the user asks to fill in or complete a PDF form. Do not use for merging PDFs."
+            ),
             ["Fill in or complete a PDF form"]
         );
         assert_eq!(
-            clauses("Azure deploys. USE FOR: deploy to azure, azd up, or provision infra. DO NOT USE FOR: AWS."),
+            clauses(
+                "Azure deploys. USE FOR: deploy to azure, azd up, or provision infra. DO NOT USE FOR: AWS."
+            ),
             ["Deploy to azure", "Azd up", "Provision infra"]
         );
         assert_eq!(
             clauses("Use this skill when tests are flaky; use it before a release."),
             ["Tests are flaky", "A release"]
         );
-        assert_eq!(clauses("Reviews code. Use proactively after edits."), ["Edits"]);
+        assert_eq!(
+            clauses("Reviews code. Use proactively after edits."),
+            ["Edits"]
+        );
+        assert_eq!(
+            clauses(
+                "Use when the user asks to compile a report, or when a month's expenses must be totalled."
+            ),
+            ["Compile a report", "A month's expenses must be totalled"]
+        );
         assert!(clauses("A library used for parsing.").is_empty());
         assert_eq!(
             clauses("Über Formulare. Use when a Ümlaut form v1.2 must be filled."),

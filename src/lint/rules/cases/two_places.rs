@@ -30,6 +30,12 @@ pub fn check(catalog: &Catalog, out: &mut Vec<Diagnostic>) {
             continue;
         };
         let list = |v: &[&String]| v.iter().map(|f| f.as_str()).collect::<Vec<_>>().join(", ");
+        let at = catalog
+            .cases
+            .iter()
+            .find(|c| c.file == **first)
+            .and_then(|c| c.skill_name.as_ref())
+            .map(|n| n.span);
         out.push(
             TWO_PLACES
                 .diag(
@@ -42,6 +48,7 @@ pub fn check(catalog: &Catalog, out: &mut Vec<Diagnostic>) {
                         suite.evals.len()
                     ),
                 )
+                .with_span_opt(at)
                 .with_help(format!(
                     "keep one layout for the skill: move the cases of {} into the other place (`skillgate cases {}` lists each case and its file)",
                     list(&catalog_level),

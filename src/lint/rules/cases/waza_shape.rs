@@ -190,9 +190,14 @@ impl Findings<'_> {
         );
     }
 
-    /// At the first character of `n` (a mapping: its first key).
+    /// At the first character of `n` (a mapping: its first key, since the
+    /// parser marks a block mapping where its first value starts).
     fn push_start(&mut self, n: &Node, message: String, help: &str) {
-        let at = n.start.min(self.src.source.text.len());
+        let start = n
+            .as_map()
+            .and_then(|m| m.first())
+            .map_or(n.start, |(k, _)| k.start);
+        let at = start.min(self.src.source.text.len());
         let end = self.src.source.text[at..]
             .chars()
             .next()
