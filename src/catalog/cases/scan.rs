@@ -193,9 +193,32 @@ fn load_one(
     limit: u64,
 ) -> (CaseSource, Vec<Diagnostic>) {
     let file = join_rel(&skill.rel_dir, rel);
-    let mut diags = Vec::new();
-    let mut src = CaseSource {
-        file: file.clone(),
+    if is_yaml(rel) && expected != Some(Format::Waza) {
+        let mut src = unread(index, skill, rel, expected);
+        src.note = Some(
+            "YAML other than trigger_tests.yaml (waza's eval and task specs) holds no cases skillgate reads"
+                .into(),
+        );
+        return (src, Vec::new());
+    }
+    match super::read_source(boundary, &skill.dir.join(rel), &file, limit) {
+        Ok(bytes) => parse(index, skill, rel, expected, bytes, limit),
+        Err(d) => {
+            let mut src = unread(index, skill, rel, expected);
+            src.note = Some("could not be read".into());
+            (src, vec![*d])
+        }
+    }
+}
+
+fn is_yaml(rel: &str) -> bool {
+    rel.ends_with(".yaml") || rel.ends_with(".yml")
+}
+
+/// The [`CaseSource`] of a file before (or without) its text.
+fn unread(index: usize, skill: &Skill, rel: &str, expected: Option<Format>) -> CaseSource {
+    CaseSource {
+        file: join_rel(&skill.rel_dir, rel),
         rel: rel.to_string(),
         format: expected.unwrap_or(Format::Other),
         skill: index,
@@ -206,24 +229,27 @@ fn load_one(
         evals: Vec::new(),
         by_name: expected.is_some(),
         note: None,
-    };
-    let yaml_file = rel.ends_with(".yaml") || rel.ends_with(".yml");
-    if yaml_file && expected != Some(Format::Waza) {
-        src.note = Some(
-            "YAML other than trigger_tests.yaml (waza's eval and task specs) holds no cases skillgate reads"
-                .into(),
-        );
-        return (src, diags);
     }
-    let bytes = match super::read_source(boundary, &skill.dir.join(rel), &file, limit) {
-        Ok(b) => b,
-        Err(d) => {
-            src.note = Some("could not be read".into());
-            return (src, vec![*d]);
-        }
-    };
+}
+
+/// Decode, parse and classify the bytes (at most `limit`) of file `rel` of
+/// skill `index` (`skill`), which its name or the configuration says is
+/// `expected`, if anything: what [`load_all`] does after reading a file,
+/// and the entry point of the `case_source` fuzz target.
+pub fn parse(
+    index: usize,
+    skill: &Skill,
+    rel: &str,
+    expected: Option<Format>,
+    bytes: Vec<u8>,
+    limit: u64,
+) -> (CaseSource, Vec<Diagnostic>) {
+    let mut src = unread(index, skill, rel, expected);
+    let file = src.file.clone();
+    let mut diags = Vec::new();
     src.source = super::decode(&file, bytes, &mut diags);
-    if yaml_file {
+    if is_yaml(rel) {
+        src.format = Format::Waza;
         read_waza(&mut src, &mut diags);
         return (src, diags);
     }
