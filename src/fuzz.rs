@@ -259,7 +259,6 @@ fn check_catalog(catalog: crate::catalog::Catalog, mut diags: Vec<crate::diag::D
         let mut out = Vec::new();
         report::render(format, &outcome, &mut out).expect("rendering into memory cannot fail");
     }
-
 }
 
 /// One case source of a skill's own folder from raw bytes. The first byte

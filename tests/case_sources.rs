@@ -75,21 +75,7 @@ fn one<'a>(doc: &'a Value, rule: &str, file: &str) -> &'a Value {
 
 /// Copy a fixture catalog into a temporary folder.
 fn copy(name: &str) -> tempfile::TempDir {
-    fn walk(from: &Path, to: &Path) {
-        std::fs::create_dir_all(to).unwrap();
-        for e in std::fs::read_dir(from).unwrap() {
-            let e = e.unwrap();
-            let target = to.join(e.file_name());
-            if e.file_type().unwrap().is_dir() {
-                walk(&e.path(), &target);
-            } else {
-                std::fs::copy(e.path(), &target).unwrap();
-            }
-        }
-    }
-    let dir = tempfile::tempdir().unwrap();
-    walk(&layout(name), dir.path());
-    dir
+    common::copy_tree(&layout(name))
 }
 
 fn write(root: &Path, rel: &str, text: &str) {

@@ -89,27 +89,21 @@ fn layout(catalog: &Catalog, skill: usize) -> (Format, String, String) {
             .max_by(|a, b| a.1.cmp(b.1).then(b.0.1.cmp(a.0.1)))
             .map(|((_, rel), n)| (rel.to_string(), *n))
     };
-    if let Some((rel, n)) = best(Format::TriggerSet) {
-        return (
-            Format::TriggerSet,
-            rel.clone(),
-            format!(
-                "{n} other skill{} keep{} a trigger set there",
-                if n == 1 { "" } else { "s" },
-                if n == 1 { "s" } else { "" }
-            ),
-        );
-    }
-    if let Some((rel, n)) = best(Format::Waza) {
-        return (
-            Format::Waza,
-            rel.clone(),
-            format!(
-                "{n} other skill{} keep{} waza trigger tests there",
-                if n == 1 { "" } else { "s" },
-                if n == 1 { "s" } else { "" }
-            ),
-        );
+    for (format, what) in [
+        (Format::TriggerSet, "a trigger set"),
+        (Format::Waza, "waza trigger tests"),
+    ] {
+        if let Some((rel, n)) = best(format) {
+            return (
+                format,
+                rel,
+                format!(
+                    "{n} other skill{} keep{} {what} there",
+                    if n == 1 { "" } else { "s" },
+                    if n == 1 { "s" } else { "" }
+                ),
+            );
+        }
     }
     (
         Format::TriggerSet,

@@ -55,6 +55,18 @@ impl CaseFile {
     }
 }
 
+/// Keys of an eval object.
+pub const EVAL_KEYS: &[&str] = &[
+    "id",
+    "kind",
+    "prompt",
+    "expected_output",
+    "files",
+    "expectations",
+    "assertions",
+    "trust_level",
+];
+
 /// Load every `ROOT/evals/cases/*.json`, sorted by name, in parallel.
 ///
 /// A file that is too large, unreadable or not UTF-8, and a file that is not

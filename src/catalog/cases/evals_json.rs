@@ -27,30 +27,12 @@ pub const NAME: &str = "evals.json";
 /// Keys of the top-level object.
 pub const ROOT_KEYS: &[&str] = &["skill_name", "evals", "$schema"];
 
-/// Keys of an eval, the case file's plus `should_trigger`.
-pub const EVAL_KEYS: &[&str] = &[
-    "id",
-    "kind",
-    "prompt",
-    "expected_output",
-    "files",
-    "expectations",
-    "assertions",
-    "trust_level",
-    "should_trigger",
-];
+/// Keys of an eval beyond the case file's ([`super::case_file::EVAL_KEYS`]).
+pub const EXTRA_EVAL_KEYS: &[&str] = &["should_trigger"];
 
-/// Keys of a trigger-only entry.
-pub const TRIGGER_KEYS: &[&str] = &[
-    "id",
-    "prompt",
-    "query",
-    "should_trigger",
-    "split",
-    "owner",
-    "top_k",
-    "draft",
-];
+/// Keys of a trigger-only entry beyond a trigger-set row's
+/// ([`trigger_set::ROW_KEYS`]).
+pub const EXTRA_TRIGGER_KEYS: &[&str] = &["id"];
 
 /// Whether `root` has the shape of an evals file: an object with `evals`.
 pub fn looks_like(root: &Value) -> bool {

@@ -92,17 +92,6 @@ impl Problem {
     }
 }
 
-fn described(v: &Value) -> &'static str {
-    match v.type_name() {
-        "null" => "null",
-        "boolean" => "a boolean",
-        "number" => "a number",
-        "string" => "a string",
-        "array" => "an array",
-        _ => "an object",
-    }
-}
-
 /// The text of a row, `query` (or `prompt`, which some tools write).
 pub fn text_of(row: &Value) -> Option<&Value> {
     row.get("query").or_else(|| row.get("prompt"))
@@ -119,7 +108,7 @@ pub fn row_problems(row: &Value, what: &str, key: &str) -> Vec<Problem> {
     if row.as_object().is_none() {
         out.push(Problem::at(
             row,
-            format!("{what} is {}, not an object", described(row)),
+            format!("{what} is {}, not an object", row.described()),
             &format!("write {{ \"{key}\": \"what a user would type\", \"should_trigger\": true }}"),
         ));
         return out;
@@ -140,7 +129,7 @@ pub fn row_problems(row: &Value, what: &str, key: &str) -> Vec<Problem> {
         Some(q) => match q.as_str() {
             None => out.push(Problem::at(
                 q,
-                format!("the {key} of {what} is {}, not a string", described(q)),
+                format!("the {key} of {what} is {}, not a string", q.described()),
                 "write it in quotes",
             )),
             Some(s) if s.trim().is_empty() => out.push(Problem::at(
@@ -168,7 +157,7 @@ pub fn row_problems(row: &Value, what: &str, key: &str) -> Vec<Problem> {
                     v,
                     format!(
                         "`should_trigger` of {what} is {}, not true or false",
-                        described(v)
+                        v.described()
                     ),
                     "write true or false, without quotes",
                 ));
@@ -189,7 +178,7 @@ pub fn row_problems(row: &Value, what: &str, key: &str) -> Vec<Problem> {
         match o.as_str() {
             None => out.push(Problem::at(
                 o,
-                format!("`owner` of {what} is {}, not a string", described(o)),
+                format!("`owner` of {what} is {}, not a string", o.described()),
                 "write the owning skill's name in quotes",
             )),
             Some(s) if s.trim().is_empty() => out.push(Problem::at(
@@ -219,7 +208,7 @@ pub fn row_problems(row: &Value, what: &str, key: &str) -> Vec<Problem> {
     {
         out.push(Problem::at(
             d,
-            format!("`draft` of {what} is {}, not true or false", described(d)),
+            format!("`draft` of {what} is {}, not true or false", d.described()),
             "remove `draft` once the prompt is rewritten in a user's words",
         ));
     }

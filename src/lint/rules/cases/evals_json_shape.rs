@@ -50,12 +50,13 @@ pub fn check(catalog: &Catalog, out: &mut Vec<Diagnostic>) {
                     .with_help(help.to_string()),
             );
         };
+        // the first character, where what is missing is reported
+        let at = Value {
+            kind: Kind::Null,
+            start: root.start,
+            end: root.start + 1,
+        };
         if root.as_object().is_none() {
-            let at = Value {
-                kind: Kind::Null,
-                start: root.start,
-                end: root.start + 1,
-            };
             push(
                 out,
                 &at,
@@ -78,11 +79,6 @@ pub fn check(catalog: &Catalog, out: &mut Vec<Diagnostic>) {
             );
         }
         let Some(evals) = root.get("evals") else {
-            let at = Value {
-                kind: Kind::Null,
-                start: root.start,
-                end: root.start + 1,
-            };
             push(
                 out,
                 &at,

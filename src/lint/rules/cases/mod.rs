@@ -186,14 +186,7 @@ pub(crate) fn eval_objects(root: &Value) -> impl Iterator<Item = &Value> {
 /// A value's type with its article, for messages: `null`, `a string`,
 /// `an array`.
 pub(crate) fn described(v: &Value) -> &'static str {
-    match v.type_name() {
-        "null" => "null",
-        "boolean" => "a boolean",
-        "number" => "a number",
-        "string" => "a string",
-        "array" => "an array",
-        _ => "an object",
-    }
+    v.described()
 }
 
 /// Every skill name in the catalog (frontmatter `name`, else folder),

@@ -33,16 +33,7 @@ const ROOT_KEYS: &[&str] = &["skill_name", "trigger", "evals", "$schema"];
 const TRIGGER_KEYS: &[&str] = &["positive", "negative"];
 const POSITIVE_KEYS: &[&str] = &["prompt", "top_k", "split", "draft"];
 const NEGATIVE_KEYS: &[&str] = &["prompt", "top_k", "owner", "split", "draft"];
-const EVAL_KEYS: &[&str] = &[
-    "id",
-    "kind",
-    "prompt",
-    "expected_output",
-    "files",
-    "expectations",
-    "assertions",
-    "trust_level",
-];
+use crate::catalog::cases::case_file::EVAL_KEYS;
 
 pub fn check(catalog: &Catalog, out: &mut Vec<Diagnostic>) {
     for case in &catalog.cases {
@@ -70,17 +61,18 @@ pub fn check(catalog: &Catalog, out: &mut Vec<Diagnostic>) {
                 let Some(root) = src.json().map(|t| &t.root) else {
                     continue;
                 };
-                typos(src, root, "the evals file", evals_json::ROOT_KEYS, out);
+                typos(src, root, "the evals file", &[evals_json::ROOT_KEYS], out);
                 for e in root
                     .get("evals")
                     .and_then(Value::as_array)
                     .unwrap_or_default()
                 {
-                    if evals_json::is_trigger_only(e) {
-                        typos(src, e, "a trigger entry", evals_json::TRIGGER_KEYS, out);
+                    let known = if evals_json::is_trigger_only(e) {
+                        [trigger_set::ROW_KEYS, evals_json::EXTRA_TRIGGER_KEYS]
                     } else {
-                        typos(src, e, "an eval", evals_json::EVAL_KEYS, out);
-                    }
+                        [EVAL_KEYS, evals_json::EXTRA_EVAL_KEYS]
+                    };
+                    typos(src, e, "an entry of `evals`", &known, out);
                 }
             }
             Format::TriggerSet => {
@@ -89,7 +81,7 @@ pub fn check(catalog: &Catalog, out: &mut Vec<Diagnostic>) {
                     .and_then(|t| t.root.as_array())
                     .unwrap_or_default();
                 for row in rows {
-                    typos(src, row, "a trigger row", trigger_set::ROW_KEYS, out);
+                    typos(src, row, "a trigger row", &[trigger_set::ROW_KEYS], out);
                 }
             }
             Format::Waza => {
@@ -111,13 +103,15 @@ pub fn check(catalog: &Catalog, out: &mut Vec<Diagnostic>) {
     }
 }
 
-/// Keys of an open format: only near misses of known keys are reported.
-fn typos(src: &CaseSource, obj: &Value, what: &str, known: &[&str], out: &mut Vec<Diagnostic>) {
+/// Keys of an open format (`known` in one or more lists): only near misses
+/// of known keys are reported.
+fn typos(src: &CaseSource, obj: &Value, what: &str, known: &[&[&str]], out: &mut Vec<Diagnostic>) {
+    let all = || known.iter().flat_map(|k| k.iter().copied());
     for m in obj.as_object().unwrap_or_default() {
-        if known.contains(&m.key.as_str()) {
+        if all().any(|k| k == m.key) {
             continue;
         }
-        let Some(close) = did_you_mean(&m.key, known.iter().copied()) else {
+        let Some(close) = did_you_mean(&m.key, all()) else {
             continue;
         };
         out.push(
@@ -139,14 +133,7 @@ fn yaml_keys(src: &CaseSource, map: &Node, what: &str, known: &[&str], out: &mut
         }
         let help = match did_you_mean(key, known.iter().copied()) {
             Some(close) => format!("did you mean `{close}`?"),
-            None => format!(
-                "waza reads only {}",
-                known
-                    .iter()
-                    .map(|k| format!("`{k}`"))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
+            None => format!("waza reads only {}", listed(known)),
         };
         let end = (k.start + key.len()).min(src.source.text.len());
         out.push(
@@ -175,14 +162,7 @@ fn keys(case: &CaseFile, obj: &Value, what: &str, known: &[&str], out: &mut Vec<
         } else {
             match did_you_mean(&m.key, known.iter().copied()) {
                 Some(close) => format!("did you mean `{close}`?"),
-                None => format!(
-                    "known keys here: {}",
-                    known
-                        .iter()
-                        .map(|k| format!("`{k}`"))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ),
+                None => format!("known keys here: {}", listed(known)),
             }
         };
         out.push(
@@ -193,4 +173,12 @@ fn keys(case: &CaseFile, obj: &Value, what: &str, known: &[&str], out: &mut Vec<
                 .with_help(help),
         );
     }
+}
+
+/// `` `a`, `b`, `c` ``.
+fn listed(keys: &[&str]) -> String {
+    keys.iter()
+        .map(|k| format!("`{k}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
