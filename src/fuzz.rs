@@ -175,6 +175,7 @@ fn catalog_with(
         cut: 0,
     }];
     let suites = crate::catalog::cases::merge(&skills, &cases, &case_sources);
+    let suite_by_skill = crate::catalog::cases::suite_index(&suites, skills.len());
     Catalog {
         root: root.clone(),
         display_root: root.display().to_string(),
@@ -183,6 +184,7 @@ fn catalog_with(
         cases,
         case_sources,
         suites,
+        suite_by_skill,
         commands: Default::default(),
         orphan_dirs: Vec::new(),
         sources,

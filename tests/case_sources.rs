@@ -779,3 +779,79 @@ fn score_triggers_refuses_a_trigger_set_without_results_at_the_row() {
             "trigger-queries.json:2:3: row 1: no `runs`: this is a trigger set without results",
         ));
 }
+
+#[test]
+fn configured_trigger_sets_are_read_and_ignored_files_are_not() {
+    let cat = copy("agentskills");
+    let root = cat.path();
+    // a trigger set outside evals/, named by skillgate.toml
+    write(
+        root,
+        "skills/invoice-totals/tests/queries.json",
+        "[\n  { \"query\": \"why is the invoice VAT rounded up\", \"should_trigger\": true }\n]\n",
+    );
+    // broken JSON directly in evals/ is a finding unless ignored
+    write(root, "skills/invoice-totals/evals/notes.json", "{ broken");
+    // deeper, it is listed but no finding (a fixture project's file)
+    write(
+        root,
+        "skills/invoice-totals/evals/project/tsconfig.json",
+        "{ // comment\n}",
+    );
+    let (_, doc) = check(root, &["--no-route"]);
+    let d = one(&doc, "SG401", "skills/invoice-totals/evals/notes.json");
+    assert_eq!(
+        (d["line"].as_u64(), d["column"].as_u64()),
+        (Some(1), Some(3))
+    );
+    assert_eq!(places(&doc).len(), 1, "{:#?}", doc["diagnostics"]);
+
+    write(
+        root,
+        "skillgate.toml",
+        "[cases]\ntrigger-sets = [\"tests/*.json\"]\nignore = [\"evals/notes.json\"]\n",
+    );
+    let (code, doc) = check(root, &[]);
+    assert_eq!(code, 0, "{:#?}", doc["diagnostics"]);
+    assert_eq!(doc["summary"]["route"]["positives"], 13);
+    let out = skillgate()
+        .args(["cases", "invoice-totals", "--format", "json"])
+        .arg(root)
+        .output()
+        .unwrap();
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let files: Vec<&str> = doc["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["file"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        files,
+        [
+            "skills/invoice-totals/evals/evals.json",
+            "skills/invoice-totals/evals/trigger_eval_set.json",
+            "skills/invoice-totals/tests/queries.json",
+            "skills/invoice-totals/evals/project/tsconfig.json",
+        ]
+    );
+    assert_eq!(doc["files"][3]["note"], "not valid JSON");
+}
+
+#[test]
+fn a_bad_glob_in_cases_config_is_a_usage_error() {
+    let cat = copy("agentskills");
+    write(
+        cat.path(),
+        "skillgate.toml",
+        "[cases]\ntrigger-sets = [\"tests/[.json\"]\n",
+    );
+    skillgate()
+        .arg("check")
+        .arg(cat.path())
+        .assert()
+        .code(2)
+        .stderr(contains(
+            "[cases] trigger-sets: invalid glob `tests/[.json`",
+        ));
+}

@@ -60,6 +60,8 @@ pub struct Catalog {
     pub case_sources: Vec<cases::CaseSource>,
     /// Every skill's cases from all of those, merged (see [`cases::Suite`]).
     pub suites: Vec<cases::Suite>,
+    /// Index into `suites` of each skill's suite, by skill index.
+    pub suite_by_skill: Vec<Option<usize>>,
     /// Slash-command files of the three command folders.
     pub commands: commands::Commands,
     /// Folders under the skills root that hold files but no skill.
@@ -362,7 +364,7 @@ impl Catalog {
         }
 
         let full = target == Target::Catalog && scope == Scope::Full;
-        let loaded = if full {
+        let loaded: cases::Loaded = if full {
             cases::load_all(&base, config, &skills)
         } else {
             cases::Loaded::default()
@@ -374,6 +376,7 @@ impl Catalog {
         for c in &loaded.sources {
             sources.insert(c.file.clone(), c.source.clone());
         }
+        let suite_by_skill = cases::suite_index(&loaded.suites, skills.len());
         let (commands, cmd_diags) = if full {
             commands::load_all(&base, config)
         } else {
@@ -392,6 +395,7 @@ impl Catalog {
                 skills,
                 cases: loaded.case_files,
                 case_sources: loaded.sources,
+                suite_by_skill,
                 suites: loaded.suites,
                 commands,
                 orphan_dirs: found.orphan_dirs,
@@ -434,7 +438,11 @@ impl Catalog {
 
     /// The suite of cases of skill `i` (index into `skills`).
     pub fn suite_of(&self, i: usize) -> Option<&cases::Suite> {
-        self.suites.iter().find(|s| s.skill == Some(i))
+        self.suite_by_skill
+            .get(i)
+            .copied()
+            .flatten()
+            .map(|k| &self.suites[k])
     }
 
     /// The skill whose frontmatter `name` (else folder name) is `name`.

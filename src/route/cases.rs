@@ -141,9 +141,9 @@ fn unroutable(router: &Router, suite: &Suite, skill_file: &str, out: &mut Vec<Di
         let named = router
             .catalog
             .cases
-            .iter()
-            .find(|c| &c.file == file)
-            .and_then(|c| c.skill_name.as_ref())
+            .binary_search_by(|c| c.file.as_str().cmp(file))
+            .ok()
+            .and_then(|i| router.catalog.cases[i].skill_name.as_ref())
             .map(|s| s.span);
         out.push(
             rules::UNROUTABLE_CASES

@@ -370,14 +370,53 @@ pub struct Loaded {
 /// The skill whose frontmatter `name` (else folder name) is `name`, as
 /// `Catalog::skill_named` finds it.
 pub fn skill_named(skills: &[Skill], name: &str) -> Option<usize> {
-    skills
-        .iter()
-        .position(|s| s.name() == Some(name))
-        .or_else(|| {
-            skills
-                .iter()
-                .position(|s| s.name().is_none() && s.folder == name)
-        })
+    SkillNames::new(skills).get(name)
+}
+
+/// Skills by the name cases refer to them by, built once for many
+/// lookups: the first skill whose `name` is N, else the first skill
+/// without a `name` whose folder is N.
+pub struct SkillNames<'a> {
+    named: std::collections::HashMap<&'a str, usize>,
+    folders: std::collections::HashMap<&'a str, usize>,
+}
+
+impl<'a> SkillNames<'a> {
+    pub fn new(skills: &'a [Skill]) -> SkillNames<'a> {
+        let mut named = std::collections::HashMap::new();
+        let mut folders = std::collections::HashMap::new();
+        for (i, s) in skills.iter().enumerate() {
+            match s.name() {
+                Some(n) => {
+                    named.entry(n).or_insert(i);
+                }
+                None => {
+                    folders.entry(s.folder.as_str()).or_insert(i);
+                }
+            }
+        }
+        SkillNames { named, folders }
+    }
+
+    pub fn get(&self, name: &str) -> Option<usize> {
+        self.named
+            .get(name)
+            .or_else(|| self.folders.get(name))
+            .copied()
+    }
+}
+
+/// For each of `n` skills, the index of its suite in `suites`.
+pub fn suite_index(suites: &[Suite], n: usize) -> Vec<Option<usize>> {
+    let mut out = vec![None; n];
+    for (i, s) in suites.iter().enumerate() {
+        if let Some(k) = s.skill
+            && let Some(slot) = out.get_mut(k)
+        {
+            slot.get_or_insert(i);
+        }
+    }
+    out
 }
 
 /// Load every case file and every skill's own case sources, and merge them
@@ -401,12 +440,13 @@ pub fn load_all(root: &Path, config: &Config, skills: &[Skill]) -> Loaded {
 pub fn merge(skills: &[Skill], case_files: &[CaseFile], sources: &[CaseSource]) -> Vec<Suite> {
     let mut suites: Vec<Suite> = Vec::new();
     let mut of_skill: std::collections::HashMap<usize, usize> = Default::default();
+    let names = SkillNames::new(skills);
     for c in case_files {
         let skill = c
             .skill_name
             .as_ref()
-            .and_then(|n| skill_named(skills, &n.value))
-            .or_else(|| skill_named(skills, &c.stem));
+            .and_then(|n| names.get(&n.value))
+            .or_else(|| names.get(&c.stem));
         let at = match skill.and_then(|s| of_skill.get(&s).copied()) {
             Some(at) => at,
             None => {

@@ -7,7 +7,10 @@
 //!   classified by shape: a trigger set, an evals file, skill-creator's
 //!   `run_eval.py` results, or something else; a file with a known name
 //!   ([`super::trigger_set::NAMES`], `evals.json`) is that format even when
-//!   its shape is wrong, so the mistake is reported;
+//!   its shape is wrong, so the mistake is reported; a file that is not
+//!   valid JSON is SG401 when its name or the configuration makes it a
+//!   case source or it sits directly in `evals/` (deeper, it is only
+//!   listed: it may be a fixture project's file);
 //! - `trigger_tests.yaml` next to SKILL.md, under `evals/` or `tests/`;
 //! - every file matching `[cases] trigger-sets` (read as a trigger set);
 //! - nothing matching `[cases] ignore`.
@@ -253,8 +256,15 @@ pub fn parse(
         read_waza(&mut src, &mut diags);
         return (src, diags);
     }
-    let Some(tree) = super::parse_json(&file, &src.source, limit, &mut diags) else {
+    let mut syntax = Vec::new();
+    let Some(tree) = super::parse_json(&file, &src.source, limit, &mut syntax) else {
         src.note = Some("not valid JSON".into());
+        // a file deeper in evals/ that no name or setting makes a case
+        // source may be anything (a fixture project's tsconfig.json with
+        // comments): listed by `skillgate cases`, not a finding
+        if expected.is_some() || !rel.starts_with("evals/") || !rel[6..].contains('/') {
+            diags.extend(syntax);
+        }
         return (src, diags);
     };
     let root = &tree.root;

@@ -35,13 +35,15 @@ pub fn check(catalog: &Catalog, config: &Config, out: &mut Vec<Diagnostic>) {
     for suite in catalog.suites.iter().filter(|s| !s.case_files_only()) {
         check_suite(catalog, suite, config, out);
     }
+    // case files merged with the skills' own files: counted above
+    let merged: std::collections::HashSet<&str> = catalog
+        .suites
+        .iter()
+        .filter(|s| !s.case_files_only())
+        .flat_map(|s| s.files.iter().map(String::as_str))
+        .collect();
     for case in &catalog.cases {
-        // a case file merged with the skill's own files: counted above
-        let merged = catalog
-            .suites
-            .iter()
-            .any(|s| !s.case_files_only() && s.files.contains(&case.file));
-        if merged {
+        if merged.contains(case.file.as_str()) {
             continue;
         }
         let Some(root) = root(case) else { continue };

@@ -32,9 +32,9 @@ pub fn check(catalog: &Catalog, out: &mut Vec<Diagnostic>) {
         let list = |v: &[&String]| v.iter().map(|f| f.as_str()).collect::<Vec<_>>().join(", ");
         let at = catalog
             .cases
-            .iter()
-            .find(|c| c.file == **first)
-            .and_then(|c| c.skill_name.as_ref())
+            .binary_search_by(|c| c.file.as_str().cmp(first.as_str()))
+            .ok()
+            .and_then(|i| catalog.cases[i].skill_name.as_ref())
             .map(|n| n.span);
         out.push(
             TWO_PLACES
