@@ -855,3 +855,30 @@ fn a_bad_glob_in_cases_config_is_a_usage_error() {
             "[cases] trigger-sets: invalid glob `tests/[.json`",
         ));
 }
+
+#[cfg(unix)]
+#[test]
+fn an_evals_folder_linked_inside_the_catalog_is_read_and_its_fixtures_refused() {
+    let cat = copy("agentskills");
+    let root = cat.path();
+    std::fs::create_dir_all(root.join("shared")).unwrap();
+    std::fs::rename(
+        root.join("skills/pdf-merge/evals"),
+        root.join("shared/pdf-merge-evals"),
+    )
+    .unwrap();
+    std::os::unix::fs::symlink(
+        "../../shared/pdf-merge-evals",
+        root.join("skills/pdf-merge/evals"),
+    )
+    .unwrap();
+    let (_, doc) = check(root, &[]);
+    assert_eq!(doc["summary"]["route"]["positives"], 12);
+    // its prompts are read; its fixtures now resolve outside the skill
+    // folder they are relative to, and are refused
+    let f = "skills/pdf-merge/evals/evals.json";
+    assert_eq!(
+        places(&doc),
+        vec![place("SG412", f, 8, 17), place("SG412", f, 8, 43)]
+    );
+}

@@ -682,11 +682,13 @@ fn list_skill_files(dir: &Path) -> Listing {
                     continue;
                 }
             };
+            if depth == 0 && name == "evals" && (ft.is_dir() || e.path().is_dir()) {
+                // a linked evals/ too: the case scan decides whether it
+                // stays inside the catalog
+                out.evals = true;
+                continue;
+            }
             if ft.is_dir() {
-                if depth == 0 && name == "evals" {
-                    out.evals = true;
-                    continue;
-                }
                 if discover::SKIP_DIRS.contains(&name.as_str()) {
                     continue;
                 }

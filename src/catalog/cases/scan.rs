@@ -68,7 +68,7 @@ pub fn load_all(
         .par_iter()
         .enumerate()
         .map(|(i, skill)| {
-            let (found, mut diags) = candidates(skill, &trigger_sets, &ignore);
+            let (found, mut diags) = candidates(&boundary, skill, &trigger_sets, &ignore);
             let mut sources = Vec::with_capacity(found.len());
             for (rel, expected) in found {
                 let (s, d) = load_one(&boundary, i, skill, &rel, expected, limit);
@@ -91,6 +91,7 @@ pub fn load_all(
 /// The files of `skill` to read (relative to its folder), each with the
 /// format its name or the configuration gives it, if any.
 fn candidates(
+    boundary: &Path,
     skill: &Skill,
     trigger_sets: &GlobSet,
     ignore: &GlobSet,
@@ -108,7 +109,7 @@ fn candidates(
         }
     }
     if skill.evals_dir {
-        match list_evals(&skill.dir) {
+        match list_evals(boundary, &skill.dir) {
             Ok(files) => {
                 for f in files {
                     if ignore.is_match(&f) {
@@ -121,7 +122,10 @@ fn candidates(
                         Some(Format::TriggerSet)
                     } else if name == evals_json::NAME {
                         Some(Format::EvalsJson)
-                    } else if name.ends_with(".json") || name.ends_with(".yaml") || name.ends_with(".yml") {
+                    } else if name.ends_with(".json")
+                        || name.ends_with(".yaml")
+                        || name.ends_with(".yml")
+                    {
                         None
                     } else {
                         continue;
@@ -129,12 +133,10 @@ fn candidates(
                     out.push((f, expected));
                 }
             }
-            Err(message) => diags.push(
+            Err((message, help)) => diags.push(
                 rules::UNREADABLE
                     .diag(join_rel(&skill.rel_dir, "evals"), message)
-                    .with_help(
-                        "move data out of the skill's evals/ into evals/files/, or list it in [cases] ignore",
-                    ),
+                    .with_help(help),
             ),
         }
     }
@@ -145,19 +147,36 @@ fn candidates(
 
 /// The files under `dir/evals/` (relative to `dir`, `/`-separated,
 /// sorted), or why they could not all be listed: nothing is searched then,
-/// rather than a subset.
-fn list_evals(dir: &Path) -> Result<Vec<String>, String> {
+/// rather than a subset. Folders that lead outside `boundary` (the
+/// catalog) are not listed (the catalog walk reports them, SG002).
+fn list_evals(boundary: &Path, dir: &Path) -> Result<Vec<String>, (String, &'static str)> {
+    const MOVE: &str =
+        "move data out of the skill's evals/ into evals/files/, or list it in [cases] ignore";
     let mut out = Vec::new();
     let mut seen = 0usize;
     let mut stack = vec![(dir.join("evals"), "evals".to_string(), 0usize)];
     while let Some((d, rel, depth)) = stack.pop() {
-        let rd = std::fs::read_dir(&d).map_err(|e| format!("cannot read {rel}/: {e}"))?;
+        if crate::catalog::outside_root(boundary, &d).is_some() {
+            // a link out of the catalog: never followed, and already SG002
+            // from the walk, which lists every folder of a skill
+            continue;
+        }
+        let unreadable = |e: std::io::Error| {
+            (
+                format!("cannot read {rel}/: {e}; the skill's case files were not searched"),
+                "fix the folder's permissions",
+            )
+        };
+        let rd = std::fs::read_dir(&d).map_err(unreadable)?;
         for e in rd {
-            let e = e.map_err(|e| format!("cannot list {rel}/: {e}"))?;
+            let e = e.map_err(unreadable)?;
             seen += 1;
             if seen > MAX_EVALS_ENTRIES {
-                return Err(format!(
-                    "the skill's evals/ holds more than {MAX_EVALS_ENTRIES} entries; its case files were not searched"
+                return Err((
+                    format!(
+                        "the skill's evals/ holds more than {MAX_EVALS_ENTRIES} entries; its case files were not searched"
+                    ),
+                    MOVE,
                 ));
             }
             let Some(name) = e.file_name().to_str().map(str::to_string) else {
@@ -172,9 +191,16 @@ fn list_evals(dir: &Path) -> Result<Vec<String>, String> {
                     || name.starts_with('.')
                     || SKIP_DIRS.contains(&name.as_str())
                     || e.path().join("SKILL.md").exists()
-                    || depth + 1 > MAX_EVALS_DEPTH
                 {
                     continue;
+                }
+                if depth + 1 > MAX_EVALS_DEPTH {
+                    return Err((
+                        format!(
+                            "{child}/ nests deeper than {MAX_EVALS_DEPTH} folders in the skill's evals/; its case files were not searched"
+                        ),
+                        MOVE,
+                    ));
                 }
                 stack.push((e.path(), child, depth + 1));
             } else {
