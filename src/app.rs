@@ -16,6 +16,8 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<Exit, Fatal> {
         Command::Check(args) => check(&args, out),
         Command::Rank(args) => crate::route::cmd::rank(&args, out),
         Command::Listing(args) => crate::client::cmd::listing(&args, out),
+        Command::Cases(args) => crate::authoring::cases::run(&args, out),
+        Command::Init(args) => crate::authoring::init::run(&args, out),
         Command::Score(args) => crate::score::cmd::run(&args, out),
         Command::Merge(args) => crate::behave::cmd::merge(&args, out),
         Command::Rules(args) => rules(&args, out),
@@ -81,6 +83,7 @@ fn check(args: &CheckArgs, out: &mut dyn Write) -> Result<Exit, Fatal> {
     diagnostics.extend(lint_diagnostics);
     let mut summary = Summary {
         skills_checked: catalog.skills.len(),
+        roots: catalog.roots.clone(),
         ..Summary::default()
     };
     let mut gate_failed = false;

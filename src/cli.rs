@@ -31,6 +31,14 @@ pub enum Command {
     /// Print the skill listing a client shows the model for this catalog.
     #[command(after_help = EXIT_CODES)]
     Listing(ListingArgs),
+    /// List every trigger prompt and eval found for a skill, and the file,
+    /// line and column each comes from.
+    #[command(after_help = EXIT_CODES)]
+    Cases(CasesArgs),
+    /// Write a starter trigger set for a skill: draft positives from its
+    /// description, near-miss negatives from its siblings'. Never overwrites.
+    #[command(after_help = EXIT_CODES)]
+    Init(InitArgs),
     /// Score recorded evidence: trigger precision/recall/F1 and paired uplift.
     #[command(after_help = EXIT_CODES)]
     Score(ScoreArgs),
@@ -41,7 +49,8 @@ pub enum Command {
     Rules(RulesArgs),
     /// Print one rule's documentation.
     Rule(RuleArgs),
-    /// Print a JSON Schema for case files or skillgate.toml.
+    /// Print a JSON Schema for case files, trigger sets, evals.json, waza
+    /// trigger tests or skillgate.toml.
     Schema(SchemaArgs),
 }
 
@@ -247,6 +256,39 @@ pub struct ListingArgs {
 }
 
 #[derive(Debug, Args)]
+pub struct CasesArgs {
+    /// The skill (its frontmatter `name`, else its folder name).
+    pub skill: String,
+    /// Catalog root.
+    #[arg(default_value = ".")]
+    pub root: PathBuf,
+    /// Output format.
+    #[arg(long, default_value = "human", value_parser = human_or_json())]
+    pub format: Format,
+    /// Configuration file (default: skillgate.toml at the catalog root).
+    #[arg(long)]
+    pub config: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct InitArgs {
+    /// The skill (its frontmatter `name`, else its folder name).
+    pub skill: String,
+    /// Catalog root.
+    #[arg(default_value = ".")]
+    pub root: PathBuf,
+    /// Print what would be written, and write nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Output format.
+    #[arg(long, default_value = "human", value_parser = human_or_json())]
+    pub format: Format,
+    /// Configuration file (default: skillgate.toml at the catalog root).
+    #[arg(long)]
+    pub config: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
 pub struct ScoreArgs {
     #[command(subcommand)]
     pub triggers: Option<ScoreSub>,
@@ -329,7 +371,15 @@ pub struct RuleArgs {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum SchemaKind {
+    /// `evals/cases/<skill>.json`.
     Cases,
+    /// A skill's trigger set (`evals/trigger-queries.json`, `eval_set.json`, …).
+    TriggerSet,
+    /// A skill's `evals/evals.json`.
+    Evals,
+    /// waza's `trigger_tests.yaml`.
+    Waza,
+    /// `skillgate.toml`.
     Config,
 }
 

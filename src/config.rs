@@ -239,16 +239,25 @@ impl Default for CommandsConfig {
     }
 }
 
-/// `[cases]`: minimums for `evals/cases/<skill>.json`.
+/// `[cases]`: where trigger prompts and evals are read from, and the
+/// minimums each skill's cases must meet.
 #[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields, rename_all = "kebab-case")]
 pub struct CasesConfig {
-    /// Fewest positive trigger prompts a case file may hold (SG407).
+    /// Fewest positive trigger prompts a skill's cases may hold (SG407).
     pub min_positive: usize,
-    /// Fewest negative trigger prompts a case file may hold (SG407).
+    /// Fewest negative trigger prompts a skill's cases may hold (SG407).
     pub min_negative: usize,
-    /// Fewest behavioral evals a case file may hold (SG407).
+    /// Fewest behavioral evals a skill's cases may hold (SG407).
     pub min_evals: usize,
+    /// Globs, relative to each skill folder, of more files to read as
+    /// trigger sets (`[{"query", "should_trigger"}]`), e.g.
+    /// `["tests/triggers.json"]`. A file matching one is a trigger set even
+    /// when its shape is wrong (then SG418 says what is wrong).
+    pub trigger_sets: Vec<String>,
+    /// Globs, relative to each skill folder, of files never read as case
+    /// sources, e.g. `["evals/benchmark.json"]`.
+    pub ignore: Vec<String>,
 }
 
 impl Default for CasesConfig {
@@ -257,6 +266,8 @@ impl Default for CasesConfig {
             min_positive: 3,
             min_negative: 2,
             min_evals: 1,
+            trigger_sets: Vec::new(),
+            ignore: Vec::new(),
         }
     }
 }
@@ -433,6 +444,16 @@ impl Config {
                 ))
                 .with_help("say why the skill may omit the section, e.g. reason = \"reference card, no workflow\""));
             }
+        }
+        for (key, globs) in [
+            ("trigger-sets", &self.cases.trigger_sets),
+            ("ignore", &self.cases.ignore),
+        ] {
+            crate::catalog::cases::scan::globs(globs).map_err(|e| {
+                Fatal::usage(format!("{origin}: [cases] {key}: {e}")).with_help(
+                    "write globs relative to each skill folder, e.g. \"evals/*.queries.json\"",
+                )
+            })?;
         }
         let r = &self.route;
         for (key, v) in [

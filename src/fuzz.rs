@@ -142,7 +142,10 @@ const FUZZ_SKILL: &str = "---\nname: fuzz-skill\ndescription: Write a failing te
 
 /// A catalog rooted at a folder that does not exist, holding one skill
 /// (`skills/fuzz-skill`) and `cases`.
-fn catalog_with(cases: Vec<crate::catalog::cases::CaseFile>) -> crate::catalog::Catalog {
+fn catalog_with(
+    cases: Vec<crate::catalog::cases::CaseFile>,
+    case_sources: Vec<crate::catalog::cases::CaseSource>,
+) -> crate::catalog::Catalog {
     use crate::catalog::{Catalog, Skill, Target};
     let file = "skills/fuzz-skill/SKILL.md";
     let mut diags = Vec::new();
@@ -154,30 +157,44 @@ fn catalog_with(cases: Vec<crate::catalog::cases::CaseFile>) -> crate::catalog::
     for c in &cases {
         sources.insert(c.file.clone(), c.source.clone());
     }
+    for c in &case_sources {
+        sources.insert(c.file.clone(), c.source.clone());
+    }
     let root = std::path::PathBuf::from("/nonexistent/skillgate-fuzz-root");
+    let skills = vec![Skill {
+        file: file.into(),
+        dir: root.join("skills/fuzz-skill"),
+        rel_dir: "skills/fuzz-skill".into(),
+        folder: "fuzz-skill".into(),
+        source: Some(src),
+        frontmatter: fm,
+        body_start: body,
+        files: Vec::new(),
+        empty_dirs: Vec::new(),
+        evals_dir: false,
+        cut: 0,
+    }];
+    let suites = crate::catalog::cases::merge(&skills, &cases, &case_sources);
+    let suite_by_skill = crate::catalog::cases::suite_index(&suites, skills.len());
     Catalog {
         root: root.clone(),
         display_root: root.display().to_string(),
         target: Target::Catalog,
-        skills: vec![Skill {
-            file: file.into(),
-            dir: root.join("skills/fuzz-skill"),
-            rel_dir: "skills/fuzz-skill".into(),
-            folder: "fuzz-skill".into(),
-            source: Some(src),
-            frontmatter: fm,
-            body_start: body,
-            files: Vec::new(),
-            empty_dirs: Vec::new(),
-            cut: 0,
-        }],
+        skills,
         cases,
+        case_sources,
+        suites,
+        suite_by_skill,
         commands: Default::default(),
         orphan_dirs: Vec::new(),
         sources,
         diagnostics: Vec::new(),
         walk: Default::default(),
-        roots: vec!["skills".into()],
+        roots: vec![crate::catalog::RootRead {
+            path: "skills".into(),
+            skills: 0,
+            skipped: None,
+        }],
     }
 }
 
@@ -189,7 +206,7 @@ fn catalog_with(cases: Vec<crate::catalog::cases::CaseFile>) -> crate::catalog::
 pub fn case_file(data: &[u8]) {
     use crate::catalog::{cases, json};
     let limit = crate::config::CatalogConfig::default().max_case_bytes;
-    let (case, mut diags) = cases::parse_bytes("fuzz-skill.json", data.to_vec(), limit);
+    let (case, diags) = cases::parse_bytes("fuzz-skill.json", data.to_vec(), limit);
     let (again, diags2) = cases::parse_bytes("fuzz-skill.json", data.to_vec(), limit);
     assert_eq!(diags, diags2);
     assert_eq!(case.positive.len(), again.positive.len());
@@ -210,8 +227,22 @@ pub fn case_file(data: &[u8]) {
         assert!(tree.root.start <= tree.root.end && tree.root.end <= text.len());
     }
 
+    check_catalog(catalog_with(vec![case], Vec::new()), diags);
+
+    if let Ok(t) = std::str::from_utf8(data)
+        && let Ok(tree) = json::parse(t)
+    {
+        assert!(tree.root.end <= t.len());
+        for d in &tree.duplicates {
+            assert!(d.first < d.second && d.second < t.len());
+        }
+    }
+}
+
+/// Every Tier 1 case rule and the Tier 2 trigger checks over a catalog
+/// of one fuzzed file, every span checked, every diagnostic rendered.
+fn check_catalog(catalog: crate::catalog::Catalog, mut diags: Vec<crate::diag::Diagnostic>) {
     let config = crate::config::Config::default();
-    let catalog = catalog_with(vec![case]);
     crate::lint::rules::cases::run(&catalog, &config, &mut diags);
     let router = crate::route::Router::new(&catalog, &config).expect("default language exists");
     let outcome = crate::route::cases::check(&router, &config.route);
@@ -234,15 +265,45 @@ pub fn case_file(data: &[u8]) {
         let mut out = Vec::new();
         report::render(format, &outcome, &mut out).expect("rendering into memory cannot fail");
     }
+}
 
-    if let Ok(t) = std::str::from_utf8(data)
-        && let Ok(tree) = json::parse(t)
-    {
-        assert!(tree.root.end <= t.len());
-        for d in &tree.duplicates {
-            assert!(d.first < d.second && d.second < t.len());
+/// One case source of a skill's own folder from raw bytes. The first byte
+/// picks what the file is: a named trigger set
+/// (`evals/trigger-queries.json`), an evals file (`evals/evals.json`), a
+/// waza file (`trigger_tests.yaml`), or any JSON in `evals/` (classified by
+/// shape); the rest is its content. It is decoded, parsed, classified and
+/// typed twice with the same result; then every case rule and the trigger
+/// checks run over it, as for [`case_file`].
+pub fn case_source(data: &[u8]) {
+    use crate::catalog::cases::{Format, scan};
+    let Some((&pick, rest)) = data.split_first() else {
+        return;
+    };
+    let (rel, expected) = match pick % 4 {
+        0 => ("evals/trigger-queries.json", Some(Format::TriggerSet)),
+        1 => ("evals/evals.json", Some(Format::EvalsJson)),
+        2 => ("trigger_tests.yaml", Some(Format::Waza)),
+        _ => ("evals/other.json", None),
+    };
+    let limit = crate::config::CatalogConfig::default().max_case_bytes;
+    let skills = catalog_with(Vec::new(), Vec::new()).skills;
+    let (src, diags) = scan::parse(0, &skills[0], rel, expected, rest.to_vec(), limit);
+    let (again, diags2) = scan::parse(0, &skills[0], rel, expected, rest.to_vec(), limit);
+    assert_eq!(diags, diags2);
+    assert_eq!(src.format, again.format);
+    assert_eq!(src.triggers.len(), again.triggers.len());
+    let text = src.source.text.clone();
+    for t in &src.triggers {
+        assert_span(&text, &t.prompt.span, "prompt span");
+        assert_span(&text, &t.span, "trigger span");
+    }
+    for e in &src.evals {
+        assert_span(&text, &e.span, "eval span");
+        for x in &e.expectations {
+            assert_span(&text, &x.span, "expectation span");
         }
     }
+    check_catalog(catalog_with(Vec::new(), vec![src]), diags);
 }
 
 /// The analyzer and the index over fuzzed text. The first byte picks the

@@ -7,6 +7,7 @@
 //! to all of this and yields an [`exit::Exit`].
 
 pub mod app;
+pub mod authoring;
 pub mod behave;
 pub mod catalog;
 pub mod cli;

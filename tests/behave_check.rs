@@ -781,10 +781,10 @@ fn a_missing_case_file_points_at_the_documented_format() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains(
-            "no case file evals/cases/demo-skill.json",
+            "no cases for skill `demo-skill`: none in evals/cases/demo-skill.json",
         ))
         .stderr(predicate::str::contains(
-            "see ARCHITECTURE.md, \"Case files\"",
+            "ARCHITECTURE.md, \"Case files\", has the format",
         ));
     let doc = std::fs::read_to_string(
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("ARCHITECTURE.md"),
@@ -995,4 +995,93 @@ fn an_interrupt_stops_the_running_agent_and_removes_its_workspace() {
         .find(|c| c.stdin.contains("[rec:hang]"))
         .unwrap();
     assert!(!std::path::Path::new(&hang.cwd).exists());
+}
+
+#[test]
+fn a_skill_creator_layout_runs_its_fixtures_at_their_paths_and_leaves_its_tests_out_of_the_install()
+{
+    let env = Env::new();
+    let skill = env.root.join("skills/demo-skill");
+    std::fs::remove_file(env.root.join("evals/cases/demo-skill.json")).unwrap();
+    std::fs::create_dir_all(skill.join("evals/files")).unwrap();
+    std::fs::write(
+        skill.join("evals/files/total.js"),
+        "module.exports = 0.1 + 0.2;\n",
+    )
+    .unwrap();
+    std::fs::write(
+        skill.join("evals/evals.json"),
+        r#"{"skill_name": "demo-skill", "evals": [
+  {"id": 1, "prompt": "[rec:task] The total in evals/files/total.js is off by a cent. Fix it.",
+   "expected_output": "A fix", "files": ["evals/files/total.js"],
+   "assertions": ["The full suite is run after the fix"]},
+  {"id": 2, "prompt": "[rec:chat] Ask me about the rounding rules first.",
+   "expected_output": "Questions", "files": [],
+   "assertions": ["The agent asks about rounding rules before proposing a change"]}
+]}"#,
+    )
+    .unwrap();
+    std::fs::write(
+        skill.join("evals/trigger-queries.json"),
+        r#"[
+  {"query": "[rec:loads] The invoice total is off by a cent, fix it test-first", "should_trigger": true},
+  {"query": "[rec:loads] Our money rounding loses a cent on refunds", "should_trigger": true},
+  {"query": "[rec:quiet] Update the architecture diagram in the docs", "should_trigger": false, "owner": "other-skill"}
+]"#,
+    )
+    .unwrap();
+    std::fs::write(
+        skill.join("trigger_tests.yaml"),
+        "skill: demo-skill\nshould_trigger_prompts:\n  - prompt: \"[rec:loads] Totals gain a cent when we split the bill\"\nshould_not_trigger_prompts:\n  - prompt: \"[rec:quiet] What time is it in Lisbon?\"\n",
+    )
+    .unwrap();
+    env.behave(&["--trials", "1"]).assert().code(3);
+    let plan = read_json(&env.iteration(1).join("plan.json"));
+    assert_eq!(
+        plan["case_files"],
+        serde_json::json!([
+            "skills/demo-skill/evals/evals.json",
+            "skills/demo-skill/evals/trigger-queries.json",
+            "skills/demo-skill/trigger_tests.yaml"
+        ])
+    );
+    let calls = env.executor_calls();
+    assert_eq!(
+        calls.len(),
+        14,
+        "5 trigger prompts and 2 evals × 2 variants"
+    );
+    let eval = calls
+        .iter()
+        .find(|c| c.stdin.contains("[rec:task]") && c.files.iter().any(|f| f.contains(".claude")))
+        .unwrap();
+    assert!(
+        eval.files.iter().any(|f| f == "./evals/files/total.js"),
+        "{:?}",
+        eval.files
+    );
+    assert!(
+        eval.tracked.iter().any(|f| f == "evals/files/total.js"),
+        "{:?}",
+        eval.tracked
+    );
+    for c in &calls {
+        assert!(
+            !c.files
+                .iter()
+                .any(|f| f.starts_with("./.claude/skills/demo-skill/")
+                    && (f.contains("trigger_tests") || f.contains("/evals"))),
+            "the skill's tests are never installed with it: {:?}",
+            c.files
+        );
+    }
+    let chat = calls
+        .iter()
+        .find(|c| c.stdin.contains("[rec:chat]"))
+        .unwrap();
+    assert!(
+        !chat.files.iter().any(|f| f.contains("total.js")),
+        "a dialogue eval runs in an empty folder: {:?}",
+        chat.files
+    );
 }

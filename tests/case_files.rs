@@ -45,21 +45,7 @@ fn at_line<'a>(diags: &'a [Value], rule: &str, line: u64) -> &'a Value {
 
 /// Copy a fixture into a temporary folder (for tests that add symlinks).
 fn copy_fixture(name: &str) -> tempfile::TempDir {
-    fn copy(from: &Path, to: &Path) {
-        std::fs::create_dir_all(to).unwrap();
-        for e in std::fs::read_dir(from).unwrap() {
-            let e = e.unwrap();
-            let target = to.join(e.file_name());
-            if e.file_type().unwrap().is_dir() {
-                copy(&e.path(), &target);
-            } else {
-                std::fs::copy(e.path(), &target).unwrap();
-            }
-        }
-    }
-    let dir = tempfile::tempdir().unwrap();
-    copy(&fixture(name), dir.path());
-    dir
+    common::copy_tree(&fixture(name))
 }
 
 #[test]

@@ -64,10 +64,10 @@ fn time_loading_and_checking_case_files() {
     }
     let config = Config::default();
     let t = Instant::now();
-    let (cases, diags) = skillgate::catalog::cases::load_all(root, &config);
+    let loaded = skillgate::catalog::cases::load_all(root, &config, &[]);
     let load = t.elapsed();
-    assert_eq!(cases.len(), n);
-    assert!(diags.is_empty());
+    assert_eq!(loaded.case_files.len(), n);
+    assert!(loaded.diagnostics.is_empty());
     let t = Instant::now();
     let catalog = Catalog::load(root, &config).unwrap();
     let whole = t.elapsed();

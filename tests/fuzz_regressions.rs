@@ -51,6 +51,11 @@ fn case_file_regression_inputs_are_handled() {
 }
 
 #[test]
+fn case_source_regression_inputs_are_handled() {
+    replay("case_source", skillgate::fuzz::case_source);
+}
+
+#[test]
 fn analyzer_regression_inputs_are_handled() {
     replay("analyzer", skillgate::fuzz::analyzer);
 }

@@ -569,6 +569,77 @@ fn skill_subfolders_deeper_than_8_levels_are_reported() {
     assert!(message_of(&doc, "SG002").contains("deeper than 8 levels inside the skill"));
 }
 
+#[test]
+fn a_skills_evals_folder_past_5000_entries_or_8_levels_is_reported_not_searched_in_part() {
+    let cat = Cat::new();
+    cat.valid("at-limit", "")
+        .valid("past-limit", "")
+        .valid("deep", "");
+    let set = "[{\"query\": \"checks things\", \"should_trigger\": 7}]";
+    for (skill, n) in [("at-limit", 5_000), ("past-limit", 5_001)] {
+        let evals = cat.path(&format!("skills/{skill}/evals"));
+        std::fs::create_dir_all(&evals).unwrap();
+        // one broken trigger set, so the findings show whether it was read
+        std::fs::write(evals.join("eval_set.json"), set).unwrap();
+        for i in 1..n {
+            std::fs::write(evals.join(format!("note-{i}.txt")), "").unwrap();
+        }
+    }
+    let nine = "skills/deep/evals/d1/d2/d3/d4/d5/d6/d7/d8/d9";
+    std::fs::create_dir_all(cat.path(nine)).unwrap();
+    std::fs::write(cat.path("skills/deep/evals/eval_set.json"), set).unwrap();
+    let doc = cat.json();
+    assert!(rules_of(&doc, "skills/at-limit/evals/eval_set.json").contains(&"SG418".to_string()));
+    assert!(rules_of(&doc, "skills/past-limit/evals/eval_set.json").is_empty());
+    assert_eq!(rules_of(&doc, "skills/past-limit/evals"), vec!["SG400"]);
+    assert!(rules_of(&doc, "skills/deep/evals/eval_set.json").is_empty());
+    assert_eq!(rules_of(&doc, "skills/deep/evals"), vec!["SG400"]);
+    let messages: Vec<&str> = doc["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["rule"] == "SG400")
+        .map(|d| d["message"].as_str().unwrap())
+        .collect();
+    assert!(
+        messages
+            .iter()
+            .any(|m| m.contains("more than 5000 entries")),
+        "{messages:?}"
+    );
+    assert!(
+        messages
+            .iter()
+            .any(|m| m.contains("nests deeper than 8 folders")),
+        "{messages:?}"
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn a_skills_evals_folder_linked_out_of_the_catalog_is_not_read() {
+    let outside = tempfile::tempdir().unwrap();
+    std::fs::write(
+        outside.path().join("eval_set.json"),
+        "[{\"query\": \"secret\", \"should_trigger\": true}]",
+    )
+    .unwrap();
+    let cat = Cat::new();
+    cat.valid("alpha", "");
+    std::os::unix::fs::symlink(outside.path(), cat.path("skills/alpha/evals")).unwrap();
+    let doc = cat.json();
+    assert_eq!(rules_of(&doc, "skills/alpha/evals"), vec!["SG002"]);
+    assert!(message_of(&doc, "SG002").contains("symlink leads outside the catalog"));
+    assert!(rules_of(&doc, "skills/alpha/evals/eval_set.json").is_empty());
+    let out = Command::cargo_bin("skillgate")
+        .unwrap()
+        .args(["cases", "alpha"])
+        .arg(cat.root())
+        .output()
+        .unwrap();
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("secret"));
+}
+
 /// A case file for skill `alpha` of exactly `len` bytes: one positive
 /// prompt of made-up words filling it.
 fn case_file_of_len(len: usize) -> String {

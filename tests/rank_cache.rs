@@ -434,3 +434,72 @@ fn claude_code_rankings_are_the_same_cached_or_not() {
     assert_eq!(text(&second), text(&uncached));
     assert!(text(&first).contains("\"client\": \"claude-code\""));
 }
+
+#[test]
+fn a_skill_added_in_a_client_root_or_plugin_is_seen_on_the_next_run() {
+    let cat = catalog(MIN_SKILLS);
+    let root = cat.path();
+    // the folders whose listings decide the roots exist before the cache
+    std::fs::create_dir_all(root.join(".claude/commands")).unwrap();
+    std::fs::write(root.join(".claude/commands/x.md"), "x").unwrap();
+    std::fs::create_dir_all(root.join("plugins/tools")).unwrap();
+    std::fs::write(root.join("plugins/tools/README.md"), "x").unwrap();
+    let folder = tempfile::tempdir().unwrap();
+    let config = Config::default();
+    let analyzer = skillgate::route::analyzer(&config.route).unwrap();
+    let cache = Cache::new(folder.path(), root, &config, None).unwrap();
+    let load = || cache.load(root, &config, &analyzer, None).unwrap();
+    let warm = || {
+        settle();
+        assert_eq!(load().1, Outcome::Miss);
+        assert_eq!(load().1, Outcome::Hit);
+    };
+    let has = |r: &skillgate::route::cache::Ranking, name: &str| r.index.find(name).is_some();
+
+    warm();
+    let new_skill = |dir: &str, name: &str| {
+        let d = root.join(dir).join(name);
+        std::fs::create_dir_all(&d).unwrap();
+        std::fs::write(
+            d.join("SKILL.md"),
+            format!("---\nname: {name}\ndescription: Reviews pull requests.\n---\n"),
+        )
+        .unwrap();
+    };
+    // a client root appears next to skills/ (`.claude/` already existed)
+    new_skill(".claude/skills", "zz-claude");
+    let (r, outcome) = load();
+    assert_eq!(outcome, Outcome::Miss);
+    assert!(has(&r, "zz-claude"));
+
+    warm();
+    // a plugin grows a skills folder
+    new_skill("plugins/tools/skills", "zz-plugin");
+    let (r, outcome) = load();
+    assert_eq!(outcome, Outcome::Miss);
+    assert!(has(&r, "zz-plugin"));
+
+    warm();
+    // skills/ becomes a skill itself: it is no longer a skills root, and
+    // the whole catalog is walked
+    std::fs::write(
+        root.join("skills/SKILL.md"),
+        "---\nname: skills\ndescription: The skills folder as a skill.\n---\n",
+    )
+    .unwrap();
+    let (r, outcome) = load();
+    assert_eq!(outcome, Outcome::Miss);
+    assert!(has(&r, "skills") && has(&r, "zz-claude") && has(&r, "zz-plugin"));
+    let uncached = skillgate::route::cache::analyze(
+        &skillgate::catalog::Catalog::load_scoped(
+            root,
+            &config,
+            skillgate::catalog::Scope::SkillsOnly,
+        )
+        .unwrap(),
+        &config,
+        &analyzer,
+        None,
+    );
+    assert_eq!(r.index.len(), uncached.index.len());
+}

@@ -1,4 +1,4 @@
-//! `skillgate schema cases|config` print JSON Schemas that accept real files
+//! `skillgate schema cases|trigger-set|evals|waza|config` print JSON Schemas that accept real files
 //! and reject broken ones.
 
 use assert_cmd::Command;
@@ -68,4 +68,78 @@ fn config_schema_matches_what_the_parser_accepts() {
             "the repository's own skillgate.toml"
         );
     }
+}
+
+fn layout_file(rel: &str) -> Value {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/layouts")
+        .join(rel);
+    serde_json::from_slice(&std::fs::read(&p).unwrap()).unwrap()
+}
+
+/// A YAML document as JSON (for the waza schema, which YAML language
+/// servers apply the same way).
+fn yaml_file(rel: &str) -> Value {
+    fn conv(y: &yaml_rust2::Yaml) -> Value {
+        use yaml_rust2::Yaml;
+        match y {
+            Yaml::String(s) | Yaml::Real(s) => Value::String(s.clone()),
+            Yaml::Integer(i) => Value::from(*i),
+            Yaml::Boolean(b) => Value::Bool(*b),
+            Yaml::Array(a) => Value::Array(a.iter().map(conv).collect()),
+            Yaml::Hash(h) => Value::Object(
+                h.iter()
+                    .map(|(k, v)| (k.as_str().unwrap_or_default().to_string(), conv(v)))
+                    .collect(),
+            ),
+            _ => Value::Null,
+        }
+    }
+    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/layouts")
+        .join(rel);
+    let docs = yaml_rust2::YamlLoader::load_from_str(&std::fs::read_to_string(p).unwrap()).unwrap();
+    conv(&docs[0])
+}
+
+fn errors(v: &jsonschema::Validator, doc: &Value) -> Vec<String> {
+    v.iter_errors(doc).map(|e| e.to_string()).collect()
+}
+
+#[test]
+fn the_case_source_schemas_accept_the_agentskills_catalog() {
+    let sets = schema("trigger-set");
+    for f in [
+        "agentskills/skills/pdf-forms/evals/trigger-queries.json",
+        "agentskills/skills/pdf-merge/evals/trigger/eval_queries.json",
+        "agentskills/skills/invoice-totals/evals/trigger_eval_set.json",
+    ] {
+        assert_eq!(errors(&sets, &layout_file(f)), Vec::<String>::new(), "{f}");
+    }
+    let evals = schema("evals");
+    for f in [
+        "agentskills/skills/pdf-forms/evals/evals.json",
+        "agentskills/skills/pdf-merge/evals/evals.json",
+        "agentskills/skills/invoice-totals/evals/evals.json",
+        "agentskills/skills/receipt-scanner/evals/evals.json",
+    ] {
+        assert_eq!(errors(&evals, &layout_file(f)), Vec::<String>::new(), "{f}");
+    }
+    let waza = schema("waza");
+    let doc = yaml_file("agentskills/skills/receipt-scanner/trigger_tests.yaml");
+    assert_eq!(errors(&waza, &doc), Vec::<String>::new());
+}
+
+#[test]
+fn the_case_source_schemas_reject_the_malformed_files() {
+    assert!(!schema("trigger-set").is_valid(&layout_file(
+        "malformed/skills/bad-rows/evals/trigger-queries.json"
+    )));
+    assert!(!schema("evals").is_valid(&layout_file("malformed/skills/bad-evals/evals/evals.json")));
+    assert!(!schema("waza").is_valid(&yaml_file(
+        "malformed/skills/bad-waza/evals/trigger_tests.yaml"
+    )));
+    let owner_on_positive =
+        serde_json::json!([{"query": "q", "should_trigger": true, "owner": "x"}]);
+    assert!(!schema("trigger-set").is_valid(&owner_on_positive));
 }

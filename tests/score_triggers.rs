@@ -212,7 +212,7 @@ fn row_errors_name_the_row_and_its_line() {
         .assert()
         .code(2)
         .stderr(contains(
-            "triggers.json:4: row 3: `triggers` (4) is more than `runs` (3)",
+            "triggers.json:4:1: row 3: `triggers` (4) is more than `runs` (3)",
         ));
     let mut r = rows(1, 0, 0);
     r.push(r#"{"query":"q","should_trigger":true,"split":"train","runs":3}"#.into());
@@ -224,7 +224,9 @@ fn row_errors_name_the_row_and_its_line() {
     triggers(&write(t.path(), &array(&r)), &[])
         .assert()
         .code(2)
-        .stderr(contains("unknown variant `test`"));
+        .stderr(contains(
+            "triggers.json:2:44: `split` of row 1 is not one of `train`, `validation`, `fresh`",
+        ));
     let r = vec![r#"{"query":"q","should_trigger":true,"split":"train","runs":[]}"#.to_string()];
     triggers(&write(t.path(), &array(&r)), &[])
         .assert()

@@ -1,10 +1,14 @@
 //! From a loaded catalog and the command line to a plan: which skill, which
 //! cases, which files go into each workspace, which command runs.
 //!
-//! Everything that can be refused is refused here, before anything is
-//! spawned: an unknown skill, a missing or invalid case file (Tier 1 errors
-//! in it stop Tier 3 from spending tokens on it), a fixture path or link
-//! leading out of `evals/fixtures/`, bad flags or `[behave]` values.
+//! The cases are the skill's merged suite: its case file and the case
+//! sources in its own folder (evals.json, trigger sets, waza files), drafts
+//! left out. Everything that can be refused is refused here, before
+//! anything is spawned: an unknown skill, a skill without cases, Tier 1
+//! errors in any of its case files (they stop Tier 3 from spending tokens),
+//! a fixture path or link leading out of the folder it is relative to
+//! (`evals/fixtures/`, or the skill folder for evals.json), bad flags or
+//! `[behave]` values.
 
 use super::agent::{Agent, Paths, claude::Claude};
 use super::exec::{AgentMode, Mode};
@@ -13,7 +17,7 @@ use super::plan::{
 };
 use super::runner;
 use super::workspace::Tree;
-use crate::catalog::cases::{CaseFile, EvalKind, FIXTURES_DIR};
+use crate::catalog::cases::{EvalKind, FixtureBase, Suite};
 use crate::catalog::{Catalog, Target};
 use crate::cli::BehaveArgs;
 use crate::config::{BehaveConfig, Config, InstallMode};
@@ -141,36 +145,12 @@ pub fn build(
     let bc = &config.behave;
     if catalog.target != Target::Catalog {
         return Err(Fatal::usage(format!(
-            "{}: --behavioral needs the catalog root (the folder holding evals/cases/), not a single skill",
+            "{}: --behavioral needs the catalog root (the folder holding the skills), not a single skill",
             catalog.display_root
         )));
     }
-    let Some(skill) = catalog.skill_named(name) else {
-        let mut names: Vec<&str> = catalog
-            .skills
-            .iter()
-            .map(|s| s.name().unwrap_or(&s.folder))
-            .collect();
-        names.sort();
-        let shown: Vec<&str> = names.iter().take(12).copied().collect();
-        return Err(Fatal::usage(format!(
-            "no skill named `{name}` in {}",
-            catalog.display_root
-        ))
-        .with_help(if shown.is_empty() {
-            "the catalog holds no skills".to_string()
-        } else {
-            format!(
-                "skills here: {}{}",
-                shown.join(", "),
-                if names.len() > shown.len() {
-                    ", …"
-                } else {
-                    ""
-                }
-            )
-        }));
-    };
+    let skill_index = catalog.require_skill(name)?;
+    let skill = &catalog.skills[skill_index];
     let skill_name = skill.name().unwrap_or(&skill.folder).to_string();
     if !safe_id(&skill_name) {
         return Err(Fatal::usage(format!(
@@ -180,22 +160,20 @@ pub fn build(
             "use lowercase letters, digits and hyphens (`skillgate check` reports the name rules)",
         ));
     }
-    let case_file = catalog
-        .cases
-        .iter()
-        .find(|c| c.stem == skill_name)
-        .ok_or_else(|| {
-            Fatal::usage(format!(
-                "no case file evals/cases/{skill_name}.json for skill `{skill_name}`"
-            ))
-            .with_help(
-                "write one: its evals[] are what --behavioral runs (see ARCHITECTURE.md, \"Case files\")",
-            )
-        })?;
-    refuse_invalid_case_file(catalog, config, case_file)?;
-    if case_file.evals.is_empty() {
+    let suite = catalog.suite_of(skill_index).ok_or_else(|| {
+        Fatal::usage(format!(
+            "no cases for skill `{skill_name}`: none in evals/cases/{skill_name}.json nor in {}/evals/",
+            skill.rel_dir
+        ))
+        .with_help(
+            "write evals: `evals/cases/<skill>.json` or the skill's own `evals/evals.json` (`skillgate init SKILL` starts a trigger set; ARCHITECTURE.md, \"Case files\", has the format)",
+        )
+    })?;
+    refuse_invalid_case_files(catalog, config, suite)?;
+    let sources = suite.files.join(", ");
+    if suite.evals.is_empty() {
         return Err(
-            Fatal::usage(format!("{}: no behavioral evals to run", case_file.file))
+            Fatal::usage(format!("{sources}: no behavioral evals to run"))
                 .with_help("add at least one entry to `evals` with a prompt and expectations"),
         );
     }
@@ -205,8 +183,8 @@ pub fn build(
     let mut cases = Vec::new();
     if !append {
         for (kind, list, expect) in [
-            ("positive", &case_file.positive, true),
-            ("negative", &case_file.negative, false),
+            ("positive", &suite.positive, true),
+            ("negative", &suite.negative, false),
         ] {
             for (i, t) in list.iter().enumerate() {
                 cases.push(Case {
@@ -221,15 +199,15 @@ pub fn build(
                         files: Vec::new(),
                         fixtures_sha256: None,
                         split: t.split.map(|s| s.as_str().to_string()),
+                        origin: Some(origin(&t.file, t.prompt.span)),
                     },
                     fixtures: None,
                 });
             }
         }
     }
-    let fixtures_root = catalog.root.join(FIXTURES_DIR);
-    for e in &case_file.evals {
-        let at = format!("{}:{}", case_file.file, e.span.line);
+    for e in &suite.evals {
+        let at = format!("{}:{}", e.file, e.span.line);
         if !safe_id(&e.id.value) {
             return Err(Fatal::usage(format!(
                 "{at}: eval id `{}` cannot name a results folder",
@@ -253,7 +231,11 @@ pub fn build(
                         e.id.value
                     )));
                 }
-                let tree = Tree::read_fixtures(&fixtures_root, &files)
+                let (dir, label) = match &e.base {
+                    FixtureBase::Catalog => (e.base.dir(&catalog.root), "evals/fixtures"),
+                    FixtureBase::Skill { dir, .. } => (dir.clone(), "the skill folder"),
+                };
+                let tree = Tree::read_fixtures_in(&dir, label, &files)
                     .map_err(|m| Fatal::usage(format!("{at}: eval {}: {m}", e.id.value)))?;
                 (CaseKind::Execution, Some(Arc::new(tree)))
             }
@@ -270,10 +252,11 @@ pub fn build(
                     .as_ref()
                     .map(|s| s.value.clone())
                     .unwrap_or_default(),
-                expectations: e.expectations.clone(),
+                expectations: e.expectations.iter().map(|x| x.text.clone()).collect(),
                 files: e.files.iter().map(|f| f.value.clone()).collect(),
                 fixtures_sha256: fixtures.as_ref().map(|t| t.digest()),
                 split: None,
+                origin: Some(origin(&e.file, e.span)),
             },
             fixtures,
         });
@@ -282,8 +265,8 @@ pub fn build(
     for c in &cases {
         if !seen.insert(c.doc.id.clone()) {
             return Err(Fatal::usage(format!(
-                "{}: two evals share the id `{}`",
-                case_file.file, c.doc.id
+                "{sources}: two evals share the id `{}`",
+                c.doc.id
             )));
         }
     }
@@ -292,10 +275,20 @@ pub fn build(
     // (links, devices, too many files), so no run is paid for evidence the
     // scorer would refuse at the end.
     let snapshot = crate::score::skill::snapshot(&skill.dir)?;
-    let skill_tree = Tree::read_skill(&skill.dir).map_err(Fatal::usage)?;
+    let mut skill_tree = Tree::read_skill(&skill.dir).map_err(Fatal::usage)?;
     if skill_tree.skill_sha256() != snapshot.skill_sha256 {
         return Err(crate::score::skill::changed(&skill.dir));
     }
+    // case sources outside evals/ (a waza file next to SKILL.md) would show
+    // the agent its test: they are not installed with the skill (the skill
+    // hash still covers them: it is the folder's, evals/ left out)
+    let leave_out: Vec<String> = catalog
+        .case_sources
+        .iter()
+        .filter(|s| s.skill == skill_index && !s.rel.starts_with("evals/"))
+        .map(|s| s.rel.clone())
+        .collect();
+    skill_tree.leave_out(&leave_out);
     let skill_abs = skill
         .dir
         .canonicalize()
@@ -416,8 +409,14 @@ pub fn build(
             path: shown_path,
             abs_path: skill_abs.display().to_string(),
             sha256: snapshot.skill_sha256,
+            not_installed: leave_out,
         },
-        case_file: case_file.file.clone(),
+        case_file: suite.files.first().cloned().unwrap_or_default(),
+        case_files: if suite.files.len() > 1 {
+            suite.files.clone()
+        } else {
+            Vec::new()
+        },
         trials: args.trials,
         variants,
         agent,
@@ -438,24 +437,35 @@ pub fn build(
     })
 }
 
-/// Tier 1 errors in the case file stop Tier 3.
-fn refuse_invalid_case_file(
+/// `file:line:column` of a case, for the plan.
+fn origin(file: &str, span: crate::diag::Span) -> String {
+    format!("{file}:{}:{}", span.line, span.col)
+}
+
+/// Tier 1 errors in any file of the suite stop Tier 3.
+fn refuse_invalid_case_files(
     catalog: &Catalog,
     config: &Config,
-    cf: &CaseFile,
+    suite: &Suite,
 ) -> Result<(), Fatal> {
-    if !cf.parsed {
-        return Err(
-            Fatal::usage(format!("{}: not a readable case file", cf.file))
-                .with_help("run `skillgate check` to see what is wrong with it"),
-        );
+    for cf in catalog
+        .cases
+        .iter()
+        .filter(|c| suite.files.contains(&c.file))
+    {
+        if !cf.parsed {
+            return Err(
+                Fatal::usage(format!("{}: not a readable case file", cf.file))
+                    .with_help("run `skillgate check` to see what is wrong with it"),
+            );
+        }
     }
     let mut diags: Vec<_> = catalog
         .diagnostics
         .iter()
         .cloned()
         .chain(crate::lint::run(catalog, config))
-        .filter(|d| d.file == cf.file)
+        .filter(|d| suite.files.contains(&d.file))
         .collect();
     crate::lint::apply_levels(&mut diags, config);
     crate::diag::sort_diagnostics(&mut diags);
@@ -477,8 +487,13 @@ fn refuse_invalid_case_file(
         .collect::<Vec<_>>()
         .join("\n  ");
     Err(Fatal::usage(format!(
-        "{} has {} error(s); Tier 3 does not spend tokens on an invalid case file:\n  {shown}",
-        cf.file,
+        "{} {} {} error(s); Tier 3 does not spend tokens on an invalid case file:\n  {shown}",
+        suite.files.join(", "),
+        if suite.files.len() == 1 {
+            "has"
+        } else {
+            "have"
+        },
         errors.len()
     ))
     .with_help(

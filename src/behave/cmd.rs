@@ -247,7 +247,8 @@ fn preflight_fixtures(b: &Built) -> Result<(), Fatal> {
             .map_err(|e| {
                 Fatal::usage(format!(
                     "{} ({}): the workspace cannot be set up: {e}",
-                    c.doc.id, b.plan.case_file
+                    c.doc.id,
+                    c.doc.origin.as_deref().unwrap_or(&b.plan.case_file)
                 ))
             })?;
         }

@@ -65,6 +65,9 @@ pub struct CaseDoc {
     /// A trigger case's `split`, passed on to the scorer.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub split: Option<String>,
+    /// Where the case is written: `file:line:column`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub origin: Option<String>,
 }
 
 /// The skill under test.
@@ -75,9 +78,14 @@ pub struct SkillDoc {
     pub path: String,
     /// The skill folder, absolute.
     pub abs_path: String,
-    /// The skill hash (`crate::score::skill`): the files a `with` run
-    /// installs.
+    /// The skill hash (`crate::score::skill`): the skill folder without
+    /// its `evals/`.
     pub sha256: String,
+    /// Files of the hashed folder a `with` run does not install: case
+    /// sources outside `evals/` (a waza `trigger_tests.yaml`), which would
+    /// show the agent its test.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub not_installed: Vec<String>,
 }
 
 /// How runs are executed.
@@ -160,8 +168,12 @@ pub struct PlanDoc {
     /// machine-specific skill paths). Shards merge only when it is equal.
     pub fingerprint: String,
     pub skill: SkillDoc,
-    /// The case file, relative to the catalog root.
+    /// The case file, relative to the catalog root (the first, when the
+    /// cases come from several).
     pub case_file: String,
+    /// Every file the cases come from, when there is more than one.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub case_files: Vec<String>,
     pub trials: u32,
     pub variants: Vec<Variant>,
     pub agent: AgentDoc,

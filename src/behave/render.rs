@@ -162,7 +162,11 @@ pub fn dry_run(b: &Built, format: Format, out: &mut dyn Write) -> std::io::Resul
             .map(|v| v.as_str())
             .collect::<Vec<_>>()
             .join(" and "),
-        p.case_file
+        if p.case_files.is_empty() {
+            p.case_file.clone()
+        } else {
+            p.case_files.join(", ")
+        }
     )?;
     if p.shard.count > 1 {
         writeln!(

@@ -109,17 +109,26 @@ impl Tree {
 
     /// Read an eval's `files[]` from `fixtures` (the `evals/fixtures/` folder).
     pub fn read_fixtures(fixtures: &Path, files: &[String]) -> Result<Tree, String> {
-        let root = fixtures.canonicalize().map_err(|e| {
-            format!(
-                "{}: cannot open the fixtures folder: {e}",
-                fixtures.display()
-            )
-        })?;
-        let mut w = Walker::new(root.clone(), "evals/fixtures");
+        Tree::read_fixtures_in(fixtures, "evals/fixtures", files)
+    }
+
+    /// Read an eval's `files[]` from `base`, the folder they are relative
+    /// to (named `base_name` in messages): `evals/fixtures/`, or the skill
+    /// folder for skill-creator's `evals.json`. Each lands in the
+    /// workspace at the same relative path.
+    pub fn read_fixtures_in(
+        base: &Path,
+        base_name: &'static str,
+        files: &[String],
+    ) -> Result<Tree, String> {
+        let root = base
+            .canonicalize()
+            .map_err(|e| format!("{}: cannot open the fixtures folder: {e}", base.display()))?;
+        let mut w = Walker::new(root.clone(), base_name);
         let mut patches = Vec::new();
         for rel in files {
             let dest = normalize(rel).map_err(|why| {
-                format!("fixture path `{rel}` {why}; paths are relative to evals/fixtures/")
+                format!("fixture path `{rel}` {why}; paths are relative to {base_name}/")
             })?;
             let src = root.join(&dest);
             let real = w.contain(&src, rel)?;
@@ -160,6 +169,12 @@ impl Tree {
             Some(&root.join(crate::score::skill::EVALS_DIR)),
         )?;
         Ok(w.finish(Vec::new()))
+    }
+
+    /// Drop the files `rels` names (relative to the folder: case sources
+    /// such as `trigger_tests.yaml`, which would show the agent its test).
+    pub fn leave_out(&mut self, rels: &[String]) {
+        self.items.retain(|i| !rels.contains(&i.rel));
     }
 
     /// Write every item under `dest`.

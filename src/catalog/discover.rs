@@ -14,11 +14,123 @@ pub const SKIP_DIRS: &[&str] = &[".git", "node_modules", "target"];
 /// Deepest folder nesting walked below a skills root.
 pub const MAX_DEPTH: usize = 32;
 
+/// The project skills folders of the clients skillgate stands in for
+/// (Claude Code, Codex, Copilot, Gemini CLI, opencode), relative to the
+/// catalog root. Next to a `skills/` folder they are skills roots too.
+pub const CLIENT_ROOTS: &[&str] = &[
+    ".agents/skills",
+    ".claude/skills",
+    ".codex/skills",
+    ".gemini/skills",
+    ".github/skills",
+    ".opencode/skill",
+    ".opencode/skills",
+];
+
+/// Plugins keep their skills in `plugins/<plugin>/skills/`.
+pub const PLUGINS_DIR: &str = "plugins";
+
+/// One SKILL.md a walk found.
+#[derive(Debug, Clone)]
+pub struct SkillFile {
+    /// The path as reached (absolute when the root was).
+    pub path: PathBuf,
+    /// Root-relative, `/`-separated.
+    pub rel: String,
+    /// The file with every symlink resolved, when known: two entries with
+    /// the same one are one file reached twice.
+    pub canonical: Option<PathBuf>,
+    /// The SKILL.md itself is a symlink.
+    pub link: bool,
+}
+
+/// Where a catalog's skills are looked for by default, and what decided it.
+#[derive(Debug, Default)]
+pub struct DefaultRoots {
+    /// Root-relative folders to walk, in order (`""` is the catalog root).
+    pub roots: Vec<String>,
+    /// Client roots left out because they lead outside the catalog, with
+    /// where to (reported in the summary, never followed).
+    pub outside: Vec<(String, PathBuf)>,
+    /// Folders whose listing decided which roots exist, root-relative.
+    pub probed: Vec<String>,
+    /// A probed folder or root is a symlink.
+    pub links: bool,
+}
+
+/// Whether `dir` is a skills root at all: a folder that is not itself a
+/// skill (`skills/SKILL.md` makes `skills/` a skill named "skills").
+fn is_root_folder(dir: &Path) -> bool {
+    dir.is_dir() && std::fs::symlink_metadata(dir.join("SKILL.md")).is_err()
+}
+
+/// The default skills roots of the catalog at `base`: `skills/` and every
+/// client root ([`CLIENT_ROOTS`], `plugins/*/skills/`) that exists, when
+/// `skills/` is a skills root; else the catalog root itself, whose walk
+/// reaches all of them anyway.
+pub fn default_roots(base: &Path, boundary: &Path) -> DefaultRoots {
+    let mut out = DefaultRoots {
+        probed: vec![String::new()],
+        ..DefaultRoots::default()
+    };
+    let is_link = |rel: &str| {
+        std::fs::symlink_metadata(base.join(rel)).is_ok_and(|m| m.file_type().is_symlink())
+    };
+    if !is_root_folder(&base.join("skills")) {
+        out.roots.push(String::new());
+        return out;
+    }
+    out.roots.push("skills".into());
+    out.links |= is_link("skills");
+    let mut candidates: Vec<String> = Vec::new();
+    for r in CLIENT_ROOTS {
+        let parent = r.split('/').next().unwrap_or(r);
+        if base.join(parent).is_dir() && !out.probed.iter().any(|p| p == parent) {
+            out.probed.push(parent.to_string());
+            out.links |= is_link(parent);
+        }
+        candidates.push(r.to_string());
+    }
+    if base.join(PLUGINS_DIR).is_dir() {
+        out.probed.push(PLUGINS_DIR.to_string());
+        out.links |= is_link(PLUGINS_DIR);
+        let mut plugins: Vec<String> = std::fs::read_dir(base.join(PLUGINS_DIR))
+            .map(|rd| {
+                rd.filter_map(|e| e.ok())
+                    .filter_map(|e| e.file_name().to_str().map(str::to_string))
+                    .collect()
+            })
+            .unwrap_or_default();
+        plugins.sort();
+        for p in plugins {
+            let rel = format!("{PLUGINS_DIR}/{p}");
+            if base.join(&rel).is_dir() && !SKIP_DIRS.contains(&p.as_str()) {
+                out.links |= is_link(&rel);
+                out.probed.push(rel.clone());
+                candidates.push(format!("{rel}/skills"));
+            }
+        }
+    }
+    for rel in candidates {
+        let dir = base.join(&rel);
+        if !is_root_folder(&dir) {
+            continue;
+        }
+        if let Some(real) = super::outside_root(boundary, &dir) {
+            out.outside.push((rel, real));
+            continue;
+        }
+        out.links |= is_link(&rel);
+        out.roots.push(rel);
+    }
+    out
+}
+
 /// What a walk found.
 #[derive(Debug, Default)]
 pub struct Found {
-    /// SKILL.md paths (absolute) with their root-relative `/` paths, sorted.
-    pub skill_files: Vec<(PathBuf, String)>,
+    /// Every SKILL.md found, in walk order.
+    pub skill_files: Vec<SkillFile>,
     /// Folders (root-relative) that hold files but no SKILL.md in themselves,
     /// in any ancestor below the skills root, or in any descendant.
     pub orphan_dirs: Vec<String>,
@@ -73,29 +185,46 @@ pub fn join_rel(prefix: &str, name: &str) -> String {
     }
 }
 
+/// How walking one root went.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Walked {
+    /// The root was walked.
+    Read,
+    /// The root is a folder an earlier root already walked (a symlink to
+    /// it, or the same folder): its root-relative path.
+    Same(String),
+    /// The root could not be walked (already a diagnostic).
+    Failed,
+}
+
 /// Walk `dir` (whose root-relative path is `rel`) for SKILL.md files.
 /// `report_orphans` is set for dedicated skills roots, where every folder
 /// is expected to belong to a skill. Symlinks that lead outside `boundary`
-/// (the canonical catalog root) are reported and not followed.
+/// (the canonical catalog root) are reported and not followed. `seen`
+/// holds the real folders walked so far, by every root of the catalog,
+/// so a folder reached twice is walked once.
 pub fn walk(
     dir: &Path,
     rel: &str,
     filter: &Filter,
     report_orphans: bool,
     boundary: &Path,
+    seen: &mut HashMap<PathBuf, String>,
     found: &mut Found,
-) {
+) -> Walked {
     if let Some(real) = super::outside_root(boundary, dir) {
         found.diagnostics.push(
             UNREADABLE
                 .diag(rel, super::outside_message(&real))
                 .with_help(super::OUTSIDE_HELP),
         );
-        return;
+        return Walked::Failed;
     }
-    let mut seen = HashSet::new();
     let canon = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
-    seen.insert(canon.clone());
+    if let Some(first) = seen.get(&canon) {
+        return Walked::Same(first.clone());
+    }
+    seen.insert(canon.clone(), rel.to_string());
     let mut listings = prefetch(dir, rel, filter, boundary);
     walk_dir(
         dir,
@@ -106,13 +235,36 @@ pub fn walk(
         boundary,
         0,
         false,
-        &mut seen,
+        seen,
         &mut listings,
         found,
     );
-    found.skill_files.sort_by(|a, b| a.1.cmp(&b.1));
-    found.skill_files.dedup_by(|a, b| a.1 == b.1);
     found.orphan_dirs.sort();
+    found.orphan_dirs.dedup();
+    Walked::Read
+}
+
+/// Sort what the walks of every root found, and keep each SKILL.md once:
+/// by path, and by the file it really is (a symlinked SKILL.md whose
+/// target was found too is the same skill; the target is kept).
+pub fn settle(found: &mut Found) {
+    found.skill_files.sort_by(|a, b| a.rel.cmp(&b.rel));
+    found.skill_files.dedup_by(|a, b| a.rel == b.rel);
+    let mut real: HashSet<PathBuf> = found
+        .skill_files
+        .iter()
+        .filter(|f| !f.link)
+        .filter_map(|f| f.canonical.clone())
+        .collect();
+    found.skill_files.retain(|f| {
+        if !f.link {
+            return true;
+        }
+        match &f.canonical {
+            Some(c) => real.insert(c.clone()),
+            None => true,
+        }
+    });
 }
 
 /// One entry of a folder, as the walk needs it.
@@ -272,7 +424,7 @@ fn walk_dir(
     boundary: &Path,
     depth: usize,
     inside_skill: bool,
-    seen: &mut HashSet<PathBuf>,
+    seen: &mut HashMap<PathBuf, String>,
     listings: &mut HashMap<String, Listing>,
     found: &mut Found,
 ) -> bool {
@@ -315,7 +467,17 @@ fn walk_dir(
                 found.links |= is_link && name == "SKILL.md";
                 if name == "SKILL.md" && filter.accepts_file(&child_rel) {
                     has_skill = true;
-                    found.skill_files.push((path, child_rel));
+                    let canonical = if is_link {
+                        path.canonicalize().ok()
+                    } else {
+                        Some(canon.join("SKILL.md"))
+                    };
+                    found.skill_files.push(SkillFile {
+                        path,
+                        rel: child_rel,
+                        canonical,
+                        link: is_link,
+                    });
                 }
             }
         }
@@ -356,10 +518,11 @@ fn walk_dir(
         } else {
             canon.join(path.file_name().unwrap_or_default())
         };
-        if !seen.insert(child_canon.clone()) {
+        if seen.contains_key(&child_canon) {
             // a symlink loop or a second link to a folder already walked
             continue;
         }
+        seen.insert(child_canon.clone(), child_rel.clone());
         below |= walk_dir(
             &path,
             &child_canon,

@@ -105,6 +105,19 @@ impl fmt::Display for Error {
 }
 
 impl Value {
+    /// The type with its article, for messages: `null`, `a string`, `an
+    /// array`.
+    pub fn described(&self) -> &'static str {
+        match self.kind {
+            Kind::Null => "null",
+            Kind::Bool(_) => "a boolean",
+            Kind::Number(_) => "a number",
+            Kind::String(_) => "a string",
+            Kind::Array(_) => "an array",
+            Kind::Object(_) => "an object",
+        }
+    }
+
     /// The type name used in messages: `null`, `boolean`, `number`,
     /// `string`, `array`, `object`.
     pub fn type_name(&self) -> &'static str {

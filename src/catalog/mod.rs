@@ -55,6 +55,13 @@ pub struct Catalog {
     pub skills: Vec<Skill>,
     /// `evals/cases/*.json`, sorted by path.
     pub cases: Vec<cases::CaseFile>,
+    /// Case sources in the skills' own folders (`evals/evals.json`, trigger
+    /// sets, waza files, and files there that hold no cases), by path.
+    pub case_sources: Vec<cases::CaseSource>,
+    /// Every skill's cases from all of those, merged (see [`cases::Suite`]).
+    pub suites: Vec<cases::Suite>,
+    /// Index into `suites` of each skill's suite, by skill index.
+    pub suite_by_skill: Vec<Option<usize>>,
     /// Slash-command files of the three command folders.
     pub commands: commands::Commands,
     /// Folders under the skills root that hold files but no skill.
@@ -65,9 +72,21 @@ pub struct Catalog {
     pub diagnostics: Vec<Diagnostic>,
     /// What the walk for SKILL.md files saw (a catalog folder only).
     pub walk: Walk,
-    /// The skills roots searched, relative to `root` (`""` is the root
-    /// itself); empty for a single skill.
-    pub roots: Vec<String>,
+    /// The skills roots read, in walk order (a catalog folder only).
+    pub roots: Vec<RootRead>,
+}
+
+/// One skills root as the summary reports it.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct RootRead {
+    /// Relative to the catalog root, `.` for the root itself.
+    pub path: String,
+    /// SKILL.md files found under it.
+    pub skills: usize,
+    /// Why it was not walked: it is the same folder as an earlier root, or
+    /// a link leading outside the catalog.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub skipped: Option<String>,
 }
 
 /// The folders a catalog walk listed, for [`crate::route::cache`]: when
@@ -204,7 +223,8 @@ impl Catalog {
         let boundary = base.canonicalize().unwrap_or_else(|_| base.clone());
 
         let mut found = discover::Found::default();
-        let mut searched = Vec::new();
+        let mut roots_read = Vec::new();
+        let mut probed: Vec<String> = Vec::new();
         match target {
             Target::SkillFile | Target::SkillDir => {
                 let path = base.join("SKILL.md");
@@ -214,18 +234,28 @@ impl Catalog {
                             .diag("SKILL.md", outside_message(&real))
                             .with_help(OUTSIDE_HELP),
                     ),
-                    None => found.skill_files.push((path, "SKILL.md".into())),
+                    None => found.skill_files.push(discover::SkillFile {
+                        path,
+                        rel: "SKILL.md".into(),
+                        canonical: None,
+                        link: false,
+                    }),
                 }
             }
             Target::Catalog => {
-                let roots: Vec<String> = if !config.catalog.roots.is_empty() {
-                    config.catalog.roots.clone()
-                } else if base.join("skills").is_dir() {
-                    vec!["skills".into()]
+                let explicit = !config.catalog.roots.is_empty();
+                let defaults = if explicit {
+                    discover::DefaultRoots {
+                        roots: config.catalog.roots.clone(),
+                        ..discover::DefaultRoots::default()
+                    }
                 } else {
-                    vec![String::new()]
+                    discover::default_roots(&base, &boundary)
                 };
-                for r in &roots {
+                found.links |= defaults.links;
+                probed = defaults.probed;
+                let mut seen = std::collections::HashMap::new();
+                for r in &defaults.roots {
                     let dir = if r.is_empty() {
                         base.clone()
                     } else {
@@ -237,16 +267,64 @@ impl Catalog {
                             dir.display()
                         )));
                     }
-                    discover::walk(&dir, r, &filter, !r.is_empty(), &boundary, &mut found);
+                    found.links |=
+                        std::fs::symlink_metadata(&dir).is_ok_and(|m| m.file_type().is_symlink());
+                    let walked = discover::walk(
+                        &dir,
+                        r,
+                        &filter,
+                        !r.is_empty(),
+                        &boundary,
+                        &mut seen,
+                        &mut found,
+                    );
+                    roots_read.push(RootRead {
+                        path: if r.is_empty() { ".".into() } else { r.clone() },
+                        skills: 0,
+                        skipped: match walked {
+                            discover::Walked::Same(first) if first.is_empty() => {
+                                Some("the same folder as the catalog root".to_string())
+                            }
+                            discover::Walked::Same(first) => {
+                                Some(format!("the same folder as {first}/"))
+                            }
+                            _ => None,
+                        },
+                    });
                 }
-                found.skill_files.sort_by(|a, b| a.1.cmp(&b.1));
-                found.skill_files.dedup_by(|a, b| a.1 == b.1);
-                searched = roots;
+                for (rel, real) in defaults.outside {
+                    roots_read.push(RootRead {
+                        path: rel,
+                        skills: 0,
+                        skipped: Some(format!(
+                            "a symlink leading outside the catalog (to {})",
+                            real.display()
+                        )),
+                    });
+                }
+                discover::settle(&mut found);
+                for f in &found.skill_files {
+                    // the deepest root holding the file
+                    if let Some(r) = roots_read
+                        .iter_mut()
+                        .filter(|r| {
+                            r.skipped.is_none()
+                                && (r.path == "."
+                                    || f.rel
+                                        .strip_prefix(r.path.as_str())
+                                        .is_some_and(|rest| rest.starts_with('/')))
+                        })
+                        .max_by_key(|r| r.path.len())
+                    {
+                        r.skills += 1;
+                    }
+                }
             }
         }
 
         let walk = if target == Target::Catalog {
             let mut dirs = std::mem::take(&mut found.dirs);
+            dirs.extend(probed);
             dirs.push(String::new());
             dirs.sort();
             dirs.dedup();
@@ -262,8 +340,8 @@ impl Catalog {
         let loaded: Vec<(Skill, Vec<Diagnostic>, T)> = found
             .skill_files
             .par_iter()
-            .map(|(path, rel)| {
-                let (mut skill, diags) = load_skill(path, rel, scope, limit);
+            .map(|f| {
+                let (mut skill, diags) = load_skill(&f.path, &f.rel, scope, limit);
                 let (result, keep) = per_skill(&skill, &diags);
                 if let Some(keep) = keep {
                     cut_source(&mut skill, keep);
@@ -286,15 +364,19 @@ impl Catalog {
         }
 
         let full = target == Target::Catalog && scope == Scope::Full;
-        let (case_files, case_diags) = if full {
-            cases::load_all(&base, config)
+        let loaded: cases::Loaded = if full {
+            cases::load_all(&base, config, &skills)
         } else {
-            (Vec::new(), Vec::new())
+            cases::Loaded::default()
         };
-        diagnostics.extend(case_diags);
-        for c in &case_files {
+        diagnostics.extend(loaded.diagnostics);
+        for c in &loaded.case_files {
             sources.insert(c.file.clone(), c.source.clone());
         }
+        for c in &loaded.sources {
+            sources.insert(c.file.clone(), c.source.clone());
+        }
+        let suite_by_skill = cases::suite_index(&loaded.suites, skills.len());
         let (commands, cmd_diags) = if full {
             commands::load_all(&base, config)
         } else {
@@ -311,16 +393,72 @@ impl Catalog {
                 display_root,
                 target,
                 skills,
-                cases: case_files,
+                cases: loaded.case_files,
+                case_sources: loaded.sources,
+                suite_by_skill,
+                suites: loaded.suites,
                 commands,
                 orphan_dirs: found.orphan_dirs,
                 sources,
                 diagnostics,
                 walk,
-                roots: searched,
+                roots: roots_read,
             },
             results,
         ))
+    }
+
+    /// The index of the skill named `name` (as [`Catalog::skill_named`]
+    /// finds it), or a usage error listing the skills there are.
+    pub fn require_skill(&self, name: &str) -> Result<usize, Fatal> {
+        if let Some(i) = cases::skill_named(&self.skills, name) {
+            return Ok(i);
+        }
+        let mut names: Vec<&str> = self.skills.iter().map(cases::skill_key).collect();
+        names.sort();
+        let shown: Vec<&str> = names.iter().take(12).copied().collect();
+        Err(
+            Fatal::usage(format!("no skill named `{name}` in {}", self.display_root)).with_help(
+                if shown.is_empty() {
+                    "the catalog holds no skills".to_string()
+                } else {
+                    format!(
+                        "skills here: {}{}",
+                        shown.join(", "),
+                        if names.len() > shown.len() {
+                            ", …"
+                        } else {
+                            ""
+                        }
+                    )
+                },
+            ),
+        )
+    }
+
+    /// The suite of cases of skill `i` (index into `skills`).
+    pub fn suite_of(&self, i: usize) -> Option<&cases::Suite> {
+        self.suite_by_skill
+            .get(i)
+            .copied()
+            .flatten()
+            .map(|k| &self.suites[k])
+    }
+
+    /// The skills roots walked, relative to `root` (`""` is the root
+    /// itself), without those skipped; empty for a single skill.
+    pub fn root_paths(&self) -> Vec<String> {
+        self.roots
+            .iter()
+            .filter(|r| r.skipped.is_none())
+            .map(|r| {
+                if r.path == "." {
+                    String::new()
+                } else {
+                    r.path.clone()
+                }
+            })
+            .collect()
     }
 
     /// The skill whose frontmatter `name` (else folder name) is `name`.
@@ -393,7 +531,7 @@ pub fn load_skill(path: &Path, rel: &str, scope: Scope, limit: u64) -> (Skill, V
                 .with_help("fix the folder, or move what the skill does not need out of it"),
         );
     }
-    let (files, empty_dirs) = (listing.files, listing.empty);
+    let (files, empty_dirs, evals_dir) = (listing.files, listing.empty, listing.evals);
     let mut skill = Skill {
         file: rel.to_string(),
         dir,
@@ -404,6 +542,7 @@ pub fn load_skill(path: &Path, rel: &str, scope: Scope, limit: u64) -> (Skill, V
         body_start: 0,
         files,
         empty_dirs,
+        evals_dir,
         cut: 0,
     };
     let bytes = match read_bounded(path, limit) {
@@ -430,11 +569,75 @@ pub fn load_skill(path: &Path, rel: &str, scope: Scope, limit: u64) -> (Skill, V
         }
     };
     let (src, start) = skill::decode(rel, bytes, &mut diags);
+    if let Some(target) = link_target(&src.text[start..]) {
+        // where the link leads, when that stays inside the catalog
+        let shown = match normalize_rel(&discover::join_rel(&skill.rel_dir, target)) {
+            Some(t) if skill.dir.join(target).exists() => format!("; its target {t} exists"),
+            Some(t) => format!("; its target {t} does not exist"),
+            None => String::new(),
+        };
+        let line = src.line_span(1);
+        diags.push(
+            rules::SYMLINK_AS_FILE
+                .diag(
+                    rel,
+                    format!(
+                        "SKILL.md holds only the path `{target}`: a symlink checked out as a plain file{shown}"
+                    ),
+                )
+                .with_span(line)
+                .with_label("the link's target, not a skill")
+                .with_help(
+                    "check the link out as a link (`git config core.symlinks true`, then `git checkout -- <this file>`; on Windows enable Developer Mode), or replace the file with a copy of its target",
+                ),
+        );
+        skill.body_start = start;
+        skill.source = Some(src);
+        return (skill, diags);
+    }
     let (fm, body) = skill::parse_frontmatter(rel, &src, start, &mut diags);
     skill.frontmatter = fm;
     skill.body_start = body;
     skill.source = Some(src);
     (skill, diags)
+}
+
+/// The path a file holds when its whole content is one path and nothing
+/// else: what git writes for a symlink when it does not create links.
+/// A path here has a `/` (or `\\`), no whitespace inside, and no YAML or
+/// Markdown around it.
+pub fn link_target(text: &str) -> Option<&str> {
+    let t = text.strip_suffix('\n').unwrap_or(text);
+    let t = t.strip_suffix('\r').unwrap_or(t);
+    if t.is_empty()
+        || t.len() > 4096
+        || t.starts_with("---")
+        || t.chars().any(|c| c.is_whitespace() || c.is_control())
+        || !t.contains(['/', '\\'])
+        || t.contains("://")
+    {
+        return None;
+    }
+    Some(t)
+}
+
+/// `a/b/../c` as `a/c`; `None` for an absolute path or one that climbs
+/// above where it starts.
+fn normalize_rel(path: &str) -> Option<String> {
+    if path.starts_with(['/', '\\']) || path.get(1..2) == Some(":") {
+        return None;
+    }
+    let mut parts: Vec<&str> = Vec::new();
+    for c in path.split(['/', '\\']) {
+        match c {
+            "" | "." => {}
+            ".." => {
+                parts.pop()?;
+            }
+            c => parts.push(c),
+        }
+    }
+    Some(parts.join("/"))
 }
 
 /// Most files listed in one skill folder.
@@ -451,6 +654,8 @@ struct Listing {
     empty: Vec<String>,
     /// What could not be listed: (folder relative to the skill, message).
     problems: Vec<(String, String)>,
+    /// The folder has an `evals/` subfolder.
+    evals: bool,
 }
 
 /// Files and empty subfolders of a skill folder (not descending into
@@ -493,8 +698,14 @@ fn list_skill_files(dir: &Path) -> Listing {
                     continue;
                 }
             };
+            if depth == 0 && name == "evals" && (ft.is_dir() || e.path().is_dir()) {
+                // a linked evals/ too: the case scan decides whether it
+                // stays inside the catalog
+                out.evals = true;
+                continue;
+            }
             if ft.is_dir() {
-                if depth == 0 && name == "evals" || discover::SKIP_DIRS.contains(&name.as_str()) {
+                if discover::SKIP_DIRS.contains(&name.as_str()) {
                     continue;
                 }
                 if e.path().join("SKILL.md").exists() {
@@ -520,6 +731,7 @@ fn list_skill_files(dir: &Path) -> Listing {
                     ));
                     out.files.clear();
                     out.empty.clear();
+                    out.evals = dir.join("evals").is_dir();
                     out.problems.sort();
                     out.problems.dedup();
                     return out;

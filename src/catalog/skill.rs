@@ -75,6 +75,8 @@ pub struct Skill {
     pub files: Vec<String>,
     /// Empty subfolders (relative to the skill folder).
     pub empty_dirs: Vec<String>,
+    /// The folder has an `evals/` subfolder (where per-skill cases live).
+    pub evals_dir: bool,
     /// Bytes dropped from the end of `source` once the skill was checked
     /// (see [`super::Catalog::load_with`]); 0 when the whole text is kept.
     /// The body then ends early.

@@ -177,10 +177,34 @@ pub struct Tree {
     pub duplicates: Vec<DuplicateKey>,
 }
 
+/// Bounds on what [`parse_with`] accepts.
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    /// Most nodes, aliases expanded.
+    pub max_nodes: usize,
+    /// What the text is, for messages ("frontmatter", "the file").
+    pub what: &'static str,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_nodes: MAX_NODES,
+            what: "frontmatter",
+        }
+    }
+}
+
 /// Parse `text` as a single YAML document into a spanned tree.
 pub fn parse(text: &str) -> Result<Tree, YamlError> {
+    parse_with(text, Limits::default())
+}
+
+/// [`parse`] with other [`Limits`].
+pub fn parse_with(text: &str, limits: Limits) -> Result<Tree, YamlError> {
     let offsets = CharOffsets::new(text);
     let mut b = Builder {
+        limits,
         offsets: &offsets,
         stack: Vec::new(),
         anchors: HashMap::new(),
@@ -256,6 +280,7 @@ enum Frame {
 }
 
 struct Builder<'a> {
+    limits: Limits,
     offsets: &'a CharOffsets,
     stack: Vec<Frame>,
     anchors: HashMap<usize, Node>,
@@ -331,7 +356,8 @@ impl MarkedEventReceiver for Builder<'_> {
             Event::DocumentStart => {
                 self.documents += 1;
                 if self.documents > 1 {
-                    self.fail(at, "frontmatter holds more than one YAML document".into());
+                    let what = self.limits.what;
+                    self.fail(at, format!("{what} holds more than one YAML document"));
                 }
             }
             Event::Scalar(text, style, anchor, tag) => {
@@ -419,10 +445,13 @@ impl MarkedEventReceiver for Builder<'_> {
                     return;
                 };
                 self.nodes += count_nodes(&target);
-                if self.nodes > MAX_NODES {
+                if self.nodes > self.limits.max_nodes {
+                    let max = self.limits.max_nodes;
                     self.fail(
                         at,
-                        format!("alias expansion exceeds {MAX_NODES} nodes (a \"billion laughs\" block?)"),
+                        format!(
+                            "alias expansion exceeds {max} nodes (a \"billion laughs\" block?)"
+                        ),
                     );
                     return;
                 }
@@ -433,16 +462,11 @@ impl MarkedEventReceiver for Builder<'_> {
             }
             _ => {}
         }
-        if self.nodes > MAX_NODES {
-            self.fail(
-                at,
-                format!("frontmatter has more than {MAX_NODES} YAML nodes"),
-            );
+        let (max, what) = (self.limits.max_nodes, self.limits.what);
+        if self.nodes > max {
+            self.fail(at, format!("{what} has more than {max} YAML nodes"));
         } else if self.stack.len() > MAX_DEPTH {
-            self.fail(
-                at,
-                format!("frontmatter nests deeper than {MAX_DEPTH} levels"),
-            );
+            self.fail(at, format!("{what} nests deeper than {MAX_DEPTH} levels"));
         }
     }
 }

@@ -218,9 +218,9 @@ fn listing_of(
 /// the CLI would find it: `<rel below its root>`.
 fn install(catalog: &Catalog, skills: &Path) -> Result<(), Fatal> {
     let io = |e: std::io::Error| unavailable(format!("cannot set up the capture workspace: {e}"));
+    let roots = catalog.root_paths();
     for s in &catalog.skills {
-        let rel = match catalog
-            .roots
+        let rel = match roots
             .iter()
             .filter(|r| r.is_empty() || s.rel_dir.starts_with(&format!("{r}/")))
             .max_by_key(|r| r.len())

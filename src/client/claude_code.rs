@@ -694,10 +694,11 @@ impl Client for ClaudeCode {
         let limit = config.route.listing_budget_chars.unwrap_or(BUDGET);
         let readings: Vec<Reading> = catalog.skills.par_iter().map(read).collect();
         let mut entries: Vec<Entry> = Vec::with_capacity(readings.len());
+        let roots = catalog.root_paths();
         for (i, (skill, r)) in catalog.skills.iter().zip(readings).enumerate() {
             let mut hidden = r.hidden.clone();
             if catalog.target == crate::catalog::Target::Catalog
-                && let Some((d, root)) = depth(skill, &catalog.roots)
+                && let Some((d, root)) = depth(skill, &roots)
                 && d > DEPTH
             {
                 hidden = Some(Hidden::TooDeep { depth: d, root });

@@ -49,6 +49,9 @@ pub fn render(o: &Outcome, out: &mut dyn Write) -> std::io::Result<()> {
         writeln!(out, "::{level} {props}::{}", escape_data(&msg))?;
     }
     let s = o.summary;
+    if let Some(line) = super::human::roots_line(s) {
+        writeln!(out, "{line}")?;
+    }
     writeln!(
         out,
         "{} skills checked: {} errors, {} warnings, {} notices",

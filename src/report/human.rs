@@ -128,10 +128,51 @@ pub fn route_lines(s: &Summary) -> Vec<String> {
             "not routed ({} {} without a readable name or description): {}",
             r.unroutable.len(),
             plural(r.unroutable.len(), "skill"),
-            r.unroutable.join(", ")
+            first_few(&r.unroutable)
         ));
     }
     lines
+}
+
+/// Most paths a summary line lists before it says how many more there are.
+pub const FEW: usize = 5;
+
+/// `a, b, c, d, e and 535 more (--format json lists all)`, or every path
+/// when there are at most [`FEW`].
+pub fn first_few(paths: &[String]) -> String {
+    if paths.len() <= FEW {
+        return paths.join(", ");
+    }
+    format!(
+        "{} and {} more (--format json lists all)",
+        paths[..FEW].join(", "),
+        paths.len() - FEW
+    )
+}
+
+/// Which skills roots were read, when there is more than the one a
+/// catalog usually has: `skills roots: skills/ (24 skills), .claude/skills/
+/// (2 skills)`.
+pub fn roots_line(s: &Summary) -> Option<String> {
+    if s.roots.len() < 2 {
+        return None;
+    }
+    let shown: Vec<String> = s
+        .roots
+        .iter()
+        .map(|r| {
+            let path = if r.path == "." {
+                ".".to_string()
+            } else {
+                format!("{}/", r.path)
+            };
+            match &r.skipped {
+                Some(why) => format!("{path} (not read: {why})"),
+                None => format!("{path} ({} {})", r.skills, plural(r.skills, "skill")),
+            }
+        })
+        .collect();
+    Some(format!("skills roots: {}", shown.join(", ")))
 }
 
 /// Longest line, in characters, shown as a source snippet.
@@ -193,6 +234,9 @@ pub fn render(o: &Outcome, out: &mut dyn Write) -> std::io::Result<()> {
         }
     }
     let s = o.summary;
+    if let Some(line) = roots_line(s) {
+        writeln!(out, "{line}")?;
+    }
     writeln!(
         out,
         "{} skills checked: {} {}, {} {}, {} {}",

@@ -1,8 +1,10 @@
 //! Reporters: every tier's diagnostics and summaries are rendered here, and
 //! only here (checks never print).
 
+pub mod cases;
 pub mod github;
 pub mod human;
+pub mod init;
 pub mod json;
 pub mod listing;
 pub mod rank;
@@ -52,6 +54,8 @@ pub struct Summary {
     pub notices: usize,
     /// Present when Tier 2 ran.
     pub route: Option<RouteSummary>,
+    /// The skills roots read (a catalog folder only).
+    pub roots: Vec<crate::catalog::RootRead>,
 }
 
 impl Summary {

@@ -101,7 +101,7 @@ pub fn human(r: &RankReport, out: &mut dyn Write) -> std::io::Result<()> {
             out,
             "not routed ({} without a readable name or description): {}",
             r.unroutable.len(),
-            r.unroutable.join(", ")
+            super::human::first_few(&r.unroutable)
         )?;
     }
     Ok(())

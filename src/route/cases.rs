@@ -1,4 +1,5 @@
-//! The trigger prompts of `evals/cases/*.json`, ranked against the catalog.
+//! Every skill's trigger prompts (its merged [`Suite`]: case files, trigger
+//! sets, evals files, waza files), ranked against the catalog.
 //!
 //! - Positive: the case file's skill ranks within `top_k` (default 3) with a
 //!   score above 0 (SG501, SG502).
@@ -9,28 +10,23 @@
 //!   [`floor`] gates it (SG505).
 //!
 //! A case file's skill is the one its `skill_name` names, else its file
-//! name. Files naming no skill, and owners naming none, are Tier 1's to
-//! report (SG405, SG415); prompts of a skill that cannot be routed are
-//! noted once per file (SG507). Every finding points at the prompt.
+//! name; a skill's own files are its own. Files naming no skill, and owners
+//! naming none, are Tier 1's to report (SG405, SG415); prompts of a skill
+//! that cannot be routed are noted once per file (SG507); drafts are never
+//! routed (SG423). Every finding points at the prompt, in its file.
 
 use super::Router;
 use super::index::Query;
 use super::rank::{Scorer, Standing, score_key};
 use super::rules;
-use crate::catalog::cases::{CASES_DIR, CaseFile, TriggerCase};
+use crate::catalog::cases::{CASES_DIR, Suite, TriggerCase};
 use crate::config::RouteConfig;
 use crate::diag::{Diagnostic, Span};
 use crate::report::RouteSummary;
 use rayon::prelude::*;
-use serde::{Deserialize, Serialize};
 
 /// Positive or negative trigger prompt.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Kind {
-    Positive,
-    Negative,
-}
+pub use crate::catalog::cases::Side as Kind;
 
 /// What one trigger prompt did.
 #[derive(Debug, Clone)]
@@ -68,75 +64,31 @@ pub struct Outcome {
 
 /// One prompt to check.
 struct Job<'a> {
-    case: &'a CaseFile,
     skill: String,
     doc: u32,
     kind: Kind,
     trigger: &'a TriggerCase,
 }
 
-/// The skill a case file is for: `skill_name` when it names a skill of the
-/// catalog, else the file name when that does.
-fn case_skill(router: &Router, case: &CaseFile) -> Option<usize> {
-    case.skill_name
-        .as_ref()
-        .and_then(|s| router.skill_index(&s.value))
-        .or_else(|| router.skill_index(&case.stem))
-}
-
-/// Check every trigger prompt of every case file.
+/// Check every trigger prompt of every suite.
 pub fn check(router: &Router, config: &RouteConfig) -> Outcome {
     let mut out = Outcome::default();
     let mut jobs = Vec::new();
-    for case in &router.catalog.cases {
-        let Some(si) = case_skill(router, case) else {
+    for suite in &router.catalog.suites {
+        let Some(si) = suite.skill else {
             continue;
         };
-        let skill = &router.catalog.skills[si];
         let Some(doc) = router.doc_of(si) else {
-            let n = case.positive.len() + case.negative.len();
-            if n > 0 {
-                let span = case
-                    .skill_name
-                    .as_ref()
-                    .map(|s| s.span)
-                    .or_else(|| case.positive.first().map(|t| t.prompt.span))
-                    .or_else(|| case.negative.first().map(|t| t.prompt.span));
-                out.diagnostics.push(
-                    rules::UNROUTABLE_CASES
-                        .diag(
-                            &case.file,
-                            format!(
-                                "{n} trigger prompt{} not checked: {} lists no `{}`: {}",
-                                if n == 1 { " was" } else { "s were" },
-                                router.listing.client.label(),
-                                skill.folder,
-                                router
-                                    .entry(si)
-                                    .and_then(|e| e.reason.as_ref())
-                                    .map_or_else(
-                                        || "it has no readable name or description".to_string(),
-                                        |r| r.describe()
-                                    )
-                            ),
-                        )
-                        .with_span_opt(span)
-                        .with_help(format!(
-                            "fix {} (see its Tier 1 findings) so that the client lists it",
-                            skill.file
-                        )),
-                );
-            }
+            unroutable(router, suite, si, &mut out.diagnostics);
             continue;
         };
         let name = router.index.doc(doc).name.clone();
         for (kind, list) in [
-            (Kind::Positive, &case.positive),
-            (Kind::Negative, &case.negative),
+            (Kind::Positive, &suite.positive),
+            (Kind::Negative, &suite.negative),
         ] {
             for trigger in list {
                 jobs.push(Job {
-                    case,
                     skill: name.clone(),
                     doc,
                     kind,
@@ -168,6 +120,56 @@ pub fn check(router: &Router, config: &RouteConfig) -> Outcome {
     }
     out.prompts = results;
     out
+}
+
+/// SG507 for each file of a suite whose skill cannot be routed (no
+/// readable name or description), at a case file's `skill_name` or the
+/// file's first prompt.
+fn unroutable(router: &Router, suite: &Suite, si: usize, out: &mut Vec<Diagnostic>) {
+    let skill = &router.catalog.skills[si];
+    let why = router
+        .entry(si)
+        .and_then(|e| e.reason.as_ref())
+        .map_or_else(
+            || "it has no readable name or description".to_string(),
+            |r| r.describe(),
+        );
+    for file in &suite.files {
+        let prompts: Vec<&TriggerCase> = suite
+            .positive
+            .iter()
+            .chain(&suite.negative)
+            .filter(|t| &t.file == file)
+            .collect();
+        let n = prompts.len();
+        if n == 0 {
+            continue;
+        }
+        let named = router
+            .catalog
+            .cases
+            .binary_search_by(|c| c.file.as_str().cmp(file))
+            .ok()
+            .and_then(|i| router.catalog.cases[i].skill_name.as_ref())
+            .map(|s| s.span);
+        out.push(
+            rules::UNROUTABLE_CASES
+                .diag(
+                    file,
+                    format!(
+                        "{n} trigger prompt{} not checked: {} lists no `{}`: {why}",
+                        if n == 1 { " was" } else { "s were" },
+                        router.listing.client.label(),
+                        skill.folder,
+                    ),
+                )
+                .with_span(named.unwrap_or(prompts[0].prompt.span))
+                .with_help(format!(
+                    "fix {} (see its Tier 1 findings) so that the client lists it",
+                    skill.file
+                )),
+        );
+    }
 }
 
 /// `name (0.42)` for a ranked document.
@@ -223,7 +225,7 @@ fn run(router: &Router, config: &RouteConfig, scorer: &mut Scorer, job: &Job) ->
             .join(", ")
     };
     let skill = &job.skill;
-    let file = &job.case.file;
+    let file = &job.trigger.file;
     let mut diags = Vec::new();
     match job.kind {
         Kind::Positive => {
@@ -357,7 +359,7 @@ fn owner_check(
     let prompt = &job.trigger.prompt;
     let fail = |msg: String, label: String, help: String| {
         rules::OWNER_NOT_AHEAD
-            .diag(&job.case.file, msg)
+            .diag(&job.trigger.file, msg)
             .with_span(prompt.span)
             .with_label(label)
             .with_help(help)

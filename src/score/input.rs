@@ -212,14 +212,8 @@ pub fn json_error(path: &Path, line: usize, e: &serde_json::Error) -> Fatal {
     Fatal::usage(format!("{}:{line}{col}: {msg}", path.display()))
 }
 
-/// Which set a case belongs to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Deserialize, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Split {
-    Train,
-    Validation,
-    Fresh,
-}
+/// Which set a case belongs to: the case model's own type.
+pub use crate::catalog::cases::Split;
 
 /// One line of cases.jsonl.
 #[derive(Debug, Clone, PartialEq)]

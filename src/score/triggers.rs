@@ -23,7 +23,10 @@
 
 use super::input::{MAX_FILE_BYTES, open_regular};
 use super::trigger::case_passes;
+use crate::catalog::cases::trigger_set;
+use crate::catalog::json::{self, Kind, Value};
 use crate::cli::{Format, TriggersArgs};
+use crate::diag::LineIndex;
 use crate::exit::{Exit, Fatal};
 use crate::report::write_error;
 use serde::{Deserialize, Serialize};
@@ -31,14 +34,8 @@ use std::collections::BTreeMap;
 use std::io::{Read, Write};
 use std::path::Path;
 
-/// Which set a row belongs to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Deserialize, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Split {
-    Train,
-    Validation,
-    Fresh,
-}
+/// Which set a row belongs to: the case model's own type.
+pub use crate::catalog::cases::Split;
 
 /// How the prompt reached the skill.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, Default)]
@@ -63,20 +60,6 @@ pub struct Row {
     pub runs: u64,
     /// 1-based line of the row's opening `{`.
     pub line: usize,
-}
-
-#[derive(Deserialize)]
-struct RowLine {
-    query: String,
-    should_trigger: bool,
-    split: Split,
-    #[serde(default)]
-    client: Option<String>,
-    #[serde(default)]
-    invocation: Option<Invocation>,
-    runs: serde_json::Value,
-    #[serde(default)]
-    triggers: Option<serde_json::Value>,
 }
 
 /// The gate's settings.
@@ -199,7 +182,9 @@ pub fn run(args: &TriggersArgs, out: &mut dyn Write) -> Result<Exit, Fatal> {
     })
 }
 
-/// Read and validate the rows of FILE.
+/// Read and validate the rows of FILE: a JSON array of rows, or
+/// skill-creator's `run_eval.py` output (its `results`). Each problem is
+/// reported at its `file:line:column`.
 pub fn read_rows(path: &Path) -> Result<Vec<Row>, Fatal> {
     let shown = path.display();
     let mut text = String::new();
@@ -213,135 +198,150 @@ pub fn read_rows(path: &Path) -> Result<Vec<Row>, Fatal> {
         )));
     }
     let body = text.strip_prefix('\u{feff}').unwrap_or(&text);
-    let lines: Vec<RowLine> = serde_json::from_str(body).map_err(|e| {
-        let full = e.to_string();
-        let suffix = format!(" at line {} column {}", e.line(), e.column());
-        let msg = full.strip_suffix(&suffix).unwrap_or(&full);
-        Fatal::usage(format!("{shown}:{}:{}: {msg}", e.line(), e.column())).with_help(
-            r#"FILE is a JSON array of {"query":"…","should_trigger":true|false,"split":"train"|"validation"|"fresh","client"?:"…","runs":[true,false,…]} (or "triggers":N,"runs":M)"#,
-        )
-    })?;
-    let starts = element_starts(body);
-    let line_of = |i: usize| -> usize {
-        starts
-            .get(i)
-            .map(|&o| body[..o].bytes().filter(|&b| b == b'\n').count() + 1)
-            .unwrap_or(1)
+    let index = LineIndex::new(body);
+    let at = |offset: usize, m: &str| {
+        let (l, c) = index.line_col(body, offset.min(body.len()));
+        Fatal::usage(format!("{shown}:{l}:{c}: {m}")).with_help(FORMAT_HELP)
     };
-    let mut rows = Vec::with_capacity(lines.len());
-    for (i, r) in lines.into_iter().enumerate() {
-        let line = line_of(i);
-        let at = |m: String| Fatal::usage(format!("{shown}:{line}: row {}: {m}", i + 1));
-        if r.query.trim().is_empty() {
-            return Err(at("`query` is empty".into()));
+    let limits = json::Limits {
+        max_bytes: usize::MAX,
+        ..json::Limits::default()
+    };
+    let tree = json::parse_with(body, limits).map_err(|e| at(e.offset, &e.message))?;
+    let Some(items) = trigger_set::rows(&tree.root) else {
+        return Err(at(
+            tree.root.start,
+            &format!(
+                "a JSON {}, not an array of rows nor run_eval.py output ({{\"results\": […]}})",
+                tree.root.type_name()
+            ),
+        ));
+    };
+    let mut rows = Vec::with_capacity(items.len());
+    for (i, r) in items.iter().enumerate() {
+        let what = format!("row {}", i + 1);
+        if let Some(p) = trigger_set::row_problems(r, &what, "query")
+            .into_iter()
+            .next()
+        {
+            return Err(at(p.start, &p.message).with_help(p.help));
         }
-        let (triggers, runs) = match (&r.runs, &r.triggers) {
-            (serde_json::Value::Array(list), None) => {
+        let (line, _) = index.line_col(body, r.start);
+        let fail = |v: &Value, m: String| at(v.start, &format!("{what}: {m}"));
+        let query = trigger_set::text_of(r)
+            .and_then(Value::as_str)
+            .unwrap_or_default();
+        let should_trigger = matches!(
+            r.get("should_trigger").map(|v| &v.kind),
+            Some(Kind::Bool(true))
+        );
+        let split = r
+            .get("split")
+            .and_then(Value::as_str)
+            .and_then(Split::parse)
+            .unwrap_or(Split::Train);
+        let Some(runs) = r.get("runs") else {
+            return Err(fail(
+                r,
+                "no `runs`: this is a trigger set without results; run it first (skill-creator's run_eval.py, or check --behavioral), then score what that writes".into(),
+            ));
+        };
+        let (triggers, runs) = match (&runs.kind, r.get("triggers")) {
+            (Kind::Array(list), None) => {
                 let mut t = 0;
                 for v in list {
-                    match v {
-                        serde_json::Value::Bool(b) => t += u64::from(*b),
-                        other => {
-                            return Err(at(format!(
-                                "`runs` must hold only true or false, not {other}"
-                            )));
+                    match v.kind {
+                        Kind::Bool(b) => t += u64::from(b),
+                        _ => {
+                            return Err(fail(
+                                v,
+                                format!(
+                                    "`runs` must hold only true or false, not {}",
+                                    &body[v.start..v.end]
+                                ),
+                            ));
                         }
                     }
                 }
                 (t, list.len() as u64)
             }
-            (serde_json::Value::Array(_), Some(_)) => {
-                return Err(at(
+            (Kind::Array(_), Some(t)) => {
+                return Err(fail(
+                    t,
                     "give either `runs` as a list of booleans or `triggers` and `runs` as counts, not both".into(),
                 ));
             }
-            (serde_json::Value::Number(n), Some(serde_json::Value::Number(t))) => {
-                match (n.as_u64(), t.as_u64()) {
-                    (Some(n), Some(t)) => (t, n),
-                    _ => {
-                        return Err(at(
-                            "`triggers` and `runs` must be non-negative integers".into()
-                        ));
-                    }
+            (Kind::Number(_), Some(t)) => match (runs.as_u64(), t.as_u64()) {
+                (Some(n), Some(t)) => (t, n),
+                _ => {
+                    return Err(fail(
+                        runs,
+                        "`triggers` and `runs` must be non-negative integers".into(),
+                    ));
                 }
-            }
-            (serde_json::Value::Number(_), _) => {
-                return Err(at(
+            },
+            (Kind::Number(_), None) => {
+                return Err(fail(
+                    runs,
                     "`runs` is a count, so `triggers` (how many runs loaded the skill) is needed too".into(),
                 ));
             }
-            (other, _) => {
-                return Err(at(format!(
-                    "`runs` must be a list of booleans or a count, not {other}"
-                )));
+            _ => {
+                return Err(fail(
+                    runs,
+                    format!(
+                        "`runs` must be a list of booleans or a count, not {}",
+                        &body[runs.start..runs.end]
+                    ),
+                ));
             }
         };
         if runs == 0 {
-            return Err(at("the row has no runs".into()));
+            return Err(fail(r, "the row has no runs".into()));
         }
         if triggers > runs {
-            return Err(at(format!(
-                "`triggers` ({triggers}) is more than `runs` ({runs})"
-            )));
+            return Err(fail(
+                r,
+                format!("`triggers` ({triggers}) is more than `runs` ({runs})"),
+            ));
         }
-        let client = match r.client {
-            Some(c) if c.trim().is_empty() => return Err(at("`client` is empty".into())),
-            Some(c) => c,
+        let client = match r.get("client") {
             None => "default".to_string(),
+            Some(c) => match c.as_str() {
+                Some(s) if !s.trim().is_empty() => s.to_string(),
+                Some(_) => return Err(fail(c, "`client` is empty".into())),
+                None => return Err(fail(c, "`client` must be a string".into())),
+            },
+        };
+        let invocation = match r.get("invocation") {
+            None => Invocation::Automatic,
+            Some(v) => match v.as_str() {
+                Some("automatic") => Invocation::Automatic,
+                Some("explicit") => Invocation::Explicit,
+                _ => {
+                    return Err(fail(
+                        v,
+                        "`invocation` must be \"automatic\" or \"explicit\"".into(),
+                    ));
+                }
+            },
         };
         rows.push(Row {
-            query: r.query,
-            should_trigger: r.should_trigger,
-            split: r.split,
+            query: query.to_string(),
+            should_trigger,
+            split,
             client,
-            invocation: r.invocation.unwrap_or_default(),
+            invocation,
             triggers,
             runs,
-            line,
+            line: line as usize,
         });
     }
     Ok(rows)
 }
 
-/// Byte offsets where each element of a (valid) top-level JSON array
-/// starts.
-fn element_starts(text: &str) -> Vec<usize> {
-    let b = text.as_bytes();
-    let mut starts = Vec::new();
-    let (mut depth, mut in_str, mut esc, mut expect) = (0usize, false, false, false);
-    for (i, &c) in b.iter().enumerate() {
-        if in_str {
-            if esc {
-                esc = false;
-            } else if c == b'\\' {
-                esc = true;
-            } else if c == b'"' {
-                in_str = false;
-            }
-            continue;
-        }
-        if c.is_ascii_whitespace() {
-            continue;
-        }
-        if depth == 1 && expect && c != b']' {
-            starts.push(i);
-            expect = false;
-        }
-        match c {
-            b'"' => in_str = true,
-            b'[' | b'{' => {
-                depth += 1;
-                if depth == 1 {
-                    expect = true;
-                }
-            }
-            b']' | b'}' => depth = depth.saturating_sub(1),
-            b',' if depth == 1 => expect = true,
-            _ => {}
-        }
-    }
-    starts
-}
+/// What FILE holds, for the help of every refusal.
+const FORMAT_HELP: &str = r#"FILE is a JSON array of {"query":"…","should_trigger":true|false,"split"?:"train"|"validation"|"fresh","client"?:"…","runs":[true,false,…]} (or "triggers":N,"runs":M), or skill-creator's run_eval.py output {"results":[…]}"#;
 
 /// Judge every client.
 pub fn evaluate(file: &str, rows: &[Row], mode: Mode, hide_heldout: bool) -> TriggersReport {
@@ -687,16 +687,5 @@ mod tests {
                 fresh: 1
             }
         );
-    }
-
-    #[test]
-    fn element_starts_find_each_row() {
-        let t = "[\n {\"a\": \"[,]\"},\n\n {\"b\": [1, {\"c\": 2}]} ,{}\n]";
-        let s = element_starts(t);
-        assert_eq!(s.len(), 3);
-        assert_eq!(&t[s[0]..s[0] + 2], "{\"");
-        assert_eq!(&t[s[1]..s[1] + 4], "{\"b\"");
-        assert_eq!(&t[s[2]..s[2] + 2], "{}");
-        assert!(element_starts("[]").is_empty());
     }
 }

@@ -212,3 +212,23 @@ pub fn skill_files(root: &Path) -> Vec<String> {
     out.sort();
     out
 }
+
+/// A copy of the folder `from` in a new temporary folder (for tests that
+/// change a fixture).
+pub fn copy_tree(from: &Path) -> tempfile::TempDir {
+    fn copy(from: &Path, to: &Path) {
+        std::fs::create_dir_all(to).unwrap();
+        for e in std::fs::read_dir(from).unwrap() {
+            let e = e.unwrap();
+            let target = to.join(e.file_name());
+            if e.file_type().unwrap().is_dir() {
+                copy(&e.path(), &target);
+            } else {
+                std::fs::copy(e.path(), &target).unwrap();
+            }
+        }
+    }
+    let dir = tempfile::tempdir().unwrap();
+    copy(from, dir.path());
+    dir
+}

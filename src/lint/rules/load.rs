@@ -129,3 +129,24 @@ rule! {
     /// Requires the frontmatter to be a YAML mapping (`key: value` lines).
     pub static NOT_A_MAPPING = ("SG016", "frontmatter-not-mapping", Error, "frontmatter is not a mapping");
 }
+
+rule! {
+    /// ## What it does
+    /// Reports a SKILL.md whose whole content is one path, such as
+    /// `../../skills/pdf-forms/SKILL.md`: a symlink that git checked out as
+    /// a plain file holding the link's target (`core.symlinks=false`, the
+    /// default of Git for Windows and of some CI checkouts). It replaces
+    /// "no frontmatter" (SG010) for such a file, and says whether the
+    /// target exists in the catalog.
+    ///
+    /// ## Why is this bad?
+    /// Clients read the path as the skill's text: the skill has no name
+    /// and no description, so it is never listed, and every check of it
+    /// passes or fails for the wrong reason.
+    ///
+    /// ## Example
+    /// `git config core.symlinks true` (on Windows: enable Developer Mode),
+    /// then `git checkout -- .claude/skills/` to get the links back; or
+    /// replace the file with a copy of its target.
+    pub static SYMLINK_AS_FILE = ("SG017", "symlink-as-file", Error, "SKILL.md holds only a path: a symlink checked out as a file");
+}

@@ -95,6 +95,9 @@ mod robustness {
         #[test]
         fn trigger_classification_never_panics(t in texty()) {
             let _ = super::trigger::classify(&t);
+            for c in super::trigger::clauses(&format!("Use when {t}. USE FOR: {t}, é{t}")) {
+                prop_assert!(!c.trim().is_empty());
+            }
         }
     }
 }

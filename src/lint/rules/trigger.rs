@@ -10,7 +10,9 @@ rule! {
     /// or `Use` followed by `before`, `after`, `during`, `for`, `if`,
     /// `while` or `whenever` (case-insensitive, with up to three words such
     /// as "this skill" in between: `Use this skill when …`), or
-    /// `… should be used when …`. The equivalent phrasings seen in real
+    /// `… should be used when …`, and `Use proactively …`; the list form
+    /// large public catalogs use, `USE FOR: a, b. DO NOT USE FOR: c`,
+    /// counts by its `USE FOR:`. The equivalent phrasings seen in real
     /// catalogs count too: `Trigger when …`, `Triggers on …`, `Triggers: …`,
     /// `Activate when …`, `Invoke this skill when …`, `Load this skill
     /// when …`, `Apply when …`. Negated clauses (`Do not use when`,
@@ -91,73 +93,254 @@ pub enum Trigger {
     Absent,
 }
 
-/// The description lowercased, curly apostrophes made straight.
-fn normalise(text: &str) -> String {
+/// The description lowercased, curly apostrophes made straight, and the
+/// byte offset in `text` where each byte of the result comes from (one
+/// more entry, for the end).
+fn normalise(text: &str) -> (String, Vec<usize>) {
     let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
+    let mut from = Vec::with_capacity(text.len() + 1);
+    for (i, c) in text.char_indices() {
+        let before = out.len();
         match c {
             '\u{2019}' | '\u{2018}' | '\u{02BC}' => out.push('\''),
             c if c.is_ascii() => out.push(c.to_ascii_lowercase()),
             c => out.extend(c.to_lowercase()),
         }
+        from.resize(out.len(), i);
+        debug_assert!(out.len() > before);
     }
-    out
+    from.push(text.len());
+    (out, from)
+}
+
+/// A word of the normalised text and where it is in it.
+#[derive(Debug, Clone, Copy)]
+struct Word<'a> {
+    text: &'a str,
+    start: usize,
+    end: usize,
 }
 
 /// Words (letters, digits, inner apostrophes), and `:` as a word of its own.
-fn words(text: &str) -> Vec<&str> {
+fn words(text: &str) -> Vec<Word<'_>> {
     let mut out = Vec::new();
     let mut start: Option<usize> = None;
+    let word = |s: usize, e: usize| Word {
+        text: &text[s..e],
+        start: s,
+        end: e,
+    };
     for (i, c) in text.char_indices() {
         if c.is_alphanumeric() || (c == '\'' && start.is_some()) {
             start.get_or_insert(i);
             continue;
         }
         if let Some(s) = start.take() {
-            out.push(&text[s..i]);
+            out.push(word(s, i));
         }
         if c == ':' {
-            out.push(&text[i..i + 1]);
+            out.push(word(i, i + 1));
         }
     }
     if let Some(s) = start {
-        out.push(&text[s..]);
+        out.push(word(s, text.len()));
     }
     out
 }
 
-pub fn classify(description: &str) -> Trigger {
-    let lower = normalise(description);
-    let w = words(&lower);
-    let mut negated = false;
+/// A trigger phrase found in a description.
+#[derive(Debug, Clone, Copy)]
+struct Phrase {
+    /// Byte offset (in the normalised text) where it starts and where the
+    /// clause it introduces starts.
+    start: usize,
+    clause: usize,
+    /// `for` lists (`USE FOR: a, b`) name several cases at once.
+    list: bool,
+    negated: bool,
+}
+
+/// Every trigger phrase of the normalised text, in order.
+fn phrases(w: &[Word]) -> Vec<Phrase> {
+    let mut out = Vec::new();
     for i in 0..w.len() {
-        let connectors: &[&str] = match w[i] {
+        let connectors: &[&str] = match w[i].text {
             "use" => CONNECTORS,
             "used" => USED_CONNECTORS,
             v if TRIGGER_VERBS.contains(&v) => TRIGGER_CONNECTORS,
             _ => continue,
         };
         let mut j = i + 1;
-        while j < w.len() && j - i <= 3 && FILLERS.contains(&w[j]) {
+        let mut proactive = false;
+        while j < w.len() && j - i <= 3 && FILLERS.contains(&w[j].text) {
+            proactive |= w[i].text == "use" && w[j].text == "proactively";
             j += 1;
         }
-        if j >= w.len() || !connectors.contains(&w[j]) {
+        let connected = j < w.len() && connectors.contains(&w[j].text);
+        // `Use proactively …` says when on its own: whenever it applies
+        if !proactive && !connected {
             continue;
         }
-        let before = |k: usize| i.checked_sub(k).map(|x| w[x]);
-        let neg = before(1).is_some_and(|p| NEGATIONS.contains(&p))
+        let mut clause = if connected { w[j].end } else { w[j - 1].end };
+        let list = connected && w[j].text == "for";
+        if connected && w.get(j + 1).is_some_and(|n| n.text == ":") {
+            clause = w[j + 1].end;
+        }
+        let before = |k: usize| i.checked_sub(k).map(|x| w[x].text);
+        let negated = before(1).is_some_and(|p| NEGATIONS.contains(&p))
             || (before(1) == Some("be") && before(2).is_some_and(|p| NEGATIONS.contains(&p)));
-        if neg {
-            negated = true;
+        let start = match (negated, before(1), before(2)) {
+            (true, Some("be"), _) => w[i - 2].start,
+            (true, _, _) => w[i - 1].start,
+            _ => w[i].start,
+        };
+        // `do not use`: the phrase starts at `do`
+        let start = if negated && i >= 2 && w[i - 2].text == "do" && before(1) == Some("not") {
+            w[i - 2].start
         } else {
-            return Trigger::Present;
+            start
+        };
+        out.push(Phrase {
+            start,
+            clause,
+            list,
+            negated,
+        });
+    }
+    out
+}
+
+pub fn classify(description: &str) -> Trigger {
+    let (lower, _) = normalise(description);
+    let found = phrases(&words(&lower));
+    if found.iter().any(|p| !p.negated) {
+        Trigger::Present
+    } else if found.is_empty() {
+        Trigger::Absent
+    } else {
+        Trigger::OnlyNegated
+    }
+}
+
+/// Lead-ins a "Use when" clause starts with that are about the user, not
+/// the request.
+const LEAD_INS: &[&str] = &[
+    "the user asks you to ",
+    "the user asks to ",
+    "the user asks for ",
+    "the user asks about ",
+    "the user asks ",
+    "the user wants to ",
+    "the user wants ",
+    "the user needs to ",
+    "the user needs ",
+    "the user mentions ",
+    "the user says ",
+    "the user shares ",
+    "the user has ",
+    "the user is ",
+    "users ask to ",
+    "users ask for ",
+    "users ask about ",
+    "users want to ",
+    "a user asks to ",
+    "a user asks for ",
+    "asked to ",
+    "asked for ",
+    "you need to ",
+    "you are asked to ",
+    "working with ",
+    "dealing with ",
+];
+
+/// A clause split where it names another case: `X, or when Y` is `X` and
+/// `Y`.
+fn split_alternatives(text: &str) -> Vec<&str> {
+    let lower = text.to_ascii_lowercase();
+    let mut cuts = Vec::new();
+    let mut from = 0;
+    while let Some(i) = lower[from..].find(" or ").map(|i| from + i) {
+        let rest = &lower[i + 4..];
+        let word = rest
+            .split(|c: char| !c.is_alphanumeric())
+            .next()
+            .unwrap_or("");
+        if CONNECTORS.contains(&word) && word != "for" {
+            let start = if lower[..i].ends_with(',') { i - 1 } else { i };
+            cuts.push((start, i + 4 + word.len()));
+        }
+        from = i + 4;
+    }
+    let mut out = Vec::new();
+    let mut at = 0;
+    for (s, e) in cuts {
+        out.push(&text[at..s]);
+        at = e;
+    }
+    out.push(&text[at..]);
+    out
+}
+
+/// The cases a description's positive "when to use" clauses name, as
+/// short requests: `Use when the user asks to fill in a PDF form, or when
+/// a form must be flattened.` gives "Fill in a PDF form" and "A form must
+/// be flattened"; `USE FOR: charts, plots.` gives "Charts" and "Plots". A clause ends at the end of its sentence or at the next
+/// trigger phrase. What `skillgate init` drafts positive prompts from.
+pub fn clauses(description: &str) -> Vec<String> {
+    let (lower, from) = normalise(description);
+    let found = phrases(&words(&lower));
+    let mut out: Vec<String> = Vec::new();
+    for (k, p) in found.iter().enumerate() {
+        if p.negated {
+            continue;
+        }
+        let next = found.get(k + 1).map_or(lower.len(), |n| n.start);
+        let rest = &lower[p.clause..next];
+        let end = rest
+            .char_indices()
+            .find(|&(i, c)| {
+                matches!(c, ';' | '!' | '?' | '\n')
+                    || (c == '.' && rest[i + 1..].chars().next().is_none_or(char::is_whitespace))
+            })
+            .map_or(rest.len(), |(i, _)| i);
+        let text = &description[from[p.clause]..from[p.clause + end]];
+        let parts: Vec<&str> = if p.list {
+            text.split(',').collect()
+        } else {
+            split_alternatives(text)
+        };
+        for part in parts {
+            let mut t = part
+                .trim()
+                .trim_matches(|c: char| c == '"' || c == '*' || c == '`');
+            let starts = |t: &str, lead: &str| {
+                t.len() > lead.len()
+                    && t.get(..lead.len())
+                        .is_some_and(|h| h.eq_ignore_ascii_case(lead))
+            };
+            for lead in ["or ", "and ", "e.g. "] {
+                if starts(t, lead) {
+                    t = &t[lead.len()..];
+                }
+            }
+            if let Some(lead) = LEAD_INS.iter().find(|l| starts(t, l)) {
+                t = &t[lead.len()..];
+            }
+            let t = t.trim().trim_end_matches([',', ':', '-', '–', '—']).trim();
+            if t.chars().count() < 3 {
+                continue;
+            }
+            let mut c = t.chars();
+            let shown: String = match c.next() {
+                Some(f) => f.to_uppercase().chain(c).collect(),
+                None => continue,
+            };
+            if !out.iter().any(|o| o.eq_ignore_ascii_case(&shown)) {
+                out.push(shown);
+            }
         }
     }
-    if negated {
-        Trigger::OnlyNegated
-    } else {
-        Trigger::Absent
-    }
+    out
 }
 
 pub fn check(s: &SkillCtx, out: &mut Vec<Diagnostic>) {
@@ -207,6 +390,13 @@ mod tests {
             "INVOKE THIS SKILL when creating datasets.",
             "Load this skill when asked to deploy.",
             "Use PROACTIVELY when creating services.",
+            "Use proactively to review code after every change.",
+            "Reviews code. Use proactively.",
+            "Azure deploys. USE FOR: deploy to azure, azd up. DO NOT USE FOR: AWS.",
+            "**USE FOR:** charts, plots.",
+            "Use for generating release notes.",
+            "Use it when the build is red.",
+            "Use it whenever a migration is planned.",
         ] {
             assert_eq!(classify(d), Trigger::Present, "{d}");
         }
@@ -220,12 +410,49 @@ mod tests {
             "Don\u{2019}t use for PDFs.",
             "Never use during review. Do not use when idle.",
             "Should not be used when offline.",
+            "DO NOT USE FOR: AWS deployments.",
+            "Never use proactively.",
         ] {
             assert_eq!(classify(d), Trigger::OnlyNegated, "{d}");
         }
         assert_eq!(
             classify("Do not use for PDFs. Use when editing Word files."),
             Trigger::Present
+        );
+    }
+
+    #[test]
+    fn clauses_are_the_requests_after_each_positive_phrase() {
+        assert_eq!(
+            clauses(
+                "Fills PDF forms. Use when the user asks to fill in or complete a PDF form. Do not use for merging PDFs."
+            ),
+            ["Fill in or complete a PDF form"]
+        );
+        assert_eq!(
+            clauses(
+                "Azure deploys. USE FOR: deploy to azure, azd up, or provision infra. DO NOT USE FOR: AWS."
+            ),
+            ["Deploy to azure", "Azd up", "Provision infra"]
+        );
+        assert_eq!(
+            clauses("Use this skill when tests are flaky; use it before a release."),
+            ["Tests are flaky", "A release"]
+        );
+        assert_eq!(
+            clauses("Reviews code. Use proactively after edits."),
+            ["Edits"]
+        );
+        assert_eq!(
+            clauses(
+                "Use when the user asks to compile a report, or when a month's expenses must be totalled."
+            ),
+            ["Compile a report", "A month's expenses must be totalled"]
+        );
+        assert!(clauses("A library used for parsing.").is_empty());
+        assert_eq!(
+            clauses("Über Formulare. Use when a Ümlaut form v1.2 must be filled."),
+            ["A Ümlaut form v1.2 must be filled"]
         );
     }
 

@@ -1,13 +1,15 @@
-//! SG402: a key that appears twice in one object of a case file.
+//! SG402: a key that appears twice in one object of a case file or case
+//! source (JSON or waza's YAML).
 
+use super::json_docs;
 use crate::catalog::Catalog;
 use crate::diag::Diagnostic;
 use crate::rule;
 
 rule! {
     /// ## What it does
-    /// Reports a key that appears twice in one object of a case file,
-    /// naming both lines.
+    /// Reports a key that appears twice in one object of a case file, an
+    /// evals file, a trigger set or a waza file, naming both lines.
     ///
     /// ## Why is this bad?
     /// JSON parsers disagree on which value wins: `JSON.parse` keeps the
@@ -23,8 +25,8 @@ rule! {
 }
 
 pub fn check(catalog: &Catalog, out: &mut Vec<Diagnostic>) {
-    for case in &catalog.cases {
-        let Some(tree) = &case.json else { continue };
+    for case in json_docs(catalog) {
+        let tree = case.tree;
         for dup in &tree.duplicates {
             // the key's quotes are part of its span
             let len = case.source.text[dup.second..].find(':').map_or(1, |i| {
@@ -37,7 +39,7 @@ pub fn check(catalog: &Catalog, out: &mut Vec<Diagnostic>) {
             out.push(
                 DUPLICATE_KEY
                     .diag(
-                        &case.file,
+                        case.file,
                         if first.line == second.line {
                             format!(
                                 "key `{}` appears twice in one object on line {}",
@@ -56,6 +58,29 @@ pub fn check(catalog: &Catalog, out: &mut Vec<Diagnostic>) {
                         first.line, first.col
                     ))
                     .with_help("keep one of the two; JSON parsers disagree on which one wins"),
+            );
+        }
+    }
+    for src in &catalog.case_sources {
+        let Some(tree) = src.yaml() else { continue };
+        for dup in &tree.duplicates {
+            let first = src.span(dup.first, dup.first + dup.key.len());
+            let second = src.span(dup.second, dup.second + dup.key.len());
+            out.push(
+                DUPLICATE_KEY
+                    .diag(
+                        &src.file,
+                        format!(
+                            "key `{}` appears twice in one mapping (lines {} and {})",
+                            dup.key, first.line, second.line
+                        ),
+                    )
+                    .with_span(second)
+                    .with_label(format!(
+                        "first defined at line {} column {}",
+                        first.line, first.col
+                    ))
+                    .with_help("keep one of the two; YAML parsers disagree on which one wins"),
             );
         }
     }

@@ -1,6 +1,6 @@
 //! SG410: an eval's `kind` is `execution` or `dialogue`.
 
-use super::{described, did_you_mean, eval_objects, root};
+use super::{described, did_you_mean, eval_docs};
 use crate::catalog::Catalog;
 use crate::catalog::cases::EvalKind;
 use crate::diag::Diagnostic;
@@ -21,9 +21,9 @@ rule! {
 }
 
 pub fn check(catalog: &Catalog, out: &mut Vec<Diagnostic>) {
-    for case in &catalog.cases {
-        let Some(root) = root(case) else { continue };
-        for eval in eval_objects(root) {
+    for case in eval_docs(catalog) {
+        let Some(root) = case.root() else { continue };
+        for eval in case.evals(root) {
             let Some(k) = eval.get("kind") else { continue };
             let message = match k.as_str() {
                 Some(s) if EvalKind::parse(s).is_some() => continue,
@@ -36,7 +36,7 @@ pub fn check(catalog: &Catalog, out: &mut Vec<Diagnostic>) {
             };
             out.push(
                 EVAL_KIND
-                    .diag(&case.file, message)
+                    .diag(case.file, message)
                     .with_span(case.value_span(k))
                     .with_help(help),
             );

@@ -1,9 +1,9 @@
 //! SG408: each eval has an id, a prompt, an expected output and
 //! expectations.
 
-use super::{described, eval_objects, root};
+use super::{JsonDoc, described, eval_docs};
 use crate::catalog::Catalog;
-use crate::catalog::cases::CaseFile;
+use crate::catalog::cases::Format;
 use crate::catalog::json::{Kind, Value};
 use crate::diag::{Diagnostic, Severity};
 use crate::rule;
@@ -33,20 +33,20 @@ rule! {
 }
 
 pub fn check(catalog: &Catalog, out: &mut Vec<Diagnostic>) {
-    for case in &catalog.cases {
-        let Some(root) = root(case) else { continue };
-        for (i, eval) in eval_objects(root).enumerate() {
-            check_eval(case, eval, i + 1, out);
+    for doc in eval_docs(catalog) {
+        let Some(root) = doc.root() else { continue };
+        for (i, eval) in doc.evals(root).enumerate() {
+            check_eval(&doc, eval, i + 1, out);
         }
     }
 }
 
-fn check_eval(case: &CaseFile, eval: &Value, n: usize, out: &mut Vec<Diagnostic>) {
+fn check_eval(case: &JsonDoc, eval: &Value, n: usize, out: &mut Vec<Diagnostic>) {
     let at_eval = case.span(eval.start, eval.start + 1);
     let mut push = |span, message: String, help: &str| {
         out.push(
             EVAL_SHAPE
-                .diag(&case.file, message)
+                .diag(case.file, message)
                 .with_span(span)
                 .with_help(help.to_string()),
         );
@@ -109,7 +109,7 @@ fn check_eval(case: &CaseFile, eval: &Value, n: usize, out: &mut Vec<Diagnostic>
         out.push(
             EVAL_SHAPE
                 .diag(
-                    &case.file,
+                    case.file,
                     format!("{name} has both `expectations` and `assertions`; only `expectations` is read"),
                 )
                 .with_severity(Severity::Warning)
@@ -122,7 +122,7 @@ fn check_eval(case: &CaseFile, eval: &Value, n: usize, out: &mut Vec<Diagnostic>
         None => out.push(
             EVAL_SHAPE
                 .diag(
-                    &case.file,
+                    case.file,
                     format!("{name} has no `expectations` (or `assertions`)"),
                 )
                 .with_span(at_eval)
@@ -134,7 +134,7 @@ fn check_eval(case: &CaseFile, eval: &Value, n: usize, out: &mut Vec<Diagnostic>
                 None => out.push(
                     EVAL_SHAPE
                         .diag(
-                            &case.file,
+                            case.file,
                             format!("`{key}` of {name} is {}, not an array", described(&m.value)),
                         )
                         .with_span(case.value_span(&m.value))
@@ -143,7 +143,7 @@ fn check_eval(case: &CaseFile, eval: &Value, n: usize, out: &mut Vec<Diagnostic>
                 Some([]) => out.push(
                     EVAL_SHAPE
                         .diag(
-                            &case.file,
+                            case.file,
                             format!("`{key}` of {name} is empty: the eval can only pass"),
                         )
                         .with_span(case.value_span(&m.value))
@@ -164,7 +164,7 @@ fn check_eval(case: &CaseFile, eval: &Value, n: usize, out: &mut Vec<Diagnostic>
                         if let Some(message) = bad {
                             out.push(
                                 EVAL_SHAPE
-                                    .diag(&case.file, message)
+                                    .diag(case.file, message)
                                     .with_span(case.value_span(item))
                                     .with_help("write each expectation as a non-empty string"),
                             );
@@ -179,18 +179,23 @@ fn check_eval(case: &CaseFile, eval: &Value, n: usize, out: &mut Vec<Diagnostic>
             None => out.push(
                 EVAL_SHAPE
                     .diag(
-                        &case.file,
+                        case.file,
                         format!("`files` of {name} is {}, not an array", described(files)),
                     )
                     .with_span(case.value_span(files))
-                    .with_help("list paths relative to evals/fixtures/, e.g. [\"my-skill\"]"),
+                    .with_help(match case.format {
+                        Format::EvalsJson => {
+                            "list paths relative to the skill folder, e.g. [\"evals/files/input.pdf\"]"
+                        }
+                        _ => "list paths relative to evals/fixtures/, e.g. [\"my-skill\"]",
+                    }),
             ),
             Some(items) => {
                 for item in items.iter().filter(|i| i.as_str().is_none()) {
                     out.push(
                         EVAL_SHAPE
                             .diag(
-                                &case.file,
+                                case.file,
                                 format!(
                                     "an entry of `files` in {name} is {}, not a string",
                                     described(item)
@@ -209,7 +214,7 @@ fn check_eval(case: &CaseFile, eval: &Value, n: usize, out: &mut Vec<Diagnostic>
         out.push(
             EVAL_SHAPE
                 .diag(
-                    &case.file,
+                    case.file,
                     format!("`trust_level` of {name} is {}, not a string", described(t)),
                 )
                 .with_span(case.value_span(t))

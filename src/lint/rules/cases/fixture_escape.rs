@@ -6,9 +6,10 @@ use crate::rule;
 rule! {
     /// ## What it does
     /// Refuses an eval's `files[]` entry that is absolute (`/etc`, `C:\x`),
-    /// has a `..` component, or resolves outside `evals/fixtures/` through a
-    /// symlink: the path itself, a folder on the way, or any symlink inside
-    /// a fixture folder.
+    /// has a `..` component, or resolves outside the folder it is relative
+    /// to (`evals/fixtures/`; the skill folder in a skill's `evals.json`)
+    /// through a symlink: the path itself, a folder on the way, or any
+    /// symlink inside a fixture folder.
     ///
     /// ## Why is this bad?
     /// Tier 3 copies fixtures into the agent's workspace. A path that

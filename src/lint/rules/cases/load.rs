@@ -4,10 +4,14 @@ use crate::rule;
 
 rule! {
     /// ## What it does
-    /// Reports a case file (`evals/cases/*.json`) that could not be read:
-    /// larger than `[catalog] max-case-bytes` (default 4 MiB), unreadable
-    /// (permissions, a broken symlink, a name that is not UTF-8), or not
-    /// valid UTF-8 (the rest is then checked with the bad bytes replaced).
+    /// Reports a case file (`evals/cases/*.json`) or a case source in a
+    /// skill's folder (`evals/**/*.json`, `trigger_tests.yaml`) that could
+    /// not be read: larger than `[catalog] max-case-bytes` (default 4 MiB),
+    /// unreadable (permissions, a broken symlink, a name that is not
+    /// UTF-8), or not valid UTF-8 (the rest is then checked with the bad
+    /// bytes replaced); and a skill's `evals/` too large (5,000 entries)
+    /// or too deep (8 folders) to search, which is then not searched at
+    /// all rather than in part.
     ///
     /// ## Why is this bad?
     /// Its trigger prompts and evals silently drop out of Tier 2 and Tier 3.
@@ -19,7 +23,10 @@ rule! {
     /// Reports a case file that is not valid JSON (RFC 8259: no comments,
     /// no trailing commas, double-quoted strings, no byte order mark), at the
     /// exact line and column where parsing stopped. Nesting deeper than 64
-    /// levels is refused here too.
+    /// levels is refused here too. The same holds for the JSON case sources
+    /// of a skill's `evals/`: a file named like one (`evals.json`,
+    /// `eval_set.json`, `trigger-queries.json`, …, or by `[cases]
+    /// trigger-sets`) or lying directly in `evals/`.
     ///
     /// ## Why is this bad?
     /// Every other tool reading the file (`JSON.parse`, `jq`, Python's

@@ -2,6 +2,7 @@
 
 use super::root;
 use crate::catalog::Catalog;
+use crate::catalog::cases::Suite;
 use crate::config::Config;
 use crate::diag::Diagnostic;
 use crate::rule;
@@ -10,7 +11,9 @@ rule! {
     /// ## What it does
     /// Requires each case file to hold at least `[cases] min-positive`
     /// positive prompts (default 3), `min-negative` negative prompts
-    /// (default 2) and `min-evals` behavioral evals (default 1).
+    /// (default 2) and `min-evals` behavioral evals (default 1). A skill
+    /// whose cases are (also) in its own folder is held to the same
+    /// minimums over all its files together; drafts (SG423) do not count.
     ///
     /// ## Why is this bad?
     /// One prompt is an anecdote: a description can match it by luck.
@@ -29,7 +32,20 @@ rule! {
 
 pub fn check(catalog: &Catalog, config: &Config, out: &mut Vec<Diagnostic>) {
     let c = &config.cases;
+    for suite in catalog.suites.iter().filter(|s| !s.case_files_only()) {
+        check_suite(catalog, suite, config, out);
+    }
+    // case files merged with the skills' own files: counted above
+    let merged: std::collections::HashSet<&str> = catalog
+        .suites
+        .iter()
+        .filter(|s| !s.case_files_only())
+        .flat_map(|s| s.files.iter().map(String::as_str))
+        .collect();
     for case in &catalog.cases {
+        if merged.contains(case.file.as_str()) {
+            continue;
+        }
         let Some(root) = root(case) else { continue };
         let trigger = root.get("trigger").filter(|t| t.as_object().is_some());
         let lists = [
@@ -91,5 +107,74 @@ pub fn check(catalog: &Catalog, config: &Config, out: &mut Vec<Diagnostic>) {
                     )),
             );
         }
+    }
+}
+
+/// The minimums over a whole suite, reported at its first file.
+fn check_suite(catalog: &Catalog, suite: &Suite, config: &Config, out: &mut Vec<Diagnostic>) {
+    let c = &config.cases;
+    let drafts = |positive: bool| {
+        suite
+            .drafts
+            .iter()
+            .filter(|d| (d.side == crate::catalog::cases::Side::Positive) == positive)
+            .count()
+    };
+    let lists = [
+        (
+            "positive trigger prompts",
+            suite.positive.len(),
+            drafts(true),
+            c.min_positive,
+            "min-positive",
+            "add realistic prompts that should route to this skill, in users' words (`should_trigger: true` rows of a trigger set)",
+        ),
+        (
+            "negative trigger prompts",
+            suite.negative.len(),
+            drafts(false),
+            c.min_negative,
+            "min-negative",
+            "add prompts that belong to another skill (`should_trigger: false` rows, with that skill as `owner`)",
+        ),
+        (
+            "behavioral evals",
+            suite.evals.len(),
+            0,
+            c.min_evals,
+            "min-evals",
+            "add an eval with id, prompt, expected_output and expectations to the skill's evals/evals.json",
+        ),
+    ];
+    let Some(first) = suite.files.first() else {
+        return;
+    };
+    let skill_file = suite.skill.map(|i| catalog.skills[i].file.as_str());
+    for (what, n, draft, min, key, help) in lists {
+        if n >= min {
+            continue;
+        }
+        let drafted = match draft {
+            0 => String::new(),
+            1 => " (1 draft not counted)".to_string(),
+            d => format!(" ({d} drafts not counted)"),
+        };
+        out.push(
+            MINIMUMS
+                .diag(
+                    first.as_str(),
+                    format!(
+                        "`{}` has {n} {what}{drafted} across {}, fewer than the minimum of {min}",
+                        suite.name,
+                        suite.files.join(", ")
+                    ),
+                )
+                .with_help(format!(
+                    "{help} (the minimum is [cases] {key} in skillgate.toml{})",
+                    skill_file
+                        .map(|f| format!("; the skill is {f}"))
+                        .unwrap_or_default()
+                )),
+        );
     }
 }

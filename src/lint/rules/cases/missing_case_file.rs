@@ -9,8 +9,9 @@ use std::collections::BTreeSet;
 rule! {
     /// ## What it does
     /// When the catalog has an `evals/cases/` folder, requires every skill
-    /// to have `evals/cases/<name>.json`. Catalogs without the folder are
-    /// not checked.
+    /// to have `evals/cases/<name>.json`, or cases in its own folder
+    /// (`evals/evals.json`, a trigger set, a waza file). Catalogs without
+    /// the folder are not checked.
     ///
     /// ## Why is this bad?
     /// A skill without cases is never routed or graded, so a description
@@ -27,9 +28,9 @@ pub fn check(catalog: &Catalog, out: &mut Vec<Diagnostic>) {
         return;
     }
     let stems: BTreeSet<&str> = catalog.cases.iter().map(|c| c.stem.as_str()).collect();
-    for skill in &catalog.skills {
+    for (i, skill) in catalog.skills.iter().enumerate() {
         let name = skill.name().unwrap_or(&skill.folder);
-        if stems.contains(name) {
+        if stems.contains(name) || catalog.suite_of(i).is_some() {
             continue;
         }
         let span = skill

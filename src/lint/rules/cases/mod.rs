@@ -1,13 +1,21 @@
-//! Case-file rules (`SG4xx`): `evals/cases/<skill>.json`, its shape, its
-//! minimums and its fixtures. `load` holds the two rules raised while a
-//! file is read; each other file is one rule that runs over the loaded
-//! [`CaseFile`]s and their JSON trees.
+//! Case rules (`SG4xx`): `evals/cases/<skill>.json` and the case sources in
+//! skills' own folders (evals.json, trigger sets, waza files), their
+//! shapes, the minimums of each skill's merged suite and its fixtures.
+//! `load` holds the rules raised while a file is read (and SG417 lives
+//! with the waza shape); each other file is one rule that runs over the
+//! loaded files, their trees and the suites.
+//!
+//! A case file is checked exactly as it always was. A check of a whole
+//! skill's cases (minimums, repeated prompts or ids, owners) runs on the
+//! skill's merged suite once that has a file outside `evals/cases/`.
 
+pub mod drafts;
 pub mod duplicate_eval_id;
 pub mod duplicate_key;
 pub mod duplicate_prompt;
 pub mod eval_kind;
 pub mod eval_shape;
+pub mod evals_json_shape;
 pub mod fixture_escape;
 pub mod fixtures;
 pub mod load;
@@ -17,19 +25,30 @@ pub mod negative_owner;
 pub mod provisional;
 pub mod shape;
 pub mod skill_name;
+pub mod source_skill;
+pub mod trigger_set_shape;
+pub mod two_places;
 pub mod unknown_key;
 pub mod unknown_skill;
+pub mod waza_shape;
 
 use crate::catalog::Catalog;
-use crate::catalog::cases::CaseFile;
-use crate::catalog::json::Value;
+use crate::catalog::cases::{CaseFile, FixtureBase, Format, evals_json};
+use crate::catalog::json::{self, Value};
+use crate::catalog::source::Source;
 use crate::config::Config;
-use crate::diag::Diagnostic;
+use crate::diag::{Diagnostic, Span};
 
-/// Run every case-file rule over the catalog's case files.
+/// Run every case rule over the catalog's case files and sources.
 pub fn run(catalog: &Catalog, config: &Config, out: &mut Vec<Diagnostic>) {
     duplicate_key::check(catalog, out);
     shape::check(catalog, out);
+    trigger_set_shape::check(catalog, out);
+    evals_json_shape::check(catalog, out);
+    waza_shape::check(catalog, out);
+    source_skill::check(catalog, out);
+    two_places::check(catalog, out);
+    drafts::check(catalog, out);
     skill_name::check(catalog, out);
     unknown_skill::check(catalog, out);
     missing_case_file::check(catalog, out);
@@ -50,6 +69,102 @@ pub(crate) fn root(case: &CaseFile) -> Option<&Value> {
     tree.root.as_object().map(|_| &tree.root)
 }
 
+/// A JSON file of cases: a case file, or a JSON case source in a skill's
+/// folder. The rules that check JSON read it through this.
+pub(crate) struct JsonDoc<'a> {
+    pub file: &'a str,
+    pub source: &'a Source,
+    pub tree: &'a json::Tree,
+    pub format: Format,
+    /// What its evals' `files` are relative to.
+    pub base: FixtureBase,
+}
+
+impl JsonDoc<'_> {
+    pub fn span(&self, start: usize, end: usize) -> Span {
+        self.source.span(start, end)
+    }
+
+    pub fn value_span(&self, v: &Value) -> Span {
+        self.source.span(v.start, v.end)
+    }
+
+    /// The top-level object, when the document is one.
+    pub fn root(&self) -> Option<&Value> {
+        self.tree.root.as_object().map(|_| &self.tree.root)
+    }
+
+    /// Its eval objects (an evals file's trigger-only entries are not).
+    pub fn evals<'v>(&self, root: &'v Value) -> Box<dyn Iterator<Item = &'v Value> + 'v> {
+        match self.format {
+            Format::EvalsJson => Box::new(evals_json::eval_objects(root)),
+            _ => Box::new(eval_objects(root)),
+        }
+    }
+
+    /// Whether an eval object of this document is of the execution kind:
+    /// `kind` says so, or (absent) the format's default does (always for a
+    /// case file; with files for evals.json). An unknown kind is neither.
+    pub fn is_execution(&self, eval: &Value) -> bool {
+        match eval.get("kind") {
+            Some(k) => k.as_str() == Some("execution"),
+            None => match self.format {
+                Format::EvalsJson => eval
+                    .get("files")
+                    .and_then(Value::as_array)
+                    .is_some_and(|f| !f.is_empty()),
+                _ => true,
+            },
+        }
+    }
+}
+
+/// Every JSON document of cases: the case files, then the skills' JSON
+/// sources that hold cases, by path.
+pub(crate) fn json_docs(catalog: &Catalog) -> Vec<JsonDoc<'_>> {
+    let mut out: Vec<JsonDoc> = catalog
+        .cases
+        .iter()
+        .filter_map(|c| {
+            Some(JsonDoc {
+                file: &c.file,
+                source: &c.source,
+                tree: c.json.as_ref()?,
+                format: Format::CaseFile,
+                base: FixtureBase::Catalog,
+            })
+        })
+        .collect();
+    out.extend(
+        catalog
+            .case_sources
+            .iter()
+            .filter(|s| s.format.holds_cases())
+            .filter_map(|s| {
+                let skill = &catalog.skills[s.skill];
+                Some(JsonDoc {
+                    file: &s.file,
+                    source: &s.source,
+                    tree: s.json()?,
+                    format: s.format,
+                    base: FixtureBase::Skill {
+                        dir: skill.dir.clone(),
+                        rel: skill.rel_dir.clone(),
+                    },
+                })
+            }),
+    );
+    out
+}
+
+/// The JSON documents that hold evals: case files and evals files.
+pub(crate) fn eval_docs(catalog: &Catalog) -> Vec<JsonDoc<'_>> {
+    json_docs(catalog)
+        .into_iter()
+        .filter(|d| matches!(d.format, Format::CaseFile | Format::EvalsJson))
+        .collect()
+}
+
 /// `trigger.positive` and `trigger.negative` of a case file, when present.
 pub(crate) fn trigger_lists(root: &Value) -> [(&'static str, Option<&Value>); 2] {
     let trigger = root.get("trigger");
@@ -68,26 +183,10 @@ pub(crate) fn eval_objects(root: &Value) -> impl Iterator<Item = &Value> {
         .filter(|e| e.as_object().is_some())
 }
 
-/// Whether an eval object is of the execution kind (absent `kind` means
-/// execution; an unknown kind is neither).
-pub(crate) fn is_execution(eval: &Value) -> bool {
-    match eval.get("kind") {
-        None => true,
-        Some(k) => k.as_str() == Some("execution"),
-    }
-}
-
 /// A value's type with its article, for messages: `null`, `a string`,
 /// `an array`.
 pub(crate) fn described(v: &Value) -> &'static str {
-    match v.type_name() {
-        "null" => "null",
-        "boolean" => "a boolean",
-        "number" => "a number",
-        "string" => "a string",
-        "array" => "an array",
-        _ => "an object",
-    }
+    v.described()
 }
 
 /// Every skill name in the catalog (frontmatter `name`, else folder),

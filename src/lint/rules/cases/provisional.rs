@@ -1,6 +1,6 @@
 //! SG413: `trust_level: provisional` on an execution eval.
 
-use super::{eval_objects, is_execution, root};
+use super::eval_docs;
 use crate::catalog::Catalog;
 use crate::diag::Diagnostic;
 use crate::rule;
@@ -20,18 +20,18 @@ rule! {
 }
 
 pub fn check(catalog: &Catalog, out: &mut Vec<Diagnostic>) {
-    for case in &catalog.cases {
-        let Some(root) = root(case) else { continue };
-        for eval in eval_objects(root) {
+    for case in eval_docs(catalog) {
+        let Some(root) = case.root() else { continue };
+        for eval in case.evals(root) {
             let Some(t) = eval.get("trust_level") else {
                 continue;
             };
-            if t.as_str() != Some("provisional") || !is_execution(eval) {
+            if t.as_str() != Some("provisional") || !case.is_execution(eval) {
                 continue;
             }
             out.push(
                 PROVISIONAL_EXECUTION
-                    .diag(&case.file, "an execution eval is marked `trust_level: provisional`")
+                    .diag(case.file, "an execution eval is marked `trust_level: provisional`")
                     .with_span(case.value_span(t))
                     .with_label("not allowed on execution evals")
                     .with_help("review the eval and remove `trust_level`, or make it `\"kind\": \"dialogue\"`"),

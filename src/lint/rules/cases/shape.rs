@@ -13,8 +13,10 @@ rule! {
     /// `skill_name` is a string; `trigger` is an object whose `positive`
     /// and `negative` are arrays of objects; each trigger case has a
     /// non-empty string `prompt`, an optional `top_k` that is a whole
-    /// number of at least 1, an optional string `owner`, and an optional
-    /// `split` of `train`, `validation` or `fresh`; `evals` is an array of
+    /// number of at least 1, an optional string `owner`, an optional
+    /// `split` of `train`, `validation` or `fresh`, and an optional boolean
+    /// `draft` (`skillgate init` marks the prompts it writes, SG423);
+    /// `evals` is an array of
     /// objects (their fields are SG408's).
     ///
     /// ## Why is this bad?
@@ -184,6 +186,16 @@ impl Findings<'_> {
                     ),
                     Some(_) => {}
                 }
+            }
+            if let Some(d) = item.get("draft")
+                && !matches!(d.kind, crate::catalog::json::Kind::Bool(_))
+            {
+                self.wrong_type(
+                    d,
+                    &format!("`draft` of {what}"),
+                    "true or false",
+                    "remove `draft` once the prompt is rewritten in a user's words",
+                );
             }
             if let Some(s) = item.get("split") {
                 match s.as_str() {

@@ -2,8 +2,9 @@
 
 use super::{did_you_mean, eval_objects, root};
 use crate::catalog::Catalog;
-use crate::catalog::cases::CaseFile;
+use crate::catalog::cases::{CaseFile, CaseSource, Format, evals_json, trigger_set, waza};
 use crate::catalog::json::Value;
+use crate::catalog::yaml::Node;
 use crate::diag::Diagnostic;
 use crate::rule;
 
@@ -16,6 +17,12 @@ rule! {
     /// in an eval `id`, `kind`, `prompt`, `expected_output`, `files`,
     /// `expectations`, `assertions`, `trust_level`.
     ///
+    /// Formats skillgate reads but does not own are open: in an evals file
+    /// or a trigger set only a key one or two letters away from a known one
+    /// (`shuold_trigger`, `asertions`) is reported. A waza file is closed,
+    /// as waza itself refuses unknown keys: every unknown key is reported
+    /// (`shouldTriggerPrompts`: did you mean `should_trigger_prompts`?).
+    ///
     /// ## Why is this bad?
     /// A misspelt key is ignored: `"topk": 1` leaves the default `top_k` of
     /// 3, and `"expectation": […]` leaves the eval without expectations.
@@ -24,18 +31,9 @@ rule! {
 
 const ROOT_KEYS: &[&str] = &["skill_name", "trigger", "evals", "$schema"];
 const TRIGGER_KEYS: &[&str] = &["positive", "negative"];
-const POSITIVE_KEYS: &[&str] = &["prompt", "top_k", "split"];
-const NEGATIVE_KEYS: &[&str] = &["prompt", "top_k", "owner", "split"];
-const EVAL_KEYS: &[&str] = &[
-    "id",
-    "kind",
-    "prompt",
-    "expected_output",
-    "files",
-    "expectations",
-    "assertions",
-    "trust_level",
-];
+const POSITIVE_KEYS: &[&str] = &["prompt", "top_k", "split", "draft"];
+const NEGATIVE_KEYS: &[&str] = &["prompt", "top_k", "owner", "split", "draft"];
+use crate::catalog::cases::case_file::EVAL_KEYS;
 
 pub fn check(catalog: &Catalog, out: &mut Vec<Diagnostic>) {
     for case in &catalog.cases {
@@ -57,6 +55,98 @@ pub fn check(catalog: &Catalog, out: &mut Vec<Diagnostic>) {
             keys(case, eval, "an eval", EVAL_KEYS, out);
         }
     }
+    for src in &catalog.case_sources {
+        match src.format {
+            Format::EvalsJson => {
+                let Some(root) = src.json().map(|t| &t.root) else {
+                    continue;
+                };
+                typos(src, root, "the evals file", &[evals_json::ROOT_KEYS], out);
+                for e in root
+                    .get("evals")
+                    .and_then(Value::as_array)
+                    .unwrap_or_default()
+                {
+                    let known = if evals_json::is_trigger_only(e) {
+                        [trigger_set::ROW_KEYS, evals_json::EXTRA_TRIGGER_KEYS]
+                    } else {
+                        [EVAL_KEYS, evals_json::EXTRA_EVAL_KEYS]
+                    };
+                    typos(src, e, "an entry of `evals`", &known, out);
+                }
+            }
+            Format::TriggerSet => {
+                let rows = src
+                    .json()
+                    .and_then(|t| t.root.as_array())
+                    .unwrap_or_default();
+                for row in rows {
+                    typos(src, row, "a trigger row", &[trigger_set::ROW_KEYS], out);
+                }
+            }
+            Format::Waza => {
+                let Some(root) = src.yaml().and_then(|t| t.root.as_ref()) else {
+                    continue;
+                };
+                yaml_keys(src, root, "the file", waza::ROOT_KEYS, out);
+                for (list, _) in waza::LISTS {
+                    for item in waza::get(root, list)
+                        .and_then(waza::items)
+                        .unwrap_or_default()
+                    {
+                        yaml_keys(src, item, "a prompt", waza::PROMPT_KEYS, out);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Keys of an open format (`known` in one or more lists): only near misses
+/// of known keys are reported.
+fn typos(src: &CaseSource, obj: &Value, what: &str, known: &[&[&str]], out: &mut Vec<Diagnostic>) {
+    let all = || known.iter().flat_map(|k| k.iter().copied());
+    for m in obj.as_object().unwrap_or_default() {
+        if all().any(|k| k == m.key) {
+            continue;
+        }
+        let Some(close) = did_you_mean(&m.key, all()) else {
+            continue;
+        };
+        out.push(
+            UNKNOWN_KEY
+                .diag(&src.file, format!("unknown key `{}` in {what}", m.key))
+                .with_span(src.span(m.key_start, m.key_end))
+                .with_label("ignored")
+                .with_help(format!("did you mean `{close}`?")),
+        );
+    }
+}
+
+/// Keys of a waza mapping: waza refuses every unknown key.
+fn yaml_keys(src: &CaseSource, map: &Node, what: &str, known: &[&str], out: &mut Vec<Diagnostic>) {
+    for (k, _) in map.as_map().unwrap_or_default() {
+        let Some(key) = k.scalar_text() else { continue };
+        if known.contains(&key) {
+            continue;
+        }
+        let help = match did_you_mean(key, known.iter().copied()) {
+            Some(close) => format!("did you mean `{close}`?"),
+            None => format!("waza reads only {}", listed(known)),
+        };
+        let end = (k.start + key.len()).min(src.source.text.len());
+        out.push(
+            UNKNOWN_KEY
+                .diag(
+                    &src.file,
+                    format!("unknown key `{key}` in {what} (waza refuses it)"),
+                )
+                .with_span(src.span(k.start, end))
+                .with_label("ignored")
+                .with_help(help),
+        );
+    }
 }
 
 fn keys(case: &CaseFile, obj: &Value, what: &str, known: &[&str], out: &mut Vec<Diagnostic>) {
@@ -72,14 +162,7 @@ fn keys(case: &CaseFile, obj: &Value, what: &str, known: &[&str], out: &mut Vec<
         } else {
             match did_you_mean(&m.key, known.iter().copied()) {
                 Some(close) => format!("did you mean `{close}`?"),
-                None => format!(
-                    "known keys here: {}",
-                    known
-                        .iter()
-                        .map(|k| format!("`{k}`"))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ),
+                None => format!("known keys here: {}", listed(known)),
             }
         };
         out.push(
@@ -90,4 +173,12 @@ fn keys(case: &CaseFile, obj: &Value, what: &str, known: &[&str], out: &mut Vec<
                 .with_help(help),
         );
     }
+}
+
+/// `` `a`, `b`, `c` ``.
+fn listed(keys: &[&str]) -> String {
+    keys.iter()
+        .map(|k| format!("`{k}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
 }

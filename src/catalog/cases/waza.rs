@@ -1,0 +1,145 @@
+//! waza's trigger tests, `trigger_tests.yaml`:
+//!
+//! ```yaml
+//! skill: pdf-forms
+//! should_trigger_prompts:
+//!   - prompt: "Fill in this PDF form"
+//!     reason: "Direct request"
+//!     confidence: high
+//! should_not_trigger_prompts:
+//!   - prompt: "Merge these two PDFs"
+//!     reason: "Another skill's job"
+//! ```
+//!
+//! Looked for next to SKILL.md, under the skill's `evals/`, and under
+//! `tests/` (where `waza` scaffolds it). Parsed with the same bounded,
+//! spanned YAML parser as frontmatter. waza itself refuses unknown keys,
+//! a missing `skill`, a file without prompts and a `confidence` other than
+//! `high` or `medium`; so does SG420. A `reason` starting with `draft:`
+//! marks a prompt `skillgate init` wrote and nobody has rewritten yet
+//! (waza has no other place for the mark).
+
+use super::{Side, TriggerCase};
+use crate::catalog::skill::Spanned;
+use crate::catalog::source::Source;
+use crate::catalog::yaml::{Kind, Node};
+use crate::diag::Span;
+
+/// File names that are waza trigger tests.
+pub const NAMES: &[&str] = &["trigger_tests.yaml", "trigger_tests.yml"];
+
+/// Where, relative to the skill folder, outside `evals/`.
+pub const PLACES: &[&str] = &[
+    "trigger_tests.yaml",
+    "trigger_tests.yml",
+    "tests/trigger_tests.yaml",
+    "tests/trigger_tests.yml",
+];
+
+/// Keys of the top-level mapping.
+pub const ROOT_KEYS: &[&str] = &[
+    "skill",
+    "should_trigger_prompts",
+    "should_not_trigger_prompts",
+];
+
+/// Keys of one prompt.
+pub const PROMPT_KEYS: &[&str] = &["prompt", "reason", "confidence"];
+
+/// The two lists and which side each holds.
+pub const LISTS: [(&str, Side); 2] = [
+    ("should_trigger_prompts", Side::Positive),
+    ("should_not_trigger_prompts", Side::Negative),
+];
+
+/// `confidence` values waza accepts.
+pub const CONFIDENCES: &[&str] = &["high", "medium"];
+
+/// The value of `key` in a mapping node.
+pub fn get<'a>(map: &'a Node, key: &str) -> Option<&'a Node> {
+    map.as_map()?
+        .iter()
+        .find(|(k, _)| k.scalar_text() == Some(key))
+        .map(|(_, v)| v)
+}
+
+/// The items of a sequence node.
+pub fn items(node: &Node) -> Option<&[Node]> {
+    match &node.kind {
+        Kind::Seq(items) => Some(items),
+        _ => None,
+    }
+}
+
+/// Where a node is: from its first character to the end of that line
+/// (the parser gives scalars a start only).
+pub fn span(src: &Source, node: &Node) -> Span {
+    let text = &src.text;
+    let start = node.start.min(text.len());
+    let (line, _) = src.index.line_col(text, start);
+    let end = src.line_span(line).end.max(start);
+    let trimmed = start + text[start..end].trim_end().len();
+    src.span(start, trimmed.max(start))
+}
+
+/// Whether a `reason` marks a draft.
+pub fn is_draft_reason(reason: &str) -> bool {
+    reason
+        .trim_start()
+        .get(..6)
+        .is_some_and(|p| p.eq_ignore_ascii_case("draft:"))
+}
+
+/// What a waza file holds: the skill it names and its well-formed prompts.
+pub(crate) fn build(
+    file: &str,
+    src: &Source,
+    root: Option<&Node>,
+) -> (Option<Spanned<String>>, Vec<TriggerCase>) {
+    let Some(root) = root.filter(|r| r.as_map().is_some()) else {
+        return (None, Vec::new());
+    };
+    let named = get(root, "skill").and_then(|n| {
+        n.as_str().map(|s| Spanned {
+            value: s.to_string(),
+            span: span(src, n),
+        })
+    });
+    let mut out = Vec::new();
+    for (key, side) in LISTS {
+        let Some(list) = get(root, key).and_then(items) else {
+            continue;
+        };
+        for item in list {
+            let Some(p) = get(item, "prompt") else {
+                continue;
+            };
+            let Some(text) = p.as_str().filter(|t| !t.trim().is_empty()) else {
+                continue;
+            };
+            let reason = get(item, "reason")
+                .and_then(Node::as_str)
+                .map(str::to_string);
+            let confidence_ok = get(item, "confidence")
+                .is_none_or(|c| c.as_str().is_some_and(|c| CONFIDENCES.contains(&c)));
+            if !confidence_ok {
+                continue;
+            }
+            out.push(TriggerCase {
+                prompt: Spanned {
+                    value: text.to_string(),
+                    span: span(src, p),
+                },
+                side,
+                top_k: None,
+                owner: None,
+                split: None,
+                span: span(src, item),
+                file: file.to_string(),
+                draft: reason.as_deref().is_some_and(is_draft_reason),
+                reason,
+            });
+        }
+    }
+    (named, out)
+}

@@ -1,0 +1,88 @@
+//! `skillgate init` output.
+//!
+//! Human:
+//!
+//! ```text
+//! wrote skills/pdf-forms/evals/trigger-queries.json (trigger set; 2 other skills keep a trigger set there)
+//!   positive drafts, from the description's "Use when" clauses:
+//!     "Fill in or complete a PDF form"
+//!   negative drafts, near misses from the closest skills:
+//!     "Merge two PDFs into one"  (owner pdf-merge)
+//! every prompt is a draft: rewrite each the way a user would ask, then remove "draft": true;
+//! drafts are not routed or run until then (SG423)
+//! next: skillgate cases pdf-forms
+//! ```
+//!
+//! With `--dry-run` the file's text follows, and nothing is written. JSON:
+//! the [`InitReport`] (`skill`, `file`, `format`, `layout`, `positive`,
+//! `negative`, `written`, `content`).
+
+use crate::authoring::init::InitReport;
+use std::io::Write;
+
+pub fn json(r: &InitReport, out: &mut dyn Write) -> std::io::Result<()> {
+    serde_json::to_writer_pretty(&mut *out, r)?;
+    writeln!(out)
+}
+
+pub fn human(r: &InitReport, out: &mut dyn Write) -> std::io::Result<()> {
+    let q = |s: &str| serde_json::to_string(s).unwrap_or_default();
+    writeln!(
+        out,
+        "{} {} ({}; {})",
+        if r.written { "wrote" } else { "would write" },
+        r.file,
+        r.format,
+        r.layout
+    )?;
+    if r.positive.is_empty() {
+        writeln!(
+            out,
+            "  no positive drafts: the description has no \"Use when …\" clause (SG201); write positives yourself"
+        )?;
+    } else {
+        writeln!(
+            out,
+            "  positive drafts, from the description's \"Use when\" clauses:"
+        )?;
+        for d in &r.positive {
+            writeln!(out, "    {}", q(&d.prompt))?;
+        }
+    }
+    if r.negative.is_empty() {
+        writeln!(
+            out,
+            "  no negative drafts: no other skill shares a word with this one; write near misses yourself"
+        )?;
+    } else {
+        writeln!(
+            out,
+            "  negative drafts, near misses from the closest skills:"
+        )?;
+        for d in &r.negative {
+            writeln!(
+                out,
+                "    {}  (owner {})",
+                q(&d.prompt),
+                d.owner.as_deref().unwrap_or("?")
+            )?;
+        }
+    }
+    let mark = if r.format == "waza trigger tests" {
+        "the `draft:` from its reason"
+    } else {
+        "\"draft\": true"
+    };
+    writeln!(
+        out,
+        "every prompt is a draft: rewrite each the way a user would ask, then remove {mark}; drafts are not routed or run until then (SG423)"
+    )?;
+    if r.written {
+        writeln!(out, "next: skillgate cases {}", r.skill)
+    } else {
+        writeln!(out)?;
+        out.write_all(r.content.as_bytes())?;
+        writeln!(out)?;
+        writeln!(out, "dry run: nothing was written")
+    }
+}
