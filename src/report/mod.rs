@@ -1,9 +1,12 @@
 //! Reporters: every tier's diagnostics and summaries are rendered here, and
 //! only here (checks never print).
 
+pub mod cmd;
 pub mod github;
+pub mod html;
 pub mod human;
 pub mod json;
+pub mod junit;
 pub mod rank;
 pub mod sarif;
 
@@ -75,6 +78,8 @@ pub struct Outcome<'a> {
     /// Prefix for file paths in GitHub annotations (the root as given on the
     /// command line); empty for none.
     pub path_prefix: &'a str,
+    /// What was checked, for the formats that list passing checks too.
+    pub checked: junit::Checked<'a>,
 }
 
 /// Render `outcome` in `format`.
@@ -84,6 +89,7 @@ pub fn render(format: Format, outcome: &Outcome, out: &mut dyn Write) -> Result<
         Format::Json => json::render(outcome, out),
         Format::Github => github::render(outcome, out),
         Format::Sarif => sarif::render(outcome, out),
+        Format::Junit => junit::render(outcome, out),
     };
     r.map_err(write_error)
 }
