@@ -26,7 +26,7 @@ pub fn behavioral(b: &Behavioral) -> String {
     let mut header = String::new();
     let _ = writeln!(
         header,
-        "<p class=\"meta\">{} cases × {} trial{} × {} ({}) from <code>{}</code> · agent <code>{}</code> · skill <code>{}</code> sha256 <code>{}</code>{}{} · <a href=\"{}\">iteration folder</a></p>",
+        "<p class=\"meta\">{} cases × {} trial{} × {} ({} runs) from <code>{}</code> · agent <code>{}</code> · skill <code>{}</code> sha256 <code>{}</code>{}{} · <a href=\"{}\">iteration folder</a></p>",
         p.cases.len(),
         p.trials,
         if p.trials == 1 { "" } else { "s" },

@@ -29,6 +29,10 @@ const NOBODY: u32 = u32::MAX;
 const HOVER_PROMPTS: usize = 8;
 /// Terms of each skill listed in a prompt's explanation.
 const EXPLAIN_TERMS: usize = 8;
+/// Stolen prompts explained term by term (the rest name the winner and
+/// the words it has, and point at `rank --explain`), so that the page stays
+/// a few megabytes on the largest catalogs.
+pub const MAX_EXPLAINED: usize = 2000;
 
 /// Prompts by (owner, winner), and the confused skills in display order.
 pub struct Matrix {
@@ -294,6 +298,7 @@ impl Matrix {
             let _ = writeln!(o, "<td class=\"total\">{row_total}</td></tr>");
         }
         o.push_str("</tbody></table></div>\n<div class=\"cells\">\n");
+        let mut budget = MAX_EXPLAINED;
         for (&(ow, w), v) in &self.cells {
             if ow == w {
                 continue;
@@ -321,7 +326,7 @@ impl Matrix {
                 Esc(&title)
             );
             for &i in v {
-                prompt_detail(&mut o, routed, &routed.prompts[i], link_base);
+                prompt_detail(&mut o, routed, &routed.prompts[i], link_base, &mut budget);
             }
             o.push_str("</ol><p><a href=\"#confusion\">back to the matrix</a></p></div>\n");
         }
@@ -398,7 +403,13 @@ pub fn prompt_place(o: &mut String, p: &PromptResult, link_base: &str) {
 }
 
 /// One prompt of a cell: text, where it is, how it ranked and why.
-fn prompt_detail(o: &mut String, routed: &Routed, p: &PromptResult, link_base: &str) {
+fn prompt_detail(
+    o: &mut String,
+    routed: &Routed,
+    p: &PromptResult,
+    link_base: &str,
+    budget: &mut usize,
+) {
     let router = &routed.router;
     let index = &router.index;
     let Some(c) = p.cell else { return };
@@ -464,10 +475,19 @@ fn prompt_detail(o: &mut String, routed: &Routed, p: &PromptResult, link_base: &
                     if words.len() == 1 { "it" } else { "them" }
                 );
             }
-            o.push_str("<div class=\"explain\">");
-            explain_table(o, routed, &q, w, winner);
-            explain_table(o, routed, &q, c.owner, owner);
-            o.push_str("</div>");
+            if *budget == 0 {
+                let _ = write!(
+                    o,
+                    "<p class=\"note\">The report explains the first {} stolen prompts term by term; <code>skillgate rank --explain</code> with this prompt explains it.</p>",
+                    thousands(MAX_EXPLAINED)
+                );
+            } else {
+                *budget -= 1;
+                o.push_str("<div class=\"explain\">");
+                explain_table(o, routed, &q, w, winner);
+                explain_table(o, routed, &q, c.owner, owner);
+                o.push_str("</div>");
+            }
         }
         None => {
             let _ = write!(
@@ -502,7 +522,7 @@ fn explain_table(o: &mut String, routed: &Routed, q: &Query, d: u32, name: &str)
             .collect();
         let _ = write!(
             o,
-            "<tr><td><code>{}</code>{}</td><td>{:.3} × {:.3}</td><td>{:.4}</td></tr>",
+            "<tr><td>{}{}</td><td>{:.3} × {:.3}</td><td>{:.4}</td></tr>",
             Esc(&t.term),
             if from.is_empty() {
                 String::new()
