@@ -9,7 +9,7 @@ mod report_support;
 use common::skillgate;
 use quick_xml::events::Event;
 use report_support::behave::Env;
-use report_support::{HOSTILE, hostile_catalog, scored_cases};
+use report_support::{HOSTILE, hostile_catalog, noresult_eval, scored_cases, xss_eval};
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -262,13 +262,7 @@ fn hostile_text_comes_back_exactly_and_forbidden_characters_are_replaced() {
 #[test]
 fn an_iteration_gives_trigger_task_and_gate_suites() {
     let env = Env::new();
-    env.cases(&scored_cases(Some(serde_json::json!({
-        "id": 11,
-        "kind": "dialogue",
-        "prompt": format!("[rec:xss] {HOSTILE}"),
-        "expected_output": "x",
-        "expectations": ["Says </script> & more"],
-    }))));
+    env.cases(&scored_cases(Some(xss_eval())));
     let out = env
         .behave(&["--trials", "2", "--format", "junit", "--min-uplift", "0.9"])
         .output()
@@ -341,13 +335,7 @@ fn an_iteration_gives_trigger_task_and_gate_suites() {
 #[test]
 fn a_run_without_a_verdict_is_an_error_not_a_failure() {
     let env = Env::new();
-    env.cases(&scored_cases(Some(serde_json::json!({
-        "id": 12,
-        "kind": "dialogue",
-        "prompt": "[rec:noresult] Do the thing.",
-        "expected_output": "x",
-        "expectations": ["It does the thing"],
-    }))));
+    env.cases(&scored_cases(Some(noresult_eval())));
     let out = env
         .behave(&["--trials", "1", "--format", "junit"])
         .output()

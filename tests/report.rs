@@ -9,7 +9,8 @@ use common::skillgate;
 use predicates::str::contains;
 use report_support::behave::{Env, read_json};
 use report_support::{
-    HOSTILE, JS_SKILL, assert_only_own_markup, hostile_catalog, report, run_iteration, scored_cases,
+    HOSTILE, JS_SKILL, assert_only_own_markup, check_doc, hostile_catalog, noresult_eval, report,
+    run_iteration, scored_cases, xss_eval,
 };
 use std::path::Path;
 
@@ -136,12 +137,7 @@ fn the_addyosmani_catalog_renders_its_figures_under_5_mb() {
     );
     assert!(html.contains("<b>127/127</b><span>trigger checks passed"));
     assert_eq!(count(&html, "<tr id=\"s"), 24, "one row per skill");
-    let check = skillgate()
-        .args(["check", "--format", "json"])
-        .arg(&root)
-        .output()
-        .unwrap();
-    let v: serde_json::Value = serde_json::from_slice(&check.stdout).unwrap();
+    let v = check_doc(&root);
     let n = v["diagnostics"].as_array().unwrap().len();
     assert_eq!(count(&html, "<li class=\"error\">"), n, "every finding");
     assert!(html.contains("No two descriptions are that alike."));
@@ -158,12 +154,7 @@ fn the_wild_sample_renders_its_collisions_and_findings_under_5_mb() {
     let html = render(&root, &t.path().join("r.html"));
     assert!(html.len() < 5_000_000, "{} bytes", html.len());
     assert_only_own_markup(&html);
-    let check = skillgate()
-        .args(["check", "--format", "json"])
-        .arg(&root)
-        .output()
-        .unwrap();
-    let v: serde_json::Value = serde_json::from_slice(&check.stdout).unwrap();
+    let v = check_doc(&root);
     let diags = v["diagnostics"].as_array().unwrap();
     let pairs = diags
         .iter()
@@ -258,13 +249,7 @@ fn report_refuses_what_it_cannot_read() {
 #[test]
 fn an_iteration_shows_each_eval_with_and_without_and_its_summary() {
     let env = Env::new();
-    env.cases(&scored_cases(Some(serde_json::json!({
-        "id": 11,
-        "kind": "dialogue",
-        "prompt": format!("[rec:xss] {HOSTILE}"),
-        "expected_output": HOSTILE,
-        "expectations": ["Says </script><script>alert(4)</script> & more"],
-    }))));
+    env.cases(&scored_cases(Some(xss_eval())));
     let it = run_iteration(&env, &["--trials", "2"], 1);
     let file = env.tmp.path().join("it.html");
     let html = report(&env, &it, &file, &["--min-uplift", "0.1"]);
@@ -325,13 +310,7 @@ fn an_iteration_shows_each_eval_with_and_without_and_its_summary() {
 #[test]
 fn a_run_without_a_verdict_is_shown_as_such_never_as_a_fail() {
     let env = Env::new();
-    env.cases(&scored_cases(Some(serde_json::json!({
-        "id": 12,
-        "kind": "dialogue",
-        "prompt": "[rec:noresult] Do the thing.",
-        "expected_output": "x",
-        "expectations": ["It does the thing"],
-    }))));
+    env.cases(&scored_cases(Some(noresult_eval())));
     let it = run_iteration(&env, &["--trials", "1"], 1);
     let html = report(&env, &it, &env.tmp.path().join("r.html"), &[]);
     assert!(

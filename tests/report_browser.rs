@@ -15,7 +15,9 @@ mod report_support;
 use browser_support::Browser;
 use common::skillgate;
 use report_support::behave::Env;
-use report_support::{HOSTILE, hostile_catalog, report, run_iteration, scored_cases};
+use report_support::{
+    HOSTILE, check_doc, hostile_catalog, report, run_iteration, scored_cases, xss_eval,
+};
 use serde_json::json;
 use std::path::{Path, PathBuf};
 
@@ -55,12 +57,7 @@ fn the_routing_report_works_in_chromium() {
         .arg(&file)
         .assert()
         .code(0);
-    let check = skillgate()
-        .args(["check", "--format", "json"])
-        .arg(&root)
-        .output()
-        .unwrap();
-    let v: serde_json::Value = serde_json::from_slice(&check.stdout).unwrap();
+    let v = check_doc(&root);
     let mut page = browser.open(&file, "");
     assert_eq!(page.problems(), Vec::<String>::new());
     assert_eq!(page.count("script"), 1);
@@ -153,13 +150,7 @@ fn the_behavioral_report_works_in_chromium() {
         return;
     };
     let env = Env::new();
-    env.cases(&scored_cases(Some(json!({
-        "id": 11,
-        "kind": "dialogue",
-        "prompt": format!("[rec:xss] {HOSTILE}"),
-        "expected_output": HOSTILE,
-        "expectations": ["Says </script><script>alert(4)</script> & more"],
-    }))));
+    env.cases(&scored_cases(Some(xss_eval())));
     run_iteration(&env, &["--trials", "1"], 1);
     let skill = env.root.join("skills/demo-skill/SKILL.md");
     let text = std::fs::read_to_string(&skill).unwrap();

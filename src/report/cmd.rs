@@ -164,7 +164,10 @@ fn routing(args: &ReportArgs, out_abs: &Path) -> Result<(String, String), Fatal>
     });
     Ok((
         html,
-        format!("routing report of {} skills", catalog.skills.len()),
+        format!(
+            "routing report of {}",
+            html::count_of(catalog.skills.len(), "skill")
+        ),
     ))
 }
 

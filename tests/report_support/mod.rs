@@ -173,6 +173,40 @@ pub fn scored_cases(extra_eval: Option<serde_json::Value>) -> String {
     behave::cases_with_evals(serde_json::Value::Array(evals))
 }
 
+/// Eval 11: a dialogue eval whose prompt, answer, tool input, expectation
+/// and grader evidence are hostile (the `xss` recordings).
+pub fn xss_eval() -> serde_json::Value {
+    serde_json::json!({
+        "id": 11,
+        "kind": "dialogue",
+        "prompt": format!("[rec:xss] {HOSTILE}"),
+        "expected_output": HOSTILE,
+        "expectations": ["Says </script><script>alert(4)</script> & more"],
+    })
+}
+
+/// Eval 12: its runs end without a `result` line (no verdict).
+pub fn noresult_eval() -> serde_json::Value {
+    serde_json::json!({
+        "id": 12,
+        "kind": "dialogue",
+        "prompt": "[rec:noresult] Do the thing.",
+        "expected_output": "x",
+        "expectations": ["It does the thing"],
+    })
+}
+
+/// `skillgate check ROOT --format json`, parsed.
+pub fn check_doc(root: &Path) -> serde_json::Value {
+    let out = assert_cmd::Command::cargo_bin("skillgate")
+        .unwrap()
+        .args(["check", "--format", "json"])
+        .arg(root)
+        .output()
+        .unwrap();
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
 /// Run `check --behavioral demo-skill` in `env` and return its iteration
 /// folder (the `n`th).
 pub fn run_iteration(env: &behave::Env, extra: &[&str], n: u32) -> PathBuf {

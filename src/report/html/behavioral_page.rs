@@ -26,15 +26,8 @@ pub fn behavioral(b: &Behavioral) -> String {
     let mut header = String::new();
     let _ = writeln!(
         header,
-        "<p class=\"meta\">{} cases × {} trial{} × {} ({} runs) from <code>{}</code> · agent <code>{}</code> · skill <code>{}</code> sha256 <code>{}</code>{}{} · <a href=\"{}\">iteration folder</a></p>",
-        p.cases.len(),
-        p.trials,
-        if p.trials == 1 { "" } else { "s" },
-        p.variants
-            .iter()
-            .map(|v| v.as_str())
-            .collect::<Vec<_>>()
-            .join(" and "),
+        "<p class=\"meta\">{} ({} runs) from <code>{}</code> · agent <code>{}</code> · skill <code>{}</code> sha256 <code>{}</code>{}{} · <a href=\"{}\">iteration folder</a></p>",
+        Esc(&p.shape()),
         p.total_runs,
         Esc(&p.case_file),
         Esc(&p.agent.kind),

@@ -90,7 +90,7 @@ fn layout(n: usize, edges: &[(usize, usize, f64)]) -> (Vec<P>, f64) {
 }
 
 /// The section: picture and table.
-pub fn render(routed: &Routed, config: &RouteConfig, _link_base: &str) -> String {
+pub fn render(routed: &Routed, config: &RouteConfig) -> String {
     let index = &routed.router.index;
     let found = &routed.collisions;
     let mut o = String::new();

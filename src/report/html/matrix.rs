@@ -40,6 +40,10 @@ pub struct Matrix {
     cells: BTreeMap<(u32, u32), Vec<usize>>,
     /// Every confused skill, clusters together.
     order: Vec<u32>,
+    /// Per skill: prompts of its own another skill (or none) took, and
+    /// prompts of others it took.
+    lost: BTreeMap<u32, usize>,
+    taken: BTreeMap<u32, usize>,
 }
 
 impl Matrix {
@@ -66,6 +70,11 @@ impl Matrix {
                 *weight.entry(o).or_default().entry(w).or_default() += v.len();
                 *weight.entry(w).or_default().entry(o).or_default() += v.len();
             }
+        }
+        let (mut lost, mut taken) = (BTreeMap::new(), BTreeMap::new());
+        for (&(o, w), v) in cells.iter().filter(|((o, w), _)| o != w) {
+            *lost.entry(o).or_default() += v.len();
+            *taken.entry(w).or_default() += v.len();
         }
         let total = |d: u32| weight.get(&d).map_or(0, |m| m.values().sum::<usize>());
         let nobody = |d: u32| cells.get(&(d, NOBODY)).map_or(0, Vec::len);
@@ -135,7 +144,12 @@ impl Matrix {
             }
             order.extend(placed);
         }
-        Matrix { cells, order }
+        Matrix {
+            cells,
+            order,
+            lost,
+            taken,
+        }
     }
 
     /// Prompts ranked first for a skill other than their owner (or for
@@ -151,17 +165,10 @@ impl Matrix {
     /// Prompts owned by `d` that another skill (or none) took, and
     /// prompts of others `d` took.
     pub fn lost_and_taken(&self, d: u32) -> (usize, usize) {
-        let mut lost = 0;
-        let mut taken = 0;
-        for (&(o, w), v) in &self.cells {
-            if o == d && w != d {
-                lost += v.len();
-            }
-            if w == d && o != d {
-                taken += v.len();
-            }
-        }
-        (lost, taken)
+        (
+            self.lost.get(&d).copied().unwrap_or(0),
+            self.taken.get(&d).copied().unwrap_or(0),
+        )
     }
 
     /// The anchor of a cell's prompt list.

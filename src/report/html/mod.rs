@@ -125,6 +125,12 @@ pub fn thousands(n: usize) -> String {
     out
 }
 
+/// `1 skill`, `2 skills` (the plural adds an `s`), the count with
+/// thousands separators.
+pub fn count_of(n: usize, word: &str) -> String {
+    format!("{} {word}{}", thousands(n), if n == 1 { "" } else { "s" })
+}
+
 /// `67%`, or `n/a` without a denominator.
 pub fn percent(k: usize, n: usize) -> String {
     if n == 0 {

@@ -116,7 +116,7 @@ pub fn routing(r: &Routing) -> String {
         Section {
             id: "collisions",
             title: "Collision graph".into(),
-            html: graph::render(r.routed, &r.config.route, r.link_base),
+            html: graph::render(r.routed, &r.config.route),
         },
         Section {
             id: "skills",
@@ -132,8 +132,8 @@ pub fn routing(r: &Routing) -> String {
     page(
         &format!("Routing report: {}", r.shown_root),
         &format!(
-            "Tier 2 lexical routing of {} skills and every finding of `skillgate check`",
-            thousands(route.skills_routed)
+            "Tier 2 lexical routing of {} and every finding of `skillgate check`",
+            super::count_of(route.skills_routed, "skill")
         ),
         &header,
         &sections,

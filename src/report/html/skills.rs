@@ -60,8 +60,8 @@ pub fn render(routed: &Routed, m: &Matrix, link_base: &str) -> String {
     let failing = rows.iter().filter(|r| !r.failed.is_empty()).count();
     let _ = writeln!(
         o,
-        "<p>{} routed skills; {failing} with a failed trigger check, listed first. <label>Filter by name <input type=\"search\" id=\"skill-filter\" autocomplete=\"off\"></label></p>",
-        index.len()
+        "<p>{} routed; {failing} with a failed trigger check, listed first. <label>Filter by name <input type=\"search\" id=\"skill-filter\" autocomplete=\"off\"></label></p>",
+        super::count_of(index.len(), "skill")
     );
     o.push_str("<table class=\"list skills\" id=\"skill-table\"><thead><tr><th>skill</th><th>rank-1</th><th>checks passed</th><th>prompts lost / taken</th><th>collisions</th><th>failed checks</th></tr></thead><tbody>\n");
     for d in order {
