@@ -15,6 +15,7 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<Exit, Fatal> {
     match cli.command {
         Command::Check(args) => check(&args, out),
         Command::Rank(args) => crate::route::cmd::rank(&args, out),
+        Command::Listing(args) => crate::client::cmd::listing(&args, out),
         Command::Score(args) => crate::score::cmd::run(&args, out),
         Command::Merge(args) => crate::behave::cmd::merge(&args, out),
         Command::Report(args) => crate::report::cmd::run(&args, out),
@@ -90,6 +91,7 @@ fn check(args: &CheckArgs, out: &mut dyn Write) -> Result<Exit, Fatal> {
                 min_rank1: args.min_rank1,
                 baseline: args.baseline.as_deref(),
                 save_baseline: args.save_baseline.as_deref(),
+                client: args.client,
             },
         )?;
         diagnostics.extend(routed.diagnostics);

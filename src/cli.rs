@@ -42,6 +42,9 @@ pub enum Command {
     /// Rank every skill in the catalog for one prompt, as Tier 2 does.
     #[command(after_help = EXIT_CODES)]
     Rank(RankArgs),
+    /// Print the skill listing a client shows the model for this catalog.
+    #[command(after_help = EXIT_CODES)]
+    Listing(ListingArgs),
     /// Score recorded evidence: trigger precision/recall/F1 and paired uplift.
     #[command(after_help = EXIT_CODES)]
     Score(ScoreArgs),
@@ -112,6 +115,14 @@ pub struct CheckArgs {
     /// Skip Tier 2 (routing).
     #[arg(long, help_heading = "Tier 2: routing")]
     pub no_route: bool,
+    /// Route the listing of CLIENT (default: [route] client, else claude-code).
+    #[arg(
+        long,
+        value_enum,
+        value_name = "CLIENT",
+        help_heading = "Tier 2: routing"
+    )]
+    pub client: Option<crate::client::ClientId>,
     /// Threads that read and check files, Tiers 1 and 2 (default: all
     /// cores). Tier 3's agent runs are --jobs.
     #[arg(long, short = 'j', value_name = "N")]
@@ -222,12 +233,44 @@ pub struct RankArgs {
     /// Configuration file (default: skillgate.toml at the catalog root).
     #[arg(long)]
     pub config: Option<PathBuf>,
+    /// Rank the listing of CLIENT (default: [route] client, else claude-code).
+    #[arg(long, value_enum, value_name = "CLIENT")]
+    pub client: Option<crate::client::ClientId>,
     /// Read every SKILL.md, neither reading nor writing the rank cache.
     #[arg(long)]
     pub no_cache: bool,
     /// Keep the rank cache in DIR (default: $SKILLGATE_CACHE_DIR, else the
     /// user cache folder, e.g. ~/.cache/skillgate).
     #[arg(long, value_name = "DIR", conflicts_with = "no_cache")]
+    pub cache_dir: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct ListingArgs {
+    /// Catalog root, a skill folder, or a single SKILL.md.
+    #[arg(default_value = ".")]
+    pub root: PathBuf,
+    /// Whose listing (default: [route] client, else claude-code).
+    #[arg(long, value_enum, value_name = "CLIENT")]
+    pub client: Option<crate::client::ClientId>,
+    /// Output format.
+    #[arg(long, default_value = "human", value_parser = human_or_json())]
+    pub format: Format,
+    /// Configuration file (default: skillgate.toml at the catalog root).
+    #[arg(long)]
+    pub config: Option<PathBuf>,
+    /// Run the installed client against a loopback endpoint and record the
+    /// listing it sends, built-in skills included (stored in the cache
+    /// folder).
+    #[arg(long, value_enum, value_name = "CLIENT", conflicts_with = "verify")]
+    pub capture: Option<crate::client::ClientId>,
+    /// Capture the listing and report every skill whose captured entry
+    /// differs from skillgate's prediction (exit 1 when one does).
+    #[arg(long)]
+    pub verify: bool,
+    /// Where captures are stored (default: $SKILLGATE_CACHE_DIR, else the
+    /// user cache folder, e.g. ~/.cache/skillgate).
+    #[arg(long, value_name = "DIR")]
     pub cache_dir: Option<PathBuf>,
 }
 
@@ -315,6 +358,15 @@ pub struct ReportArgs {
     /// Rank-1 floor in percent shown and judged, as `check --min-rank1`.
     #[arg(long, value_name = "PCT", help_heading = "Routing report")]
     pub min_rank1: Option<f64>,
+    /// Route and show the listing of CLIENT (default: [route] client, else
+    /// claude-code).
+    #[arg(
+        long,
+        value_enum,
+        value_name = "CLIENT",
+        help_heading = "Routing report"
+    )]
+    pub client: Option<crate::client::ClientId>,
     /// Threads that read and check files (default: all cores).
     #[arg(long, short = 'j', value_name = "N")]
     pub threads: Option<usize>,

@@ -283,6 +283,12 @@ pub struct RouteConfig {
     pub listing_budget_chars: Option<usize>,
     /// Characters of one entry a client shows before cutting it.
     pub entry_cap_chars: Option<usize>,
+    /// Whose listing Tier 2 routes: `claude-code` (what Claude Code shows
+    /// the model) or `spec` (the specification's strict reading).
+    pub client: crate::client::ClientId,
+    /// Rank the client's built-in skills (from `skillgate listing
+    /// --capture`) as competitors of the catalog's.
+    pub builtins: bool,
 }
 
 impl Default for RouteConfig {
@@ -297,6 +303,8 @@ impl Default for RouteConfig {
             min_rank1: None,
             listing_budget_chars: None,
             entry_cap_chars: None,
+            client: crate::client::ClientId::ClaudeCode,
+            builtins: false,
         }
     }
 }

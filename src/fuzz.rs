@@ -179,6 +179,7 @@ fn catalog_with(cases: Vec<crate::catalog::cases::CaseFile>) -> crate::catalog::
         sources,
         diagnostics: Vec::new(),
         walk: Default::default(),
+        roots: vec!["skills".into()],
     }
 }
 

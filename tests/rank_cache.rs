@@ -108,11 +108,20 @@ fn rank_uncached(root: &Path, args: &[&str]) -> Vec<u8> {
     run_rank(root, &[&["--no-cache"][..], args].concat())
 }
 
+/// The cache's mechanism is tested on the specification's reading, whose
+/// documents depend on each file alone (one edited file is read again
+/// alone); Claude Code's listing depends on the whole catalog, so an edit
+/// reads it all again: `claude_code_rankings_are_the_same_cached_or_not`.
 fn run_rank(root: &Path, args: &[&str]) -> Vec<u8> {
+    run_rank_as(root, "spec", args)
+}
+
+fn run_rank_as(root: &Path, client: &str, args: &[&str]) -> Vec<u8> {
     let out = bin()
         .arg("rank")
         .arg(PROMPT)
         .arg(root)
+        .args(["--client", client])
         .args(args)
         .output()
         .unwrap();
@@ -248,10 +257,11 @@ fn the_cache_reports_hits_partial_rereads_and_misses() {
     let cat = catalog(MIN_SKILLS);
     let root = cat.path();
     let folder = tempfile::tempdir().unwrap();
-    let config = Config::default();
+    let mut config = Config::default();
+    config.route.client = skillgate::client::ClientId::Spec;
     let analyzer = skillgate::route::analyzer(&config.route).unwrap();
-    let cache = Cache::new(folder.path(), root, &config).unwrap();
-    let load = || cache.load(root, &config, &analyzer).unwrap().1;
+    let cache = Cache::new(folder.path(), root, &config, None).unwrap();
+    let load = || cache.load(root, &config, &analyzer, None).unwrap().1;
 
     // just written: nothing can be trusted yet
     assert_eq!(load(), Outcome::Miss);
@@ -292,10 +302,10 @@ fn the_cache_reports_hits_partial_rereads_and_misses() {
     assert_eq!(load(), Outcome::Miss);
 
     // another configuration is another cache
-    let other: Config = toml::from_str("[route]\nname-weight = 1\n").unwrap();
-    let cache2 = Cache::new(folder.path(), root, &other).unwrap();
+    let other: Config = toml::from_str("[route]\nname-weight = 1\nclient = \"spec\"\n").unwrap();
+    let cache2 = Cache::new(folder.path(), root, &other, None).unwrap();
     assert_eq!(
-        cache2.load(root, &other, &analyzer).unwrap().1,
+        cache2.load(root, &other, &analyzer, None).unwrap().1,
         Outcome::Miss
     );
 }
@@ -381,11 +391,12 @@ fn catalogs_with_symlinked_skills_are_not_cached() {
 fn a_cache_folder_inside_the_catalog_does_not_invalidate_itself() {
     let cat = catalog(MIN_SKILLS);
     let root = cat.path();
-    let config = Config::default();
+    let mut config = Config::default();
+    config.route.client = skillgate::client::ClientId::Spec;
     let analyzer = skillgate::route::analyzer(&config.route).unwrap();
     let folder = root.join("skills/.rank-cache");
-    let cache = Cache::new(&folder, root, &config).unwrap();
-    let load = || cache.load(root, &config, &analyzer).unwrap().1;
+    let cache = Cache::new(&folder, root, &config, None).unwrap();
+    let load = || cache.load(root, &config, &analyzer, None).unwrap().1;
     settle();
     assert_eq!(load(), Outcome::Miss, "nothing cached yet");
     // creating the folder changed `skills/`, which was just recorded
@@ -402,4 +413,24 @@ fn a_cache_folder_inside_the_catalog_does_not_invalidate_itself() {
     .unwrap();
     assert_eq!(load(), Outcome::Partial(1));
     assert_eq!(load(), Outcome::Partial(1), "its stamp is still racy");
+}
+
+#[test]
+fn claude_code_rankings_are_the_same_cached_or_not() {
+    let cat = catalog(MIN_SKILLS + 5);
+    let cache = tempfile::tempdir().unwrap();
+    settle();
+    let json = ["--format", "json", "--limit", "0"];
+    let dir = ["--cache-dir", cache.path().to_str().unwrap()];
+    let args = [&dir[..], &json[..]].concat();
+    let first = run_rank_as(cat.path(), "claude-code", &args);
+    let second = run_rank_as(cat.path(), "claude-code", &args);
+    let uncached = run_rank_as(
+        cat.path(),
+        "claude-code",
+        &[&["--no-cache"][..], &json[..]].concat(),
+    );
+    assert_eq!(text(&first), text(&uncached));
+    assert_eq!(text(&second), text(&uncached));
+    assert!(text(&first).contains("\"client\": \"claude-code\""));
 }

@@ -357,3 +357,61 @@ fn across_iterations_a_changed_skill_shows_as_a_step() {
     assert!(html.contains("<tr class=\"focus\"><td>#1 (shown)</td>"));
     assert!(html.contains("3 iterations of <b>demo-skill</b>"));
 }
+
+#[test]
+fn the_listing_shows_what_the_model_does_not_see_and_what_is_cut() {
+    let t = tempfile::tempdir().unwrap();
+    let root = t.path().join("cat");
+    let skill = |name: &str, front: &str| {
+        let d = root.join("skills").join(name);
+        std::fs::create_dir_all(&d).unwrap();
+        std::fs::write(
+            d.join("SKILL.md"),
+            format!("---\nname: {name}\n{front}---\n\n# {name}\n"),
+        )
+        .unwrap();
+    };
+    skill(
+        "visible",
+        "description: Formats tables. Use when a table needs formatting.\n",
+    );
+    skill(
+        "manual",
+        "description: Deploys <b>prod</b>. Use when asked to deploy.\ndisable-model-invocation: true\n",
+    );
+    let long = format!(
+        "Writes release notes. Use when {}",
+        "a release ships and ".repeat(100)
+    );
+    skill("long", &format!("description: {long}\n"));
+    let html = render(&root, &t.path().join("r.html"));
+    assert_only_own_markup(&html);
+    let section = &html[html.find("<section id=\"listing\">").unwrap()..];
+    let section = &section[..section.find("</section>").unwrap()];
+    assert!(section.contains("Claude Code (as version"), "{section}");
+    assert!(
+        section.contains("lists 2 skills of 3 for the model"),
+        "{section}"
+    );
+    assert!(section.contains("Not listed: the model does not see these (1)"));
+    assert!(section.contains("<b>manual</b>"));
+    assert!(section.contains("`disable-model-invocation: true` keeps it from the model"));
+    assert!(section.contains("Texts the model sees differently from what was written (1)"));
+    let row = &section[section.find("<b>long</b>").unwrap()..];
+    assert!(row.contains("<summary>the author wrote</summary>"), "{row}");
+    assert!(
+        html.contains("<b>1</b><span>not listed by Claude Code (1 listed with a changed text)")
+    );
+    // the specification's reading lists all three, whole
+    let spec = t.path().join("spec.html");
+    skillgate()
+        .arg("report")
+        .arg(&root)
+        .args(["--client", "spec", "-o"])
+        .arg(&spec)
+        .assert()
+        .code(0);
+    let html = std::fs::read_to_string(spec).unwrap();
+    assert!(html.contains("<p>The specification lists 3 skills of 3 for the model"));
+    assert!(html.contains("Not listed: the model does not see these (0)"));
+}

@@ -368,7 +368,9 @@ fn listing_budget_names_the_skills_that_do_not_fit() {
         .simple("alpha", "Sorts widgets.")
         .simple("beta", &long)
         .simple("gamma", "Parses server logs.")
-        .config("[route]\nlisting-budget-chars = 100\nentry-cap-chars = 120\n");
+        // the specification's reading, in characters (Claude Code's own
+        // cap and budget: tests/client_listing.rs)
+        .config("[route]\nclient = \"spec\"\nlisting-budget-chars = 100\nentry-cap-chars = 120\n");
     let (code, v) = cat.check_json(&[]);
     assert_eq!(code, 0, "warnings only: {v:#}");
     let cut = with_rule(&v, "SG521");
@@ -395,6 +397,9 @@ fn skills_without_a_description_are_named_and_the_rest_still_routed() {
         .skill("broken", "name: broken")
         .cases("broken", &["Fix the broken thing"], &[])
         .cases("pdf-forms", &["Fill in this PDF form"], &[]);
+    // the specification does not route it; Claude Code would list it with
+    // its body's first line (tests/client_listing.rs)
+    let cat = cat.config("[route]\nclient = \"spec\"\n");
     let (code, v) = cat.check_json(&[]);
     assert_eq!(code, 0, "{v:#}");
     let r = &v["summary"]["route"];

@@ -105,7 +105,9 @@ fn a_prompt_of_stop_words_has_no_terms_and_matches_nothing() {
 #[test]
 fn unroutable_skills_are_named() {
     let cat = catalog().skill("broken", "name: broken");
-    let (_, out) = rank(&cat, &["render"]);
+    // the specification does not route it (Claude Code lists it with its
+    // body's first line)
+    let (_, out) = rank(&cat, &["render", "--client", "spec"]);
     assert!(
         out.contains(
             "not routed (1 without a readable name or description): skills/broken/SKILL.md"

@@ -5,7 +5,7 @@
 //! splitter, because of that approach's known pitfalls: a UTF-8 byte order
 //! mark hides the opening `---`; CRLF and lone CR line ends; a `---` line
 //! inside a quoted multi-line value is text, not the closing delimiter.
-//! The YAML itself is parsed by yaml-rust2 (the parser gray_matter uses)
+//! The YAML itself is parsed by yaml-rust2
 //! through [`super::yaml`], which keeps positions and bounds alias expansion.
 
 use super::yaml::{self, Tree, YamlError, YamlErrorKind};

@@ -65,6 +65,9 @@ pub struct Catalog {
     pub diagnostics: Vec<Diagnostic>,
     /// What the walk for SKILL.md files saw (a catalog folder only).
     pub walk: Walk,
+    /// The skills roots searched, relative to `root` (`""` is the root
+    /// itself); empty for a single skill.
+    pub roots: Vec<String>,
 }
 
 /// The folders a catalog walk listed, for [`crate::route::cache`]: when
@@ -201,6 +204,7 @@ impl Catalog {
         let boundary = base.canonicalize().unwrap_or_else(|_| base.clone());
 
         let mut found = discover::Found::default();
+        let mut searched = Vec::new();
         match target {
             Target::SkillFile | Target::SkillDir => {
                 let path = base.join("SKILL.md");
@@ -237,6 +241,7 @@ impl Catalog {
                 }
                 found.skill_files.sort_by(|a, b| a.1.cmp(&b.1));
                 found.skill_files.dedup_by(|a, b| a.1 == b.1);
+                searched = roots;
             }
         }
 
@@ -312,6 +317,7 @@ impl Catalog {
                 sources,
                 diagnostics,
                 walk,
+                roots: searched,
             },
             results,
         ))

@@ -38,7 +38,8 @@ pub enum Kind {
     Scalar {
         text: String,
         style: Style,
-        tagged: bool,
+        /// The tag as written (`!!str`, `!custom`), when there is one.
+        tag: Option<String>,
     },
     Seq(Vec<Node>),
     Map(Vec<(Node, Node)>),
@@ -92,6 +93,14 @@ impl Node {
     pub fn scalar_text(&self) -> Option<&str> {
         match &self.kind {
             Kind::Scalar { text, .. } => Some(text),
+            _ => None,
+        }
+    }
+
+    /// The scalar's tag, when it has one.
+    pub fn tag(&self) -> Option<&str> {
+        match &self.kind {
+            Kind::Scalar { tag, .. } => tag.as_deref(),
             _ => None,
         }
     }
@@ -341,7 +350,13 @@ impl MarkedEventReceiver for Builder<'_> {
                     kind: Kind::Scalar {
                         text,
                         style,
-                        tagged: tag.is_some(),
+                        tag: tag.map(|t| {
+                            if t.handle == "tag:yaml.org,2002:" {
+                                format!("!!{}", t.suffix)
+                            } else {
+                                format!("{}{}", t.handle, t.suffix)
+                            }
+                        }),
                     },
                     start: at,
                     end: at,

@@ -3,8 +3,8 @@
 use super::Rule;
 use super::rules::context::{Ctx, Env, SkillCtx};
 use super::rules::{
-    budget, cases, commands, description, fields, files, keys, load, name, orphan, portability,
-    references, sections, trigger, workflow,
+    budget, cases, client, commands, description, fields, files, keys, load, name, orphan,
+    portability, references, sections, trigger, workflow,
 };
 use crate::catalog::{Catalog, Skill};
 use crate::config::Config;
@@ -81,10 +81,21 @@ pub static RULES: &[&Rule] = &[
     &route::RANK1_FLOOR,
     &route::BASELINE_REGRESSION,
     &route::UNROUTABLE_CASES,
+    &route::BUILTIN_WINS,
+    &route::NO_CAPTURE,
     &route::COLLISION,
     &route::OVERLAP,
     &route::LISTING_BUDGET,
     &route::ENTRY_CAP,
+    &client::ends_early::ENDS_EARLY,
+    &client::dropped::DROPPED,
+    &client::from_body::FROM_BODY,
+    &client::surrogate::SURROGATE_SPLIT,
+    &client::hidden::HIDDEN,
+    &client::too_deep::TOO_DEEP,
+    &client::alias::ALIAS_COLLISION,
+    &client::retry::RETRY_CHANGED,
+    &client::not_string::NOT_A_STRING,
 ];
 
 /// Look a rule up by id (case-insensitive) or by name.
@@ -139,12 +150,15 @@ pub fn lint_skill(env: &Env, skill: &Skill, load: &[Diagnostic]) -> (SkillLint, 
         check(&s, &mut out.diagnostics);
     }
     out.references = references::collect(&s);
+    // the body line Claude Code shows when there is no description
+    let client_needs = crate::client::claude_code::read(skill).needs;
     let keep = load
         .iter()
         .chain(&out.diagnostics)
         .filter(|d| d.file == skill.file)
         .filter_map(|d| d.span.map(|s| s.end))
         .chain(out.references.iter().map(|r| r.span.end))
+        .chain(std::iter::once(client_needs))
         .max()
         .unwrap_or(0);
     (out, keep)
@@ -171,6 +185,7 @@ pub fn finish(catalog: &Catalog, config: &Config, per_skill: Vec<SkillLint>) -> 
     }
     commands::run(catalog, config, &mut out);
     cases::run(catalog, config, &mut out);
+    client::run(catalog, config, &mut out);
     out
 }
 

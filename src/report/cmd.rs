@@ -141,6 +141,7 @@ fn routing(args: &ReportArgs, out_abs: &Path) -> Result<(String, String), Fatal>
         &config,
         &crate::route::Opts {
             min_rank1: args.min_rank1,
+            client: args.client,
             ..crate::route::Opts::default()
         },
     )?;

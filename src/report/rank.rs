@@ -93,6 +93,9 @@ pub fn human(r: &RankReport, out: &mut dyn Write) -> std::io::Result<()> {
         "{} of {} skills share a term with the prompt{more}",
         r.matched, r.skills_routed
     )?;
+    if let Some(n) = &r.note {
+        writeln!(out, "note: {n}")?;
+    }
     if !r.unroutable.is_empty() {
         writeln!(
             out,

@@ -32,8 +32,9 @@
 
 use super::index::{DocCounts, FxMap, Index, intern};
 use super::text::Analyzer;
-use super::{Analyzed, analyze_skill, analyze_skills};
+use super::{Analyzed, analyze_builtins, analyze_listing, analyze_skill};
 use crate::catalog::{Catalog, Scope, Target};
+use crate::client::{Builtin, ClientId};
 use crate::config::Config;
 use rayon::prelude::*;
 use sha2::{Digest, Sha256};
@@ -216,6 +217,36 @@ pub(crate) struct Analysis {
 }
 
 impl Analysis {
+    /// The ranking over the stored documents plus `extra` (the client's
+    /// built-in skills, never stored).
+    pub(crate) fn ranking_with(&self, extra: Vec<DocCounts<String>>) -> Ranking {
+        if extra.is_empty() {
+            return self.ranking();
+        }
+        let mut docs: Vec<DocCounts<String>> = self
+            .docs
+            .iter()
+            .map(|d| DocCounts {
+                name: d.name.clone(),
+                file: d.file.clone(),
+                source: d.source,
+                counts: d
+                    .counts
+                    .iter()
+                    .map(|&(t, n)| (self.vocab[t as usize].to_string(), n))
+                    .collect(),
+            })
+            .collect();
+        docs.extend(extra);
+        Ranking {
+            index: Index::from_counts(docs),
+            unroutable: unroutable(
+                self.files.iter().map(|f| f.0.as_str()),
+                self.docs.iter().map(|d| d.source),
+            ),
+        }
+    }
+
     pub(crate) fn ranking(&self) -> Ranking {
         Ranking {
             index: Index::from_interned(&self.docs, &self.vocab),
@@ -234,7 +265,9 @@ fn unroutable<'a>(
 ) -> Vec<String> {
     let mut routed = vec![false; files.len()];
     for s in sources {
-        routed[s] = true;
+        if let Some(r) = routed.get_mut(s) {
+            *r = true;
+        }
     }
     (files.zip(routed))
         .filter(|(_, r)| !r)
@@ -278,7 +311,12 @@ pub struct Cache {
 
 impl Cache {
     /// The cache for the catalog at `root` under `config`, in `folder`.
-    pub fn new(folder: &Path, root: &Path, config: &Config) -> Option<Cache> {
+    pub fn new(
+        folder: &Path,
+        root: &Path,
+        config: &Config,
+        builtins: Option<&[Builtin]>,
+    ) -> Option<Cache> {
         let canonical = root.canonicalize().ok()?;
         let place = Sha256::digest(canonical.as_os_str().as_encoded_bytes());
         let name: String = place[..8].iter().map(|b| format!("{b:02x}")).collect();
@@ -293,6 +331,8 @@ impl Cache {
         }
         key.update(canonical.as_os_str().as_encoded_bytes());
         key.update(format!("{:?}\n{:?}", config.catalog, config.route));
+        // the client's listing depends on its captured built-ins
+        key.update(serde_json::to_vec(&builtins).unwrap_or_default());
         Some(Cache {
             path: folder.join(format!("rank-{name}.bin")),
             key: key.finalize().into(),
@@ -308,8 +348,23 @@ impl Cache {
         root: &Path,
         config: &Config,
         analyzer: &Analyzer,
+        builtins: Option<&[Builtin]>,
     ) -> Result<(Ranking, Outcome), crate::exit::Fatal> {
         let stamper = Stamper::new(root);
+        let extra = |catalog_skills: usize| -> Vec<DocCounts<String>> {
+            match builtins {
+                Some(b) => {
+                    let listing = crate::client::Listing {
+                        client: config.route.client,
+                        entries: Vec::new(),
+                        builtins: b.to_vec(),
+                        budget: None,
+                    };
+                    analyze_builtins(&listing, catalog_skills, analyzer, config.route.name_weight)
+                }
+                None => Vec::new(),
+            }
+        };
         if let Some(Record { dirs, analysis }) = self.read() {
             // check the disk while building the index the cache promises
             let (stale, ranking) = rayon::join(
@@ -322,17 +377,20 @@ impl Cache {
                             .collect::<Vec<usize>>()
                     })
                 },
-                || analysis.ranking(),
+                || analysis.ranking_with(extra(analysis.files.len())),
             );
             match stale {
                 Some(stale) if stale.is_empty() => return Ok((ranking, Outcome::Hit)),
-                Some(stale) => {
+                // A client's listing depends on the whole catalog (its
+                // order and budget): one changed file is read again with
+                // all the others.
+                Some(stale) if config.route.client == ClientId::Spec => {
                     let built = nanos(SystemTime::now());
                     let analysis = reread(analysis, &stale, &stamper, config, analyzer, built);
                     self.write(&dirs, &analysis);
                     return Ok((analysis.ranking(), Outcome::Partial(stale.len())));
                 }
-                None => {}
+                _ => {}
             }
         }
         let built = nanos(SystemTime::now());
@@ -343,7 +401,7 @@ impl Cache {
         if !eligible {
             // a cache this catalog has outgrown would only be read in vain
             let _ = std::fs::remove_file(&self.path);
-            return Ok((analyze(&catalog, config, analyzer), Outcome::Miss));
+            return Ok((analyze(&catalog, config, analyzer, builtins), Outcome::Miss));
         }
         // A cache folder inside the catalog changes with every write; its
         // listing is not the catalog's (it holds no SKILL.md)
@@ -370,10 +428,22 @@ impl Cache {
                     .collect::<Vec<_>>()
             },
         );
-        let (docs, vocab) = intern(analyze_skills(&catalog, analyzer, config.route.name_weight));
+        let listing = config
+            .route
+            .client
+            .model()
+            .listing(&catalog, config, builtins);
+        let (docs, vocab) = intern(analyze_listing(
+            &listing,
+            analyzer,
+            config.route.name_weight,
+        ));
         let analysis = Analysis { files, vocab, docs };
         self.write(&dirs, &analysis);
-        Ok((analysis.ranking(), Outcome::Miss))
+        Ok((
+            analysis.ranking_with(extra(catalog.skills.len())),
+            Outcome::Miss,
+        ))
     }
 
     /// The cache file when it exists, matches this key and decodes.
@@ -437,8 +507,26 @@ fn prune(folder: &Path, keep: &Path) {
 
 /// Analyze every skill of a loaded catalog: what `rank --no-cache` ranks
 /// with.
-pub fn analyze(catalog: &Catalog, config: &Config, analyzer: &Analyzer) -> Ranking {
-    let docs = analyze_skills(catalog, analyzer, config.route.name_weight);
+pub fn analyze(
+    catalog: &Catalog,
+    config: &Config,
+    analyzer: &Analyzer,
+    builtins: Option<&[Builtin]>,
+) -> Ranking {
+    let listing = config
+        .route
+        .client
+        .model()
+        .listing(catalog, config, builtins);
+    let mut docs = analyze_listing(&listing, analyzer, config.route.name_weight);
+    if builtins.is_some() {
+        docs.extend(analyze_builtins(
+            &listing,
+            catalog.skills.len(),
+            analyzer,
+            config.route.name_weight,
+        ));
+    }
     let unroutable = unroutable(
         catalog.skills.iter().map(|s| s.file.as_str()),
         docs.iter().map(|d| d.source),

@@ -131,14 +131,22 @@ pub fn check(router: &Router, config: &RouteConfig) -> Outcome {
                         .diag(
                             &case.file,
                             format!(
-                                "{n} trigger prompt{} not checked: {} has no readable name or description",
+                                "{n} trigger prompt{} not checked: {} lists no `{}`: {}",
                                 if n == 1 { " was" } else { "s were" },
-                                skill.file
+                                router.listing.client.label(),
+                                skill.folder,
+                                router
+                                    .entry(si)
+                                    .and_then(|e| e.reason.as_ref())
+                                    .map_or_else(
+                                        || "it has no readable name or description".to_string(),
+                                        |r| r.describe()
+                                    )
                             ),
                         )
                         .with_span_opt(span)
                         .with_help(format!(
-                            "fix the frontmatter of {} (see its Tier 1 findings) so it can be ranked",
+                            "fix {} (see its Tier 1 findings) so that the client lists it",
                             skill.file
                         )),
                 );
@@ -320,6 +328,30 @@ fn run(router: &Router, config: &RouteConfig, scorer: &mut Scorer, job: &Job) ->
             }
         }
     }
+    let passed = diags.is_empty();
+    if job.kind == Kind::Positive
+        && let Some(&(w, score)) = scores.top(1).first()
+        && w != job.doc
+        && score > 0.0
+        && router.is_builtin(w)
+    {
+        let (name, _) = router.routed(w);
+        diags.push(
+            rules::BUILTIN_WINS
+                .diag(
+                    file,
+                    format!(
+                        "`{skill}`: {}'s built-in skill `{name}` ranks first for this prompt",
+                        router.listing.client.label()
+                    ),
+                )
+                .with_span(prompt.span)
+                .with_label(format!("`{name}` (built-in) at {score:.2}, `{skill}` {} at {:.2}", place(&st), st.score))
+                .with_help(format!(
+                    "the model sees `{name}` in the same listing; say in `{skill}`'s description what it does that `{name}` does not"
+                )),
+        );
+    }
     let cell = match job.kind {
         Kind::Positive => Some(cell(&scores, job.doc, &st)),
         Kind::Negative => job
@@ -340,7 +372,7 @@ fn run(router: &Router, config: &RouteConfig, scorer: &mut Scorer, job: &Job) ->
         rank: st.rank(),
         score: st.score,
         rank1: st.is_rank1(),
-        passed: diags.is_empty(),
+        passed,
         diagnostics: diags,
         cell,
     }

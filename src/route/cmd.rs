@@ -57,6 +57,11 @@ pub struct RankReport {
     pub results: Vec<Ranked>,
     /// Whether the list was cut at `--limit`.
     pub truncated: bool,
+    /// Whose listing was ranked (`[route] client`, `--client`).
+    pub client: String,
+    /// Why the built-ins asked for are missing, when they are.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
 }
 
 impl Serialize for Contribution {
@@ -125,6 +130,8 @@ pub fn report(
         unroutable: ranking.unroutable.clone(),
         results,
         truncated: shown < all.len(),
+        client: String::new(),
+        note: None,
     }
 }
 
@@ -141,21 +148,30 @@ pub fn rank(args: &RankArgs, out: &mut dyn Write) -> Result<Exit, Fatal> {
                 .with_help("pass a catalog folder, a skill folder or a SKILL.md"),
         );
     }
-    let config = load_config(&args.root, args.config.as_deref())?;
+    let mut config = load_config(&args.root, args.config.as_deref())?;
+    config.route.client = crate::client::chosen(&config, args.client);
     let analyzer = super::analyzer(&config.route)?;
+    let (builtins, note) = super::builtins_for(&config, args.cache_dir.as_deref());
+    let builtins = builtins.map(|b| b.builtins);
     let cache = if args.no_cache || !args.root.is_dir() {
         None
     } else {
-        cache::folder(args.cache_dir.as_deref()).and_then(|f| Cache::new(&f, &args.root, &config))
+        cache::folder(args.cache_dir.as_deref())
+            .and_then(|f| Cache::new(&f, &args.root, &config, builtins.as_deref()))
     };
     let ranking = match &cache {
-        Some(c) => c.load(&args.root, &config, &analyzer)?.0,
+        Some(c) => {
+            c.load(&args.root, &config, &analyzer, builtins.as_deref())?
+                .0
+        }
         None => {
             let catalog = Catalog::load_scoped(&args.root, &config, Scope::SkillsOnly)?;
-            cache::analyze(&catalog, &config, &analyzer)
+            cache::analyze(&catalog, &config, &analyzer, builtins.as_deref())
         }
     };
-    let r = report(&ranking, &analyzer, &args.prompt, args.limit, args.explain);
+    let mut r = report(&ranking, &analyzer, &args.prompt, args.limit, args.explain);
+    r.client = config.route.client.as_str().to_string();
+    r.note = note;
     let written = match args.format {
         Format::Json => report::rank::json(&r, out),
         _ => report::rank::human(&r, out),

@@ -42,7 +42,11 @@ pub struct Found {
 pub fn find(router: &Router, config: &RouteConfig) -> Vec<Found> {
     let threshold = config.collision_warning.min(config.collision_error);
     let index = &router.index;
-    let pairs = collisions(index, threshold);
+    // pairs within the catalog: a built-in's wording is not the author's
+    let pairs: Vec<_> = collisions(index, threshold)
+        .into_iter()
+        .filter(|c| !router.is_builtin(c.a) && !router.is_builtin(c.b))
+        .collect();
     // each skill's words once, however many pairs it is in
     let mut involved: Vec<u32> = pairs.iter().flat_map(|c| [c.a, c.b]).collect();
     involved.sort_unstable();
@@ -89,10 +93,9 @@ pub fn diagnostics(router: &Router, config: &RouteConfig, found: &[Found]) -> Ve
                 .map(|(t, w)| format!("{t} ({w:.2})"))
                 .collect::<Vec<_>>()
                 .join(", ");
-            let skill = router.skill(c.a);
-            let span = skill
-                .frontmatter
-                .as_ref()
+            let span = router
+                .skill(c.a)
+                .and_then(|s| s.frontmatter.as_ref())
                 .and_then(|f| f.get("description"))
                 .map(|e| e.value_span);
             let (an, bn) = if a.name == b.name {
@@ -137,9 +140,7 @@ pub struct Surface {
 impl Surface {
     pub fn of(router: &Router, d: u32, name_weight: u32) -> Surface {
         let mut s = Surface::default();
-        let Some((name, description)) = super::routable(router.skill(d)) else {
-            return s;
-        };
+        let (name, description) = router.routed(d);
         let index = &router.index;
         // the analyzer emits each word's terms in a row, its stem last
         let mut run: Vec<u32> = Vec::new();

@@ -21,6 +21,7 @@ pub mod rules;
 pub mod text;
 
 use crate::catalog::{Catalog, Target};
+use crate::client::{ClientId, Listing};
 use crate::config::{Config, RouteConfig};
 use crate::diag::Diagnostic;
 use crate::exit::Fatal;
@@ -52,6 +53,8 @@ pub struct Opts<'a> {
     pub baseline: Option<&'a std::path::Path>,
     /// `--save-baseline FILE`.
     pub save_baseline: Option<&'a std::path::Path>,
+    /// `--client` (else `[route] client`).
+    pub client: Option<ClientId>,
 }
 
 /// The analyzer for `[route]`: its language and extra stop words.
@@ -73,7 +76,7 @@ pub fn analyzer(config: &RouteConfig) -> Result<Analyzer, Fatal> {
 }
 
 /// The name and description of a skill when both can be read and are not
-/// blank: what routing needs.
+/// blank: the specification's reading.
 pub fn routable(skill: &crate::catalog::Skill) -> Option<(&str, &str)> {
     let name = skill.name()?.trim();
     let description = skill.description()?.trim();
@@ -83,7 +86,8 @@ pub fn routable(skill: &crate::catalog::Skill) -> Option<(&str, &str)> {
 /// A skill's name and term counts.
 pub type Analyzed = (String, Counts);
 
-/// The name and term counts of a routable skill; `None` when it is not.
+/// The name and term counts of a routable skill (the specification's
+/// reading); `None` when it is not.
 pub fn analyze_skill(
     skill: &crate::catalog::Skill,
     analyzer: &Analyzer,
@@ -95,56 +99,138 @@ pub fn analyze_skill(
     })
 }
 
-/// Every routable skill of a catalog, analyzed in parallel: one document
-/// each, its `source` the skill's position in `catalog.skills`.
-pub fn analyze_skills(
-    catalog: &Catalog,
+/// Every listed entry of a client's listing, analyzed in parallel: one
+/// document each, under the name the model sees, with the text it sees;
+/// its `source` the skill's position in `catalog.skills`.
+pub fn analyze_listing(
+    listing: &Listing,
     analyzer: &Analyzer,
     name_weight: u32,
 ) -> Vec<DocCounts<String>> {
     use rayon::prelude::*;
-    (catalog.skills.par_iter().enumerate())
-        .filter_map(|(i, s)| {
-            analyze_skill(s, analyzer, name_weight).map(|(name, counts)| DocCounts {
-                name,
-                file: s.file.clone(),
-                source: i,
-                counts,
-            })
+    (listing.entries.par_iter())
+        .filter(|e| e.listed)
+        .map(|e| DocCounts {
+            name: e.name.clone(),
+            file: e.path.clone(),
+            source: e.skill,
+            counts: count_terms(analyzer, &e.name, &e.text, name_weight),
         })
         .collect()
 }
 
-/// The index over a loaded catalog, and which skills it could not hold.
+/// Where a built-in skill's document says it comes from.
+pub fn builtin_file(client: ClientId) -> String {
+    format!("(built-in skill of {})", client.label())
+}
+
+/// The client's built-in skills as documents, numbered after the
+/// catalog's `skills` skills.
+pub fn analyze_builtins(
+    listing: &Listing,
+    skills: usize,
+    analyzer: &Analyzer,
+    name_weight: u32,
+) -> Vec<DocCounts<String>> {
+    (listing.builtins.iter().enumerate())
+        .map(|(k, b)| DocCounts {
+            name: b.name.clone(),
+            file: builtin_file(listing.client),
+            source: skills + k,
+            counts: count_terms(analyzer, &b.name, &b.text, name_weight),
+        })
+        .collect()
+}
+
+/// The built-ins `[route] builtins = true` asks for: the latest capture in
+/// the cache folder, or `None` (and a note saying why) when there is none.
+pub fn builtins_for(
+    config: &Config,
+    cache_dir: Option<&std::path::Path>,
+) -> (Option<crate::client::capture::Builtins>, Option<String>) {
+    if !config.route.builtins {
+        return (None, None);
+    }
+    let client = config.route.client;
+    if client == ClientId::Spec {
+        return (None, Some("`[route] builtins = true` needs a client: the specification has no built-in skills".into()));
+    }
+    match crate::client::capture::load(cache::folder(cache_dir).as_deref(), client) {
+        Some((b, _)) => (Some(b), None),
+        None => (
+            None,
+            Some(format!(
+                "`[route] builtins = true`, but no capture of {}'s built-in skills is stored: prompts were ranked against the catalog alone; run `skillgate listing --capture {client}` once",
+                client.label()
+            )),
+        ),
+    }
+}
+
+/// The index over a loaded catalog's listing, and which skills it could
+/// not hold.
 #[derive(Debug)]
 pub struct Router<'c> {
     pub catalog: &'c Catalog,
     pub analyzer: Analyzer,
     pub index: Index,
+    /// The client's listing the index was built from.
+    pub listing: Listing,
     /// Document of each `catalog.skills[i]`, `None` when unroutable.
     doc_of: Vec<Option<u32>>,
-    /// Catalog index of each document.
+    /// Catalog index of each document (`>= skills.len()`: a built-in).
     skill_of: Vec<usize>,
-    /// Catalog skills without a readable name or description, by index.
+    /// Catalog skills the client does not list, by index.
     pub unroutable: Vec<usize>,
     /// Catalog index by name, as [`Catalog::skill_named`] resolves it.
     by_name: std::collections::HashMap<&'c str, usize>,
+    /// The text routed for each listing entry, by catalog index.
+    texts: Vec<Option<usize>>,
 }
 
 impl<'c> Router<'c> {
+    /// The router over the listing of `config.route.client`, with the
+    /// built-ins of `builtins` as competitors when given.
     pub fn new(catalog: &'c Catalog, config: &Config) -> Result<Router<'c>, Fatal> {
+        Router::with_builtins(catalog, config, None)
+    }
+
+    pub fn with_builtins(
+        catalog: &'c Catalog,
+        config: &Config,
+        builtins: Option<&[crate::client::Builtin]>,
+    ) -> Result<Router<'c>, Fatal> {
         let analyzer = analyzer(&config.route)?;
-        let index =
-            Index::from_counts(analyze_skills(catalog, &analyzer, config.route.name_weight));
+        let listing = config
+            .route
+            .client
+            .model()
+            .listing(catalog, config, builtins);
+        let mut docs = analyze_listing(&listing, &analyzer, config.route.name_weight);
+        if builtins.is_some() {
+            docs.extend(analyze_builtins(
+                &listing,
+                catalog.skills.len(),
+                &analyzer,
+                config.route.name_weight,
+            ));
+        }
+        let index = Index::from_counts(docs);
         let mut doc_of = vec![None; catalog.skills.len()];
         let mut skill_of = Vec::with_capacity(index.len());
         for (d, info) in index.docs().iter().enumerate() {
-            doc_of[info.source] = Some(d as u32);
+            if let Some(slot) = doc_of.get_mut(info.source) {
+                *slot = Some(d as u32);
+            }
             skill_of.push(info.source);
         }
         let unroutable = (0..catalog.skills.len())
             .filter(|&i| doc_of[i].is_none())
             .collect();
+        let mut texts = vec![None; catalog.skills.len()];
+        for (k, e) in listing.entries.iter().enumerate() {
+            texts[e.skill] = Some(k);
+        }
         // the first skill whose `name` is N wins; a skill without a name
         // answers to its folder when no skill is named so
         let mut by_name = std::collections::HashMap::new();
@@ -154,18 +240,18 @@ impl<'c> Router<'c> {
             }
         }
         for (i, s) in catalog.skills.iter().enumerate() {
-            if s.name().is_none() {
-                by_name.entry(s.folder.as_str()).or_insert(i);
-            }
+            by_name.entry(s.folder.as_str()).or_insert(i);
         }
         Ok(Router {
             catalog,
             analyzer,
             index,
+            listing,
             doc_of,
             skill_of,
             unroutable,
             by_name,
+            texts,
         })
     }
 
@@ -174,9 +260,35 @@ impl<'c> Router<'c> {
         self.doc_of.get(i).copied().flatten()
     }
 
-    /// The catalog skill behind document `d`.
-    pub fn skill(&self, d: u32) -> &'c crate::catalog::Skill {
-        &self.catalog.skills[self.skill_of[d as usize]]
+    /// The catalog skill behind document `d`; `None` for a built-in.
+    pub fn skill(&self, d: u32) -> Option<&'c crate::catalog::Skill> {
+        self.catalog.skills.get(self.skill_of[d as usize])
+    }
+
+    /// The listing entry of catalog skill `i`.
+    pub fn entry(&self, i: usize) -> Option<&crate::client::Entry> {
+        self.texts
+            .get(i)
+            .copied()
+            .flatten()
+            .map(|k| &self.listing.entries[k])
+    }
+
+    /// The name and text document `d` was built from.
+    pub fn routed(&self, d: u32) -> (&str, &str) {
+        let i = self.skill_of[d as usize];
+        match self.entry(i) {
+            Some(e) => (&e.name, &e.text),
+            None => {
+                let b = &self.listing.builtins[i - self.catalog.skills.len()];
+                (&b.name, &b.text)
+            }
+        }
+    }
+
+    /// Whether document `d` is one of the client's built-in skills.
+    pub fn is_builtin(&self, d: u32) -> bool {
+        self.skill_of[d as usize] >= self.catalog.skills.len()
     }
 
     /// The catalog index of the skill named `name`.
@@ -200,8 +312,23 @@ fn min_rank1(config: &Config, args: &Opts) -> Result<Option<f64>, Fatal> {
 /// prompts of every case file, the rank-1 floor and the baseline.
 pub fn check<'c>(catalog: &'c Catalog, config: &Config, args: &Opts) -> Result<Routed<'c>, Fatal> {
     let floor = min_rank1(config, args)?;
-    let router = Router::new(catalog, config)?;
+    let mut config = config.clone();
+    config.route.client = crate::client::chosen(&config, args.client);
+    let config = &config;
+    let (builtins, note) = builtins_for(config, None);
+    let router = Router::with_builtins(
+        catalog,
+        config,
+        builtins.as_ref().map(|b| b.builtins.as_slice()),
+    )?;
     let mut diagnostics = Vec::new();
+    if let Some(note) = note {
+        diagnostics.push(
+            rules::NO_CAPTURE
+                .diag("skillgate.toml", note)
+                .with_help(format!("run `skillgate listing --capture {}` where the client is installed, or set `[route] builtins = false`", config.route.client)),
+        );
+    }
     let collisions = collide::find(&router, &config.route);
     diagnostics.extend(collide::diagnostics(&router, &config.route, &collisions));
     diagnostics.extend(listing::check(&router, &config.route));
@@ -214,7 +341,12 @@ pub fn check<'c>(catalog: &'c Catalog, config: &Config, args: &Opts) -> Result<R
         checks_passed: outcome.checks_passed,
         checks: outcome.checks,
         min_rank1: floor,
-        skills_routed: router.index.len(),
+        skills_routed: router.index.len()
+            - if builtins.is_some() {
+                router.listing.builtins.len()
+            } else {
+                0
+            },
         unroutable: router
             .unroutable
             .iter()

@@ -184,3 +184,36 @@ rule! {
     /// depends on, never reaches the model.
     pub static ENTRY_CAP = ("SG521", "listing-entry-cut", Warning, "a skill's listing entry is longer than the client shows");
 }
+
+rule! {
+    /// ## What it does
+    /// With `[route] builtins = true` (the client's built-in skills ranked
+    /// as competitors), reports a positive trigger prompt for which one of
+    /// the client's own skills (Claude Code: `verify`, `code-review`,
+    /// `simplify`, …, as `skillgate listing --capture claude-code` recorded
+    /// them) ranks above the case file's skill, naming it.
+    ///
+    /// ## Why is this bad?
+    /// The model sees the built-ins in the same listing as the catalog's
+    /// skills; a prompt they describe better goes to them.
+    ///
+    /// ## Example
+    /// "Review my diff for bugs" for a `code-review-and-quality` skill ranks
+    /// Claude Code's `code-review` first: say what the catalog's skill does
+    /// that the built-in does not.
+    pub static BUILTIN_WINS = ("SG508", "builtin-wins-prompt", Warning, "a client's built-in skill outranks the case file's skill for a positive prompt");
+}
+
+rule! {
+    /// ## What it does
+    /// Reports that `[route] builtins = true` could not be honoured: no
+    /// capture of the client's built-in skills is stored (run `skillgate
+    /// listing --capture claude-code` once where the client is installed),
+    /// or the client is `spec`, which has none. Prompts were then ranked
+    /// against the catalog alone.
+    ///
+    /// ## Why is this bad?
+    /// Without this note a routing result without the competitors asked
+    /// for would look like one with them.
+    pub static NO_CAPTURE = ("SG509", "builtins-not-captured", Warning, "built-in skills were asked for but no capture exists");
+}

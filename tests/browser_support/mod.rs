@@ -5,7 +5,8 @@
 //! recorded for the tests to assert on.
 //!
 //! [`Browser::start`] returns `None` (and says why) when no Chromium is
-//! installed: Debian's `chromium` package, or `SKILLGATE_CHROMIUM`.
+//! installed: Debian's `chromium` package, or `SKILLGATE_CHROMIUM`; with
+//! `SKILLGATE_REQUIRE_CHROMIUM` set (CI) it fails instead.
 #![allow(dead_code)]
 
 use serde_json::{Value, json};
@@ -55,9 +56,13 @@ impl Browser {
     /// is none to start.
     pub fn start() -> Option<Browser> {
         let Some(bin) = chromium() else {
-            eprintln!(
-                "skipping: no chromium on PATH (apt-get install chromium, or set SKILLGATE_CHROMIUM)"
+            let why = "no chromium on PATH (apt-get install chromium, or set SKILLGATE_CHROMIUM)";
+            // CI sets this, so that a missing browser fails instead of skipping
+            assert!(
+                std::env::var_os("SKILLGATE_REQUIRE_CHROMIUM").is_none(),
+                "SKILLGATE_REQUIRE_CHROMIUM is set, but {why}"
             );
+            eprintln!("skipping: {why}");
             return None;
         };
         let profile = tempfile::tempdir().unwrap();

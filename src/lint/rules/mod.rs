@@ -4,6 +4,7 @@
 //! parity `SG3xx` (in `commands/`), case files `SG4xx` (in `cases/`).
 
 pub mod cases;
+pub mod client;
 pub mod commands;
 pub mod context;
 pub mod load;

@@ -180,8 +180,7 @@ impl Matrix {
     }
 
     pub fn render(&self, routed: &Routed, link_base: &str) -> String {
-        let index = &routed.router.index;
-        let name = |d: u32| index.doc(d).name.as_str();
+        let name = |d: u32| label(routed, d);
         let owned = routed.prompts.iter().filter(|p| p.cell.is_some()).count();
         let mut o = String::new();
         if owned == 0 {
@@ -217,7 +216,7 @@ impl Matrix {
         let has_nobody = shown.iter().any(|&r| self.cells.contains_key(&(r, NOBODY)));
         o.push_str("<div class=\"matrix-wrap\"><table class=\"matrix\"><thead><tr><th class=\"corner\">owner ↓ · ranked first →</th>");
         for &c in &shown {
-            let _ = write!(o, "<th class=\"col\"><span>{}</span></th>", Esc(name(c)));
+            let _ = write!(o, "<th class=\"col\"><span>{}</span></th>", Esc(&name(c)));
         }
         if has_other {
             o.push_str("<th class=\"col extra\"><span>other skills</span></th>");
@@ -235,7 +234,7 @@ impl Matrix {
             let _ = write!(
                 o,
                 "<tr><th class=\"row\"><a href=\"#s{r}\">{}</a></th>",
-                Esc(name(r))
+                Esc(&name(r))
             );
             for &c in &shown {
                 let n = self.cells.get(&(r, c)).map_or(0, Vec::len);
@@ -362,6 +361,8 @@ impl Matrix {
             };
             let winner = if w == NOBODY {
                 "<i>no skill</i>".to_string()
+            } else if routed.router.is_builtin(w) {
+                Esc(&label(routed, w)).to_string()
             } else {
                 format!("<a href=\"#s{w}\">{}</a>", Esc(&index.doc(w).name))
             };
@@ -374,6 +375,16 @@ impl Matrix {
             );
         }
         o.push_str("</tbody></table>\n");
+    }
+}
+
+/// A skill's name as the model sees it; a client's built-in skill says so.
+fn label(routed: &Routed, d: u32) -> String {
+    let name = &routed.router.index.doc(d).name;
+    if routed.router.is_builtin(d) {
+        format!("{name} (built-in)")
+    } else {
+        name.clone()
     }
 }
 
@@ -456,7 +467,7 @@ fn prompt_detail(
     let q = Query::new(&p.prompt, &router.analyzer, index);
     match c.winner {
         Some(w) => {
-            let winner = &index.doc(w).name;
+            let winner = &label(routed, w);
             let _ = write!(
                 o,
                 "<p><b>{}</b> ranks #{} at {:.3}; <b>{}</b> is first at {:.3}{}.</p>",

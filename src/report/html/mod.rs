@@ -24,6 +24,7 @@ pub mod evals;
 pub mod findings;
 pub mod graph;
 pub mod iterations;
+pub mod listing;
 pub mod matrix;
 pub mod skills;
 pub mod summary;

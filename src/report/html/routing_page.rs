@@ -1,6 +1,8 @@
 //! The routing page: a catalog's Tier 2 results and its findings.
 
-use super::{Esc, Section, cards, findings, graph, matrix, page, percent, skills, thousands};
+use super::{
+    Esc, Section, cards, findings, graph, listing, matrix, page, percent, skills, thousands,
+};
 use crate::catalog::Catalog;
 use crate::config::Config;
 use crate::diag::Diagnostic;
@@ -84,6 +86,19 @@ pub fn routing(r: &Routing) -> String {
             if s.errors == 0 { "good" } else { "bad" },
         ),
     ];
+    let (hidden, changed) = listing::counts(&r.routed.router);
+    figures.push((
+        thousands(hidden),
+        format!(
+            "not listed by {} ({changed} listed with a changed text)",
+            r.routed.router.listing.client.label()
+        ),
+        if hidden == 0 && changed == 0 {
+            "good"
+        } else {
+            "warn"
+        },
+    ));
     if let Some(floor) = route.min_rank1 {
         figures.push((format!("{floor}%"), "rank-1 floor".into(), "neutral"));
     }
@@ -122,6 +137,11 @@ pub fn routing(r: &Routing) -> String {
             id: "skills",
             title: "Skills".into(),
             html: skills::render(r.routed, &m, r.link_base),
+        },
+        Section {
+            id: "listing",
+            title: "Client listing".into(),
+            html: listing::render(&r.routed.router, r.link_base),
         },
         Section {
             id: "findings",

@@ -48,7 +48,10 @@ pub fn render(routed: &Routed, m: &Matrix, link_base: &str) -> String {
         rows[f.pair.a as usize].collisions.push(f.pair.b);
         rows[f.pair.b as usize].collisions.push(f.pair.a);
     }
-    let mut order: Vec<u32> = (0..index.len() as u32).collect();
+    // the catalog's skills: a client's built-ins are competitors, not rows
+    let mut order: Vec<u32> = (0..index.len() as u32)
+        .filter(|&d| !router.is_builtin(d))
+        .collect();
     order.sort_by(|&a, &b| {
         rows[b as usize]
             .failed
@@ -61,7 +64,7 @@ pub fn render(routed: &Routed, m: &Matrix, link_base: &str) -> String {
     let _ = writeln!(
         o,
         "<p>{} routed; {failing} with a failed trigger check, listed first. <label>Filter by name <input type=\"search\" id=\"skill-filter\" autocomplete=\"off\"></label></p>",
-        super::count_of(index.len(), "skill")
+        super::count_of(order.len(), "skill")
     );
     o.push_str("<table class=\"list skills\" id=\"skill-table\"><thead><tr><th>skill</th><th>rank-1</th><th>checks passed</th><th>prompts lost / taken</th><th>collisions</th><th>failed checks</th></tr></thead><tbody>\n");
     for d in order {
@@ -75,10 +78,7 @@ pub fn render(routed: &Routed, m: &Matrix, link_base: &str) -> String {
             Esc(&info.name),
             Href(link_base, &info.file),
             Esc(&info.file),
-            Esc(&cut(
-                crate::route::routable(routed.router.skill(d)).map_or("", |(_, desc)| desc),
-                DESCRIPTION_CHARS
-            )),
+            Esc(&cut(router.routed(d).1, DESCRIPTION_CHARS)),
             if r.positives == 0 {
                 "<i>no positive prompt</i>".to_string()
             } else {

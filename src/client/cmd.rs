@@ -1,0 +1,136 @@
+//! `skillgate listing [ROOT] [--client C] [--capture C | --verify]`: the
+//! listing a client shows the model, as predicted, captured from the real
+//! client, or both compared. Printing is `report::listing`'s job.
+
+use super::{ClientId, Listing, capture};
+use crate::app::load_config;
+use crate::catalog::{Catalog, Scope};
+use crate::cli::{Format, ListingArgs};
+use crate::exit::{Exit, Fatal};
+use crate::report;
+use std::io::Write;
+
+/// One skill whose captured entry is not the predicted one.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Mismatch {
+    pub name: String,
+    pub path: String,
+    /// The predicted line (`None`: predicted not listed).
+    pub predicted: Option<String>,
+    /// The captured line (`None`: not in the captured listing).
+    pub captured: Option<String>,
+}
+
+/// The prediction compared with a capture.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Verified {
+    pub version: String,
+    pub skills: usize,
+    pub mismatches: Vec<Mismatch>,
+}
+
+/// Compare `listing` (predicted with the capture's built-ins) with the
+/// catalog entries of `cap`.
+pub fn compare(listing: &Listing, cap: &capture::Capture) -> Verified {
+    let mut mismatches = Vec::new();
+    let mut captured: std::collections::HashMap<&str, Vec<&str>> = Default::default();
+    for (n, t) in &cap.entries {
+        captured.entry(n.as_str()).or_default().push(t.as_str());
+    }
+    for e in &listing.entries {
+        let got = captured
+            .get_mut(e.name.as_str())
+            .and_then(|v| (!v.is_empty()).then(|| v.remove(0)));
+        let predicted = e.listed.then(|| e.line.clone());
+        let captured_line =
+            got.map(|t| super::Client::line(&super::claude_code::ClaudeCode, &e.name, t));
+        if predicted != captured_line {
+            mismatches.push(Mismatch {
+                name: e.name.clone(),
+                path: e.path.clone(),
+                predicted,
+                captured: captured_line,
+            });
+        }
+    }
+    Verified {
+        version: cap.version.clone(),
+        skills: listing.entries.len(),
+        mismatches,
+    }
+}
+
+pub fn listing(args: &ListingArgs, out: &mut dyn Write) -> Result<Exit, Fatal> {
+    if !args.root.exists() {
+        return Err(
+            Fatal::usage(format!("{}: no such file or folder", args.root.display()))
+                .with_help("pass a catalog folder, a skill folder or a SKILL.md"),
+        );
+    }
+    let config = load_config(&args.root, args.config.as_deref())?;
+    let catalog = Catalog::load_scoped(&args.root, &config, Scope::SkillsOnly)?;
+    let folder = crate::route::cache::folder(args.cache_dir.as_deref());
+    let live = match (args.capture, args.verify) {
+        (Some(ClientId::Spec), _) => {
+            return Err(Fatal::usage(
+                "the specification is not a program: there is nothing to capture",
+            )
+            .with_help("capture a client: --capture claude-code"));
+        }
+        (Some(c), _) => Some(c),
+        (None, true) => Some(ClientId::ClaudeCode),
+        (None, false) => None,
+    };
+    let client = match live {
+        Some(c) => c,
+        None => super::chosen(&config, args.client),
+    };
+    if args.verify && args.client == Some(ClientId::Spec) {
+        return Err(Fatal::usage(
+            "--verify compares with a real client; the specification is none",
+        )
+        .with_help("drop --client spec"));
+    }
+    let (builtins, cap) = match live {
+        Some(_) => {
+            let cap = capture::claude_code(
+                &catalog,
+                &config.behave.claude,
+                config.route.listing_budget_chars,
+            )?;
+            if let Some(f) = &folder {
+                capture::store(f, &cap.builtins)?;
+            }
+            (Some(cap.builtins.clone()), Some(cap))
+        }
+        None => (
+            capture::load(folder.as_deref(), client).map(|(b, _)| b),
+            None,
+        ),
+    };
+    let listing = client.model().listing(
+        &catalog,
+        &config,
+        builtins.as_ref().map(|b| b.builtins.as_slice()),
+    );
+    let verified = (args.verify).then(|| compare(&listing, cap.as_ref().expect("captured")));
+    let view = report::listing::View {
+        listing: &listing,
+        catalog: &catalog,
+        builtins_version: builtins.as_ref().map(|b| b.version.as_str()),
+        captured: cap
+            .as_ref()
+            .filter(|_| !args.verify)
+            .map(|c| c.entries.as_slice()),
+        verified: verified.as_ref(),
+    };
+    let written = match args.format {
+        Format::Json => report::listing::json(&view, out),
+        _ => report::listing::human(&view, out),
+    };
+    written.map_err(report::write_error)?;
+    Ok(match &verified {
+        Some(v) if !v.mismatches.is_empty() => Exit::Failed,
+        _ => Exit::Ok,
+    })
+}

@@ -1,0 +1,142 @@
+//! Client fidelity (`SG600`–`SG629`): what a client does silently with a
+//! SKILL.md that its own reading accepts. Each rule reads the client's
+//! listing ([`crate::client`]), and each message says which readers reject
+//! the file and which accept it. Claude Code's rules are SG600–SG608;
+//! SG520/SG521 (listing budget, entry cut) are Tier 2's.
+
+pub mod alias;
+pub mod dropped;
+pub mod ends_early;
+pub mod from_body;
+pub mod hidden;
+pub mod not_string;
+pub mod retry;
+pub mod surrogate;
+pub mod too_deep;
+
+use crate::catalog::Catalog;
+use crate::client::{ChangeKind, Client, Hidden, claude_code::ClaudeCode};
+use crate::config::Config;
+use crate::diag::Diagnostic;
+
+/// Every client-fidelity finding over the catalog.
+pub fn run(catalog: &Catalog, config: &Config, out: &mut Vec<Diagnostic>) {
+    if catalog.skills.is_empty() {
+        return;
+    }
+    let listing = ClaudeCode.listing(catalog, config, None);
+    for e in &listing.entries {
+        for c in &e.changes {
+            let (rule, readers) = match c.kind {
+                ChangeKind::EndsEarly => (
+                    &ends_early::ENDS_EARLY,
+                    "skillgate's YAML parser and other YAML readers read the whole value",
+                ),
+                ChangeKind::FrontmatterDropped => (
+                    &dropped::DROPPED,
+                    "Claude Code still lists the skill, with the body's first line as its description",
+                ),
+                ChangeKind::FromBody => (
+                    &from_body::FROM_BODY,
+                    "the specification rejects the skill (SG104); Claude Code accepts it with this text",
+                ),
+                ChangeKind::SurrogateSplit => (
+                    &surrogate::SURROGATE_SPLIT,
+                    "skillgate and clients that count characters keep the character whole",
+                ),
+                ChangeKind::RetryChanged => (
+                    &retry::RETRY_CHANGED,
+                    "strict YAML parsers reject the frontmatter (SG013); Claude Code accepts it changed",
+                ),
+                ChangeKind::NotAString => (
+                    &not_string::NOT_A_STRING,
+                    "the specification rejects a value that is not a string; Claude Code accepts it as printed",
+                ),
+                _ => continue,
+            };
+            out.push(
+                rule.diag(&e.path, format!("`{}`: {}; {readers}", e.name, c.detail))
+                    .with_span_opt(c.span)
+                    .with_help(help(c.kind)),
+            );
+        }
+        match &e.reason {
+            Some(Hidden::TooDeep { .. }) => out.push(
+                too_deep::TOO_DEEP
+                    .diag(
+                        &e.path,
+                        format!(
+                            "`{}`: Claude Code never finds this skill: {}; skillgate, Codex and opencode search nested folders",
+                            e.name,
+                            e.reason.as_ref().map(|r| r.describe()).unwrap_or_default()
+                        ),
+                    )
+                    .with_help("move the folder up to `<skills root>/<name>/`, or install it there"),
+            ),
+            // a file skillgate could not read is SG001/SG002 already
+            Some(Hidden::TooLarge { .. }) if catalog.skills[e.skill].source.is_none() => {}
+            Some(r @ (Hidden::DisableModelInvocation { .. } | Hidden::Conditional { .. } | Hidden::TooLarge { .. })) => out.push(
+                hidden::HIDDEN
+                    .diag(
+                        &e.path,
+                        format!("`{}` is not in Claude Code's listing: {}; the model cannot pick it by itself", e.name, r.describe()),
+                    )
+                    .with_span_opt(r.span())
+                    .with_help("intended for a slash-command-only skill; otherwise remove the key (or shrink the file)"),
+            ),
+            _ => {}
+        }
+    }
+    // `Skill("<name>")` loads the first skill in listing order whose folder
+    // or frontmatter name is <name>
+    let listed: Vec<_> = listing.entries.iter().filter(|e| e.listed).collect();
+    for (k, e) in listed.iter().enumerate() {
+        let Some(alias) = &e.alias else { continue };
+        let Some(winner) = listed
+            .iter()
+            .position(|o| o.name == *alias || o.alias.as_deref() == Some(alias.as_str()))
+        else {
+            continue;
+        };
+        if winner == k {
+            continue;
+        }
+        let w = listed[winner];
+        let span = catalog.skills[e.skill]
+            .frontmatter
+            .as_ref()
+            .and_then(|f| f.entries.iter().rev().find(|x| x.key == "name"))
+            .map(|x| x.value_span);
+        out.push(
+            alias::ALIAS_COLLISION
+                .diag(
+                    &e.path,
+                    format!(
+                        "`name: {alias}` is also the name of `{}` ({}): Claude Code lists both, but `Skill(\"{alias}\")` loads `{}`, the first in its listing",
+                        w.name, w.path, w.name
+                    ),
+                )
+                .with_span_opt(span)
+                .with_help("give each skill its own name, equal to its folder's"),
+        );
+    }
+}
+
+fn help(kind: ChangeKind) -> &'static str {
+    match kind {
+        ChangeKind::EndsEarly => {
+            "write the dashes another way (`—`, `to`), or quote nothing: Claude Code splits at the first `---` whatever YAML says"
+        }
+        ChangeKind::FrontmatterDropped => {
+            "start the file with `---` at byte 0 (no BOM, no blank line), close it with `---`, and make the YAML parse (quote values with `: `)"
+        }
+        ChangeKind::FromBody => {
+            "write a `description:` string that says what the skill does and when to use it"
+        }
+        ChangeKind::SurrogateSplit => "shorten the entry below 1,536 UTF-16 units",
+        ChangeKind::RetryChanged => {
+            "quote the value yourself (`key: \"…\"`) so the YAML parses the first time"
+        }
+        _ => "quote the value: `description: \"…\"`",
+    }
+}

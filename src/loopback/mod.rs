@@ -1,0 +1,352 @@
+//! A model endpoint on 127.0.0.1 that a real agent CLI can be pointed at.
+//!
+//! Agent CLIs take a base URL for their model API (`ANTHROPIC_BASE_URL`,
+//! a Codex provider's `base_url`, `GOOGLE_GEMINI_BASE_URL`, an opencode
+//! provider's `baseURL`). [`Server`] listens on a loopback port chosen by
+//! the system, records every request it receives, and answers each one
+//! with what its handler returns; the handler speaks the client's API
+//! (one module per API: [`anthropic`]). Nothing here reaches the network:
+//! the socket is bound to `127.0.0.1` only.
+//!
+//! `skillgate listing --capture` serves one of these to read the listing a
+//! client sends with its first request, and the real-client tests script
+//! whole agent runs with it, spending no tokens.
+
+pub mod anthropic;
+
+use std::io::Read;
+use std::net::SocketAddr;
+use std::sync::{Arc, Condvar, Mutex};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+/// Largest request body read; the rest of a larger one is dropped and the
+/// request answered 413.
+pub const MAX_BODY_BYTES: usize = 64 << 20;
+
+/// Threads answering requests at once (a client may send a side request
+/// while its main one is open).
+const WORKERS: usize = 4;
+
+/// One request as received.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Request {
+    pub method: String,
+    /// Path and query, e.g. `/v1/messages?beta=true`.
+    pub url: String,
+    /// Header names in lower case, in the order received.
+    pub headers: Vec<(String, String)>,
+    pub body: Vec<u8>,
+}
+
+impl Request {
+    /// The path without its query.
+    pub fn path(&self) -> &str {
+        self.url.split_once('?').map_or(&self.url, |(p, _)| p)
+    }
+
+    /// The first header named `name` (any case).
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// The body as JSON, when it is.
+    pub fn json(&self) -> Option<serde_json::Value> {
+        serde_json::from_slice(&self.body).ok()
+    }
+}
+
+/// What the handler answers.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Response {
+    pub status: u16,
+    pub headers: Vec<(String, String)>,
+    pub body: Vec<u8>,
+    /// Wait this long before answering (to test a client's time limit).
+    pub delay: Option<Duration>,
+}
+
+impl Response {
+    /// An empty answer with `status`.
+    pub fn empty(status: u16) -> Response {
+        Response {
+            status,
+            headers: Vec::new(),
+            body: Vec::new(),
+            delay: None,
+        }
+    }
+
+    /// A JSON answer.
+    pub fn json(status: u16, value: &serde_json::Value) -> Response {
+        Response {
+            status,
+            headers: vec![("content-type".into(), "application/json".into())],
+            body: serde_json::to_vec(value).unwrap_or_default(),
+            delay: None,
+        }
+    }
+
+    /// A server-sent-events answer: one `event:` (when not empty) and one
+    /// `data:` line per event, each data value written as one line of JSON.
+    pub fn sse<'a>(events: impl IntoIterator<Item = (&'a str, serde_json::Value)>) -> Response {
+        let mut body = String::new();
+        for (event, data) in events {
+            if !event.is_empty() {
+                body.push_str("event: ");
+                body.push_str(event);
+                body.push('\n');
+            }
+            body.push_str("data: ");
+            body.push_str(&data.to_string());
+            body.push_str("\n\n");
+        }
+        Response {
+            status: 200,
+            headers: vec![
+                ("content-type".into(), "text/event-stream".into()),
+                ("cache-control".into(), "no-cache".into()),
+            ],
+            body: body.into_bytes(),
+            delay: None,
+        }
+    }
+
+    /// The same answer after `delay`.
+    pub fn delayed(mut self, delay: Duration) -> Response {
+        self.delay = Some(delay);
+        self
+    }
+}
+
+/// Answers requests; called from several threads at once.
+pub type Handler = dyn Fn(&Request) -> Response + Send + Sync;
+
+#[derive(Default)]
+struct Log {
+    requests: Mutex<Vec<Request>>,
+    arrived: Condvar,
+}
+
+/// A running loopback endpoint. Dropping it stops it.
+pub struct Server {
+    http: Arc<tiny_http::Server>,
+    addr: SocketAddr,
+    log: Arc<Log>,
+    workers: Vec<JoinHandle<()>>,
+}
+
+impl std::fmt::Debug for Server {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Server").field("addr", &self.addr).finish()
+    }
+}
+
+impl Server {
+    /// Listen on `127.0.0.1` at a free port and answer with `handler`.
+    pub fn start(
+        handler: impl Fn(&Request) -> Response + Send + Sync + 'static,
+    ) -> std::io::Result<Server> {
+        let http = tiny_http::Server::http("127.0.0.1:0").map_err(std::io::Error::other)?;
+        let addr = http
+            .server_addr()
+            .to_ip()
+            .ok_or_else(|| std::io::Error::other("the server has no IP address"))?;
+        let http = Arc::new(http);
+        let log = Arc::new(Log::default());
+        let handler: Arc<Handler> = Arc::new(handler);
+        let workers = (0..WORKERS)
+            .map(|_| {
+                let (http, log, handler) = (http.clone(), log.clone(), handler.clone());
+                std::thread::spawn(move || {
+                    // `recv` fails once the server is unblocked on drop
+                    while let Ok(rq) = http.recv() {
+                        serve(rq, &log, &*handler);
+                    }
+                })
+            })
+            .collect();
+        Ok(Server {
+            http,
+            addr,
+            log,
+            workers,
+        })
+    }
+
+    /// `http://127.0.0.1:PORT`, without a trailing slash.
+    pub fn url(&self) -> String {
+        format!("http://{}", self.addr)
+    }
+
+    /// The port listened on.
+    pub fn port(&self) -> u16 {
+        self.addr.port()
+    }
+
+    /// Every request received so far, in arrival order.
+    pub fn requests(&self) -> Vec<Request> {
+        self.log
+            .requests
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
+    }
+
+    /// Wait until a received request satisfies `pred`, at most `timeout`;
+    /// returns it.
+    pub fn wait_for(&self, timeout: Duration, pred: impl Fn(&Request) -> bool) -> Option<Request> {
+        let deadline = Instant::now() + timeout;
+        let mut seen = self.log.requests.lock().unwrap_or_else(|e| e.into_inner());
+        loop {
+            if let Some(r) = seen.iter().find(|r| pred(r)) {
+                return Some(r.clone());
+            }
+            let left = deadline.checked_duration_since(Instant::now())?;
+            seen = self
+                .log
+                .arrived
+                .wait_timeout(seen, left)
+                .unwrap_or_else(|e| e.into_inner())
+                .0;
+        }
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        for _ in &self.workers {
+            self.http.unblock();
+        }
+        for w in self.workers.drain(..) {
+            let _ = w.join();
+        }
+    }
+}
+
+fn serve(mut rq: tiny_http::Request, log: &Log, handler: &Handler) {
+    let mut body = Vec::new();
+    let mut too_large = false;
+    if let Err(e) = rq
+        .as_reader()
+        .take(MAX_BODY_BYTES as u64 + 1)
+        .read_to_end(&mut body)
+    {
+        let _ = rq.respond(tiny_http::Response::from_string(e.to_string()).with_status_code(400));
+        return;
+    }
+    if body.len() > MAX_BODY_BYTES {
+        body.truncate(MAX_BODY_BYTES);
+        too_large = true;
+    }
+    let request = Request {
+        method: rq.method().as_str().to_string(),
+        url: rq.url().to_string(),
+        headers: rq
+            .headers()
+            .iter()
+            .map(|h| {
+                (
+                    h.field.as_str().as_str().to_ascii_lowercase(),
+                    h.value.as_str().to_string(),
+                )
+            })
+            .collect(),
+        body,
+    };
+    let answer = if too_large {
+        Response::empty(413)
+    } else {
+        handler(&request)
+    };
+    {
+        let mut seen = log.requests.lock().unwrap_or_else(|e| e.into_inner());
+        seen.push(request);
+    }
+    log.arrived.notify_all();
+    if let Some(d) = answer.delay {
+        std::thread::sleep(d);
+    }
+    let mut response = tiny_http::Response::from_data(answer.body).with_status_code(answer.status);
+    for (k, v) in &answer.headers {
+        if let Ok(h) = tiny_http::Header::from_bytes(k.as_bytes(), v.as_bytes()) {
+            response.add_header(h);
+        }
+    }
+    // the client may have gone (killed on a time limit): nothing to do
+    let _ = rq.respond(response);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+    use std::net::TcpStream;
+
+    fn send(addr: &str, raw: &str) -> String {
+        let mut s = TcpStream::connect(addr).unwrap();
+        s.write_all(raw.as_bytes()).unwrap();
+        let mut out = String::new();
+        s.read_to_string(&mut out).unwrap();
+        out
+    }
+
+    #[test]
+    fn it_answers_and_records_a_post() {
+        let server = Server::start(|r| {
+            Response::json(
+                200,
+                &serde_json::json!({"path": r.path(), "n": r.body.len()}),
+            )
+        })
+        .unwrap();
+        assert!(server.url().starts_with("http://127.0.0.1:"));
+        let out = send(
+            &server.addr.to_string(),
+            "POST /v1/messages?beta=true HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 7\r\nConnection: close\r\n\r\n{\"a\":1}",
+        );
+        assert!(out.starts_with("HTTP/1.1 200"), "{out}");
+        assert!(out.contains(r#"{"n":7,"path":"/v1/messages"}"#), "{out}");
+        let seen = server.requests();
+        assert_eq!(seen.len(), 1);
+        assert_eq!(seen[0].method, "POST");
+        assert_eq!(seen[0].url, "/v1/messages?beta=true");
+        assert_eq!(seen[0].header("CONTENT-TYPE"), Some("application/json"));
+        assert_eq!(seen[0].json().unwrap()["a"], 1);
+    }
+
+    #[test]
+    fn sse_writes_one_event_and_data_line_per_event() {
+        let r = Response::sse([
+            ("ping", serde_json::json!({"type": "ping"})),
+            ("", serde_json::json!(1)),
+        ]);
+        assert_eq!(
+            String::from_utf8(r.body).unwrap(),
+            "event: ping\ndata: {\"type\":\"ping\"}\n\ndata: 1\n\n"
+        );
+    }
+
+    #[test]
+    fn wait_for_times_out_when_nothing_matches() {
+        let server = Server::start(|_| Response::empty(204)).unwrap();
+        let out = send(
+            &server.addr.to_string(),
+            "HEAD / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+        );
+        assert!(out.starts_with("HTTP/1.1 204"), "{out}");
+        assert!(
+            server
+                .wait_for(Duration::from_secs(5), |r| r.method == "HEAD")
+                .is_some()
+        );
+        assert!(
+            server
+                .wait_for(Duration::from_millis(50), |r| r.method == "POST")
+                .is_none()
+        );
+    }
+}

@@ -1,0 +1,125 @@
+//! The conformance test: skillgate's predicted Claude Code listing equals,
+//! skill by skill and byte for byte, the listing the real CLI sends to a
+//! loopback endpoint. `skillgate listing --verify` runs the installed
+//! `claude` (three runs of about a second) and compares.
+//!
+//! - `tests/fixtures/client/claude-code/`: one skill per fact of
+//!   `../shared/clients/claude-code.md` (split at the first `---`, BOM,
+//!   blank first line, the YAML retry, tabs, numbers and booleans, body
+//!   fallback, duplicates, comments, `when_to_use`, the 1,536-unit cut and
+//!   a split emoji, hidden and conditional skills, nesting, names).
+//! - `../shared/corpora/wild-sample/`: 1,000 real SKILL.md files, with a
+//!   budget large enough that every entry shows its text.
+//!
+//! Skips with a message when `claude` is absent (SKILLGATE_REQUIRE_CLIENTS
+//! makes that a failure), and the wild test when the corpus is absent.
+
+mod common;
+mod real_client;
+
+use assert_cmd::Command;
+use serde_json::Value;
+use std::path::Path;
+
+fn verify(root: &Path, claude: &Path, extra: &[&str]) -> Value {
+    let cache = tempfile::tempdir().unwrap();
+    let path = format!(
+        "{}:{}",
+        claude.parent().unwrap().display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let out = Command::cargo_bin("skillgate")
+        .unwrap()
+        .arg("listing")
+        .arg(root)
+        .args(["--verify", "--format", "json"])
+        .args(extra)
+        .env("PATH", path)
+        .env("SKILLGATE_CACHE_DIR", cache.path())
+        .timeout(std::time::Duration::from_secs(300))
+        .output()
+        .unwrap();
+    let doc: Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|_| panic!("no JSON: {}", String::from_utf8_lossy(&out.stderr)));
+    let v = &doc["verify"];
+    assert_eq!(
+        v["mismatches"],
+        serde_json::json!([]),
+        "skills whose captured entry differs from the prediction"
+    );
+    assert_eq!(out.status.code(), Some(0));
+    // the capture stored the built-ins, keyed by version
+    assert!(cache.path().join("builtins-claude-code.json").is_file());
+    doc
+}
+
+#[test]
+fn the_tricky_skills_are_listed_exactly_as_the_real_cli_lists_them() {
+    let Some(claude) = real_client::cli("claude") else {
+        return;
+    };
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/client/claude-code");
+    let doc = verify(&root, &claude, &[]);
+    assert_eq!(doc["verify"]["skills"], 39);
+    let entry = |name: &str| {
+        doc["entries"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|e| e["name"] == name)
+            .unwrap_or_else(|| panic!("{name}"))
+            .clone()
+    };
+    // what the facts page says, as the CLI confirmed it
+    assert_eq!(entry("ends-mid-line")["text"], "Convert A");
+    assert_eq!(
+        entry("do-not-use-for")["text"],
+        "Deploys the app. DO NOT USE FOR: local builds (use build instead)"
+    );
+    assert_eq!(entry("number")["text"], "1.1");
+    assert_eq!(entry("bom")["text"], "---");
+    assert_eq!(entry("duplicate-key")["text"], "last text");
+    assert_eq!(
+        entry("when-to-use")["text"],
+        "Reviews code. - Before merging."
+    );
+    assert!(
+        entry("emoji-cut")["text"]
+            .as_str()
+            .unwrap()
+            .ends_with("\u{fffd}…")
+    );
+    assert_eq!(entry("disabled")["listed"], false);
+    assert_eq!(entry("too-deep")["reason"]["kind"], "too-deep");
+    assert_eq!(entry("Upper Case")["listed"], true);
+}
+
+#[test]
+fn a_thousand_real_skills_are_listed_exactly_as_the_real_cli_lists_them() {
+    let Some(wild) = common::wild_sample() else {
+        return;
+    };
+    let Some(claude) = real_client::cli("claude") else {
+        return;
+    };
+    // one folder per skill, named uniquely, as a project's .claude/skills
+    let tmp = tempfile::tempdir().unwrap();
+    let skills = tmp.path().join("skills");
+    for (i, f) in common::skill_files(&wild).iter().enumerate() {
+        let src = wild.join(f);
+        let folder = Path::new(f)
+            .parent()
+            .unwrap()
+            .file_name()
+            .unwrap()
+            .to_string_lossy()
+            .to_string();
+        let dir = skills.join(format!("{i:04}-{folder}"));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::copy(&src, dir.join("SKILL.md")).unwrap();
+    }
+    let config = tmp.path().join("skillgate.toml");
+    std::fs::write(&config, "[route]\nlisting-budget-chars = 100000000\n").unwrap();
+    let doc = verify(tmp.path(), &claude, &["--config", config.to_str().unwrap()]);
+    assert_eq!(doc["verify"]["skills"], 1000);
+}
