@@ -116,9 +116,20 @@ fn the_matrix_lists_a_stolen_prompt_with_the_winner_and_the_words_it_lacks() {
     assert!(row.contains("1 failed"), "{row}");
     assert!(row.contains("<span class=\"rule\">SG501</span>"), "{row}");
     assert!(row.contains("ranked first: <b>code-cleanup</b>"), "{row}");
-    // and the finding, under its rule
-    assert!(html.contains("id=\"r-SG501\""));
-    assert!(html.contains("evals/cases/suite-stability.json:5:19"));
+    assert!(
+        row.contains("<code>evals/cases/suite-stability.json:5</code>"),
+        "{row}"
+    );
+    // the finding is counted under its rule, and listed once, under the skill
+    let group = &html[html.find("id=\"r-SG501\"").unwrap()..];
+    let group = &group[..group.find("</details>").unwrap()];
+    assert!(group.contains("<span class=\"count\">1</span>"), "{group}");
+    assert!(
+        group.contains(
+            "1 on trigger prompts: listed under each skill in <a href=\"#skills\">Skills</a>"
+        ),
+        "{group}"
+    );
 }
 
 #[test]
@@ -399,9 +410,9 @@ fn the_listing_shows_what_the_model_does_not_see_and_what_is_cut() {
     assert!(section.contains("Texts the model sees differently from what was written (1)"));
     let row = &section[section.find("<b>long</b>").unwrap()..];
     assert!(row.contains("<summary>the author wrote</summary>"), "{row}");
-    assert!(
-        html.contains("<b>1</b><span>not listed by Claude Code (1 listed with a changed text)")
-    );
+    assert!(html.contains(
+        "<b>1</b><span>not listed by Claude Code (0 by name only, 1 with a changed text)"
+    ));
     // the specification's reading lists all three, whole
     let spec = t.path().join("spec.html");
     skillgate()

@@ -1,7 +1,9 @@
 //! Every finding of `skillgate check`, grouped by rule (sorted by id),
 //! with counts by severity, each linking to its file and naming the line
-//! and column. A rule with more than [`MAX_PER_RULE`] findings shows that
-//! many and says how many more `--format json` has.
+//! and column. Findings on a trigger prompt are counted here and listed
+//! once, under their skill in the Skills section, beside the prompt and
+//! the skill ranked first. A rule with more than [`MAX_PER_RULE`] findings
+//! lists that many and says how many more `--format json` has.
 
 use super::{Esc, Href, thousands};
 use crate::diag::{Diagnostic, Severity};
@@ -12,7 +14,11 @@ use std::fmt::Write as _;
 /// Findings listed under one rule.
 pub const MAX_PER_RULE: usize = 2000;
 
-pub fn render(diagnostics: &[Diagnostic], link_base: &str) -> String {
+pub fn render(
+    diagnostics: &[Diagnostic],
+    at_prompt: &super::routing_page::AtPrompt,
+    link_base: &str,
+) -> String {
     let mut o = String::new();
     if diagnostics.is_empty() {
         o.push_str("<p class=\"empty good\">No findings.</p>\n");
@@ -47,12 +53,14 @@ pub fn render(diagnostics: &[Diagnostic], link_base: &str) -> String {
     o.push_str("</tbody></table>\n");
     for (rule, list) in &by_rule {
         let r = registry::find(rule);
+        let elsewhere = list.iter().filter(|d| at_prompt.holds(d)).count();
+        let list: Vec<&&Diagnostic> = list.iter().filter(|d| !at_prompt.holds(d)).collect();
         let _ = writeln!(
             o,
             "<details class=\"rule-group\" id=\"r-{rule}\"{}><summary><span class=\"rule\">{rule}</span> {} <span class=\"count\">{}</span> <small>{}</small></summary><ul class=\"findings\">",
             if list.len() <= 20 { " open" } else { "" },
             Esc(r.map_or("", |r| r.name)),
-            thousands(list.len()),
+            thousands(list.len() + elsewhere),
             Esc(r.map_or("", |r| r.summary))
         );
         for d in list.iter().take(MAX_PER_RULE) {
@@ -73,6 +81,13 @@ pub fn render(diagnostics: &[Diagnostic], link_base: &str) -> String {
                 let _ = write!(o, "<br><small>help: {}</small>", Esc(h));
             }
             o.push_str("</li>\n");
+        }
+        if elsewhere > 0 {
+            let _ = writeln!(
+                o,
+                "<li class=\"more\">{} on trigger prompts: listed under each skill in <a href=\"#skills\">Skills</a>, with the prompt and the skill ranked first</li>",
+                thousands(elsewhere)
+            );
         }
         if list.len() > MAX_PER_RULE {
             let _ = writeln!(

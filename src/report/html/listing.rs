@@ -20,16 +20,17 @@ fn notable(c: &crate::client::Change) -> bool {
     !matches!(c.kind, ChangeKind::WhenToUse | ChangeKind::NameOnly)
 }
 
-fn changed(e: &crate::client::Entry) -> bool {
-    e.name_only || e.changes.iter().any(notable)
-}
-
-/// Skills the client does not list, and listed ones whose text changed.
-pub fn counts(router: &Router) -> (usize, usize) {
+/// Skills the client does not list, listed ones shown by name only, and
+/// listed ones whose text changed.
+pub fn counts(router: &Router) -> (usize, usize, usize) {
     let l = &router.listing;
     (
         l.entries.iter().filter(|e| !e.listed).count(),
-        l.entries.iter().filter(|e| e.listed && changed(e)).count(),
+        l.entries.iter().filter(|e| e.listed && e.name_only).count(),
+        l.entries
+            .iter()
+            .filter(|e| e.listed && e.changes.iter().any(notable))
+            .count(),
     )
 }
 

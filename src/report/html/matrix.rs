@@ -7,10 +7,10 @@
 //! so it works without script and can be shared).
 //!
 //! Only the confused part is drawn: the skills with a prompt off the
-//! diagonal, ordered so that clusters of skills confused with one another
-//! sit together (connected groups, the most confused first; inside one, each
-//! next skill the one most confused with those already placed), at most
-//! [`MAX_SHOWN`] of them. Every stolen prompt is also in the table of
+//! diagonal, the [`MAX_SHOWN`] most confused of them when there are more,
+//! ordered so that clusters of skills confused with one another sit
+//! together (connected groups, the most confused first; inside one, each
+//! next skill the one most confused with those already placed). Every stolen prompt is also in the table of
 //! confused pairs below it, whatever the matrix's size.
 
 use super::{Esc, Href, cut, thousands};
@@ -29,17 +29,21 @@ const NOBODY: u32 = u32::MAX;
 const HOVER_PROMPTS: usize = 8;
 /// Terms of each skill listed in a prompt's explanation.
 const EXPLAIN_TERMS: usize = 8;
-/// Stolen prompts explained term by term (the rest name the winner and
-/// the words it has, and point at `rank --explain`), so that the page stays
-/// a few megabytes on the largest catalogs.
-pub const MAX_EXPLAINED: usize = 2000;
+/// Stolen prompts explained term by term, those of the largest cells
+/// first (the rest name the winner and the words it has, and point at
+/// `rank --explain`), so that the page stays a few megabytes on the
+/// largest catalogs.
+pub const MAX_EXPLAINED: usize = 1000;
 
 /// Prompts by (owner, winner), and the confused skills in display order.
 pub struct Matrix {
     /// (owner, winner) → indexes into `Routed::prompts`.
     cells: BTreeMap<(u32, u32), Vec<usize>>,
-    /// Every confused skill, clusters together.
+    /// The most confused skills (at most [`MAX_SHOWN`]), clusters
+    /// together: the matrix's rows and columns.
     order: Vec<u32>,
+    /// Skills with a prompt off the diagonal, as owner or winner.
+    confused: usize,
     /// Per skill: prompts of its own another skill (or none) took, and
     /// prompts of others it took.
     lost: BTreeMap<u32, usize>,
@@ -78,28 +82,43 @@ impl Matrix {
         }
         let total = |d: u32| weight.get(&d).map_or(0, |m| m.values().sum::<usize>());
         let nobody = |d: u32| cells.get(&(d, NOBODY)).map_or(0, Vec::len);
+        let score = |d: u32| total(d) + nobody(d);
+        // the most confused skills, at most MAX_SHOWN of them
+        let mut chosen: Vec<u32> = confused.iter().copied().collect();
+        chosen.sort_by(|&a, &b| score(b).cmp(&score(a)).then(a.cmp(&b)));
+        chosen.truncate(MAX_SHOWN);
+        let chosen: BTreeSet<u32> = chosen.into_iter().collect();
+        // confusion among the chosen only
+        let near = |d: u32| {
+            weight
+                .get(&d)
+                .into_iter()
+                .flatten()
+                .filter(|(n, _)| chosen.contains(n))
+                .map(|(&n, &w)| (n, w))
+        };
         // connected groups, the most confused first
         let mut seen: BTreeSet<u32> = BTreeSet::new();
         let mut groups: Vec<(usize, Vec<u32>)> = Vec::new();
-        for &start in &confused {
+        for &start in &chosen {
             if !seen.insert(start) {
                 continue;
             }
             let mut members = vec![start];
             let mut at = 0;
             while at < members.len() {
-                for &n in weight.get(&members[at]).into_iter().flat_map(|m| m.keys()) {
+                for (n, _) in near(members[at]) {
                     if seen.insert(n) {
                         members.push(n);
                     }
                 }
                 at += 1;
             }
-            let sum = members.iter().map(|&d| total(d) + nobody(d)).sum();
+            let sum = members.iter().map(|&d| score(d)).sum();
             groups.push((sum, members));
         }
         groups.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.iter().min().cmp(&b.1.iter().min())));
-        let mut order = Vec::with_capacity(confused.len());
+        let mut order = Vec::with_capacity(chosen.len());
         for (_, members) in groups {
             // greedy: the most confused first, then whichever is most
             // confused with those placed (ties: with the last placed, then
@@ -107,29 +126,19 @@ impl Matrix {
             let mut left: BTreeSet<u32> = members.into_iter().collect();
             let first = *left
                 .iter()
-                .max_by(|&&a, &&b| {
-                    (total(a) + nobody(a))
-                        .cmp(&(total(b) + nobody(b)))
-                        .then(b.cmp(&a))
-                })
+                .max_by(|&&a, &&b| score(a).cmp(&score(b)).then(b.cmp(&a)))
                 .expect("a group has a member");
             left.remove(&first);
             let mut placed = vec![first];
             let mut pull: BTreeMap<u32, usize> = BTreeMap::new();
             let mut last = first;
             loop {
-                for (&n, &w) in weight.get(&last).into_iter().flatten() {
+                for (n, w) in near(last) {
                     if left.contains(&n) {
                         *pull.entry(n).or_default() += w;
                     }
                 }
-                let w_last = |d: u32| {
-                    weight
-                        .get(&last)
-                        .and_then(|m| m.get(&d))
-                        .copied()
-                        .unwrap_or(0)
-                };
+                let w_last = |d: u32| near(last).find(|&(n, _)| n == d).map_or(0, |(_, w)| w);
                 let Some(&next) = left.iter().max_by(|&&a, &&b| {
                     let pa = pull.get(&a).copied().unwrap_or(0);
                     let pb = pull.get(&b).copied().unwrap_or(0);
@@ -147,6 +156,7 @@ impl Matrix {
         Matrix {
             cells,
             order,
+            confused: confused.len(),
             lost,
             taken,
         }
@@ -198,14 +208,14 @@ impl Matrix {
             o.push_str("<p class=\"empty good\">Every prompt ranks its owner first: nothing is confused.</p>\n");
             return o;
         }
-        let shown: Vec<u32> = self.order.iter().copied().take(MAX_SHOWN).collect();
+        let shown: Vec<u32> = self.order.clone();
         let shown_set: BTreeSet<u32> = shown.iter().copied().collect();
-        if self.order.len() > shown.len() {
+        if self.confused > shown.len() {
             let _ = writeln!(
                 o,
                 "<p class=\"note\">The matrix shows the {} most confused of {} confused skills; the column <i>other skills</i> holds prompts taken by skills not shown. Every confused pair is in the table below.</p>",
                 shown.len(),
-                thousands(self.order.len())
+                thousands(self.confused)
             );
         }
         let has_other = shown.iter().any(|&r| {
@@ -303,12 +313,18 @@ impl Matrix {
             }
             let _ = writeln!(o, "<td class=\"total\">{row_total}</td></tr>");
         }
-        o.push_str("</tbody></table></div>\n<div class=\"cells\">\n");
+        o.push_str("</tbody></table></div>\n");
+        if stolen > MAX_EXPLAINED {
+            let _ = writeln!(
+                o,
+                "<p class=\"note\">Term-by-term explanations are given for the {} prompts of the largest cells; <code>skillgate rank \"PROMPT\" --explain</code> explains any other.</p>",
+                thousands(MAX_EXPLAINED)
+            );
+        }
+        o.push_str("<div class=\"cells\">\n");
         let mut budget = MAX_EXPLAINED;
-        for (&(ow, w), v) in &self.cells {
-            if ow == w {
-                continue;
-            }
+        // the largest cells first: they spend the explanation budget
+        for (&(ow, w), v) in self.pairs() {
             let winner = (w != NOBODY).then_some(w);
             let title = match winner {
                 Some(w) => format!(
@@ -342,11 +358,18 @@ impl Matrix {
     }
 
     /// Every off-diagonal cell as a row, most prompts first.
-    fn pairs_table(&self, o: &mut String, routed: &Routed) {
-        let index = &routed.router.index;
+    /// The cells off the diagonal, most prompts first (then by owner and
+    /// winner).
+    fn pairs(&self) -> Vec<(&(u32, u32), &Vec<usize>)> {
         let mut pairs: Vec<(&(u32, u32), &Vec<usize>)> =
             self.cells.iter().filter(|((a, b), _)| a != b).collect();
         pairs.sort_by(|a, b| b.1.len().cmp(&a.1.len()).then(a.0.cmp(b.0)));
+        pairs
+    }
+
+    fn pairs_table(&self, o: &mut String, routed: &Routed) {
+        let index = &routed.router.index;
+        let pairs = self.pairs();
         let _ = write!(
             o,
             "<h3 id=\"pairs\">Confused pairs</h3>\n<table class=\"list pairs\"><thead><tr><th>owner</th><th>ranked first instead</th><th>prompts</th></tr></thead><tbody>\n"
@@ -493,13 +516,7 @@ fn prompt_detail(
                     if words.len() == 1 { "it" } else { "them" }
                 );
             }
-            if *budget == 0 {
-                let _ = write!(
-                    o,
-                    "<p class=\"note\">The report explains the first {} stolen prompts term by term; <code>skillgate rank --explain</code> with this prompt explains it.</p>",
-                    thousands(MAX_EXPLAINED)
-                );
-            } else {
+            if *budget > 0 {
                 *budget -= 1;
                 o.push_str("<div class=\"explain\">");
                 explain_table(o, routed, &q, w, winner);

@@ -6,8 +6,11 @@ use super::{
 use crate::catalog::Catalog;
 use crate::config::Config;
 use crate::diag::Diagnostic;
+use crate::diag::Span;
 use crate::report::Summary;
 use crate::route::Routed;
+use crate::route::cases::PromptResult;
+use std::collections::HashMap;
 use std::fmt::Write as _;
 
 /// Everything the routing page shows.
@@ -25,8 +28,43 @@ pub struct Routing<'a> {
     pub link_base: &'a str,
 }
 
+/// The findings of `check` that sit on a trigger prompt (SG501–SG504 and
+/// their kin, levels applied), by the prompt's file and span: the Skills
+/// section lists them under their skill, with the prompt.
+pub struct AtPrompt<'a>(HashMap<(&'a str, Span), Vec<&'a Diagnostic>>);
+
+impl<'a> AtPrompt<'a> {
+    fn new(routed: &'a Routed, diagnostics: &'a [Diagnostic]) -> AtPrompt<'a> {
+        let mut map: HashMap<(&str, Span), Vec<&Diagnostic>> = routed
+            .prompts
+            .iter()
+            .map(|p| ((p.file.as_str(), p.span), Vec::new()))
+            .collect();
+        for d in diagnostics {
+            if let Some(v) = d.span.and_then(|s| map.get_mut(&(d.file.as_str(), s))) {
+                v.push(d);
+            }
+        }
+        AtPrompt(map)
+    }
+
+    /// The findings on prompt `p`.
+    pub fn of(&self, p: &'a PromptResult) -> &[&'a Diagnostic] {
+        self.0
+            .get(&(p.file.as_str(), p.span))
+            .map_or(&[], Vec::as_slice)
+    }
+
+    /// Whether `d` is one of them.
+    pub fn holds(&self, d: &Diagnostic) -> bool {
+        d.span
+            .is_some_and(|s| self.0.contains_key(&(d.file.as_str(), s)))
+    }
+}
+
 /// The page's HTML.
 pub fn routing(r: &Routing) -> String {
+    let at_prompt = AtPrompt::new(r.routed, r.diagnostics);
     let s = r.summary;
     let route = s.route.clone().unwrap_or_default();
     let m = matrix::Matrix::build(r.routed);
@@ -86,14 +124,14 @@ pub fn routing(r: &Routing) -> String {
             if s.errors == 0 { "good" } else { "bad" },
         ),
     ];
-    let (hidden, changed) = listing::counts(&r.routed.router);
+    let (hidden, name_only, changed) = listing::counts(&r.routed.router);
     figures.push((
         thousands(hidden),
         format!(
-            "not listed by {} ({changed} listed with a changed text)",
+            "not listed by {} ({name_only} by name only, {changed} with a changed text)",
             r.routed.router.listing.client.label()
         ),
-        if hidden == 0 && changed == 0 {
+        if hidden + name_only + changed == 0 {
             "good"
         } else {
             "warn"
@@ -136,7 +174,7 @@ pub fn routing(r: &Routing) -> String {
         Section {
             id: "skills",
             title: "Skills".into(),
-            html: skills::render(r.routed, &m, r.link_base),
+            html: skills::render(r.routed, &m, &at_prompt, r.link_base),
         },
         Section {
             id: "listing",
@@ -146,7 +184,7 @@ pub fn routing(r: &Routing) -> String {
         Section {
             id: "findings",
             title: "Findings".into(),
-            html: findings::render(r.diagnostics, r.link_base),
+            html: findings::render(r.diagnostics, &at_prompt, r.link_base),
         },
     ];
     page(

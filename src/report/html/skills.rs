@@ -25,7 +25,12 @@ struct Row {
     collisions: Vec<u32>,
 }
 
-pub fn render(routed: &Routed, m: &Matrix, link_base: &str) -> String {
+pub fn render(
+    routed: &Routed,
+    m: &Matrix,
+    at_prompt: &super::routing_page::AtPrompt,
+    link_base: &str,
+) -> String {
     let router = &routed.router;
     let index = &router.index;
     let mut rows: Vec<Row> = (0..index.len()).map(|_| Row::default()).collect();
@@ -123,7 +128,7 @@ pub fn render(routed: &Routed, m: &Matrix, link_base: &str) -> String {
                 );
                 prompt_place(&mut o, p, link_base);
                 o.push_str("</p>");
-                for diag in &p.diagnostics {
+                for diag in at_prompt.of(p) {
                     let _ = write!(
                         o,
                         "<p><span class=\"rule\">{}</span> {}</p>",
