@@ -188,8 +188,9 @@ pub struct BehaveArgs {
     /// Keep each run's workspace for debugging.
     #[arg(long, help_heading = "Tier 3: behavioral evals (with --behavioral)")]
     pub keep_workspace: bool,
-    /// Run even though a personal or plugin copy of the skill is installed
-    /// where the agent would find it (it would contaminate the baseline).
+    /// Run even though a copy of the skill is where every run would see it
+    /// (the fixtures, the managed skills folder); a run that then loads or
+    /// lists it still stops the evaluation.
     #[arg(long, help_heading = "Tier 3: behavioral evals (with --behavioral)")]
     pub allow_personal_copy: bool,
     #[command(

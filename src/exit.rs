@@ -1,4 +1,4 @@
-//! Exit codes shared by every subcommand (DESIGN.md, "Exit codes").
+//! Exit codes shared by every subcommand (ARCHITECTURE.md, "Exit codes").
 
 /// What a run concluded; `main` turns it into the process exit code.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]

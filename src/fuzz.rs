@@ -399,10 +399,10 @@ pub fn rank_cache(data: &[u8]) {
 /// the data), the whole transcript lies between the markers and nothing of
 /// it follows the closing one.
 pub fn stream_json(data: &[u8]) {
+    use crate::behave::agent::claude;
     use crate::behave::grader::{self, Kind, Request};
-    use crate::behave::stream;
-    let trace = stream::parse(data);
-    assert_eq!(trace, stream::parse(data));
+    let trace = claude::parse(data);
+    assert_eq!(trace, claude::parse(data));
     let _ = trace.result.as_ref().map(|r| r.total_tokens());
     let _ = (trace.tool_counts(), trace.mcp_tools());
     let expectations = vec!["The agent wrote a failing test first".to_string()];

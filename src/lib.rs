@@ -1,6 +1,6 @@
 //! skillgate: tests catalogs of Agent Skills.
 //!
-//! Data flow (see DESIGN.md): [`catalog`] loads every file once into one
+//! Data flow (see ARCHITECTURE.md): [`catalog`] loads every file once into one
 //! [`catalog::Catalog`]; [`lint`] (Tier 1), [`route`] (Tier 2), [`behave`]
 //! (Tier 3) and [`score`] read that model and return [`diag::Diagnostic`]s
 //! and results; [`report`] renders them; [`app`] wires a parsed command line

@@ -18,6 +18,7 @@ const EXECUTOR_FLAGS: &[&str] = &[
     "Read,Edit,Write,Glob,Grep,Bash,Skill",
     "--disallowedTools",
     "mcp__*",
+    "--strict-mcp-config",
     "--no-session-persistence",
 ];
 
@@ -490,9 +491,20 @@ fn dry_run_prints_each_run_and_spawns_nothing() {
             "eval-1 with #1           git repository with demo-project committed, then demo-project/.eval/working-tree.patch applied; skill installed",
         ))
         .stdout(predicate::str::contains(
-            "$ claude -p --verbose --output-format stream-json --permission-mode acceptEdits --allowedTools Read,Edit,Write,Glob,Grep,Bash,Skill --disallowedTools 'mcp__*' --no-session-persistence < prompt; graded on 2 expectation(s)",
+            "$ claude -p --verbose --output-format stream-json --permission-mode acceptEdits --allowedTools Read,Edit,Write,Glob,Grep,Bash,Skill --disallowedTools 'mcp__*' --strict-mcp-config --no-session-persistence < prompt; graded on 2 expectation(s)",
         ))
-        .stdout(predicate::str::contains("eval-2 without #1        empty folder; no skill"))
+        .stdout(predicate::str::contains(
+            "eval-2 without #1        empty git repository; no skill",
+        ))
+        .stdout(predicate::str::contains(
+            "env      CLAUDE_CONFIG_DIR='<run-home>/.claude'",
+        ))
+        .stdout(predicate::str::contains(
+            "env      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1",
+        ))
+        .stdout(predicate::str::contains(
+            "file     <run-home>/.claude/settings.json: {\"claudeMdExcludes\":[",
+        ))
         .stdout(predicate::str::contains("dry run: nothing was started"));
     assert!(!env.log.exists(), "the fake claude was called");
     assert!(!env.root.join("evals/results").exists());
@@ -523,15 +535,43 @@ fn dry_run_json_lists_every_run_with_its_command() {
         v["plan"]["shard"],
         serde_json::json!({"index": 2, "count": 3})
     );
+    let agent = &v["plan"]["agent"];
+    assert_eq!(
+        agent["env"],
+        serde_json::json!({
+            "CLAUDE_CONFIG_DIR": "<run-home>/.claude",
+            "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1"
+        })
+    );
+    assert_eq!(
+        agent["home_files"],
+        serde_json::json!([".claude/settings.json"])
+    );
+    assert_eq!(
+        v["home_files"][0]["path"],
+        "<run-home>/.claude/settings.json"
+    );
+    let settings: serde_json::Value =
+        serde_json::from_str(v["home_files"][0]["text"].as_str().unwrap()).unwrap();
+    let tmp = env.tmp.path().canonicalize().unwrap();
+    assert!(
+        settings["claudeMdExcludes"]
+            .as_array()
+            .unwrap()
+            .contains(&serde_json::json!(format!("{}/CLAUDE.md", tmp.display()))),
+        "the memory files above the workspaces are excluded: {settings}"
+    );
 }
 
 #[test]
-fn a_personal_copy_of_the_skill_is_refused_unless_allowed() {
+fn a_copy_in_the_fixtures_under_another_folder_name_is_refused_unless_allowed() {
     let env = Env::new();
-    let personal = env.home.join(".claude/skills/demo-skill");
-    std::fs::create_dir_all(&personal).unwrap();
+    let copy = env
+        .root
+        .join("evals/fixtures/demo-project/.claude/skills/renamed");
+    std::fs::create_dir_all(&copy).unwrap();
     std::fs::write(
-        personal.join("SKILL.md"),
+        copy.join("SKILL.md"),
         "---\nname: demo-skill\ndescription: x\n---\n",
     )
     .unwrap();
@@ -539,13 +579,102 @@ fn a_personal_copy_of_the_skill_is_refused_unless_allowed() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains(
-            "a copy of `demo-skill` is installed where the agent finds it",
+            "Claude Code would load another copy of `demo-skill` in every run: evals/fixtures/demo-project/.claude/skills/renamed/SKILL.md (its frontmatter `name` is `demo-skill` (folder `renamed`))",
         ))
         .stderr(predicate::str::contains("--allow-personal-copy"));
     assert!(!env.log.exists());
+    env.cases(&one_dialogue_eval("[rec:chat] Hi.", &["It asks"]));
     env.behave(&["--trials", "1", "--no-baseline", "--allow-personal-copy"])
         .assert()
         .code(0);
+}
+
+#[test]
+fn a_personal_copy_is_never_seen_by_a_run_so_it_is_not_refused() {
+    let env = Env::new();
+    let personal = env.home.join(".claude/skills/renamed");
+    std::fs::create_dir_all(&personal).unwrap();
+    std::fs::write(
+        personal.join("SKILL.md"),
+        "---\nname: demo-skill\ndescription: x\n---\n",
+    )
+    .unwrap();
+    env.behave(&["--trials", "1", "--no-baseline"])
+        .env("CLAUDE_CONFIG_DIR", env.home.join(".claude"))
+        .assert()
+        .code(0);
+    for c in env.calls() {
+        let dir = c
+            .env
+            .iter()
+            .find_map(|l| l.strip_prefix("CLAUDE_CONFIG_DIR="))
+            .unwrap_or_else(|| panic!("{} call without CLAUDE_CONFIG_DIR: {:?}", c.role, c.env));
+        assert!(dir.ends_with("/.claude"), "{dir}");
+        let home = std::path::Path::new(dir).parent().unwrap();
+        assert!(
+            home.file_name()
+                .unwrap()
+                .to_str()
+                .unwrap()
+                .starts_with("skillgate-ws-"),
+            "{dir}: a fresh run home, swept if skillgate is killed"
+        );
+        assert!(!home.starts_with(&env.home), "{dir}");
+        assert!(!home.exists(), "the run home {dir} is removed");
+    }
+}
+
+#[test]
+fn the_agent_and_grader_environments_hold_no_personal_client_configuration() {
+    let env = Env::new();
+    env.cases(&one_dialogue_eval("[rec:chat] Hi.", &["It asks"]));
+    env.behave(&["--trials", "1", "--no-baseline"])
+        .env("CLAUDECODE", "1")
+        .env("CLAUDE_CODE_SIMPLE", "1")
+        .env("CLAUDE_CODE_SAFE_MODE", "1")
+        .env("CLAUDE_CONFIG_DIR", env.home.join(".claude"))
+        .env("ANTHROPIC_MODEL", "some-other-model")
+        .env("CLAUDE_ENV_FILE", env.home.join("env.sh"))
+        .env("ANTHROPIC_API_KEY", "sk-ant-kept")
+        .env("CLAUDE_CODE_OAUTH_TOKEN", "oauth-kept")
+        .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "0")
+        .env("SLASH_COMMAND_TOOL_CHAR_BUDGET", "10")
+        .env("MAX_THINKING_TOKENS", "1")
+        .assert()
+        .code(0);
+    let calls = env.calls();
+    assert_eq!(
+        calls.iter().map(|c| c.role.as_str()).collect::<Vec<_>>(),
+        [
+            "executor", "executor", "executor", "executor", "executor", "executor", "grader"
+        ],
+        "5 trigger prompts and 1 eval, then its grader"
+    );
+    for c in calls {
+        let names: Vec<&str> = c
+            .env
+            .iter()
+            .map(|l| l.split_once('=').map_or(l.as_str(), |(k, _)| k))
+            .filter(|k| !k.starts_with("SKILLGATE_"))
+            .collect();
+        assert_eq!(
+            names,
+            [
+                "ANTHROPIC_API_KEY",
+                "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC",
+                "CLAUDE_CODE_OAUTH_TOKEN",
+                "CLAUDE_CONFIG_DIR"
+            ],
+            "{} call: {:?}",
+            c.role,
+            c.env
+        );
+        assert!(
+            c.env
+                .contains(&"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1".to_string())
+        );
+        assert!(c.env.contains(&"ANTHROPIC_API_KEY=sk-ant-kept".to_string()));
+    }
 }
 
 #[test]
@@ -601,6 +730,19 @@ fn a_fixture_link_out_of_the_fixtures_folder_stops_everything() {
 }
 
 #[test]
+fn a_skill_folder_the_scorer_could_not_hash_is_refused_before_any_run() {
+    let env = Env::new();
+    std::os::unix::fs::symlink("SKILL.md", env.root.join("skills/demo-skill/link.md")).unwrap();
+    env.behave(&["--trials", "1"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "symbolic link in the skill folder",
+        ));
+    assert!(!env.log.exists(), "no run was paid for unscorable evidence");
+}
+
+#[test]
 fn an_invalid_case_file_is_refused_before_any_run() {
     let env = Env::new();
     env.cases(
@@ -629,6 +771,29 @@ fn a_provisional_execution_eval_is_refused() {
         .code(2)
         .stderr(predicate::str::contains("error[SG413]"));
     assert!(!env.log.exists());
+}
+
+#[test]
+fn a_missing_case_file_points_at_the_documented_format() {
+    let env = Env::new();
+    std::fs::remove_file(env.root.join("evals/cases/demo-skill.json")).unwrap();
+    env.behave(&["--trials", "1"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "no case file evals/cases/demo-skill.json",
+        ))
+        .stderr(predicate::str::contains(
+            "see ARCHITECTURE.md, \"Case files\"",
+        ));
+    let doc = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("ARCHITECTURE.md"),
+    )
+    .unwrap();
+    assert!(
+        doc.contains("\n### Case files\n"),
+        "the section the help names"
+    );
 }
 
 #[test]
@@ -684,7 +849,25 @@ fn bad_flags_are_usage_errors() {
 fn append_system_prompt_mode_passes_the_skill_text_and_runs_only_evals() {
     let env = Env::new();
     env.config("[behave]\ninstall = \"append-system-prompt\"\n");
-    env.behave(&["--trials", "1"]).assert().code(3);
+    env.behave(&["--trials", "1"])
+        .assert()
+        .code(3)
+        .stdout(predicate::str::contains(
+            "trigger  not observed: the skill was in the system prompt of every with-skill run",
+        ))
+        .stdout(predicate::str::contains("recall").not())
+        .stdout(predicate::str::contains(
+            "pass rate  with skill 1.000  without 0.000",
+        ));
+    // The recorded Skill calls were refused (the skill is not installed in
+    // this mode): no load, and the iteration is not rejected.
+    let obs = std::fs::read_to_string(env.iteration(1).join("observations.jsonl")).unwrap();
+    for line in obs.lines() {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        assert_eq!(v["invokedSkills"], serde_json::json!([]), "{line}");
+    }
+    let run = read_json(&env.iteration(1).join("eval-1/with_skill/run-1/run.json"));
+    assert_eq!(run["failed_loads"], serde_json::json!(["demo-skill"]));
     let calls = env.executor_calls();
     assert_eq!(
         calls.len(),

@@ -175,3 +175,16 @@ fn runner_limits_are_bounded() {
             "`no-such-runner-program` was not found",
         ));
 }
+
+#[test]
+fn a_skill_edited_while_the_runs_go_is_not_scored() {
+    let env = Env::new();
+    env.behave(&["--trials", "1", "--runner", "fake-runner edit"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "the skill changed while it was evaluated (skill hash",
+        ))
+        .stderr(predicate::str::contains("(not scored)"))
+        .stdout(predicate::str::contains("verdict").not());
+}

@@ -426,3 +426,37 @@ fn the_listing_shows_what_the_model_does_not_see_and_what_is_cut() {
     assert!(html.contains("<p>The specification lists 3 skills of 3 for the model"));
     assert!(html.contains("Not listed: the model does not see these (0)"));
 }
+
+#[test]
+fn an_appended_skill_shows_triggers_as_not_observed() {
+    let env = Env::new();
+    // the fixture's own cases: two evals (trigger prompts are skipped)
+    env.config("[behave]\ninstall = \"append-system-prompt\"\n");
+    let it = run_iteration(&env, &["--trials", "1"], 1);
+    let html = report(&env, &it, &env.tmp.path().join("r.html"), &[]);
+    assert!(
+        html.contains(
+            "<p>Not observed: the skill was in the system prompt of every with-skill run"
+        ),
+        "{}",
+        &html[html.find("<p class=\"banner").unwrap()..][..600]
+    );
+    let triggers = &html[html.find("<section id=\"triggers\">").unwrap()..];
+    assert_eq!(
+        count(triggers, "<td><i>not observed</i></td>"),
+        2,
+        "the two evals"
+    );
+    // JUnit marks the trigger testcases skipped with the reason
+    let out = env
+        .behave(&["--trials", "1", "--format", "junit"])
+        .output()
+        .unwrap();
+    let xml = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(
+        xml.matches("<skipped message=\"not observed: the skill was in the system prompt")
+            .count(),
+        2,
+        "{xml}"
+    );
+}

@@ -60,9 +60,13 @@ fn readme_example_json_has_the_stable_shape() {
     ] {
         assert!(v.get(key).is_some(), "missing {key}");
     }
-    for key in ["name", "skill_md_sha256", "dir_sha256"] {
+    for key in ["name", "skill_md_sha256", "skill_sha256", "dir_sha256"] {
         assert!(v["skill"].get(key).is_some(), "missing skill.{key}");
     }
+    assert_eq!(
+        v["skill"]["dir_sha256"], v["skill"]["skill_sha256"],
+        "dir_sha256 is the older name of the skill hash"
+    );
     for key in [
         "tp",
         "fp",

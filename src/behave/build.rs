@@ -6,7 +6,8 @@
 //! in it stop Tier 3 from spending tokens on it), a fixture path or link
 //! leading out of `evals/fixtures/`, bad flags or `[behave]` values.
 
-use super::exec::Mode;
+use super::agent::{Agent, Paths, claude::Claude};
+use super::exec::{AgentMode, Mode};
 use super::plan::{
     AgentDoc, Case, CaseDoc, CaseKind, PLAN_FORMAT, PlanDoc, Shard, SkillDoc, Variant, safe_id,
 };
@@ -18,7 +19,7 @@ use crate::cli::BehaveArgs;
 use crate::config::{BehaveConfig, Config, InstallMode};
 use crate::diag::Severity;
 use crate::exit::Fatal;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -102,41 +103,12 @@ pub fn opts(args: &BehaveArgs, config: &BehaveConfig) -> Result<Opts, Fatal> {
     Ok(Opts { shard, runner })
 }
 
-fn config_error(key: &str, msg: impl std::fmt::Display) -> Fatal {
+pub(crate) fn config_error(key: &str, msg: impl std::fmt::Display) -> Fatal {
     Fatal::usage(format!("skillgate.toml: [behave] {key}: {msg}"))
 }
 
-/// Check `[behave]` values that reach the agent's command line.
-fn check_config(c: &BehaveConfig) -> Result<(), Fatal> {
-    if c.claude.trim().is_empty() {
-        return Err(config_error("claude", "is empty"));
-    }
-    for (key, v) in [("model", &c.model), ("grader-model", &c.grader_model)] {
-        if let Some(m) = v
-            && (m.trim().is_empty() || m.starts_with('-'))
-        {
-            return Err(config_error(key, format!("`{m}` is not a model name")));
-        }
-    }
-    if c.allowed_tools.is_empty() {
-        return Err(config_error("allowed-tools", "is empty").with_help(
-            "list the tools the agent may use, e.g. [\"Read\", \"Edit\", \"Bash\", \"Skill\"]",
-        ));
-    }
-    for t in &c.allowed_tools {
-        if t.trim().is_empty() || t.starts_with('-') || t.contains(',') {
-            return Err(config_error(
-                "allowed-tools",
-                format!("`{t}` is not a tool name (no commas, no leading `-`)"),
-            ));
-        }
-        if t.starts_with("mcp__") {
-            return Err(config_error(
-                "allowed-tools",
-                format!("`{t}`: MCP tools are always disallowed in Tier 3 runs"),
-            ));
-        }
-    }
+/// Check the `[behave]` limits.
+fn check_limits(c: &BehaveConfig) -> Result<(), Fatal> {
     for (key, v) in [
         ("executor-timeout-secs", c.executor_timeout_secs),
         ("grader-timeout-secs", c.grader_timeout_secs),
@@ -149,60 +121,6 @@ fn check_config(c: &BehaveConfig) -> Result<(), Fatal> {
         }
     }
     Ok(())
-}
-
-/// The agent's arguments (everything after the program name).
-pub fn executor_args(c: &BehaveConfig, append: Option<&str>) -> Vec<String> {
-    let mut a: Vec<String> = [
-        "-p",
-        "--verbose",
-        "--output-format",
-        "stream-json",
-        "--permission-mode",
-        "acceptEdits",
-        "--allowedTools",
-    ]
-    .iter()
-    .map(|s| s.to_string())
-    .collect();
-    a.push(c.allowed_tools.join(","));
-    for s in ["--disallowedTools", "mcp__*", "--no-session-persistence"] {
-        a.push(s.to_string());
-    }
-    if let Some(m) = &c.model {
-        a.push("--model".into());
-        a.push(m.clone());
-    }
-    if let Some(text) = append {
-        a.push("--append-system-prompt".into());
-        a.push(text.to_string());
-    }
-    a
-}
-
-/// The grader's arguments: no tools at all (`--tools ""`), no MCP servers,
-/// no saved session.
-pub fn grader_args(c: &BehaveConfig) -> Vec<String> {
-    let mut a: Vec<String> = [
-        "-p",
-        "--verbose",
-        "--output-format",
-        "stream-json",
-        "--no-session-persistence",
-        "--tools",
-        "",
-        "--strict-mcp-config",
-        "--disallowedTools",
-        "mcp__*",
-    ]
-    .iter()
-    .map(|s| s.to_string())
-    .collect();
-    if let Some(m) = c.grader_model.as_ref().or(c.model.as_ref()) {
-        a.push("--model".into());
-        a.push(m.clone());
-    }
-    a
 }
 
 /// Longest single argument Linux accepts (`MAX_ARG_STRLEN`, 32 pages),
@@ -271,7 +189,7 @@ pub fn build(
                 "no case file evals/cases/{skill_name}.json for skill `{skill_name}`"
             ))
             .with_help(
-                "write one: its evals[] are what --behavioral runs (see DESIGN.md, \"Case files\")",
+                "write one: its evals[] are what --behavioral runs (see ARCHITECTURE.md, \"Case files\")",
             )
         })?;
     refuse_invalid_case_file(catalog, config, case_file)?;
@@ -281,7 +199,7 @@ pub fn build(
                 .with_help("add at least one entry to `evals` with a prompt and expectations"),
         );
     }
-    check_config(bc)?;
+    check_limits(bc)?;
 
     let append = args.runner.is_none() && bc.install == InstallMode::AppendSystemPrompt;
     let mut cases = Vec::new();
@@ -370,7 +288,14 @@ pub fn build(
         }
     }
 
+    // The scorer's view of the folder first: it refuses what it cannot hash
+    // (links, devices, too many files), so no run is paid for evidence the
+    // scorer would refuse at the end.
+    let snapshot = crate::score::skill::snapshot(&skill.dir)?;
     let skill_tree = Tree::read_skill(&skill.dir).map_err(Fatal::usage)?;
+    if skill_tree.skill_sha256() != snapshot.skill_sha256 {
+        return Err(crate::score::skill::changed(&skill.dir));
+    }
     let skill_abs = skill
         .dir
         .canonicalize()
@@ -398,6 +323,9 @@ pub fn build(
                 args_without: argv[1..].to_vec(),
                 grader: None,
                 install: None,
+                env: Default::default(),
+                env_removed: None,
+                home_files: Vec::new(),
                 timeout_ms: timeout.as_millis() as u64,
                 grader_timeout_ms: None,
                 max_output_bytes: *max,
@@ -412,22 +340,27 @@ pub fn build(
             )
         }
         None => {
-            let with_text = append.then_some(skill_md.as_str());
-            let args_with = executor_args(bc, with_text);
-            let args_without = executor_args(bc, None);
-            let mut recorded_with = args_with.clone();
+            let agent: Box<dyn Agent> = Box::new(Claude::new(bc)?);
+            let template = Paths {
+                cwd: Path::new("<workspace>"),
+                home: Path::new("<run-home>"),
+            };
+            let with = agent.executor(&template, append.then_some(skill_md.as_str()));
+            let without = agent.executor(&template, None);
+            let grader = agent.grader(&template);
+            let mut recorded_with = with.args.clone();
             if append && let Some(last) = recorded_with.last_mut() {
                 *last = SKILL_TEXT.to_string();
             }
-            let g = grader_args(bc);
+            let (env, env_rule) = agent.environment_doc();
             let doc = AgentDoc {
-                kind: "claude".into(),
-                program: bc.claude.clone(),
+                kind: agent.kind().into(),
+                program: agent.program().into(),
                 args_with: recorded_with,
-                args_without: args_without.clone(),
+                args_without: without.args,
                 grader: Some(
-                    std::iter::once(bc.claude.clone())
-                        .chain(g.clone())
+                    std::iter::once(agent.program().to_string())
+                        .chain(grader.args)
                         .collect(),
                 ),
                 install: Some(
@@ -437,22 +370,22 @@ pub fn build(
                     }
                     .into(),
                 ),
+                env,
+                env_removed: Some(env_rule),
+                home_files: with.files.iter().map(|(p, _)| p.clone()).collect(),
                 timeout_ms: bc.executor_timeout_secs.saturating_mul(1000),
                 grader_timeout_ms: Some(bc.grader_timeout_secs.saturating_mul(1000)),
                 max_output_bytes: bc.max_trace_bytes,
             };
             (
-                Mode::Claude {
-                    program: bc.claude.clone(),
-                    args_with,
-                    args_without,
-                    discover: !append,
-                    grader_args: g,
+                Mode::Agent(AgentMode {
+                    agent,
+                    append: append.then(|| skill_md.clone()),
                     exec_timeout: Duration::from_secs(bc.executor_timeout_secs),
                     grader_timeout: Duration::from_secs(bc.grader_timeout_secs),
                     max_trace: bc.max_trace_bytes,
                     max_grader: bc.max_grader_bytes,
-                },
+                }),
                 doc,
             )
         }
@@ -482,7 +415,7 @@ pub fn build(
             name: skill_name,
             path: shown_path,
             abs_path: skill_abs.display().to_string(),
-            sha256: skill_tree.digest(),
+            sha256: snapshot.skill_sha256,
         },
         case_file: case_file.file.clone(),
         trials: args.trials,

@@ -2,9 +2,10 @@
 //!
 //! `check --behavioral`: build the plan (refusing bad input before anything
 //! runs), print it and stop (`--dry-run`), or check that the agent exists and
-//! no personal copy of the skill would leak into the baseline, run this
-//! shard's runs, write the iteration folder, and score it with the shared
-//! scorer. `merge`: check that shard folders come from the same plan and
+//! that no copy of the skill other than the one under test is where every
+//! run would see it, run this shard's runs (a run that shows such a copy
+//! anyway stops the evaluation at once), write the iteration folder, and
+//! score it with the shared scorer. `merge`: check that shard folders come from the same plan and
 //! together hold every run exactly once, copy them into one iteration, and
 //! score it exactly as a whole run would be scored.
 
@@ -16,7 +17,7 @@ use super::progress::Progress;
 use super::redact::Redactor;
 use super::render;
 use super::results::{self, RunRecord};
-use super::workspace::{self, Setup, Tree};
+use super::workspace::{self, Setup};
 use crate::catalog::Catalog;
 use crate::cli::{BehaveArgs, Format, Gates, MergeArgs};
 use crate::config::Config;
@@ -40,8 +41,10 @@ pub fn check(
         return Ok(Exit::Ok);
     }
     b.mode.resolve()?;
-    if matches!(b.mode, Mode::Claude { .. }) && !args.allow_personal_copy {
-        refuse_personal_copies(&b.plan.skill.name)?;
+    if let Mode::Agent(a) = &b.mode
+        && !args.allow_personal_copy
+    {
+        refuse_copies(&b, a.agent.as_ref())?;
     }
     for p in workspace::sweep_orphans(&std::env::temp_dir()) {
         eprintln!(
@@ -120,6 +123,18 @@ pub fn check(
     )
 }
 
+/// Why an append-system-prompt iteration has no trigger statistics.
+pub const APPENDED: &str = "the skill was in the system prompt of every with-skill run ([behave] install = \"append-system-prompt\"), so whether the agent would load it was not observed";
+
+/// The scorer's options for an iteration of `plan` under `gates`.
+pub fn score_options(plan: &PlanDoc, gates: Gates) -> crate::score::Options {
+    let mut options = crate::score::Options::new(plan.trials, gates);
+    if plan.agent.install.as_deref() == Some("append-system-prompt") {
+        options.triggers_unobserved = Some(APPENDED.into());
+    }
+    options
+}
+
 /// How the finished iteration is scored.
 struct Scoring {
     skill_dir: PathBuf,
@@ -153,14 +168,26 @@ fn finish(
     }
     let report = match why {
         Some(_) => None,
-        None => Some(crate::score::score_files(
-            &crate::score::Inputs {
-                skill_dir: &scoring.skill_dir,
-                cases: &iteration.join("cases.jsonl"),
-                observations: &obs,
-            },
-            &crate::score::Options::new(plan.trials, scoring.gates),
-        )?),
+        None => {
+            let report = crate::score::score_files(
+                &crate::score::Inputs {
+                    skill_dir: &scoring.skill_dir,
+                    cases: &iteration.join("cases.jsonl"),
+                    observations: &obs,
+                },
+                &score_options(plan, scoring.gates),
+            )?;
+            if report.skill.skill_sha256 != plan.skill.sha256 {
+                return Err(Fatal::usage(format!(
+                    "{}: the skill changed while it was evaluated (skill hash {} at the start, {} now); the runs so far are in {shown} (not scored)",
+                    scoring.skill_dir.display(),
+                    plan.skill.sha256,
+                    report.skill.skill_sha256
+                ))
+                .with_help("evaluate the skill again once nothing is writing to its folder"));
+            }
+            Some(report)
+        }
     };
     let written = match (&why, &report) {
         _ if format == Format::Junit => junit(plan, records, report.as_ref(), why.as_ref(), out),
@@ -211,84 +238,38 @@ fn junit(
     )
 }
 
-/// Where the agent would find a personal or plugin copy of `name` in a
-/// workspace under the system temporary folder.
-pub fn personal_copies(name: &str) -> Vec<PathBuf> {
-    let mut roots = Vec::new();
-    if let Some(dir) = std::env::var_os("CLAUDE_CONFIG_DIR") {
-        roots.push(PathBuf::from(dir));
-    }
-    if let Some(home) = std::env::var_os("HOME") {
-        roots.push(PathBuf::from(home).join(".claude"));
-    }
-    let mut found = Vec::new();
-    for r in &roots {
-        let p = r.join("skills").join(name);
-        if p.exists() {
-            found.push(p);
-        }
-        find_plugin_skills(&r.join("plugins"), name, 0, &mut 0, &mut found);
-    }
-    let tmp = std::env::temp_dir();
-    for a in tmp.ancestors() {
-        let p = a.join(".claude").join("skills").join(name);
-        if p.exists() {
-            found.push(p);
-        }
-    }
-    found.sort();
-    found.dedup();
-    found
-}
-
-/// Plugin folders are searched this deep, and this many entries at most.
-const PLUGIN_DEPTH: usize = 6;
-const PLUGIN_ENTRIES: usize = 20_000;
-
-fn find_plugin_skills(
-    dir: &Path,
-    name: &str,
-    depth: usize,
-    seen: &mut usize,
-    found: &mut Vec<PathBuf>,
-) {
-    if depth > PLUGIN_DEPTH {
-        return;
-    }
-    let Ok(rd) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for e in rd.flatten() {
-        *seen += 1;
-        if *seen > PLUGIN_ENTRIES {
-            return;
-        }
-        let Ok(ft) = e.file_type() else { continue };
-        if !ft.is_dir() {
-            continue;
-        }
-        let p = e.path();
-        if e.file_name() == "skills" && p.join(name).join("SKILL.md").exists() {
-            found.push(p.join(name));
-        }
-        find_plugin_skills(&p, name, depth + 1, seen, found);
-    }
-}
-
-fn refuse_personal_copies(name: &str) -> Result<(), Fatal> {
-    let found = personal_copies(name);
+/// Refuse to start when a run would see a copy of the skill besides the
+/// one a `with` run installs: in a folder every session of the client reads
+/// (e.g. managed skills), or in an eval's fixtures. Names are matched the
+/// way the client resolves them (folder or frontmatter `name` for Claude
+/// Code). The client's personal folders need no check: every run gets a
+/// fresh one.
+fn refuse_copies(b: &Built, agent: &dyn crate::behave::agent::Agent) -> Result<(), Fatal> {
+    let name = &b.plan.skill.name;
+    let fixtures = b
+        .cases
+        .iter()
+        .filter_map(|c| c.fixtures.as_deref())
+        .flat_map(|t| t.items.iter())
+        .filter_map(|i| {
+            i.bytes
+                .as_ref()
+                .map(|bytes| (i.rel.as_str(), bytes.as_slice()))
+        });
+    let found = crate::behave::agent::copies_of(agent, name, fixtures, "evals/fixtures/");
     if found.is_empty() {
         return Ok(());
     }
     Err(Fatal::usage(format!(
-        "a copy of `{name}` is installed where the agent finds it in every run: {}",
+        "{} would load another copy of `{name}` in every run: {}",
+        agent.product(),
         found
             .iter()
-            .map(|p| p.display().to_string())
+            .map(|c| format!("{} ({})", c.path, c.why))
             .collect::<Vec<_>>()
             .join(", ")
     ))
-    .with_help("without-skill runs would load it (a contaminated baseline) and with-skill runs could load it instead of the copy under test: move it away for the evaluation, or pass --allow-personal-copy if you accept that"))
+    .with_help("without-skill runs would load it (a contaminated baseline) and with-skill runs could load it instead of the copy under test: move it away for the evaluation, or pass --allow-personal-copy if you accept that (a run that then loads or lists it still stops the evaluation)"))
 }
 
 /// Build each execution eval's workspace once before any run, so a fixture
@@ -299,6 +280,7 @@ fn preflight_fixtures(b: &Built) -> Result<(), Fatal> {
         if let Some(t) = &c.fixtures {
             workspace::create(&Setup {
                 fixtures: Some(t),
+                git: false,
                 skill: None,
                 git_timeout: b.git_timeout,
                 keep: false,
@@ -431,8 +413,7 @@ pub fn merge(args: &MergeArgs, out: &mut dyn Write) -> Result<Exit, Fatal> {
                 .with_help("pass --skill DIR (the skill the shards evaluated)")
         })?,
     };
-    let tree = Tree::read_skill(&skill_dir).map_err(Fatal::usage)?;
-    if tree.digest() != plan.skill.sha256 {
+    if crate::score::skill::snapshot(&skill_dir)?.skill_sha256 != plan.skill.sha256 {
         return Err(Fatal::usage(format!(
             "{}: the skill changed since the shards ran (its files differ from the evaluated ones)",
             skill_dir.display()

@@ -1,6 +1,7 @@
 //! Executing runs: one workspace, one agent (or runner) call, one grading,
 //! one results folder per run; `--jobs J` of them at a time.
 
+use super::agent::{self, Agent, Paths, Trace};
 use super::grader::{self, Kind};
 use super::plan::{Case, CaseKind, PlanDoc, RunKey, Variant};
 use super::process::{self, Spec};
@@ -8,9 +9,8 @@ use super::progress::Progress;
 use super::redact::Redactor;
 use super::results::{self, GradeDoc, RunRecord};
 use super::runner;
-use super::stream::{self, Trace};
 use super::workspace::{self, Setup, Tree};
-use crate::exit::Fatal;
+use crate::exit::{Exit, Fatal};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -20,25 +20,24 @@ use std::time::{Duration, SystemTime};
 /// Largest stderr kept from the agent or grader.
 const MAX_STDERR: u64 = 1024 * 1024;
 
+/// A built-in agent and its limits.
+#[derive(Debug)]
+pub struct AgentMode {
+    pub agent: Box<dyn Agent>,
+    /// The skill's text, put in the system prompt of `with` runs (install
+    /// mode `append-system-prompt`); `None`: installed in the workspace.
+    pub append: Option<String>,
+    pub exec_timeout: Duration,
+    pub grader_timeout: Duration,
+    pub max_trace: u64,
+    pub max_grader: u64,
+}
+
 /// Who does the work.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub enum Mode {
-    /// The built-in agent and grader (`claude -p`).
-    Claude {
-        /// The resolved `claude` binary.
-        program: String,
-        /// Executor arguments for `with` runs (skill text included in
-        /// append-system-prompt mode).
-        args_with: Vec<String>,
-        args_without: Vec<String>,
-        /// Install the skill into the workspace in `with` runs.
-        discover: bool,
-        grader_args: Vec<String>,
-        exec_timeout: Duration,
-        grader_timeout: Duration,
-        max_trace: u64,
-        max_grader: u64,
-    },
+    /// A built-in agent (`[behave]`), graded by the same client.
+    Agent(AgentMode),
     /// `--runner`.
     Runner {
         /// Resolved program, then its arguments.
@@ -54,16 +53,20 @@ impl Mode {
     /// against the workspace.
     pub fn resolve(&mut self) -> Result<(), Fatal> {
         let (program, what) = match self {
-            Mode::Claude { program, .. } => (program, "the agent binary"),
-            Mode::Runner { argv, .. } => (&mut argv[0], "the runner"),
+            Mode::Agent(a) => (a.agent.program().to_string(), "the agent binary"),
+            Mode::Runner { argv, .. } => (argv[0].clone(), "the runner"),
         };
-        match resolve_program(program) {
+        match resolve_program(&program) {
             Some(p) => {
-                *program = p.display().to_string();
+                let p = p.display().to_string();
+                match self {
+                    Mode::Agent(a) => a.agent.set_program(p),
+                    Mode::Runner { argv, .. } => argv[0] = p,
+                }
                 Ok(())
             }
             None => Err(Fatal::new(
-                crate::exit::Exit::Unavailable,
+                Exit::Unavailable,
                 format!("{what} `{program}` was not found or is not executable"),
             )
             .with_help(
@@ -189,19 +192,38 @@ pub fn label(plan: &PlanDoc, key: &RunKey) -> String {
 pub fn run_one(ctx: &Ctx, key: &RunKey) -> Result<RunRecord, Fatal> {
     let dir = ctx.iteration.join(key.rel_dir(ctx.plan));
     std::fs::create_dir_all(&dir).map_err(|e| results::io_fatal(&dir, e))?;
-    let (rec, timing) = match ctx.mode {
-        Mode::Claude { .. } => claude_run(ctx, key, &dir)?,
-        Mode::Runner { .. } => runner_run(ctx, key, &dir)?,
+    let (rec, timing, stop) = match ctx.mode {
+        Mode::Agent(a) => agent_run(ctx, a, key, &dir)?,
+        Mode::Runner { .. } => {
+            let (r, t) = runner_run(ctx, key, &dir)?;
+            (r, t, None)
+        }
     };
     results::write_json(&dir.join("timing.json"), &timing)?;
     results::write_json(&dir.join("run.json"), &rec)?;
-    Ok(rec)
+    match stop {
+        Some(mut f) => {
+            f.message.push_str(&format!(
+                "\nthe evaluation stopped after this run; the runs so far are in {} (not scored)",
+                ctx.iteration.display()
+            ));
+            Err(f)
+        }
+        None => Ok(rec),
+    }
 }
 
-fn workspace_for(ctx: &Ctx, case: &Case, install: bool) -> Result<workspace::Workspace, String> {
+/// A workspace for `case`; `install` is where the skill goes, if it does.
+fn workspace_for(
+    ctx: &Ctx,
+    case: &Case,
+    git: bool,
+    install: Option<&Path>,
+) -> Result<workspace::Workspace, String> {
     workspace::create(&Setup {
         fixtures: case.fixtures.as_deref(),
-        skill: install.then_some((ctx.skill_name, ctx.skill_tree)),
+        git,
+        skill: install.map(|rel| (rel, ctx.skill_tree)),
         git_timeout: ctx.git_timeout,
         keep: ctx.keep_workspace,
     })
@@ -235,85 +257,124 @@ fn write_output(ctx: &Ctx, path: &Path, bytes: &[u8]) -> Result<(), Fatal> {
     results::write_text(path, &text)
 }
 
-fn claude_run(ctx: &Ctx, key: &RunKey, dir: &Path) -> Result<(RunRecord, Timing), Fatal> {
-    let Mode::Claude {
-        program,
-        args_with,
-        args_without,
-        discover,
-        exec_timeout,
-        max_trace,
-        ..
-    } = ctx.mode
-    else {
-        unreachable!("claude_run is only called in Claude mode")
-    };
+/// A fresh run home holding `call.files`, or why there is none.
+fn home_for(ctx: &Ctx, what: &str) -> Result<workspace::Workspace, String> {
+    workspace::scratch(what, ctx.keep_workspace)
+        .map_err(|e| format!("the run home could not be set up: {e}"))
+}
+
+/// The process spec of an agent or grader call.
+fn spec<'a>(
+    a: &'a AgentMode,
+    call: &'a agent::Call,
+    cwd: &'a Path,
+    stdin: &'a [u8],
+    (timeout, max_stdout): (Duration, u64),
+    grace: Duration,
+) -> Spec<'a> {
+    let mut env_remove = call.env_remove.clone();
+    env_remove.extend(workspace::GIT_ENV_REMOVE.iter().map(|s| s.to_string()));
+    Spec {
+        program: a.agent.program(),
+        args: &call.args,
+        cwd,
+        stdin,
+        env: call.env.clone(),
+        env_remove,
+        timeout,
+        max_stdout,
+        max_stderr: MAX_STDERR,
+        grace,
+    }
+}
+
+/// One agent run; a third value stops the evaluation after it.
+fn agent_run(
+    ctx: &Ctx,
+    a: &AgentMode,
+    key: &RunKey,
+    dir: &Path,
+) -> Result<(RunRecord, Timing, Option<Fatal>), Fatal> {
     let case = &ctx.cases[key.case];
     let with = key.variant == Variant::With;
     let mut rec = RunRecord::missing(key, ctx.plan, String::new());
     let mut timing = Timing::default();
     let (t0, s0) = now();
     timing.executor_start = s0;
-    let ws = match workspace_for(ctx, case, with && *discover) {
-        Ok(ws) => ws,
+    let install_rel = a.agent.install_dir(ctx.skill_name);
+    let install = (with && a.append.is_none()).then_some(install_rel.as_path());
+    let set_up = workspace_for(ctx, case, true, install)
+        .and_then(|ws| home_for(ctx, "home").map(|home| (ws, home)));
+    let (ws, home) = match set_up {
+        Ok(p) => p,
         Err(e) => {
             rec.reason = Some(e);
             timing.executor_end = iso8601(SystemTime::now());
-            return Ok((rec, timing));
+            return Ok((rec, timing, None));
         }
     };
-    let args = if with { args_with } else { args_without };
-    let out = process::run(&Spec {
-        program,
-        args,
+    let paths = Paths {
         cwd: ws.path(),
-        stdin: case.doc.prompt.as_bytes(),
-        env: vec![],
-        env_remove: workspace::GIT_ENV_REMOVE
-            .iter()
-            .map(|s| s.to_string())
-            .collect(),
-        timeout: *exec_timeout,
-        max_stdout: *max_trace,
-        max_stderr: MAX_STDERR,
-        grace: ctx.grace,
-    });
+        home: home.path(),
+    };
+    let call = a
+        .agent
+        .executor(&paths, if with { a.append.as_deref() } else { None });
+    let out = match workspace::write_files(home.path(), &call.files) {
+        Err(e) => {
+            rec.reason = Some(format!("the run home could not be set up: {e}"));
+            None
+        }
+        Ok(()) => Some(process::run(&spec(
+            a,
+            &call,
+            ws.path(),
+            case.doc.prompt.as_bytes(),
+            (a.exec_timeout, a.max_trace),
+            ctx.grace,
+        ))),
+    };
+    let installed_abs = install.map(|rel| ws.path().join(rel));
+    let ws_path = ws.path().to_path_buf();
     rec.workspace = finish_workspace(ctx, ws);
+    rec.home = finish_workspace(ctx, home);
+    let Some(out) = out else {
+        timing.executor_end = iso8601(SystemTime::now());
+        return Ok((rec, timing, None));
+    };
     let (t1, s1) = now();
     timing.executor_end = s1;
     timing.executor_duration_seconds = secs(t0, t1);
     write_output(ctx, &dir.join("stream.jsonl"), &out.stdout)?;
     write_output(ctx, &dir.join("stderr.txt"), &out.stderr)?;
-    let trace = stream::parse(&out.stdout);
-    rec.invoked_skills = trace.skills.clone();
-    rec.init_tools = trace.init_tools.clone();
+    let trace = a.agent.parse(&out.stdout);
+    rec.invoked_skills = trace.skills();
+    rec.failed_loads = trace.failed_loads.clone();
+    rec.init_tools = trace.tools.clone();
     rec.tool_calls = trace.tool_counts();
     if let Some(r) = &trace.result {
         rec.output = ctx.redactor.text(&cut(&r.text, results::MAX_OUTPUT));
-        rec.tokens = r.total_tokens();
-        rec.cost_usd = r.cost_usd;
         timing.executor_input_tokens = r.input_tokens;
         timing.executor_output_tokens = r.output_tokens;
         timing.executor_cost_usd = r.cost_usd;
         timing.num_turns = r.num_turns;
-    }
-    if let Some(r) = &trace.result
-        && r.permission_denials > 0
-    {
-        rec.warnings.push(format!(
-            "{} tool call(s) were refused by the permission system; see permission_denials in stream.jsonl, and [behave] allowed-tools",
-            r.permission_denials
-        ));
+        if r.permission_denials > 0 {
+            rec.warnings.push(format!(
+                "{} tool call(s) were refused by the permission system; see permission_denials in stream.jsonl, and [behave] allowed-tools",
+                r.permission_denials
+            ));
+        }
     }
     let mcp = trace.mcp_tools();
     if !mcp.is_empty() {
         rec.warnings.push(format!(
-            "the init line lists MCP tools despite --disallowedTools \"mcp__*\": {}",
+            "the agent offered MCP tools despite --disallowedTools \"mcp__*\": {}",
             mcp.join(", ")
         ));
     }
+    let mut stop = None;
     let reason = out
-        .failure("the agent", *exec_timeout, (*max_trace, MAX_STDERR))
+        .failure("the agent", a.exec_timeout, (a.max_trace, MAX_STDERR))
         .or_else(|| match &trace.result {
             None => Some("the stream has no `result` line: the run did not finish".into()),
             Some(r) if r.is_error => Some(format!(
@@ -326,10 +387,20 @@ fn claude_run(ctx: &Ctx, key: &RunKey, dir: &Path) -> Result<(RunRecord, Timing)
             )),
             Some(_) => None,
         });
-    if let Some(reason) = reason {
+    if let Some(s) = a.agent.fatal(&trace) {
+        rec.reason = Some(s.message.clone());
+        stop = Some(Fatal::new(Exit::Unavailable, s.message).with_help(s.help));
+    } else if let Some(seen) = agent::foreign_copy(&trace, ctx.skill_name, installed_abs.as_deref())
+    {
+        let msg = contaminated(ctx, a, key, case, &ws_path, &seen);
+        rec.reason = Some(msg.clone());
+        stop = Some(Fatal::usage(msg).with_help(
+            "remove that copy (or move it away) for the evaluation: a baseline that can load the skill, or a with-skill run that loads another copy, measures nothing",
+        ));
+    } else if let Some(reason) = reason {
         rec.reason = Some(reason);
     } else if case.doc.kind.is_eval() {
-        grade(ctx, case, &trace, dir, &mut rec, &mut timing)?;
+        grade(ctx, a, case, &trace, dir, &mut rec, &mut timing)?;
     } else {
         rec.evidence = true;
         rec.reason = None;
@@ -347,28 +418,64 @@ fn claude_run(ctx: &Ctx, key: &RunKey, dir: &Path) -> Result<(RunRecord, Timing)
     rec.tokens = timing.total_tokens;
     rec.cost_usd = timing.total_cost_usd;
     rec.duration_ms = timing.duration_ms;
-    Ok((rec, timing))
+    Ok((rec, timing, stop))
+}
+
+/// The message for a run that saw a copy of the skill other than the one
+/// under test, naming the copy: its folder (inside the workspace shown as
+/// `<workspace>/…`, and the fixture it was copied from).
+fn contaminated(
+    ctx: &Ctx,
+    a: &AgentMode,
+    key: &RunKey,
+    case: &Case,
+    ws: &Path,
+    seen: &agent::Foreign,
+) -> String {
+    let arm = match key.variant {
+        Variant::With => "with-skill",
+        Variant::Without => "without-skill",
+    };
+    let place = match &seen.dir {
+        None => String::new(),
+        Some(dir) => match Path::new(dir).strip_prefix(ws) {
+            Ok(rel) => {
+                let rel = rel.display().to_string();
+                let fixture = case
+                    .fixtures
+                    .as_ref()
+                    .is_some_and(|t| t.items.iter().any(|i| i.rel == format!("{rel}/SKILL.md")));
+                format!(
+                    " from <workspace>/{rel}{}",
+                    if fixture {
+                        format!(", copied from evals/fixtures/{rel}")
+                    } else {
+                        String::new()
+                    }
+                )
+            }
+            Err(_) => format!(" from {dir}"),
+        },
+    };
+    format!(
+        "{} found a copy of `{}` that is not the one under test: {arm} run {} {}{place}",
+        a.agent.product(),
+        ctx.skill_name,
+        label(ctx.plan, key),
+        seen.what,
+    )
 }
 
 /// Grade an eval run; on success the record gets its verdict.
 fn grade(
     ctx: &Ctx,
+    a: &AgentMode,
     case: &Case,
     trace: &Trace,
     dir: &Path,
     rec: &mut RunRecord,
     timing: &mut Timing,
 ) -> Result<(), Fatal> {
-    let Mode::Claude {
-        program,
-        grader_args,
-        grader_timeout,
-        max_grader,
-        ..
-    } = ctx.mode
-    else {
-        unreachable!("grading is only done in Claude mode")
-    };
     let kind = match case.doc.kind {
         CaseKind::Dialogue => Kind::Dialogue,
         _ => Kind::Execution,
@@ -390,32 +497,25 @@ fn grade(
     let mut outcome: Result<grader::Grading, String> = Err(String::new());
     for attempt in 1..=2 {
         let (text, _nonce) = grader::prompt(&req, error.as_deref());
-        let tmp = tempfile::Builder::new()
-            .prefix("skillgate-grader-")
-            .tempdir()
-            .map_err(|e| {
-                Fatal::new(
-                    crate::exit::Exit::Unavailable,
-                    format!("cannot create a temporary folder: {e}"),
-                )
-            })?;
-        let out = process::run(&Spec {
-            program,
-            args: grader_args,
-            cwd: tmp.path(),
-            stdin: text.as_bytes(),
-            env: vec![],
-            env_remove: workspace::GIT_ENV_REMOVE
-                .iter()
-                .map(|s| s.to_string())
-                .collect(),
-            timeout: *grader_timeout,
-            max_stdout: *max_grader,
-            max_stderr: MAX_STDERR,
-            grace: ctx.grace,
+        let (cwd, home) = workspace::scratch("grader", false)
+            .and_then(|c| workspace::scratch("grader-home", false).map(|h| (c, h)))
+            .map_err(|e| Fatal::new(Exit::Unavailable, e))?;
+        let call = a.agent.grader(&Paths {
+            cwd: cwd.path(),
+            home: home.path(),
         });
-        drop(tmp);
-        let gtrace = stream::parse(&out.stdout);
+        workspace::write_files(home.path(), &call.files)
+            .map_err(|e| Fatal::new(Exit::Unavailable, e))?;
+        let out = process::run(&spec(
+            a,
+            &call,
+            cwd.path(),
+            text.as_bytes(),
+            (a.grader_timeout, a.max_grader),
+            ctx.grace,
+        ));
+        drop((cwd, home));
+        let gtrace = a.agent.parse(&out.stdout);
         if let Some(r) = &gtrace.result {
             timing.grader_input_tokens = timing.grader_input_tokens.saturating_add(r.input_tokens);
             timing.grader_output_tokens =
@@ -423,7 +523,7 @@ fn grade(
             timing.grader_cost_usd = add_cost(timing.grader_cost_usd, r.cost_usd);
         }
         let failure = out
-            .failure("the grader", *grader_timeout, (*max_grader, MAX_STDERR))
+            .failure("the grader", a.grader_timeout, (a.max_grader, MAX_STDERR))
             .or_else(|| match &gtrace.result {
                 None => Some("the grader's stream has no `result` line".into()),
                 Some(r) if r.is_error => {
@@ -513,7 +613,7 @@ fn runner_run(ctx: &Ctx, key: &RunKey, dir: &Path) -> Result<(RunRecord, Timing)
     let mut timing = Timing::default();
     let (t0, s0) = now();
     timing.executor_start = s0;
-    let ws = match workspace_for(ctx, case, false) {
+    let ws = match workspace_for(ctx, case, false, None) {
         Ok(ws) => ws,
         Err(e) => {
             rec.reason = Some(e);

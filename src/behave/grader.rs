@@ -1,5 +1,5 @@
-//! The grader: a second `claude -p` call that judges one run against the
-//! eval's expectations.
+//! The grader: a second call of the agent client, with no tools at all,
+//! that judges one run against the eval's expectations.
 //!
 //! The trace is untrusted: it holds whatever the agent and its tools printed,
 //! including text written to look like instructions or like the end of the
@@ -15,8 +15,8 @@
 //! The reply is validated here ([`parse_reply`]); the summary is recomputed
 //! from the entries, never copied from the reply.
 
+use super::agent::{Event, Role, Trace};
 use super::exec::cut;
-use super::stream::{Event, Role, Trace};
 use serde::Serialize;
 use serde_json::Value;
 use sha2::{Digest, Sha256};

@@ -6,9 +6,9 @@
 //! A skill's results folder (`evals/results/<skill>/`) is read as its
 //! `iteration-N` folders in order of N.
 
+use super::agent::Trace;
 use super::plan::{PLAN_FORMAT, PlanDoc, RunKey, safe_id};
 use super::results::{self, RunRecord, Unscored};
-use super::stream::{self, Trace};
 use crate::exit::Fatal;
 use crate::score::{self, Report};
 use std::path::{Path, PathBuf};
@@ -125,7 +125,7 @@ pub fn load(dir: &Path, gates: crate::cli::Gates) -> Result<Iteration, Fatal> {
             &dir.join("cases.jsonl"),
             &dir.join("observations.jsonl"),
             &plan.skill.name,
-            &score::Options::new(plan.trials, gates),
+            &super::cmd::score_options(&plan, gates),
         ) {
             Ok(r) => Scored::Report(Box::new(r)),
             Err(f) => Scored::Not(format!("the evidence cannot be scored: {}", f.message)),
@@ -143,15 +143,17 @@ pub fn load(dir: &Path, gates: crate::cli::Gates) -> Result<Iteration, Fatal> {
 /// Largest stream.jsonl read back (the default `max-trace-bytes`).
 pub const MAX_STREAM_BYTES: u64 = 64 * 1024 * 1024;
 
-/// A run's stream, parsed: `Ok(None)` when the run has none (a runner run,
-/// or one that never started), `Err` when it cannot be read.
+/// A run's stream, parsed as its agent writes it: `Ok(None)` when the run
+/// has none (a runner run, or one that never started), `Err` when it cannot
+/// be read.
 pub fn trace(iteration: &Iteration, run: &Run) -> Result<Option<Trace>, String> {
     let path = iteration.dir.join(&run.rel_dir).join("stream.jsonl");
-    if !path.exists() {
+    // only Claude Code's runs keep a stream (a runner prints one line)
+    if iteration.plan.agent.kind != "claude" || !path.exists() {
         return Ok(None);
     }
     match crate::catalog::read_bounded(&path, MAX_STREAM_BYTES) {
-        Ok(Some(bytes)) => Ok(Some(stream::parse(&bytes))),
+        Ok(Some(bytes)) => Ok(Some(super::agent::claude::parse(&bytes))),
         Ok(None) => Err(format!(
             "stream.jsonl is larger than {MAX_STREAM_BYTES} bytes; not shown"
         )),

@@ -2,14 +2,20 @@
 //! baseline, sharded.
 //!
 //! The pipeline, one module per step:
-//! [`build`] (catalog + flags → plan) → [`workspace`] (a fresh folder or git
-//! repository per run, the skill installed in `with` runs) → [`process`]
-//! (the agent or [`runner`], time- and size-limited, in its own process
-//! group) → [`stream`] (what the agent did) → [`grader`] (a second model
+//! [`build`] (catalog + flags → plan) → [`workspace`] (a fresh git
+//! repository per run, the skill installed in `with` runs, a fresh run home
+//! for the client's configuration) → [`process`] (the agent or [`runner`],
+//! time- and size-limited, in its own process group) → [`agent`] (the
+//! client's stream read into the common trace) → [`grader`] (a second model
 //! call judging the fenced, untrusted trace) → [`results`] (the iteration
 //! folder, the scorer's inputs) → `crate::score` (the verdict). [`cmd`]
 //! drives it and `skillgate merge`; [`render`] and [`progress`] print.
+//!
+//! Everything that depends on the agent client (its command line,
+//! environment, configuration files, where skills go, how its stream reads)
+//! is behind the [`agent::Agent`] interface, one file per client.
 
+pub mod agent;
 pub mod build;
 pub mod cmd;
 pub mod exec;
@@ -22,5 +28,4 @@ pub mod redact;
 pub mod render;
 pub mod results;
 pub mod runner;
-pub mod stream;
 pub mod workspace;

@@ -17,6 +17,7 @@
 use super::workspace::Tree;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 /// With or without the skill: the scorer's own type, so a run and its
@@ -74,14 +75,15 @@ pub struct SkillDoc {
     pub path: String,
     /// The skill folder, absolute.
     pub abs_path: String,
-    /// SHA-256 over the installed files (the folder without `evals/`).
+    /// The skill hash (`crate::score::skill`): the files a `with` run
+    /// installs.
     pub sha256: String,
 }
 
 /// How runs are executed.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct AgentDoc {
-    /// `claude` or `runner`.
+    /// The agent's id (`claude`), or `runner`.
     pub kind: String,
     /// The program started for each run.
     pub program: String,
@@ -96,6 +98,16 @@ pub struct AgentDoc {
     /// `discover` or `append-system-prompt` (built-in agent only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub install: Option<String>,
+    /// Variables set for every agent and grader call (`<run-home>` stands
+    /// for the run's fresh home folder).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub env: BTreeMap<String, String>,
+    /// Which inherited variables are removed, in words.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub env_removed: Option<String>,
+    /// Files written into each run home, relative to it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub home_files: Vec<String>,
     pub timeout_ms: u64,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub grader_timeout_ms: Option<u64>,
@@ -161,7 +173,7 @@ pub struct PlanDoc {
     pub merged_from: Vec<String>,
 }
 
-pub const PLAN_FORMAT: u32 = 1;
+pub const PLAN_FORMAT: u32 = 2;
 
 impl PlanDoc {
     /// Compute and store the fingerprint.

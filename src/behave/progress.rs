@@ -101,11 +101,17 @@ fn verdict(r: &RunRecord) -> String {
             r.reason.as_deref().unwrap_or("unknown reason")
         );
     }
-    let loaded = if r.invoked_skills.is_empty() {
+    let mut loaded = if r.invoked_skills.is_empty() {
         "no skill loaded".to_string()
     } else {
         format!("loaded {}", r.invoked_skills.join(", "))
     };
+    if !r.failed_loads.is_empty() {
+        loaded.push_str(&format!(
+            " (refused Skill call: {})",
+            r.failed_loads.join(", ")
+        ));
+    }
     match &r.grading {
         Some(g) => format!("{}/{} expectations passed, {loaded}", g.passed, g.total),
         None => format!("exit code {}, {loaded}", r.exit_code.unwrap_or(-1)),

@@ -2,6 +2,7 @@
 //! that produced no evidence, a shard's summary. The scorer's report is
 //! printed by `score::render`.
 
+use super::agent::Paths;
 use super::build::{Built, SKILL_TEXT};
 use super::exec::{Mode, label};
 use super::plan::{CaseKind, PlanDoc, RunKey, Variant};
@@ -37,6 +38,19 @@ fn command_line(program: &str, args: &[String]) -> String {
         .join(" ")
 }
 
+/// The folders of a call as `--dry-run` shows them: a workspace under the
+/// system's temporary folder, and `<run-home>`.
+fn template() -> Paths<'static> {
+    static WS: std::sync::OnceLock<std::path::PathBuf> = std::sync::OnceLock::new();
+    Paths {
+        cwd: WS.get_or_init(|| {
+            let tmp = std::env::temp_dir();
+            tmp.canonicalize().unwrap_or(tmp).join("<workspace>")
+        }),
+        home: std::path::Path::new("<run-home>"),
+    }
+}
+
 /// One planned run, for `--dry-run`.
 struct PlannedRun {
     key: RunKey,
@@ -57,22 +71,19 @@ fn planned(b: &Built) -> Vec<PlannedRun> {
             let case = &b.cases[key.case];
             let with = key.variant == Variant::With;
             let (program, args, discover, graded) = match &b.mode {
-                Mode::Claude {
-                    program,
-                    args_with,
-                    args_without,
-                    discover,
-                    ..
-                } => (
-                    program.clone(),
-                    if with { args_with } else { args_without }.clone(),
-                    *discover,
+                Mode::Agent(a) => (
+                    a.agent.program().to_string(),
+                    a.agent
+                        .executor(&template(), if with { a.append.as_deref() } else { None })
+                        .args,
+                    a.append.is_none(),
                     case.doc.kind.is_eval(),
                 ),
                 Mode::Runner { argv, .. } => (argv[0].clone(), argv[1..].to_vec(), false, false),
             };
-            let workspace = match case.doc.kind {
-                CaseKind::Execution => "git repository",
+            let workspace = match (case.doc.kind, &b.mode) {
+                (CaseKind::Execution, _) => "git repository",
+                (_, Mode::Agent(_)) => "empty git repository",
                 _ => "empty folder",
             };
             PlannedRun {
@@ -122,7 +133,19 @@ pub fn dry_run(b: &Built, format: Format, out: &mut dyn Write) -> std::io::Resul
                 })
             })
             .collect();
-        let doc = json!({"plan": p, "runs": list});
+        let mut doc = json!({"plan": p, "runs": list});
+        if let Mode::Agent(a) = &b.mode {
+            let files: Vec<_> = a
+                .agent
+                .executor(&template(), None)
+                .files
+                .iter()
+                .map(|(rel, bytes)| {
+                    json!({"path": format!("<run-home>/{rel}"), "text": String::from_utf8_lossy(bytes)})
+                })
+                .collect();
+            doc["home_files"] = json!(files);
+        }
         serde_json::to_writer_pretty(&mut *out, &doc)?;
         return writeln!(out);
     }
@@ -145,26 +168,41 @@ pub fn dry_run(b: &Built, format: Format, out: &mut dyn Write) -> std::io::Resul
         )?;
     }
     match &b.mode {
-        Mode::Claude {
-            program,
-            grader_args,
-            discover,
-            ..
-        } => {
+        Mode::Agent(a) => {
+            let agent = a.agent.as_ref();
             writeln!(
                 out,
                 "skill    {} ({})",
                 p.skill.path,
-                if *discover {
-                    "copied without evals/ into <workspace>/.claude/skills/ in with runs"
+                if a.append.is_none() {
+                    format!(
+                        "copied without evals/ into <workspace>/{}/ in with runs",
+                        agent.install_dir(&p.skill.name).display()
+                    )
                 } else {
-                    "passed with --append-system-prompt in with runs"
+                    "passed with --append-system-prompt in with runs".to_string()
                 }
             )?;
             writeln!(
                 out,
+                "agent    {}, every call in a fresh run home (<run-home>, removed afterwards)",
+                agent.product()
+            )?;
+            let (set, removed) = agent.environment_doc();
+            for (k, v) in &set {
+                writeln!(out, "env      {k}={}", shell_quote(v))?;
+            }
+            writeln!(out, "env      {removed}")?;
+            for (rel, bytes) in agent.executor(&template(), None).files {
+                let text = serde_json::from_slice::<serde_json::Value>(&bytes)
+                    .map(|v| v.to_string())
+                    .unwrap_or_else(|_| String::from_utf8_lossy(&bytes).into_owned());
+                writeln!(out, "file     <run-home>/{rel}: {text}")?;
+            }
+            writeln!(
+                out,
                 "grader   {}  (prompt on stdin; the trace fenced as untrusted data)",
-                command_line(program, grader_args)
+                command_line(agent.program(), &agent.grader(&template()).args)
             )?;
         }
         Mode::Runner {
@@ -274,6 +312,11 @@ pub fn missing(
     writeln!(out, "verdict  unavailable (exit 4)")
 }
 
+/// Whether the skill was in the system prompt (no trigger evidence).
+fn appended(plan: &PlanDoc) -> bool {
+    plan.agent.install.as_deref() == Some("append-system-prompt")
+}
+
 /// A shard or a no-baseline run: what ran, and why it is not scored here.
 pub fn unscored(
     plan: &PlanDoc,
@@ -315,7 +358,7 @@ pub fn unscored(
             "results": iteration,
             "shard": plan.shard,
             "runs": records.len(),
-            "with_runs_loading_skill": loaded,
+            "with_runs_loading_skill": (!appended(plan)).then_some(loaded),
             "with_runs": with.len(),
             "eval_runs_passed": passed,
             "eval_runs": graded.len(),
@@ -326,11 +369,15 @@ pub fn unscored(
         return writeln!(out);
     }
     writeln!(out, "skill    {}", plan.skill.name)?;
+    let loads = if appended(plan) {
+        String::new()
+    } else {
+        format!("the skill loaded in {loaded} of {} with runs; ", with.len())
+    };
     writeln!(
         out,
-        "runs     {} done; the skill loaded in {loaded} of {} with runs; {passed} of {} eval runs passed every expectation",
+        "runs     {} done; {loads}{passed} of {} eval runs passed every expectation",
         records.len(),
-        with.len(),
         graded.len()
     )?;
     writeln!(out, "results  {iteration}")?;

@@ -9,6 +9,7 @@
 //!   <case>/<with_skill|without_skill>/run-<k>/
 //!     run.json                the run's record (evidence or why there is none)
 //!     stream.jsonl            the agent's stream (built-in agent)
+//!     stderr.txt              its standard error, when not empty
 //!     grading.json            the grader's validated verdict (evals)
 //!     grading.raw.txt         the grader's replies when they were invalid
 //!     timing.json             durations, tokens and cost
@@ -75,6 +76,10 @@ pub struct RunRecord {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
     pub invoked_skills: Vec<String>,
+    /// Skill loads the agent asked for and the client refused (an unknown
+    /// name): never counted as loads.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub failed_loads: Vec<String>,
     /// The agent's final text (cut to [`MAX_OUTPUT`]).
     pub output: String,
     /// The observation's `exitCode` (see the module doc).
@@ -97,6 +102,9 @@ pub struct RunRecord {
     /// The kept workspace (`--keep-workspace`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub workspace: Option<String>,
+    /// The kept run home (`--keep-workspace`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub home: Option<String>,
 }
 
 impl RunRecord {
@@ -109,6 +117,7 @@ impl RunRecord {
             evidence: false,
             reason: Some(reason),
             invoked_skills: Vec::new(),
+            failed_loads: Vec::new(),
             output: String::new(),
             exit_code: None,
             grading: None,
@@ -119,6 +128,7 @@ impl RunRecord {
             duration_ms: 0,
             warnings: Vec::new(),
             workspace: None,
+            home: None,
         }
     }
 

@@ -7,10 +7,16 @@
 //!   identity, then `.eval/working-tree.patch` (when a fixture carries one)
 //!   is applied on top as uncommitted work. `.eval/` itself never reaches the
 //!   workspace or its history.
-//! - Dialogue evals and trigger prompts: an empty folder.
+//! - Dialogue evals and trigger prompts: an empty folder; for the built-in
+//!   agents an empty git repository ([`Setup::git`]), so that no client
+//!   walks up out of the workspace looking for project skills.
 //! - `with` runs (install mode `discover`): the skill folder, minus its
-//!   `evals/`, is copied to `<workspace>/.claude/skills/<name>/` and hidden
-//!   from git through `.git/info/exclude`.
+//!   `evals/`, is copied to where the agent discovers it (Claude Code:
+//!   `<workspace>/.claude/skills/<name>/`) and hidden from git through
+//!   `.git/info/exclude`.
+//! - Run homes ([`scratch`]): a fresh folder per agent or grader call for
+//!   the client's own configuration, holding only the files the agent
+//!   interface writes there.
 //!
 //! Files are read once, when the plan is made ([`Tree::read`]), and written
 //! from memory into every workspace, so all runs see the same bytes and the
@@ -59,7 +65,25 @@ impl Tree {
         self.items.iter().filter(|i| i.bytes.is_some()).count()
     }
 
-    /// SHA-256 over every path, mode and content, and the patches.
+    /// The skill hash of a tree read by [`Tree::read_skill`]: the same
+    /// value `crate::score::skill::snapshot` computes from the folder.
+    pub fn skill_sha256(&self) -> String {
+        let mut h = crate::score::skill::SkillHash::default();
+        let mut files: Vec<_> = self
+            .items
+            .iter()
+            .filter_map(|i| i.bytes.as_ref().map(|b| (i, b)))
+            .collect();
+        files.sort_by(|a, b| a.0.rel.as_bytes().cmp(b.0.rel.as_bytes()));
+        for (i, b) in files {
+            h.file(&i.rel, i.mode & 0o111 != 0, b.len() as u64);
+            h.bytes(b);
+        }
+        h.finish()
+    }
+
+    /// SHA-256 over every path, mode and content, and the patches (the
+    /// fixtures' fingerprint).
     pub fn digest(&self) -> String {
         let mut h = Sha256::new();
         for i in &self.items {
@@ -129,7 +153,12 @@ impl Tree {
             .canonicalize()
             .map_err(|e| format!("{}: cannot open the skill folder: {e}", dir.display()))?;
         let mut w = Walker::new(root.clone(), "the skill folder");
-        w.walk(&root, Path::new(""), 0, Some(&root.join("evals")))?;
+        w.walk(
+            &root,
+            Path::new(""),
+            0,
+            Some(&root.join(crate::score::skill::EVALS_DIR)),
+        )?;
         Ok(w.finish(Vec::new()))
     }
 
@@ -348,8 +377,10 @@ impl Workspace {
 pub struct Setup<'a> {
     /// Fixtures (execution evals); `None` for an empty folder.
     pub fixtures: Option<&'a Tree>,
-    /// The skill to install under `.claude/skills/<name>/`.
-    pub skill: Option<(&'a str, &'a Tree)>,
+    /// Make the folder a git repository even without fixtures.
+    pub git: bool,
+    /// The skill to install, and where (relative to the workspace).
+    pub skill: Option<(&'a Path, &'a Tree)>,
     /// Time limit for each git command.
     pub git_timeout: Duration,
     /// The folder will be kept (`--keep-workspace`): it is named
@@ -421,37 +452,45 @@ fn alive(pid: i32) -> bool {
     rc == 0 || std::io::Error::last_os_error().raw_os_error() != Some(libc::ESRCH)
 }
 
-/// Create a workspace. On error the folder is already removed.
-pub fn create(setup: &Setup) -> Result<Workspace, String> {
-    let prefix = if setup.keep {
-        "skillgate-kept-".to_string()
-    } else {
-        own_prefix()
-    };
+/// A fresh empty folder in the system's temporary folder whose name starts
+/// with `prefix`, its path canonical.
+fn fresh(prefix: &str) -> Result<Workspace, String> {
     let dir = tempfile::Builder::new()
-        .prefix(&prefix)
+        .prefix(prefix)
         .tempdir()
         .map_err(|e| format!("cannot create a temporary folder: {e}"))?;
     let path = dir
         .path()
         .canonicalize()
         .unwrap_or_else(|_| dir.path().to_path_buf());
-    let ws = Workspace {
+    Ok(Workspace {
         dir: Some(dir),
         path,
-    };
+    })
+}
+
+/// Create a workspace. On error the folder is already removed.
+pub fn create(setup: &Setup) -> Result<Workspace, String> {
+    let ws = fresh(&if setup.keep {
+        "skillgate-kept-".to_string()
+    } else {
+        own_prefix()
+    })?;
+    let git = |args: &[&str], stdin: &[u8]| git(ws.path(), args, stdin, setup.git_timeout);
+    if setup.fixtures.is_some() || setup.git {
+        git(&["init", "--quiet", "--initial-branch=main"], b"")?;
+        // A local identity and no conversions or signing, appended as
+        // `git config` would write them (one process fewer per setting).
+        let config = ws.path().join(".git").join("config");
+        use std::io::Write;
+        std::fs::OpenOptions::new()
+            .append(true)
+            .open(&config)
+            .and_then(|mut f| f.write_all(LOCAL_CONFIG.as_bytes()))
+            .map_err(|e| format!("{}: {e}", config.display()))?;
+    }
     if let Some(fx) = setup.fixtures {
         fx.write_into(ws.path())?;
-        let git = |args: &[&str], stdin: &[u8]| git(ws.path(), args, stdin, setup.git_timeout);
-        git(&["init", "--quiet", "--initial-branch=main"], b"")?;
-        for (k, v) in [
-            ("user.name", "skillgate"),
-            ("user.email", "skillgate@example.invalid"),
-            ("core.autocrlf", "false"),
-            ("commit.gpgsign", "false"),
-        ] {
-            git(&["config", k, v], b"")?;
-        }
         git(&["add", "--all"], b"")?;
         git(
             &[
@@ -469,24 +508,57 @@ pub fn create(setup: &Setup) -> Result<Workspace, String> {
                 .map_err(|e| format!("evals/fixtures/{label} does not apply: {e}"))?;
         }
     }
-    if let Some((name, tree)) = setup.skill {
-        let dest = ws.path().join(".claude").join("skills").join(name);
+    if let Some((rel, tree)) = setup.skill {
+        let dest = ws.path().join(rel);
         std::fs::create_dir_all(&dest).map_err(|e| format!("{}: {e}", dest.display()))?;
         tree.write_into(&dest)?;
         let info = ws.path().join(".git").join("info");
-        if ws.path().join(".git").is_dir() {
+        let top = rel
+            .components()
+            .next()
+            .map(|c| c.as_os_str().to_string_lossy());
+        if let Some(top) = top
+            && ws.path().join(".git").is_dir()
+        {
             std::fs::create_dir_all(&info).map_err(|e| format!("{}: {e}", info.display()))?;
             use std::io::Write;
             std::fs::OpenOptions::new()
                 .create(true)
                 .append(true)
                 .open(info.join("exclude"))
-                .and_then(|mut f| f.write_all(b"\n/.claude/\n"))
+                .and_then(|mut f| f.write_all(format!("\n/{top}/\n").as_bytes()))
                 .map_err(|e| format!("{}: {e}", info.display()))?;
         }
     }
     Ok(ws)
 }
+
+/// A fresh empty folder named like the workspaces
+/// (`skillgate-ws-<pid>-<what>-…`, swept when skillgate is killed;
+/// `skillgate-kept-<what>-…` when kept). Used for run homes and the
+/// grader's working folder.
+pub fn scratch(what: &str, keep: bool) -> Result<Workspace, String> {
+    fresh(&if keep {
+        format!("skillgate-kept-{what}-")
+    } else {
+        format!("{}{what}-", own_prefix())
+    })
+}
+
+/// Write `files` (relative paths) under `dir`.
+pub fn write_files(dir: &Path, files: &[(String, Vec<u8>)]) -> Result<(), String> {
+    for (rel, bytes) in files {
+        let p = dir.join(rel);
+        if let Some(parent) = p.parent() {
+            std::fs::create_dir_all(parent).map_err(|e| format!("{}: {e}", parent.display()))?;
+        }
+        std::fs::write(&p, bytes).map_err(|e| format!("{}: {e}", p.display()))?;
+    }
+    Ok(())
+}
+
+/// The local git configuration of every workspace.
+const LOCAL_CONFIG: &str = "[user]\n\tname = skillgate\n\temail = skillgate@example.invalid\n[core]\n\tautocrlf = false\n[commit]\n\tgpgsign = false\n";
 
 /// Variables that would point git somewhere other than the workspace.
 pub const GIT_ENV_REMOVE: &[&str] = &[
@@ -613,6 +685,7 @@ mod tests {
         let t = Tree::read_fixtures(&d.path().join("fixtures"), &["proj".into()]).unwrap();
         let ws = create(&Setup {
             fixtures: Some(&t),
+            git: false,
             skill: None,
             git_timeout: Duration::from_secs(30),
             keep: false,
@@ -630,6 +703,21 @@ mod tests {
             .output()
             .unwrap();
         assert_eq!(String::from_utf8_lossy(&out.stdout), "let a = 1;\n");
+        let git = |args: &[&str]| {
+            let o = std::process::Command::new("git")
+                .args(args)
+                .current_dir(&p)
+                .env("GIT_CONFIG_GLOBAL", "/dev/null")
+                .output()
+                .unwrap();
+            String::from_utf8_lossy(&o.stdout).trim().to_string()
+        };
+        assert_eq!(git(&["config", "user.email"]), "skillgate@example.invalid");
+        assert_eq!(git(&["config", "core.autocrlf"]), "false");
+        assert_eq!(
+            git(&["log", "--format=%an %ad", "--date=iso"]),
+            "skillgate 2000-01-01 00:00:00 +0000"
+        );
         drop(ws);
         assert!(!p.exists());
     }

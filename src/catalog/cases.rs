@@ -1,4 +1,4 @@
-//! Case files, `evals/cases/<skill>.json` (DESIGN.md, "Case files").
+//! Case files, `evals/cases/<skill>.json` (ARCHITECTURE.md, "Case files").
 //!
 //! Each file is read once (bounded by `[catalog] max-case-bytes`), parsed by
 //! [`super::json`] so every value keeps its byte range, and turned into a

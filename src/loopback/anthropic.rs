@@ -192,6 +192,55 @@ pub fn texts(body: &Value) -> Vec<String> {
     out
 }
 
+/// The text of a request's system prompt, its blocks joined by newlines.
+pub fn system_text(body: &Value) -> String {
+    match &body["system"] {
+        Value::String(s) => s.clone(),
+        Value::Array(blocks) => blocks
+            .iter()
+            .filter_map(|b| b["text"].as_str())
+            .collect::<Vec<_>>()
+            .join("\n"),
+        _ => String::new(),
+    }
+}
+
+/// Whether a messages request is Claude Code's session-title side request
+/// (sent with every `claude -p` call unless
+/// `CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC` is set; it carries the prompt).
+pub fn is_title_request(body: &Value) -> bool {
+    system_text(body).contains("Generate a concise, sentence-case title")
+}
+
+/// One `tool_use` block of the assistant turns already in a request.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolUse {
+    pub id: String,
+    pub name: String,
+    pub input: Value,
+}
+
+/// Every `tool_use` block of a request's assistant messages, in order: the
+/// tool calls the conversation has made so far.
+pub fn tool_uses(body: &Value) -> Vec<ToolUse> {
+    let mut out = Vec::new();
+    for m in body["messages"].as_array().into_iter().flatten() {
+        if m["role"] != "assistant" {
+            continue;
+        }
+        for b in m["content"].as_array().into_iter().flatten() {
+            if b["type"] == "tool_use" {
+                out.push(ToolUse {
+                    id: b["id"].as_str().unwrap_or("").to_string(),
+                    name: b["name"].as_str().unwrap_or("").to_string(),
+                    input: b["input"].clone(),
+                });
+            }
+        }
+    }
+    out
+}
+
 /// The names of the tools a request offers.
 pub fn tool_names(body: &Value) -> Vec<String> {
     body["tools"]
@@ -309,5 +358,31 @@ mod tests {
             ("toolu_2", "a\nb")
         );
         assert_eq!(texts(&body)[..2], ["sys".to_string(), "hello".to_string()]);
+    }
+
+    #[test]
+    fn the_conversation_so_far_and_the_system_prompt_are_read() {
+        let body = json!({
+            "system": [{"type": "text", "text": "a"}, {"type": "text", "text": "Generate a concise, sentence-case title"}],
+            "messages": [
+                {"role": "user", "content": "go"},
+                {"role": "assistant", "content": [
+                    {"type": "text", "text": "ok"},
+                    {"type": "tool_use", "id": "toolu_1", "name": "Skill", "input": {"skill": "s"}}
+                ]}
+            ]
+        });
+        assert!(is_title_request(&body));
+        assert_eq!(
+            system_text(&body),
+            "a\nGenerate a concise, sentence-case title"
+        );
+        let uses = tool_uses(&body);
+        assert_eq!(uses.len(), 1);
+        assert_eq!(
+            (uses[0].name.as_str(), &uses[0].input["skill"]),
+            ("Skill", &json!("s"))
+        );
+        assert!(!is_title_request(&json!({"system": "You are an agent"})));
     }
 }

@@ -65,7 +65,8 @@ pub struct Response {
     pub status: u16,
     pub headers: Vec<(String, String)>,
     pub body: Vec<u8>,
-    /// Wait this long before answering (to test a client's time limit).
+    /// Wait this long before answering (to test a client's time limit); a
+    /// server being dropped stops waiting.
     pub delay: Option<Duration>,
 }
 
@@ -129,6 +130,8 @@ pub type Handler = dyn Fn(&Request) -> Response + Send + Sync;
 struct Log {
     requests: Mutex<Vec<Request>>,
     arrived: Condvar,
+    /// Set when the server stops: delayed answers stop waiting.
+    closing: std::sync::atomic::AtomicBool,
 }
 
 /// A running loopback endpoint. Dropping it stops it.
@@ -218,6 +221,9 @@ impl Server {
 
 impl Drop for Server {
     fn drop(&mut self) {
+        self.log
+            .closing
+            .store(true, std::sync::atomic::Ordering::SeqCst);
         for _ in &self.workers {
             self.http.unblock();
         }
@@ -268,7 +274,14 @@ fn serve(mut rq: tiny_http::Request, log: &Log, handler: &Handler) {
     }
     log.arrived.notify_all();
     if let Some(d) = answer.delay {
-        std::thread::sleep(d);
+        // in steps, so that a stopping server does not wait out the delay
+        let until = Instant::now() + d;
+        while !log.closing.load(std::sync::atomic::Ordering::SeqCst) {
+            let Some(left) = until.checked_duration_since(Instant::now()) else {
+                break;
+            };
+            std::thread::sleep(left.min(Duration::from_millis(10)));
+        }
     }
     let mut response = tiny_http::Response::from_data(answer.body).with_status_code(answer.status);
     for (k, v) in &answer.headers {

@@ -561,13 +561,25 @@ pub fn tier3(t: &Tier3, out: &mut dyn Write) -> std::io::Result<()> {
             };
             kc.res = tc.res.clone();
         } else if let Some(o) = outcome(c.id) {
+            if let Some(r) = t.report.filter(|r| r.trigger.is_none()) {
+                tc.res = Res::Skipped {
+                    message: format!(
+                        "not observed: {}",
+                        r.trigger_unobserved
+                            .as_deref()
+                            .unwrap_or("no trigger evidence")
+                    ),
+                };
+            }
             let should = if o.expect_trigger {
                 format!("should load the skill in more than half of {n} runs")
             } else {
                 format!("should load the skill in fewer than half of {n} runs")
             };
-            tc.out = format!("loaded in {} of {n} with-skill runs; {should}", o.triggered);
-            if !o.trigger_passed {
+            if tc.res == Res::Pass {
+                tc.out = format!("loaded in {} of {n} with-skill runs; {should}", o.triggered);
+            }
+            if tc.res == Res::Pass && !o.trigger_passed {
                 tc.res = Res::Failure {
                     message: format!(
                         "{} trigger: loaded in {} of {n} with-skill runs; {should}",
@@ -627,12 +639,20 @@ pub fn tier3(t: &Tier3, out: &mut dyn Write) -> std::io::Result<()> {
         (Some(r), None) => {
             properties.push(("verdict".into(), r.verdict.as_str().into()));
             properties.push(("cases".into(), r.cases.to_string()));
-            for (k, v) in [
-                ("precision", r.trigger.precision),
-                ("recall", r.trigger.recall),
-                ("f1", r.trigger.f1),
-            ] {
-                properties.push((k.into(), crate::score::num(v)));
+            match &r.trigger {
+                Some(tr) => {
+                    for (k, v) in [
+                        ("precision", tr.precision),
+                        ("recall", tr.recall),
+                        ("f1", tr.f1),
+                    ] {
+                        properties.push((k.into(), crate::score::num(v)));
+                    }
+                }
+                None => properties.push((
+                    "trigger_unobserved".into(),
+                    r.trigger_unobserved.clone().unwrap_or_default(),
+                )),
             }
             if let Some(tr) = &r.task {
                 properties.push(("with_pass_rate".into(), format!("{:.3}", tr.with_pass_rate)));

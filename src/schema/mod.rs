@@ -2,7 +2,8 @@
 //!
 //! The config schema is derived from the [`crate::config::Config`] types
 //! (so it cannot drift from what the parser accepts); the case-file schema
-//! restates DESIGN.md's format, and a test validates real case files with it.
+//! restates the format of ARCHITECTURE.md ("Case files"), and a test
+//! validates real case files with it.
 
 use crate::cli::SchemaKind;
 use crate::config::Config;

@@ -45,6 +45,10 @@ pub struct Options {
     pub min_trigger_f1: Option<f64>,
     /// Fail when the uplift interval's lower bound is below this.
     pub min_uplift: Option<f64>,
+    /// Why skill loads say nothing about triggering in this evidence (the
+    /// skill was in every prompt); `None` when they do. With a reason, no
+    /// trigger statistic is computed.
+    pub triggers_unobserved: Option<String>,
 }
 
 impl Options {
@@ -55,6 +59,7 @@ impl Options {
             seed: gates.seed,
             min_trigger_f1: gates.min_trigger_f1,
             min_uplift: gates.min_uplift,
+            triggers_unobserved: None,
         }
     }
 }
@@ -66,6 +71,7 @@ impl Default for Options {
             seed: 0,
             min_trigger_f1: None,
             min_uplift: None,
+            triggers_unobserved: None,
         }
     }
 }
@@ -83,6 +89,10 @@ pub struct Inputs<'a> {
 pub struct SkillInfo {
     pub name: String,
     pub skill_md_sha256: String,
+    /// The skill hash (see `skill.rs`).
+    pub skill_sha256: String,
+    /// The same value under its older name, kept for readers of earlier
+    /// reports.
     pub dir_sha256: String,
 }
 
@@ -164,7 +174,11 @@ pub struct Report {
     /// The minimum number of distinct cases.
     pub min_cases: usize,
     pub inputs: InputHashes,
-    pub trigger: TriggerReport,
+    /// `null` when triggering was not observed (see `trigger_unobserved`).
+    pub trigger: Option<TriggerReport>,
+    /// Why there are no trigger statistics.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub trigger_unobserved: Option<String>,
     /// `null` when no case has a task check.
     pub task: Option<TaskReport>,
     pub gates: Vec<Gate>,
@@ -214,7 +228,8 @@ fn score_files_checked(
     report.skill = SkillInfo {
         name: before.name.clone(),
         skill_md_sha256: before.skill_md_sha256.clone(),
-        dir_sha256: before.dir_sha256.clone(),
+        skill_sha256: before.skill_sha256.clone(),
+        dir_sha256: before.skill_sha256.clone(),
     };
     between();
     match skill::snapshot(inputs.skill_dir) {
@@ -247,6 +262,11 @@ pub fn score_evidence(
 }
 
 fn validate(opts: &Options) -> Result<(), Fatal> {
+    if let (Some(_), Some(why)) = (opts.min_trigger_f1, &opts.triggers_unobserved) {
+        return Err(Fatal::usage(format!(
+            "--min-trigger-f1 cannot be checked: {why}"
+        )));
+    }
     if opts.trials == 0 || opts.trials > MAX_TRIALS {
         return Err(Fatal::usage(format!(
             "--trials must be between 1 and {MAX_TRIALS}, not {}",
@@ -454,6 +474,7 @@ pub fn evaluate(cases: &[Case], runs: &Runs, opts: &Options) -> Report {
     if let Some(x) = opts.min_trigger_f1 {
         gates.push(gate::min_trigger_f1(x, trigger.f1));
     }
+    let trigger = opts.triggers_unobserved.is_none().then_some(trigger);
     if let Some(y) = opts.min_uplift {
         gates.push(gate::min_uplift(y, task.as_ref().map(|t| t.uplift.ci_low)));
     }
@@ -463,6 +484,7 @@ pub fn evaluate(cases: &[Case], runs: &Runs, opts: &Options) -> Report {
         skill: SkillInfo {
             name: String::new(),
             skill_md_sha256: String::new(),
+            skill_sha256: String::new(),
             dir_sha256: String::new(),
         },
         cases: distinct.len(),
@@ -474,6 +496,7 @@ pub fn evaluate(cases: &[Case], runs: &Runs, opts: &Options) -> Report {
             observations_sha256: String::new(),
         },
         trigger,
+        trigger_unobserved: opts.triggers_unobserved.clone(),
         task,
         gates,
         verdict,
@@ -633,7 +656,7 @@ mod tests {
         let r = evaluate(&cases, &runs, &Options::default());
         assert!(r.task.is_none());
         assert_eq!(r.verdict, Verdict::Pass);
-        assert_eq!(r.trigger.f1, Some(1.0));
+        assert_eq!(r.trigger.as_ref().unwrap().f1, Some(1.0));
         let opts = Options {
             min_uplift: Some(0.0),
             ..Options::default()
@@ -683,7 +706,9 @@ mod tests {
             with_pass: vec![false; 12],
             without_pass: vec![false; 12],
         };
-        let t = evaluate(&cases, &runs, &Options::default()).trigger;
+        let t = evaluate(&cases, &runs, &Options::default())
+            .trigger
+            .unwrap();
         assert_eq!((t.tp, t.fn_, t.fp, t.tn), (3, 3, 3, 3));
         assert_eq!(t.cases_passed, 2);
         assert_eq!(t.missed_trigger_cases, vec!["should-miss"]);

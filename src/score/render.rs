@@ -44,8 +44,8 @@ fn list(ids: &[String]) -> String {
 
 fn human(r: &Report, out: &mut dyn Write) -> std::io::Result<()> {
     writeln!(out, "skill    {}", r.skill.name)?;
+    writeln!(out, "         skill    sha256 {}", r.skill.skill_sha256)?;
     writeln!(out, "         SKILL.md sha256 {}", r.skill.skill_md_sha256)?;
-    writeln!(out, "         folder   sha256 {}", r.skill.dir_sha256)?;
     let repeated = if r.case_ids != r.cases {
         format!(" ({} ids; repeated prompts count once)", r.case_ids)
     } else {
@@ -59,7 +59,14 @@ fn human(r: &Report, out: &mut dyn Write) -> std::io::Result<()> {
         if r.trials == 1 { "" } else { "s" }
     )?;
     writeln!(out)?;
-    trigger(&r.trigger, r.trials, out)?;
+    match (&r.trigger, &r.trigger_unobserved) {
+        (Some(t), _) => trigger(t, r.trials, out)?,
+        (None, why) => writeln!(
+            out,
+            "trigger  not observed: {}",
+            why.as_deref().unwrap_or("no trigger evidence")
+        )?,
+    }
     writeln!(out)?;
     match &r.task {
         Some(t) => task(t, out)?,

@@ -1,12 +1,19 @@
-//! The tested skill: its name and a fingerprint of its folder.
+//! The tested skill: its name and its fingerprint.
 //!
-//! `skill_md_sha256` is the SHA-256 of SKILL.md's bytes. `dir_sha256` is the
-//! SHA-256 of, for every regular file under the folder in ascending byte
-//! order of its `/`-separated relative path: the path's UTF-8 bytes, one
-//! 0x00 byte, the file's length as 8 bytes big-endian, then its bytes.
+//! **The skill hash** (`skill_sha256`, the one definition used by
+//! `plan.json`, `benchmark.json` and the scorer's report, where `dir_sha256`
+//! is its older name) covers what an agent is given: every regular file of
+//! the skill folder except those under its top-level `evals/` folder (test
+//! material, never installed). It is the SHA-256 of, for each such file in
+//! ascending byte order of its `/`-separated relative path: the path's UTF-8
+//! bytes, one 0x00 byte, one byte `x` when any execute bit is set or `-`
+//! when none is, the file's length as 8 bytes big-endian, then its bytes.
 //! Folders contribute only through the files they hold. A symbolic link,
-//! device, FIFO or socket anywhere in the folder is refused, as is a file
-//! name that is not UTF-8.
+//! device, FIFO or socket in the hashed part is refused, as is a file name
+//! that is not UTF-8. [`SkillHash`] computes it; Tier 3 feeds it the files
+//! it installs, the scorer the files on disk.
+//!
+//! `skill_md_sha256` is the SHA-256 of SKILL.md's bytes.
 
 use super::input::hex;
 use crate::catalog::skill as skill_md;
@@ -24,13 +31,46 @@ pub const MAX_SKILL_MD: u64 = 1024 * 1024;
 /// Deepest folder nesting followed.
 const MAX_DEPTH: usize = 32;
 
+/// The top-level folder left out of the skill hash.
+pub const EVALS_DIR: &str = "evals";
+
+/// The skill hash, fed one file at a time in ascending byte order of the
+/// relative paths (see the module documentation).
+#[derive(Default)]
+pub struct SkillHash(Sha256);
+
+impl SkillHash {
+    /// Start the next file: its relative path, whether it is executable,
+    /// its length. Its bytes follow through [`SkillHash::bytes`].
+    pub fn file(&mut self, rel: &str, executable: bool, len: u64) {
+        self.0.update(rel.as_bytes());
+        self.0.update([0u8, if executable { b'x' } else { b'-' }]);
+        self.0.update(len.to_be_bytes());
+    }
+
+    pub fn bytes(&mut self, b: &[u8]) {
+        self.0.update(b);
+    }
+
+    /// The hash, as lowercase hex.
+    pub fn finish(self) -> String {
+        hex(&self.0.finalize())
+    }
+}
+
+/// Whether a relative path is left out of the skill hash.
+pub fn unhashed(rel: &str) -> bool {
+    rel == EVALS_DIR || rel.starts_with("evals/")
+}
+
 /// The skill's identity at one moment.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Snapshot {
     /// SKILL.md `name`, else the folder's name.
     pub name: String,
     pub skill_md_sha256: String,
-    pub dir_sha256: String,
+    /// The skill hash.
+    pub skill_sha256: String,
     pub files: usize,
 }
 
@@ -67,17 +107,17 @@ pub fn snapshot(dir: &Path) -> Result<Snapshot, Fatal> {
             "{shown}: more than {MAX_FILES} files in the skill folder"
         )));
     }
-    let mut dir_hash = Sha256::new();
+    let mut dir_hash = SkillHash::default();
     let mut total = 0u64;
     let mut skill_md_sha256 = String::new();
     let mut skill_md_bytes = Vec::new();
     for (rel, path) in &files {
         let f = std::fs::File::open(path)
             .map_err(|e| Fatal::usage(format!("{}: cannot read: {e}", path.display())))?;
-        let len = f
+        let meta = f
             .metadata()
-            .map_err(|e| Fatal::usage(format!("{}: cannot read: {e}", path.display())))?
-            .len();
+            .map_err(|e| Fatal::usage(format!("{}: cannot read: {e}", path.display())))?;
+        let len = meta.len();
         total += len;
         if total > MAX_BYTES {
             return Err(Fatal::usage(format!(
@@ -85,9 +125,7 @@ pub fn snapshot(dir: &Path) -> Result<Snapshot, Fatal> {
             )));
         }
         let mut file_hash = Sha256::new();
-        dir_hash.update(rel.as_bytes());
-        dir_hash.update([0u8]);
-        dir_hash.update(len.to_be_bytes());
+        dir_hash.file(rel, executable(&meta), len);
         let keep = rel == "SKILL.md";
         let mut read = 0u64;
         let mut buf = [0u8; 64 * 1024];
@@ -100,7 +138,7 @@ pub fn snapshot(dir: &Path) -> Result<Snapshot, Fatal> {
                 break;
             }
             read += n as u64;
-            dir_hash.update(&buf[..n]);
+            dir_hash.bytes(&buf[..n]);
             if keep {
                 file_hash.update(&buf[..n]);
                 if skill_md_bytes.len() as u64 <= MAX_SKILL_MD {
@@ -119,7 +157,7 @@ pub fn snapshot(dir: &Path) -> Result<Snapshot, Fatal> {
     Ok(Snapshot {
         name,
         skill_md_sha256,
-        dir_sha256: hex(&dir_hash.finalize()),
+        skill_sha256: dir_hash.finish(),
         files: files.len(),
     })
 }
@@ -131,6 +169,19 @@ pub fn changed(dir: &Path) -> Fatal {
         dir.display()
     ))
     .with_help("score again once nothing is writing to the skill folder")
+}
+
+fn executable(meta: &std::fs::Metadata) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        meta.permissions().mode() & 0o111 != 0
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = meta;
+        false
+    }
 }
 
 fn walk(
@@ -162,6 +213,9 @@ fn walk(
         } else {
             format!("{rel}/{name}")
         };
+        if unhashed(&child) {
+            continue;
+        }
         let ft = entry
             .file_type()
             .map_err(|e| Fatal::usage(format!("{}: cannot read: {e}", path.display())))?;
@@ -192,18 +246,22 @@ fn walk(
     Ok(())
 }
 
+/// A SKILL.md's non-empty frontmatter `name`, trimmed.
+pub fn frontmatter_name(bytes: &[u8]) -> Option<String> {
+    if bytes.len() as u64 > MAX_SKILL_MD {
+        return None;
+    }
+    let mut ignored = Vec::new();
+    let (src, start) = skill_md::decode("SKILL.md", bytes.to_vec(), &mut ignored);
+    let (fm, _) = skill_md::parse_frontmatter("SKILL.md", &src, start, &mut ignored);
+    let name = fm.as_ref()?.str("name")?.value.trim().to_string();
+    (!name.is_empty()).then_some(name)
+}
+
 /// SKILL.md's `name` when it has a non-empty one, else the folder's name.
 fn skill_name(dir: &Path, bytes: &[u8]) -> Result<String, Fatal> {
-    if bytes.len() as u64 <= MAX_SKILL_MD {
-        let mut ignored = Vec::new();
-        let (src, start) = skill_md::decode("SKILL.md", bytes.to_vec(), &mut ignored);
-        let (fm, _) = skill_md::parse_frontmatter("SKILL.md", &src, start, &mut ignored);
-        if let Some(name) = fm.as_ref().and_then(|f| f.str("name")) {
-            let name = name.value.trim();
-            if !name.is_empty() {
-                return Ok(name.to_string());
-            }
-        }
+    if let Some(name) = frontmatter_name(bytes) {
+        return Ok(name);
     }
     let canonical = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
     canonical
@@ -248,11 +306,11 @@ mod tests {
         // "SKILL.md" < "a.txt" < "a/b.md" in byte order ('.' < '/').
         for (rel, bytes) in [("SKILL.md", &skill[..]), ("a.txt", b"A"), ("a/b.md", b"B")] {
             h.update(rel.as_bytes());
-            h.update([0u8]);
+            h.update([0u8, b'-']);
             h.update((bytes.len() as u64).to_be_bytes());
             h.update(bytes);
         }
-        assert_eq!(s.dir_sha256, hex(&h.finalize()));
+        assert_eq!(s.skill_sha256, hex(&h.finalize()));
         assert_eq!(s.skill_md_sha256, hex(&Sha256::digest(skill)));
     }
 
@@ -267,9 +325,28 @@ mod tests {
         let b = snapshot(&d).unwrap();
         std::fs::rename(d.join("ref.md"), d.join("ref2.md")).unwrap();
         let c = snapshot(&d).unwrap();
-        assert_ne!(a.dir_sha256, b.dir_sha256);
-        assert_ne!(b.dir_sha256, c.dir_sha256);
+        assert_ne!(a.skill_sha256, b.skill_sha256);
+        assert_ne!(b.skill_sha256, c.skill_sha256);
         assert_eq!(a.skill_md_sha256, c.skill_md_sha256);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn the_execute_bit_counts_and_the_evals_folder_does_not() {
+        use std::os::unix::fs::PermissionsExt;
+        let t = tempfile::tempdir().unwrap();
+        let d = t.path().join("s");
+        write(&d, "SKILL.md", "---\nname: s\ndescription: x\n---\n");
+        write(&d, "run.sh", "echo\n");
+        let a = snapshot(&d).unwrap();
+        std::fs::set_permissions(d.join("run.sh"), std::fs::Permissions::from_mode(0o755)).unwrap();
+        let b = snapshot(&d).unwrap();
+        assert_ne!(a.skill_sha256, b.skill_sha256);
+        write(&d, "evals/evals.json", "[]");
+        std::os::unix::fs::symlink("/etc/hostname", d.join("evals/link")).unwrap();
+        let c = snapshot(&d).unwrap();
+        assert_eq!(b.skill_sha256, c.skill_sha256, "evals/ is not hashed");
+        assert_eq!(c.files, 2);
     }
 
     #[test]

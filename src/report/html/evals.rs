@@ -6,9 +6,9 @@
 //! trigger results: which runs loaded the skill.
 
 use super::{Esc, Href, cut};
+use crate::behave::agent::{Event, Trace};
 use crate::behave::iteration::{Iteration, Run, Scored};
 use crate::behave::plan::{CaseKind, Variant};
-use crate::behave::stream::{Event, Trace};
 use serde_json::Value;
 use std::fmt::Write as _;
 
@@ -288,6 +288,9 @@ pub fn triggers(it: &Iteration) -> String {
             s
         };
         let verdict = match report.and_then(|r| r.per_case.iter().find(|x| x.id == c.id)) {
+            Some(_) if report.is_some_and(|r| r.trigger.is_none()) => {
+                "<td><i>not observed</i></td>".into()
+            }
             Some(x) if x.trigger_passed => {
                 format!("<td class=\"ok\">pass ({}/{})</td>", x.triggered, p.trials)
             }

@@ -189,7 +189,7 @@ pub fn render(history: &[Iteration], focus: usize) -> String {
                 let _ = writeln!(
                     o,
                     "<td>{}</td><td>{}</td></tr>",
-                    rate(r.trigger.f1),
+                    rate(r.trigger.as_ref().and_then(|t| t.f1)),
                     r.verdict.as_str()
                 );
             }

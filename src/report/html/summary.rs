@@ -53,43 +53,17 @@ pub fn render(it: &Iteration) -> String {
 }
 
 fn scored(o: &mut String, r: &Report) {
-    let t = &r.trigger;
-    let _ = write!(
-        o,
-        "<div class=\"two\"><div><h3>Trigger</h3><p>Over {} with-skill runs: did the agent load the skill when it should, and not when it should not?</p>\
-         <table class=\"list conf\"><tr><th></th><th>loaded</th><th>not loaded</th></tr>\
-         <tr><th>should load</th><td class=\"ok\">TP {}</td><td class=\"fail\">FN {}</td></tr>\
-         <tr><th>should not</th><td class=\"fail\">FP {}</td><td class=\"ok\">TN {}</td></tr></table>\
-         <p>precision <b>{}</b> · recall <b>{}</b> · F1 <b>{}</b> · {} of {} cases pass the majority rule</p>",
-        t.runs,
-        t.tp,
-        t.fn_,
-        t.fp,
-        t.tn,
-        rate(t.precision),
-        rate(t.recall),
-        rate(t.f1),
-        t.cases_passed,
-        r.case_ids
-    );
-    for (label, list) in [
-        (
-            "missed (should load, loaded in at most half the runs)",
-            &t.missed_trigger_cases,
-        ),
-        (
-            "false (should not load, loaded in at least half the runs)",
-            &t.false_trigger_cases,
-        ),
-    ] {
-        if !list.is_empty() {
+    o.push_str("<div class=\"two\"><div><h3>Trigger</h3>");
+    match &r.trigger {
+        Some(t) => trigger(o, r, t),
+        None => {
             let _ = write!(
                 o,
-                "<p>{label}: {}</p>",
-                list.iter()
-                    .map(|c| format!("<code>{}</code>", Esc(c)))
-                    .collect::<Vec<_>>()
-                    .join(", ")
+                "<p>Not observed: {}.</p>",
+                Esc(r
+                    .trigger_unobserved
+                    .as_deref()
+                    .unwrap_or("no trigger evidence"))
             );
         }
     }
@@ -156,6 +130,49 @@ fn scored(o: &mut String, r: &Report) {
             );
         }
         o.push_str("</tbody></table>\n");
+    }
+}
+
+/// Trigger precision, recall and F1, and the cases that failed.
+fn trigger(o: &mut String, r: &Report, t: &crate::score::TriggerReport) {
+    let _ = write!(
+        o,
+        "<p>Over {} with-skill runs: did the agent load the skill when it should, and not when it should not?</p>\
+         <table class=\"list conf\"><tr><th></th><th>loaded</th><th>not loaded</th></tr>\
+         <tr><th>should load</th><td class=\"ok\">TP {}</td><td class=\"fail\">FN {}</td></tr>\
+         <tr><th>should not</th><td class=\"fail\">FP {}</td><td class=\"ok\">TN {}</td></tr></table>\
+         <p>precision <b>{}</b> · recall <b>{}</b> · F1 <b>{}</b> · {} of {} cases pass the majority rule</p>",
+        t.runs,
+        t.tp,
+        t.fn_,
+        t.fp,
+        t.tn,
+        rate(t.precision),
+        rate(t.recall),
+        rate(t.f1),
+        t.cases_passed,
+        r.case_ids
+    );
+    for (label, list) in [
+        (
+            "missed (should load, loaded in at most half the runs)",
+            &t.missed_trigger_cases,
+        ),
+        (
+            "false (should not load, loaded in at least half the runs)",
+            &t.false_trigger_cases,
+        ),
+    ] {
+        if !list.is_empty() {
+            let _ = write!(
+                o,
+                "<p>{label}: {}</p>",
+                list.iter()
+                    .map(|c| format!("<code>{}</code>", Esc(c)))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            );
+        }
     }
 }
 

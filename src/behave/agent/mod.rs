@@ -1,0 +1,398 @@
+//! The agent interface: everything Tier 3 needs to know about one headless
+//! agent CLI, one file per client ([`claude`] is the first).
+//!
+//! Tier 3 runs an agent the same way whatever the client: a fresh
+//! workspace (a git repository with the cwd at its root, so no client walks
+//! up out of it looking for project skills), a fresh *run home* (a temporary
+//! folder for the client's own configuration, so nothing personal — skills,
+//! plugins, settings, hooks, MCP servers, memory files — reaches a run), the
+//! prompt on stdin, a time limit and an output cap. What differs per client
+//! is behind [`Agent`]:
+//!
+//! - how it is started headless: its arguments, the variables set in and
+//!   removed from its environment, and the files written into the run home
+//!   ([`Agent::executor`], [`Agent::grader`], both returning a [`Call`]);
+//! - where a `with` run installs the skill so the client discovers it
+//!   natively ([`Agent::install_dir`]), and where else a copy of the skill
+//!   would be seen by every run ([`Agent::project_skill_dirs`] inside the
+//!   workspace, [`Agent::shared_skill_roots`] outside it) under which names
+//!   ([`Agent::answers_to`]): the personal-copy guard ([`copies_of`]);
+//! - how its event stream becomes the common [`Trace`]: tool calls, skill
+//!   loads that **succeeded** (a load the client refused is kept apart in
+//!   [`Trace::failed_loads`]), the final answer, usage and cost, errors, the
+//!   tool list, permission denials ([`Agent::parse`]);
+//! - a condition in a finished run that makes every further run pointless,
+//!   e.g. the client is not logged in ([`Agent::fatal`]).
+//!
+//! The grader is the same client called with no tools at all; its reply is
+//! read from the same trace ([`Final::text`]).
+//!
+//! `--runner` replaces all of this with any harness (see `runner.rs`).
+
+pub mod claude;
+
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// One step of the conversation.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Event {
+    /// Text from the assistant or the user side.
+    Text { role: Role, text: String },
+    /// A tool call.
+    ToolUse { name: String, input: Value },
+    /// A tool's answer.
+    ToolResult { text: String, is_error: bool },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    Assistant,
+    User,
+}
+
+/// A skill load the client carried out.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Load {
+    /// The name the agent asked for (`plugin:name` for plugin skills).
+    pub name: String,
+    /// The folder the client loaded it from, when the stream says.
+    pub dir: Option<String>,
+}
+
+/// How the run ended (Claude Code's `result` line, or its equivalent).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Final {
+    pub is_error: bool,
+    /// The client's own word for how it ended (`success`, `error_max_turns`…).
+    pub subtype: String,
+    /// The final answer.
+    pub text: String,
+    pub cost_usd: Option<f64>,
+    /// Every input token, cached ones included.
+    pub input_tokens: u64,
+    pub output_tokens: u64,
+    pub num_turns: Option<u64>,
+    pub duration_ms: Option<u64>,
+    /// Tool calls the permission system refused.
+    pub permission_denials: usize,
+}
+
+impl Final {
+    pub fn total_tokens(&self) -> u64 {
+        self.input_tokens.saturating_add(self.output_tokens)
+    }
+}
+
+/// Everything read from one run's stream, whatever the client.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Trace {
+    /// The tools the client offered the model, when it said.
+    pub tools: Option<Vec<String>>,
+    /// MCP servers the client started.
+    pub mcp_servers: Vec<String>,
+    pub model: Option<String>,
+    /// The skills the client announced at start, when it did (a hint of
+    /// its listing, not necessarily the model's view).
+    pub listing: Option<Vec<String>>,
+    /// Skills loaded successfully, first-seen order, no repeats.
+    pub loads: Vec<Load>,
+    /// Skill loads the client refused (an unknown name, a denial), in order,
+    /// no repeats: never counted as loads.
+    pub failed_loads: Vec<String>,
+    pub events: Vec<Event>,
+    /// How the run ended; `None` when it did not finish.
+    pub result: Option<Final>,
+    /// Non-empty lines read.
+    pub lines: usize,
+    /// Lines that were not JSON objects (skipped).
+    pub skipped_lines: usize,
+}
+
+impl Trace {
+    /// The names of the skills loaded.
+    pub fn skills(&self) -> Vec<String> {
+        self.loads.iter().map(|l| l.name.clone()).collect()
+    }
+
+    /// Tool calls per tool name, sorted by name.
+    pub fn tool_counts(&self) -> BTreeMap<String, u64> {
+        let mut m = BTreeMap::new();
+        for e in &self.events {
+            if let Event::ToolUse { name, .. } = e {
+                *m.entry(name.clone()).or_insert(0) += 1;
+            }
+        }
+        m
+    }
+
+    /// Offered tools that belong to an MCP server (`mcp__…`).
+    pub fn mcp_tools(&self) -> Vec<String> {
+        self.tools
+            .iter()
+            .flatten()
+            .filter(|t| t.starts_with("mcp__"))
+            .cloned()
+            .collect()
+    }
+}
+
+/// The folders of one call.
+#[derive(Debug, Clone, Copy)]
+pub struct Paths<'a> {
+    /// The working folder (the run's workspace, or the grader's folder).
+    pub cwd: &'a Path,
+    /// The fresh run home.
+    pub home: &'a Path,
+}
+
+/// How one process is started (the program is [`Agent::program`]; the
+/// prompt goes to its stdin).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Call {
+    pub args: Vec<String>,
+    /// Variables set in the child's environment.
+    pub env: Vec<(String, String)>,
+    /// Variables removed from the inherited environment.
+    pub env_remove: Vec<String>,
+    /// Files written into the run home before the call, by relative path.
+    pub files: Vec<(String, Vec<u8>)>,
+}
+
+/// A fatal condition read from a run: stop every further run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Stop {
+    pub message: String,
+    pub help: String,
+}
+
+/// One headless agent client.
+pub trait Agent: Send + Sync + std::fmt::Debug {
+    /// The agent's id in `plan.json` (`claude`).
+    fn kind(&self) -> &'static str;
+    /// Its name for people (`Claude Code`).
+    fn product(&self) -> &'static str;
+    /// The program started for every call.
+    fn program(&self) -> &str;
+    /// Replace the program by its resolved path.
+    fn set_program(&mut self, program: String);
+    /// Where a `with` run installs the skill, relative to the workspace.
+    fn install_dir(&self, skill: &str) -> PathBuf;
+    /// Folders, relative to any folder of the workspace, whose subfolders
+    /// the client reads as project skills.
+    fn project_skill_dirs(&self) -> &'static [&'static str];
+    /// Skill folders outside the workspace and the run home that every run
+    /// reads (e.g. an administrator's managed skills). Their subfolders are
+    /// skills.
+    fn shared_skill_roots(&self) -> Vec<PathBuf>;
+    /// Whether the skill in `folder` whose frontmatter `name` is `name`
+    /// is loaded when the model asks for `wanted`.
+    fn answers_to(&self, folder: &str, name: Option<&str>, wanted: &str) -> bool;
+    /// The call of a run; `append` is the skill's text to put in the system
+    /// prompt (install mode `append-system-prompt`, `with` runs).
+    fn executor(&self, paths: &Paths, append: Option<&str>) -> Call;
+    /// The grader's call: the same client with no tools at all.
+    fn grader(&self, paths: &Paths) -> Call;
+    /// Read a call's standard output.
+    fn parse(&self, stdout: &[u8]) -> Trace;
+    /// A condition in a finished run that every further run would meet too.
+    fn fatal(&self, trace: &Trace) -> Option<Stop>;
+    /// What the environment rules of [`Agent::executor`] do, for `--dry-run`
+    /// and `plan.json`: each set variable with its value (`<run-home>`
+    /// standing for the run home), and the removal rule in words.
+    fn environment_doc(&self) -> (BTreeMap<String, String>, String);
+}
+
+/// A copy of the tested skill that a run would see.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Copy {
+    /// Its SKILL.md, as shown to the user.
+    pub path: String,
+    /// Why it answers to the tested name.
+    pub why: String,
+}
+
+/// Subfolders looked at in one shared root.
+const MAX_ROOT_ENTRIES: usize = 10_000;
+/// Largest SKILL.md read for its name.
+const MAX_SKILL_MD: u64 = 1024 * 1024;
+
+fn why(agent: &dyn Agent, folder: &str, name: Option<&str>, wanted: &str) -> Option<String> {
+    if !agent.answers_to(folder, name, wanted) {
+        return None;
+    }
+    Some(match name {
+        Some(n) if n == wanted && folder != wanted => {
+            format!("its frontmatter `name` is `{wanted}` (folder `{folder}`)")
+        }
+        _ => format!("its folder is named `{folder}`"),
+    })
+}
+
+/// Every copy of `skill` a run of `agent` would see besides the one a
+/// `with` run installs: in the shared roots, and in the fixture files that
+/// execution evals copy into their workspaces (`fixtures`: each eval's
+/// files as `(relative path, bytes)`, shown under `shown_prefix`).
+pub fn copies_of<'a>(
+    agent: &dyn Agent,
+    skill: &str,
+    fixtures: impl IntoIterator<Item = (&'a str, &'a [u8])>,
+    shown_prefix: &str,
+) -> Vec<Copy> {
+    let mut found = Vec::new();
+    for root in agent.shared_skill_roots() {
+        let Ok(rd) = std::fs::read_dir(&root) else {
+            continue;
+        };
+        for e in rd.flatten().take(MAX_ROOT_ENTRIES) {
+            let p = e.path().join("SKILL.md");
+            let folder = e.file_name().to_string_lossy().into_owned();
+            let Ok(Some(bytes)) = crate::catalog::read_bounded(&p, MAX_SKILL_MD) else {
+                continue;
+            };
+            let name = crate::score::skill::frontmatter_name(&bytes);
+            if let Some(why) = why(agent, &folder, name.as_deref(), skill) {
+                found.push(Copy {
+                    path: p.display().to_string(),
+                    why,
+                });
+            }
+        }
+    }
+    for (rel, bytes) in fixtures {
+        let Some(folder) = project_skill_folder(agent, rel) else {
+            continue;
+        };
+        let name = crate::score::skill::frontmatter_name(bytes);
+        if let Some(why) = why(agent, folder, name.as_deref(), skill) {
+            found.push(Copy {
+                path: format!("{shown_prefix}{rel}"),
+                why,
+            });
+        }
+    }
+    found.sort();
+    found.dedup();
+    found
+}
+
+/// The skill folder's name when `rel` is `…/<dir>/<folder>/SKILL.md` for
+/// one of the agent's project skill folders.
+fn project_skill_folder<'r>(agent: &dyn Agent, rel: &'r str) -> Option<&'r str> {
+    let parent = rel.strip_suffix("/SKILL.md")?;
+    let (dir, folder) = parent.rsplit_once('/')?;
+    agent
+        .project_skill_dirs()
+        .iter()
+        .any(|d| dir == *d || dir.ends_with(&format!("/{d}")))
+        .then_some(folder)
+}
+
+/// A copy of the tested skill that a finished run showed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Foreign {
+    /// What the run did with it (`loaded \`x\``, `listed \`x\``).
+    pub what: String,
+    /// The folder it was loaded from, when the client said.
+    pub dir: Option<String>,
+}
+
+/// What a finished run shows of a copy of `skill` other than the one under
+/// test: a load of it from another folder than `installed` (the copy a
+/// `with` run installed), or, when nothing was installed, any load of it or
+/// an entry for it in the client's listing. `None` when the run is clean.
+pub fn foreign_copy(trace: &Trace, skill: &str, installed: Option<&Path>) -> Option<Foreign> {
+    use crate::score::input::loads;
+    for l in trace.loads.iter().filter(|l| loads(&l.name, skill)) {
+        let foreign = match (installed, &l.dir) {
+            (Some(want), Some(dir)) => Path::new(dir) != want,
+            (Some(_), None) => false,
+            (None, _) => true,
+        };
+        if foreign {
+            return Some(Foreign {
+                what: format!("loaded `{}`", l.name),
+                dir: l.dir.clone(),
+            });
+        }
+    }
+    if installed.is_none()
+        && let Some(e) = trace.listing.iter().flatten().find(|e| loads(e, skill))
+    {
+        return Some(Foreign {
+            what: format!("listed `{e}` among its skills"),
+            dir: None,
+        });
+    }
+    None
+}
+
+/// Whether the variable `name` is in `families` (exact names, or prefixes
+/// ending in `_`) and not in `keep`.
+pub fn removed(name: &str, families: &[&str], keep: &[&str]) -> bool {
+    families
+        .iter()
+        .any(|f| name == *f || (f.ends_with('_') && name.starts_with(f)))
+        && !keep.contains(&name)
+}
+
+/// The variables of this process's environment that [`removed`] drops,
+/// sorted.
+pub fn inherited_to_remove(families: &[&str], keep: &[&str]) -> Vec<String> {
+    let mut v: Vec<String> = std::env::vars_os()
+        .filter_map(|(k, _)| k.into_string().ok())
+        .filter(|k| removed(k, families, keep))
+        .collect();
+    v.sort();
+    v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn trace(loads: &[(&str, Option<&str>)], listing: &[&str]) -> Trace {
+        Trace {
+            loads: loads
+                .iter()
+                .map(|(n, d)| Load {
+                    name: n.to_string(),
+                    dir: d.map(str::to_string),
+                })
+                .collect(),
+            listing: Some(listing.iter().map(|s| s.to_string()).collect()),
+            ..Trace::default()
+        }
+    }
+
+    #[test]
+    fn a_foreign_copy_is_a_load_from_elsewhere_or_any_sign_of_it_when_none_is_installed() {
+        let mine = Path::new("/ws/.claude/skills/s");
+        let clean = trace(&[("s", Some("/ws/.claude/skills/s/"))], &["s"]);
+        assert_eq!(foreign_copy(&clean, "s", Some(mine)), None);
+        let other = trace(&[("s", Some("/home/u/.claude/skills/x"))], &["s", "x"]);
+        let f = foreign_copy(&other, "s", Some(mine)).unwrap();
+        assert_eq!(f.dir.as_deref(), Some("/home/u/.claude/skills/x"));
+        assert!(foreign_copy(&other, "s", None).is_some());
+        let listed = trace(&[], &["p:s"]);
+        assert_eq!(
+            foreign_copy(&listed, "s", None).unwrap().what,
+            "listed `p:s` among its skills"
+        );
+        let unrelated = trace(&[("t", None)], &["t"]);
+        assert_eq!(foreign_copy(&unrelated, "s", None), None);
+    }
+
+    #[test]
+    fn families_match_prefixes_and_exact_names_but_keep_the_kept() {
+        let fam = ["CLAUDECODE", "CLAUDE_", "ANTHROPIC_"];
+        let keep = ["ANTHROPIC_API_KEY"];
+        assert!(removed("CLAUDE_CONFIG_DIR", &fam, &keep));
+        assert!(removed("CLAUDECODE", &fam, &keep));
+        assert!(removed("ANTHROPIC_MODEL", &fam, &keep));
+        assert!(!removed("ANTHROPIC_API_KEY", &fam, &keep));
+        assert!(!removed("CLAUDECODEX", &fam, &keep));
+        assert!(!removed("PATH", &fam, &keep));
+    }
+}
