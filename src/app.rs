@@ -3,7 +3,7 @@
 use crate::catalog::{self, Catalog};
 use crate::cli::{CheckArgs, Cli, Command, Format, RuleArgs, RulesArgs};
 use crate::config::Config;
-use crate::diag::sort_diagnostics;
+use crate::diag::{Diagnostic, sort_diagnostics};
 use crate::exit::{Exit, Fatal};
 use crate::lint::{self, registry};
 use crate::report::{self, Outcome, Summary};
@@ -20,6 +20,7 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<Exit, Fatal> {
         Command::Init(args) => crate::authoring::init::run(&args, out),
         Command::Score(args) => crate::score::cmd::run(&args, out),
         Command::Merge(args) => crate::behave::cmd::merge(&args, out),
+        Command::Report(args) => crate::report::cmd::run(&args, out),
         Command::Rules(args) => rules(&args, out),
         Command::Rule(args) => rule(&args, out),
         Command::Schema(args) => {
@@ -76,33 +77,46 @@ fn check(args: &CheckArgs, out: &mut dyn Write) -> Result<Exit, Fatal> {
         let catalog = Catalog::load(&args.root, &config)?;
         return crate::behave::cmd::check(&catalog, &config, skill, &args.behave, args.format, out);
     }
-    // Tier 1 runs as each skill is read, so bodies need not all be in
-    // memory at once.
-    let (catalog, lint_diagnostics) = lint::load_and_run(&args.root, &config)?;
-    let mut diagnostics = catalog.diagnostics.clone();
-    diagnostics.extend(lint_diagnostics);
+    let (catalog, mut diagnostics) = tier1(&args.root, &config)?;
     let mut summary = Summary {
         skills_checked: catalog.skills.len(),
         roots: catalog.roots.clone(),
         ..Summary::default()
     };
     let mut gate_failed = false;
+    let mut prompts = Vec::new();
+    let mut routed_files = Vec::new();
     if !args.no_route {
-        let routed = crate::route::check(&catalog, &config, args)?;
+        let routed = crate::route::check(
+            &catalog,
+            &config,
+            &crate::route::Opts {
+                min_rank1: args.min_rank1,
+                baseline: args.baseline.as_deref(),
+                save_baseline: args.save_baseline.as_deref(),
+                client: args.client,
+            },
+        )?;
         diagnostics.extend(routed.diagnostics);
         gate_failed |= routed.gate_failed;
         summary.route = routed.summary;
+        if args.format == Format::Junit {
+            routed_files = routed
+                .router
+                .index
+                .docs()
+                .iter()
+                .map(|d| d.file.clone())
+                .collect();
+            prompts = routed.prompts;
+        }
     }
-    lint::apply_levels(&mut diagnostics, &config);
-    sort_diagnostics(&mut diagnostics);
-    summary.count(&diagnostics);
-    let prefix = match catalog.target {
-        catalog::Target::SkillFile => args
-            .root
-            .parent()
-            .map(|p| p.display().to_string())
-            .unwrap_or_default(),
-        _ => catalog.display_root.clone(),
+    settle(&mut diagnostics, &mut summary, &config);
+    let prefix = path_prefix(&catalog, &args.root);
+    let files = if args.format == Format::Junit {
+        checked_files(&catalog)
+    } else {
+        Vec::new()
     };
     report::render(
         args.format,
@@ -111,6 +125,11 @@ fn check(args: &CheckArgs, out: &mut dyn Write) -> Result<Exit, Fatal> {
             summary: &summary,
             sources: &catalog.sources,
             path_prefix: &prefix,
+            checked: report::junit::Checked {
+                files: &files,
+                prompts: &prompts,
+                routed: &routed_files,
+            },
         },
         out,
     )?;
@@ -119,6 +138,45 @@ fn check(args: &CheckArgs, out: &mut dyn Write) -> Result<Exit, Fatal> {
     } else {
         Exit::Ok
     })
+}
+
+/// Load the catalog and run Tier 1 over it: the catalog and the loading
+/// and lint findings. Tier 1 runs as each skill is read, so bodies need
+/// not all be in memory at once.
+pub fn tier1(root: &Path, config: &Config) -> Result<(Catalog, Vec<Diagnostic>), Fatal> {
+    let (catalog, lint_diagnostics) = lint::load_and_run(root, config)?;
+    let mut diagnostics = catalog.diagnostics.clone();
+    diagnostics.extend(lint_diagnostics);
+    Ok((catalog, diagnostics))
+}
+
+/// Every file Tier 1 checks: SKILL.md files, case files, command files.
+fn checked_files(catalog: &Catalog) -> Vec<String> {
+    let mut files: Vec<String> = catalog.skills.iter().map(|s| s.file.clone()).collect();
+    files.extend(catalog.cases.iter().map(|c| c.file.clone()));
+    files.extend(catalog.commands.all().map(|c| c.file.clone()));
+    files.sort();
+    files.dedup();
+    files
+}
+
+/// Apply the configured rule levels, sort, and count what is left.
+pub fn settle(diagnostics: &mut Vec<Diagnostic>, summary: &mut Summary, config: &Config) {
+    lint::apply_levels(diagnostics, config);
+    sort_diagnostics(diagnostics);
+    summary.count(diagnostics);
+}
+
+/// The root as given on the command line, joined with file paths in
+/// annotations (a single SKILL.md: its folder).
+pub fn path_prefix(catalog: &Catalog, root: &Path) -> String {
+    match catalog.target {
+        catalog::Target::SkillFile => root
+            .parent()
+            .map(|p| p.display().to_string())
+            .unwrap_or_default(),
+        _ => catalog.display_root.clone(),
+    }
 }
 
 /// `skillgate rules`.

@@ -12,6 +12,20 @@ Exit codes:
   3  not enough evidence (fewer independent cases than the minimum)
   4  evidence could not be collected (agent, runner or grader failed)";
 
+const REPORT_HELP: &str = "\
+PATH decides the report:
+  a catalog (a folder, a skill folder or a SKILL.md)   routing: confusion matrix,
+      collision graph, each skill's trigger checks, every finding of `check`
+  evals/results/<skill>/iteration-N                    behavioral: that iteration,
+      and every iteration of the skill side by side
+  evals/results/<skill>                                behavioral: its latest iteration
+
+The report is one HTML file with nothing to fetch; the same input gives the same bytes.
+
+Exit codes:
+  0  the report was written (whatever it shows)
+  2  usage, configuration or input error";
+
 #[derive(Debug, Parser)]
 #[command(name = "skillgate", version, about = "Tests catalogs of Agent Skills: lint, lexical routing, behavioral evals, uplift scoring.", after_help = EXIT_CODES)]
 pub struct Cli {
@@ -45,6 +59,10 @@ pub enum Command {
     /// Merge the results of `check --behavioral --shard i/n` runs and score them.
     #[command(after_help = EXIT_CODES)]
     Merge(MergeArgs),
+    /// Write a self-contained HTML report: a catalog's routing, or a skill's
+    /// behavioral runs (an iteration folder or its results folder).
+    #[command(after_help = REPORT_HELP)]
+    Report(ReportArgs),
     /// List every rule with its id, default severity and summary.
     Rules(RulesArgs),
     /// Print one rule's documentation.
@@ -64,12 +82,23 @@ fn human_or_json() -> impl clap::builder::TypedValueParser<Value = Format> {
     })
 }
 
+/// `--format` of `score` and `merge`: text, JSON or JUnit XML.
+fn human_json_junit() -> impl clap::builder::TypedValueParser<Value = Format> {
+    use clap::builder::TypedValueParser;
+    clap::builder::PossibleValuesParser::new(["human", "json", "junit"]).map(|s| match s.as_str() {
+        "json" => Format::Json,
+        "junit" => Format::Junit,
+        _ => Format::Human,
+    })
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Format {
     Human,
     Json,
     Github,
     Sarif,
+    Junit,
 }
 
 #[derive(Debug, Args)]
@@ -307,7 +336,7 @@ pub struct ScoreArgs {
     #[command(flatten)]
     pub gates: Gates,
     /// Output format.
-    #[arg(long, default_value = "human", value_parser = human_or_json())]
+    #[arg(long, default_value = "human", value_parser = human_json_junit())]
     pub format: Format,
 }
 
@@ -353,13 +382,45 @@ pub struct MergeArgs {
     #[command(flatten)]
     pub gates: Gates,
     /// Output format.
-    #[arg(long, default_value = "human", value_parser = human_or_json())]
+    #[arg(long, default_value = "human", value_parser = human_json_junit())]
     pub format: Format,
 }
 
 #[derive(Debug, Args)]
+pub struct ReportArgs {
+    /// A catalog, an iteration folder (evals/results/<skill>/iteration-N) or
+    /// a skill's results folder (evals/results/<skill>).
+    #[arg(default_value = ".")]
+    pub path: PathBuf,
+    /// The HTML file to write (`-` for standard output).
+    #[arg(short, long, value_name = "FILE")]
+    pub output: PathBuf,
+    /// Configuration file (default: skillgate.toml at the catalog root).
+    #[arg(long)]
+    pub config: Option<PathBuf>,
+    /// Rank-1 floor in percent shown and judged, as `check --min-rank1`.
+    #[arg(long, value_name = "PCT", help_heading = "Routing report")]
+    pub min_rank1: Option<f64>,
+    /// Route and show the listing of CLIENT (default: [route] client, else
+    /// claude-code).
+    #[arg(
+        long,
+        value_enum,
+        value_name = "CLIENT",
+        help_heading = "Routing report"
+    )]
+    pub client: Option<crate::client::ClientId>,
+    /// Threads that read and check files (default: all cores).
+    #[arg(long, short = 'j', value_name = "N")]
+    pub threads: Option<usize>,
+    #[command(flatten, next_help_heading = "Behavioral report")]
+    pub gates: Gates,
+}
+
+#[derive(Debug, Args)]
 pub struct RulesArgs {
-    #[arg(long, value_enum, default_value_t = Format::Human)]
+    /// Output format.
+    #[arg(long, default_value = "human", value_parser = human_or_json())]
     pub format: Format,
 }
 

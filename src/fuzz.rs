@@ -63,12 +63,14 @@ pub fn render_all(file: &str, text: &str, diags: &[Diagnostic]) {
         summary: &summary,
         sources: &sources,
         path_prefix: "",
+        checked: Default::default(),
     };
     for format in [
         crate::cli::Format::Human,
         crate::cli::Format::Json,
         crate::cli::Format::Sarif,
         crate::cli::Format::Github,
+        crate::cli::Format::Junit,
     ] {
         let mut out = Vec::new();
         report::render(format, &outcome, &mut out).expect("rendering into memory cannot fail");
@@ -260,8 +262,16 @@ fn check_catalog(catalog: crate::catalog::Catalog, mut diags: Vec<crate::diag::D
         summary: &summary,
         sources: &catalog.sources,
         path_prefix: "",
+        checked: crate::report::junit::Checked {
+            prompts: &outcome.prompts,
+            ..Default::default()
+        },
     };
-    for format in [crate::cli::Format::Human, crate::cli::Format::Sarif] {
+    for format in [
+        crate::cli::Format::Human,
+        crate::cli::Format::Sarif,
+        crate::cli::Format::Junit,
+    ] {
         let mut out = Vec::new();
         report::render(format, &outcome, &mut out).expect("rendering into memory cannot fail");
     }

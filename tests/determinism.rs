@@ -1,7 +1,7 @@
-//! Output is deterministic: the same catalog gives byte-identical JSON and
-//! SARIF between runs (each run is a new process with its own hash seeds)
-//! and between 1 and 2 worker threads; `rank --format json` is identical
-//! between runs too.
+//! Output is deterministic: the same catalog gives byte-identical JSON,
+//! SARIF, JUnit XML and HTML report between runs (each run is a new process
+//! with its own hash seeds) and between 1 and 2 worker threads; `rank
+//! --format json` is identical between runs too.
 
 mod common;
 use assert_cmd::Command;
@@ -61,6 +61,31 @@ fn check_runs(root: &Path, format: &str) -> Vec<Vec<u8>> {
 #[test]
 fn check_json_is_byte_identical_between_runs_and_thread_counts() {
     assert_identical("check --format json", &check_runs(&addyosmani(), "json"));
+}
+
+#[test]
+fn check_junit_is_byte_identical_between_runs_and_thread_counts() {
+    assert_identical("check --format junit", &check_runs(&addyosmani(), "junit"));
+}
+
+/// `report ROOT -o -` with -j1, -j2 and -j2 again.
+fn report_runs(root: &Path) -> Vec<Vec<u8>> {
+    let root = root.to_str().unwrap();
+    ["1", "2", "2"]
+        .iter()
+        .map(|j| stdout(&["report", root, "-o", "-", "--threads", j]))
+        .collect()
+}
+
+#[test]
+fn the_html_report_is_byte_identical_between_runs_and_thread_counts() {
+    assert_identical("report", &report_runs(&addyosmani()));
+    let wild = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpora/wild-sample");
+    if wild.is_dir() {
+        assert_identical("report of the wild sample", &report_runs(&wild));
+    } else {
+        eprintln!("skipping the wild sample: {} not present", wild.display());
+    }
 }
 
 #[test]

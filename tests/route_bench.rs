@@ -358,3 +358,28 @@ fn bench_tier2_at_scale() {
         pairs.len()
     );
 }
+
+/// A 1,000-skill catalog with five trigger prompts per skill, for timing
+/// `skillgate report` on it:
+///
+/// ```sh
+/// SKILLGATE_BENCH_DIR=/tmp/sgbench cargo test --release --test route_bench -- --ignored generate_1000 --nocapture
+/// hyperfine -w 2 'target/release/skillgate report /tmp/sgbench/skills-1000 -o /tmp/r.html'
+/// ```
+#[test]
+#[ignore = "generates a catalog for benchmarks: run with --ignored"]
+fn generate_1000() {
+    let Some(bases) = real_descriptions() else {
+        eprintln!("skipping: ../shared/corpora/wild-sample not present");
+        return;
+    };
+    let Some(base) = std::env::var_os("SKILLGATE_BENCH_DIR") else {
+        eprintln!("skipping: set SKILLGATE_BENCH_DIR to the folder to write the catalog into");
+        return;
+    };
+    let dir = Path::new(&base).join("skills-1000");
+    if !dir.join("skills").is_dir() {
+        generate(&dir, &bases, 1_000, true, 1_000);
+    }
+    println!("{}", dir.display());
+}

@@ -401,5 +401,5 @@ fn sarif_format_is_refused() {
         .assert()
         .code(2)
         .stderr(contains("invalid value 'sarif' for '--format <FORMAT>'"))
-        .stderr(contains("[possible values: human, json]"));
+        .stderr(contains("[possible values: human, json, junit]"));
 }

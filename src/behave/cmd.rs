@@ -126,6 +126,15 @@ pub fn check(
 /// Why an append-system-prompt iteration has no trigger statistics.
 pub const APPENDED: &str = "the skill was in the system prompt of every with-skill run ([behave] install = \"append-system-prompt\"), so whether the agent would load it was not observed";
 
+/// The scorer's options for an iteration of `plan` under `gates`.
+pub fn score_options(plan: &PlanDoc, gates: Gates) -> crate::score::Options {
+    let mut options = crate::score::Options::new(plan.trials, gates);
+    if plan.agent.install.as_deref() == Some("append-system-prompt") {
+        options.triggers_unobserved = Some(APPENDED.into());
+    }
+    options
+}
+
 /// How the finished iteration is scored.
 struct Scoring {
     skill_dir: PathBuf,
@@ -148,53 +157,85 @@ fn finish(
         &iteration.join("benchmark.json"),
         &results::benchmark(plan, records),
     )?;
-    if records.iter().any(|(_, r)| !r.evidence) {
-        render::missing(plan, &shown, records, format, out).map_err(write_error)?;
-        return Ok(Exit::Unavailable);
-    }
-    if plan.shard.count > 1 {
-        let why = format!(
-            "shard {}/{} holds part of the runs; merge every shard's folder with `skillgate merge DIR…` to score them",
-            plan.shard.index, plan.shard.count
-        );
-        render::unscored(plan, &shown, records, &why, format, out).map_err(write_error)?;
-        return Ok(Exit::Ok);
-    }
-    let only: Vec<RunRecord> = records.iter().map(|(_, r)| r.clone()).collect();
+    let why = results::unscored(plan, records.iter().map(|(_, r)| Some(r)));
     let obs = iteration.join("observations.jsonl");
-    results::write_text(&obs, &results::observations_jsonl(&only, redactor))?;
-    if plan.variants.len() < 2 {
-        let why =
-            "--no-baseline ran no without-skill arm, and the scorer only scores paired evidence";
-        render::unscored(plan, &shown, records, why, format, out).map_err(write_error)?;
-        return Ok(Exit::Ok);
+    if !matches!(
+        why,
+        Some(results::Unscored::Missing { .. } | results::Unscored::Shard(_))
+    ) {
+        let only: Vec<RunRecord> = records.iter().map(|(_, r)| r.clone()).collect();
+        results::write_text(&obs, &results::observations_jsonl(&only, redactor))?;
     }
-    let mut options = crate::score::Options::new(plan.trials, scoring.gates);
-    if plan.agent.install.as_deref() == Some("append-system-prompt") {
-        options.triggers_unobserved = Some(APPENDED.into());
+    let report = match why {
+        Some(_) => None,
+        None => {
+            let report = crate::score::score_files(
+                &crate::score::Inputs {
+                    skill_dir: &scoring.skill_dir,
+                    cases: &iteration.join("cases.jsonl"),
+                    observations: &obs,
+                },
+                &score_options(plan, scoring.gates),
+            )?;
+            if report.skill.skill_sha256 != plan.skill.sha256 {
+                return Err(Fatal::usage(format!(
+                    "{}: the skill changed while it was evaluated (skill hash {} at the start, {} now); the runs so far are in {shown} (not scored)",
+                    scoring.skill_dir.display(),
+                    plan.skill.sha256,
+                    report.skill.skill_sha256
+                ))
+                .with_help("evaluate the skill again once nothing is writing to its folder"));
+            }
+            Some(report)
+        }
+    };
+    let written = match (&why, &report) {
+        _ if format == Format::Junit => junit(plan, records, report.as_ref(), why.as_ref(), out),
+        (Some(results::Unscored::Missing { .. }), _) => {
+            render::missing(plan, &shown, records, format, out)
+        }
+        (Some(w), _) => render::unscored(plan, &shown, records, &w.why(), format, out),
+        (None, Some(r)) => crate::score::render(r, format, out).and_then(|()| {
+            if format == Format::Json {
+                Ok(())
+            } else {
+                writeln!(out, "results  {shown}")
+            }
+        }),
+        (None, None) => unreachable!("an iteration without a reason not to is scored"),
+    };
+    written.map_err(write_error)?;
+    Ok(match (why, report) {
+        (Some(results::Unscored::Missing { .. }), _) => Exit::Unavailable,
+        (Some(_), _) => Exit::Ok,
+        (None, r) => r.map_or(Exit::Ok, |r| r.exit()),
+    })
+}
+
+/// `--format junit` for an iteration: each case with its runs, scored or
+/// not.
+fn junit(
+    plan: &PlanDoc,
+    records: &[(RunKey, RunRecord)],
+    report: Option<&crate::score::Report>,
+    why: Option<&results::Unscored>,
+    out: &mut dyn Write,
+) -> std::io::Result<()> {
+    use crate::report::junit::{Tier3, tier3};
+    let mut runs: Vec<Vec<_>> = vec![Vec::new(); plan.cases.len()];
+    for (k, r) in records {
+        runs[k.case].push((k.variant, k.trial, Some(r)));
     }
-    let report = crate::score::score_files(
-        &crate::score::Inputs {
-            skill_dir: &scoring.skill_dir,
-            cases: &iteration.join("cases.jsonl"),
-            observations: &obs,
+    tier3(
+        &Tier3 {
+            skill: &plan.skill.name,
+            trials: plan.trials,
+            cases: Tier3::cases_of(plan, &runs),
+            report,
+            unscored: why.map(|w| (w.why(), matches!(w, results::Unscored::Missing { .. }))),
         },
-        &options,
-    )?;
-    if report.skill.skill_sha256 != plan.skill.sha256 {
-        return Err(Fatal::usage(format!(
-            "{}: the skill changed while it was evaluated (skill hash {} at the start, {} now); the runs so far are in {shown} (not scored)",
-            scoring.skill_dir.display(),
-            plan.skill.sha256,
-            report.skill.skill_sha256
-        ))
-        .with_help("evaluate the skill again once nothing is writing to its folder"));
-    }
-    crate::score::render(&report, format, out).map_err(write_error)?;
-    if format != Format::Json {
-        writeln!(out, "results  {shown}").map_err(write_error)?;
-    }
-    Ok(report.exit())
+        out,
+    )
 }
 
 /// Refuse to start when a run would see a copy of the skill besides the
@@ -256,26 +297,6 @@ fn preflight_fixtures(b: &Built) -> Result<(), Fatal> {
     Ok(())
 }
 
-/// Largest `plan.json` or `run.json` read by merge.
-const MAX_DOC_BYTES: u64 = 64 * 1024 * 1024;
-
-fn read_doc<T: serde::de::DeserializeOwned>(path: &Path) -> Result<T, Fatal> {
-    let bytes = crate::catalog::read_bounded(path, MAX_DOC_BYTES)
-        .map_err(|e| Fatal::usage(format!("{}: {e}", path.display())))?
-        .ok_or_else(|| {
-            Fatal::usage(format!(
-                "{}: larger than {MAX_DOC_BYTES} bytes",
-                path.display()
-            ))
-        })?;
-    serde_json::from_slice(&bytes).map_err(|e| {
-        Fatal::usage(format!(
-            "{}: not a skillgate results file: {e}",
-            path.display()
-        ))
-    })
-}
-
 pub fn merge(args: &MergeArgs, out: &mut dyn Write) -> Result<Exit, Fatal> {
     let mut shards: Vec<(PathBuf, PlanDoc)> = Vec::new();
     for d in &args.dirs {
@@ -286,7 +307,7 @@ pub fn merge(args: &MergeArgs, out: &mut dyn Write) -> Result<Exit, Fatal> {
                 d.display()
             )));
         }
-        let plan: PlanDoc = read_doc(&p)?;
+        let plan: PlanDoc = results::read_doc(&p)?;
         if plan.format != PLAN_FORMAT {
             return Err(Fatal::usage(format!(
                 "{}: plan format {} is not the {PLAN_FORMAT} this skillgate reads",
@@ -361,7 +382,7 @@ pub fn merge(args: &MergeArgs, out: &mut dyn Write) -> Result<Exit, Fatal> {
         let dir = by_index[shard.index - 1].expect("every shard is present");
         let run_dir = dir.join(key.rel_dir(&plan));
         let rec: RunRecord = if run_dir.join("run.json").is_file() {
-            read_doc(&run_dir.join("run.json"))?
+            results::read_doc(&run_dir.join("run.json"))?
         } else {
             return Err(Fatal::usage(format!(
                 "{}: no run.json for run {} of shard {}/{count}; the shard did not finish",

@@ -20,6 +20,7 @@ pub mod build;
 pub mod cmd;
 pub mod exec;
 pub mod grader;
+pub mod iteration;
 pub mod plan;
 pub mod process;
 pub mod progress;

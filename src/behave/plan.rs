@@ -204,6 +204,21 @@ impl PlanDoc {
         super::workspace::hex(&Sha256::digest(&bytes))
     }
 
+    /// `7 cases × 3 trials × with and without`.
+    pub fn shape(&self) -> String {
+        format!(
+            "{} cases × {} trial{} × {}",
+            self.cases.len(),
+            self.trials,
+            if self.trials == 1 { "" } else { "s" },
+            self.variants
+                .iter()
+                .map(|v| v.as_str())
+                .collect::<Vec<_>>()
+                .join(" and ")
+        )
+    }
+
     /// Every run of the whole plan, in order.
     pub fn runs(&self) -> Vec<RunKey> {
         let mut out = Vec::new();

@@ -151,17 +151,10 @@ pub fn dry_run(b: &Built, format: Format, out: &mut dyn Write) -> std::io::Resul
     }
     writeln!(
         out,
-        "plan     {} runs for skill {}: {} cases × {} trial{} × {} ({})",
+        "plan     {} runs for skill {}: {} ({})",
         p.total_runs,
         p.skill.name,
-        p.cases.len(),
-        p.trials,
-        if p.trials == 1 { "" } else { "s" },
-        p.variants
-            .iter()
-            .map(|v| v.as_str())
-            .collect::<Vec<_>>()
-            .join(" and "),
+        p.shape(),
         if p.case_files.is_empty() {
             p.case_file.clone()
         } else {

@@ -29,7 +29,7 @@
 //! Every text written here has passed through the [`Redactor`].
 
 use super::grader::Entry;
-use super::plan::{CaseKind, PlanDoc, RunKey, Variant};
+use super::plan::{CaseKind, PlanDoc, RunKey, Shard, Variant};
 use super::redact::Redactor;
 use crate::exit::Fatal;
 use serde::{Deserialize, Serialize};
@@ -176,6 +176,81 @@ pub fn new_iteration(base: &Path) -> Result<PathBuf, Fatal> {
         "{}: cannot allocate a new iteration folder",
         base.display()
     )))
+}
+
+/// Largest `plan.json` or `run.json` read back.
+const MAX_DOC_BYTES: u64 = 64 * 1024 * 1024;
+
+/// Read a JSON results file (`plan.json`, `run.json`) back.
+pub fn read_doc<T: serde::de::DeserializeOwned>(path: &Path) -> Result<T, Fatal> {
+    let bytes = crate::catalog::read_bounded(path, MAX_DOC_BYTES)
+        .map_err(|e| Fatal::usage(format!("{}: {e}", path.display())))?
+        .ok_or_else(|| {
+            Fatal::usage(format!(
+                "{}: larger than {MAX_DOC_BYTES} bytes",
+                path.display()
+            ))
+        })?;
+    serde_json::from_slice(&bytes).map_err(|e| {
+        Fatal::usage(format!(
+            "{}: not a skillgate results file: {e}",
+            path.display()
+        ))
+    })
+}
+
+/// Why an iteration's runs are not scored.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unscored {
+    /// `missing` of `runs` runs produced no verdict (or no run.json).
+    Missing { missing: usize, runs: usize },
+    /// A shard holds part of the runs.
+    Shard(Shard),
+    /// `--no-baseline`: no without-skill arm.
+    NoBaseline,
+}
+
+impl Unscored {
+    pub fn why(&self) -> String {
+        match self {
+            Unscored::Missing { missing, runs } => {
+                format!("{missing} of {runs} runs produced no verdict, so nothing was scored")
+            }
+            Unscored::Shard(s) => format!(
+                "shard {}/{} holds part of the runs; merge every shard's folder with `skillgate merge DIR…` to score them",
+                s.index, s.count
+            ),
+            Unscored::NoBaseline => {
+                "--no-baseline ran no without-skill arm, and the scorer only scores paired evidence"
+                    .into()
+            }
+        }
+    }
+}
+
+/// Whether an iteration with these run records (`None`: the run has no
+/// run.json) can be scored, and why not: runs without evidence come
+/// first, then a shard, then a missing baseline arm.
+pub fn unscored<'a>(
+    plan: &PlanDoc,
+    records: impl Iterator<Item = Option<&'a RunRecord>>,
+) -> Option<Unscored> {
+    let (mut runs, mut missing) = (0, 0);
+    for r in records {
+        runs += 1;
+        if !r.is_some_and(|r| r.evidence) {
+            missing += 1;
+        }
+    }
+    if missing > 0 {
+        Some(Unscored::Missing { missing, runs })
+    } else if plan.shard.count > 1 {
+        Some(Unscored::Shard(plan.shard))
+    } else if plan.variants.len() < 2 {
+        Some(Unscored::NoBaseline)
+    } else {
+        None
+    }
 }
 
 pub fn io_fatal(p: &Path, e: std::io::Error) -> Fatal {

@@ -27,7 +27,8 @@ pub struct View<'a> {
     pub verified: Option<&'a Verified>,
 }
 
-fn tested(client: ClientId) -> Option<&'static str> {
+/// The client version its model reproduces, when it is a real client.
+pub fn tested(client: ClientId) -> Option<&'static str> {
     match client {
         ClientId::ClaudeCode => Some(crate::client::claude_code::TESTED_VERSION),
         ClientId::Spec => None,

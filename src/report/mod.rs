@@ -2,10 +2,13 @@
 //! only here (checks never print).
 
 pub mod cases;
+pub mod cmd;
 pub mod github;
+pub mod html;
 pub mod human;
 pub mod init;
 pub mod json;
+pub mod junit;
 pub mod listing;
 pub mod rank;
 pub mod sarif;
@@ -80,6 +83,8 @@ pub struct Outcome<'a> {
     /// Prefix for file paths in GitHub annotations (the root as given on the
     /// command line); empty for none.
     pub path_prefix: &'a str,
+    /// What was checked, for the formats that list passing checks too.
+    pub checked: junit::Checked<'a>,
 }
 
 /// Render `outcome` in `format`.
@@ -89,6 +94,7 @@ pub fn render(format: Format, outcome: &Outcome, out: &mut dyn Write) -> Result<
         Format::Json => json::render(outcome, out),
         Format::Github => github::render(outcome, out),
         Format::Sarif => sarif::render(outcome, out),
+        Format::Junit => junit::render(outcome, out),
     };
     r.map_err(write_error)
 }

@@ -35,6 +35,8 @@ pub struct PromptResult {
     pub file: String,
     /// The case file's skill.
     pub skill: String,
+    /// Its document in the index.
+    pub doc: u32,
     pub kind: Kind,
     pub prompt: String,
     pub span: Span,
@@ -47,6 +49,28 @@ pub struct PromptResult {
     pub passed: bool,
     /// The finding when it did not pass.
     pub diagnostics: Vec<Diagnostic>,
+    /// Who the prompt belongs to and which skill ranked first: its cell of
+    /// a confusion matrix. `None` for a negative without an `owner` (or
+    /// one that cannot be ranked).
+    pub cell: Option<Cell>,
+}
+
+/// A prompt's owner (the case file's skill for a positive, the `owner` of
+/// a negative) and the skill that ranked first for it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Cell {
+    /// The owner's document.
+    pub owner: u32,
+    /// The owner's rank, counting ties as ahead.
+    pub owner_rank: usize,
+    pub owner_score: f64,
+    /// The skill ranked first: the owner when it is strictly first,
+    /// else the first other skill (a tie for first goes to the other
+    /// skill); `None` when no skill scores above 0.
+    pub winner: Option<u32>,
+    pub winner_score: f64,
+    /// The owner ties for first with the winner.
+    pub tied: bool,
 }
 
 /// Everything the trigger checks found.
@@ -188,7 +212,7 @@ fn place(st: &Standing) -> String {
 
 /// The prompt's words whose terms `winner` holds and `doc` lacks, in prompt
 /// order, each once.
-fn missing_words(router: &Router, q: &Query, doc: u32, winner: u32) -> Vec<String> {
+pub fn missing_words(router: &Router, q: &Query, doc: u32, winner: u32) -> Vec<String> {
     let mut words: Vec<String> = Vec::new();
     for t in &q.terms {
         let Some(id) = t.id else { continue };
@@ -330,9 +354,20 @@ fn run(router: &Router, config: &RouteConfig, scorer: &mut Scorer, job: &Job) ->
                 )),
         );
     }
+    let cell = match job.kind {
+        Kind::Positive => Some(cell(&scores, job.doc, &st)),
+        Kind::Negative => job
+            .trigger
+            .owner
+            .as_ref()
+            .and_then(|o| router.skill_index(&o.value))
+            .and_then(|oi| router.doc_of(oi))
+            .map(|od| cell(&scores, od, &scores.standing(od))),
+    };
     PromptResult {
         file: file.clone(),
         skill: skill.clone(),
+        doc: job.doc,
         kind: job.kind,
         prompt: prompt.value.clone(),
         span: prompt.span,
@@ -341,7 +376,29 @@ fn run(router: &Router, config: &RouteConfig, scorer: &mut Scorer, job: &Job) ->
         rank1: st.is_rank1(),
         passed,
         diagnostics: diags,
+        cell,
     }
+}
+
+/// The cell of a prompt owned by `owner`, which stands at `st`.
+fn cell(scores: &super::rank::Scores, owner: u32, st: &Standing) -> Cell {
+    let mut c = Cell {
+        owner,
+        owner_rank: st.rank(),
+        owner_score: st.score,
+        winner: None,
+        winner_score: 0.0,
+        tied: false,
+    };
+    if st.is_rank1() {
+        c.winner = Some(owner);
+        c.winner_score = st.score;
+    } else if let Some(&(d, s)) = scores.top(2).iter().find(|&&(d, _)| d != owner) {
+        c.winner = Some(d);
+        c.winner_score = s;
+        c.tied = st.is_first_or_tied();
+    }
+    c
 }
 
 fn owner_check(

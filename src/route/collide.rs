@@ -26,11 +26,20 @@ use crate::config::RouteConfig;
 use crate::diag::Diagnostic;
 use rayon::prelude::*;
 
-/// Collision findings: pairs at or above `collision-error` are errors
-/// (SG510), those at or above `collision-warning` warnings (SG511). Each
-/// points at the description of the pair's first skill (by name) and names
-/// the terms that contribute most to the overlap.
-pub fn check(router: &Router, config: &RouteConfig) -> Vec<Diagnostic> {
+/// A pair of skills at or above `collision-warning`, with what it shares.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Found {
+    pub pair: Collision,
+    /// At or above `collision-error`.
+    pub error: bool,
+    /// The words they share most, as written, with their contribution to
+    /// the cosine (at most five).
+    pub shared: Vec<(String, f64)>,
+}
+
+/// Every pair at or above `collision-warning` (or `collision-error`, when
+/// lower), sorted by (a, b), with the words each shares most.
+pub fn find(router: &Router, config: &RouteConfig) -> Vec<Found> {
     let threshold = config.collision_warning.min(config.collision_error);
     let index = &router.index;
     // pairs within the catalog: a built-in's wording is not the author's
@@ -48,8 +57,29 @@ pub fn check(router: &Router, config: &RouteConfig) -> Vec<Diagnostic> {
         .collect();
     pairs
         .into_par_iter()
-        .map(|c| {
-            let error = score_key(c.similarity) >= score_key(config.collision_error);
+        .map(|c| Found {
+            error: score_key(c.similarity) >= score_key(config.collision_error),
+            shared: shared_words(index, (c.a, &surfaces[&c.a]), (c.b, &surfaces[&c.b]), 5),
+            pair: c,
+        })
+        .collect()
+}
+
+/// Collision findings: pairs at or above `collision-error` are errors
+/// (SG510), those at or above `collision-warning` warnings (SG511). Each
+/// points at the description of the pair's first skill (by name) and names
+/// the terms that contribute most to the overlap.
+pub fn check(router: &Router, config: &RouteConfig) -> Vec<Diagnostic> {
+    diagnostics(router, config, &find(router, config))
+}
+
+/// The findings of pairs [`find`] returned.
+pub fn diagnostics(router: &Router, config: &RouteConfig, found: &[Found]) -> Vec<Diagnostic> {
+    let index = &router.index;
+    found
+        .par_iter()
+        .map(|f| {
+            let (c, error) = (&f.pair, f.error);
             let rule = if error {
                 &rules::COLLISION
             } else {
@@ -57,7 +87,8 @@ pub fn check(router: &Router, config: &RouteConfig) -> Vec<Diagnostic> {
             };
             let (a, b) = (index.doc(c.a), index.doc(c.b));
             let pct = (c.similarity * 100.0).round();
-            let terms = shared_words(index, (c.a, &surfaces[&c.a]), (c.b, &surfaces[&c.b]), 5)
+            let terms = f
+                .shared
                 .iter()
                 .map(|(t, w)| format!("{t} ({w:.2})"))
                 .collect::<Vec<_>>()

@@ -21,7 +21,6 @@ pub mod rules;
 pub mod text;
 
 use crate::catalog::{Catalog, Target};
-use crate::cli::CheckArgs;
 use crate::client::{ClientId, Listing};
 use crate::config::{Config, RouteConfig};
 use crate::diag::Diagnostic;
@@ -30,13 +29,32 @@ use crate::report::RouteSummary;
 use index::{Counts, DocCounts, Index, count_terms};
 use text::Analyzer;
 
-/// What Tier 2 concluded for `check`.
-#[derive(Debug, Default)]
-pub struct Routed {
+/// What Tier 2 concluded for `check`, and what it concluded it from
+/// (for `skillgate report`).
+#[derive(Debug)]
+pub struct Routed<'c> {
     pub diagnostics: Vec<Diagnostic>,
     pub summary: Option<RouteSummary>,
     /// A gate (rank-1 floor, baseline) failed.
     pub gate_failed: bool,
+    pub router: Router<'c>,
+    /// Every trigger prompt checked, in case-file order.
+    pub prompts: Vec<cases::PromptResult>,
+    /// Every pair of skills at or above `collision-warning`.
+    pub collisions: Vec<collide::Found>,
+}
+
+/// Tier 2's options from the command line.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Opts<'a> {
+    /// `--min-rank1`.
+    pub min_rank1: Option<f64>,
+    /// `--baseline FILE`.
+    pub baseline: Option<&'a std::path::Path>,
+    /// `--save-baseline FILE`.
+    pub save_baseline: Option<&'a std::path::Path>,
+    /// `--client` (else `[route] client`).
+    pub client: Option<ClientId>,
 }
 
 /// The analyzer for `[route]`: its language and extra stop words.
@@ -280,7 +298,7 @@ impl<'c> Router<'c> {
 }
 
 /// The rank-1 floor from the command line, else the configuration.
-fn min_rank1(config: &Config, args: &CheckArgs) -> Result<Option<f64>, Fatal> {
+fn min_rank1(config: &Config, args: &Opts) -> Result<Option<f64>, Fatal> {
     if let Some(p) = args.min_rank1
         && !(0.0..=100.0).contains(&p)
     {
@@ -292,7 +310,7 @@ fn min_rank1(config: &Config, args: &CheckArgs) -> Result<Option<f64>, Fatal> {
 
 /// Run Tier 2 over the catalog: collisions, the listing budget, the trigger
 /// prompts of every case file, the rank-1 floor and the baseline.
-pub fn check(catalog: &Catalog, config: &Config, args: &CheckArgs) -> Result<Routed, Fatal> {
+pub fn check<'c>(catalog: &'c Catalog, config: &Config, args: &Opts) -> Result<Routed<'c>, Fatal> {
     let floor = min_rank1(config, args)?;
     let mut config = config.clone();
     config.route.client = crate::client::chosen(&config, args.client);
@@ -311,7 +329,8 @@ pub fn check(catalog: &Catalog, config: &Config, args: &CheckArgs) -> Result<Rou
                 .with_help(format!("run `skillgate listing --capture {}` where the client is installed, or set `[route] builtins = false`", config.route.client)),
         );
     }
-    diagnostics.extend(collide::check(&router, &config.route));
+    let collisions = collide::find(&router, &config.route);
+    diagnostics.extend(collide::diagnostics(&router, &config.route, &collisions));
     diagnostics.extend(listing::check(&router, &config.route));
     let outcome = cases::check(&router, &config.route);
     diagnostics.extend(outcome.diagnostics.iter().cloned());
@@ -340,7 +359,7 @@ pub fn check(catalog: &Catalog, config: &Config, args: &CheckArgs) -> Result<Rou
         gate_failed = true;
     }
     let record = baseline::Baseline::from_outcome(&outcome);
-    if let Some(path) = &args.baseline {
+    if let Some(path) = args.baseline {
         let old = baseline::Baseline::load(path)?;
         let cmp = baseline::compare(&old, &record, &outcome, &path.display().to_string());
         // failures the baseline already had are downgraded, not repeated
@@ -348,21 +367,18 @@ pub fn check(catalog: &Catalog, config: &Config, args: &CheckArgs) -> Result<Rou
         diagnostics.extend(cmp.diagnostics);
         gate_failed |= cmp.regressed;
     }
-    if let Some(path) = &args.save_baseline {
+    if let Some(path) = args.save_baseline {
         record.save(path)?;
     }
     summary.checks_passed = outcome.checks_passed;
-    if catalog.target != Target::Catalog && summary.positives == 0 && floor.is_none() {
-        // a single SKILL.md has no case files: nothing to report
-        return Ok(Routed {
-            diagnostics,
-            summary: None,
-            gate_failed,
-        });
-    }
+    // a single SKILL.md has no case files: nothing to report
+    let quiet = catalog.target != Target::Catalog && summary.positives == 0 && floor.is_none();
     Ok(Routed {
         diagnostics,
-        summary: Some(summary),
+        summary: (!quiet).then_some(summary),
         gate_failed,
+        router,
+        prompts: outcome.prompts,
+        collisions,
     })
 }

@@ -18,7 +18,7 @@ pub mod triggers;
 pub mod uplift;
 
 pub use gate::{Gate, Verdict};
-pub use render::render;
+pub use render::{num, p_value, render, signed, verdict_why};
 
 use crate::exit::{Exit, Fatal};
 use input::{Case, Variant};
@@ -183,6 +183,24 @@ pub struct Report {
     pub task: Option<TaskReport>,
     pub gates: Vec<Gate>,
     pub verdict: Verdict,
+    /// Each case id's runs, in cases.jsonl order (for the JUnit and HTML
+    /// reports; not part of the JSON shape).
+    #[serde(skip)]
+    pub per_case: Vec<CaseOutcome>,
+}
+
+/// One case id's runs as the scorer counted them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CaseOutcome {
+    pub id: String,
+    pub prompt: String,
+    pub expect_trigger: bool,
+    /// `with` runs that loaded the skill, of `trials`.
+    pub triggered: u32,
+    /// The per-case majority rule on triggers passed.
+    pub trigger_passed: bool,
+    /// Runs that passed the task check (with, without), when there is one.
+    pub task: Option<(u32, u32)>,
 }
 
 impl Report {
@@ -206,30 +224,41 @@ fn score_files_checked(
 ) -> Result<Report, Fatal> {
     validate(opts)?;
     let before = skill::snapshot(inputs.skill_dir)?;
-    let (cases, cases_sha256) = input::read_cases(inputs.cases)?;
-    let (runs, observations_sha256) = read_runs(
-        inputs.observations,
-        inputs.cases,
-        &cases,
-        opts.trials,
-        &before.name,
-    )?;
-    let mut report = evaluate(&cases, &runs, opts);
+    let mut report = score_evidence(inputs.cases, inputs.observations, &before.name, opts)?;
     report.skill = SkillInfo {
         name: before.name.clone(),
         skill_md_sha256: before.skill_md_sha256.clone(),
         skill_sha256: before.skill_sha256.clone(),
         dir_sha256: before.skill_sha256.clone(),
     };
-    report.inputs = InputHashes {
-        cases_sha256,
-        observations_sha256,
-    };
     between();
     match skill::snapshot(inputs.skill_dir) {
         Ok(after) if after == before => Ok(report),
         _ => Err(skill::changed(inputs.skill_dir)),
     }
+}
+
+/// Score `cases` and `observations` for the skill named `skill` without
+/// reading its folder: the report's `skill` holds the name and no hashes
+/// (`skillgate report` scores recorded iterations this way, as the skill
+/// may have changed since).
+pub fn score_evidence(
+    cases: &Path,
+    observations: &Path,
+    skill: &str,
+    opts: &Options,
+) -> Result<Report, Fatal> {
+    validate(opts)?;
+    let (case_list, cases_sha256) = input::read_cases(cases)?;
+    let (runs, observations_sha256) =
+        read_runs(observations, cases, &case_list, opts.trials, skill)?;
+    let mut report = evaluate(&case_list, &runs, opts);
+    report.skill.name = skill.to_string();
+    report.inputs = InputHashes {
+        cases_sha256,
+        observations_sha256,
+    };
+    Ok(report)
 }
 
 fn validate(opts: &Options) -> Result<(), Fatal> {
@@ -393,13 +422,28 @@ pub fn evaluate(cases: &[Case], runs: &Runs, opts: &Options) -> Report {
     // Trigger, over with runs, and the per-case majority rule.
     let mut conf = Confusion::default();
     let (mut passed, mut false_trigger, mut missed) = (0, Vec::new(), Vec::new());
+    let mut per_case = Vec::with_capacity(cases.len());
     for (ci, c) in cases.iter().enumerate() {
-        let slice = &runs.triggered[ci * n..(ci + 1) * n];
+        let at = ci * n..(ci + 1) * n;
+        let slice = &runs.triggered[at.clone()];
         for &t in slice {
             conf.add(c.expect_trigger, t);
         }
         let hits = slice.iter().filter(|&&t| t).count() as u64;
-        if trigger::case_passes(c.expect_trigger, hits, n as u64) {
+        let ok = trigger::case_passes(c.expect_trigger, hits, n as u64);
+        let count = |v: &[bool]| v[at.clone()].iter().filter(|&&p| p).count() as u32;
+        per_case.push(CaseOutcome {
+            id: c.id.clone(),
+            prompt: c.prompt.clone(),
+            expect_trigger: c.expect_trigger,
+            triggered: hits as u32,
+            trigger_passed: ok,
+            task: c
+                .task
+                .is_some()
+                .then(|| (count(&runs.with_pass), count(&runs.without_pass))),
+        });
+        if ok {
             passed += 1;
         } else if c.expect_trigger {
             missed.push(c.id.clone());
@@ -456,6 +500,7 @@ pub fn evaluate(cases: &[Case], runs: &Runs, opts: &Options) -> Report {
         task,
         gates,
         verdict,
+        per_case,
     }
 }
 

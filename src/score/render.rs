@@ -5,26 +5,31 @@ use super::{MIN_CASES, Report, TaskReport, TriggerReport, Verdict};
 use crate::cli::Format;
 use std::io::Write;
 
-/// Render `report` as JSON (`--format json`) or as text (any other format).
+/// Render `report` as JSON (`--format json`), JUnit XML (`junit`) or as
+/// text (any other format).
 pub fn render(report: &Report, format: Format, out: &mut dyn Write) -> std::io::Result<()> {
     match format {
         Format::Json => {
             serde_json::to_writer_pretty(&mut *out, report)?;
             writeln!(out)
         }
+        Format::Junit => {
+            crate::report::junit::tier3(&crate::report::junit::Tier3::from_report(report), out)
+        }
         _ => human(report, out),
     }
 }
 
 /// A rate with three decimals, or `n/a` when it does not exist.
-pub(crate) fn num(v: Option<f64>) -> String {
+pub fn num(v: Option<f64>) -> String {
     match v {
         Some(x) => format!("{x:.3}"),
         None => "n/a".to_string(),
     }
 }
 
-fn signed(x: f64) -> String {
+/// `+0.300` (never `-0.000`).
+pub fn signed(x: f64) -> String {
     let s = format!("{x:+.3}");
     if s == "-0.000" { "+0.000".into() } else { s }
 }
@@ -91,7 +96,12 @@ fn human(r: &Report, out: &mut dyn Write) -> std::io::Result<()> {
         }
     }
     writeln!(out)?;
-    let why = match r.verdict {
+    writeln!(out, "verdict  {}: {}", r.verdict.as_str(), verdict_why(r))
+}
+
+/// Why the verdict is what it is, in one line.
+pub fn verdict_why(r: &Report) -> String {
+    match r.verdict {
         Verdict::Pass => "every gate passed".to_string(),
         Verdict::Fail => "a gate failed".to_string(),
         Verdict::Insufficient => {
@@ -109,8 +119,7 @@ fn human(r: &Report, out: &mut dyn Write) -> std::io::Result<()> {
         Verdict::Unavailable => {
             "--min-uplift was asked for, but no case has a task check".to_string()
         }
-    };
-    writeln!(out, "verdict  {}: {why}", r.verdict.as_str())
+    }
 }
 
 fn trigger(t: &TriggerReport, trials: u32, out: &mut dyn Write) -> std::io::Result<()> {
@@ -176,7 +185,8 @@ fn task(t: &TaskReport, out: &mut dyn Write) -> std::io::Result<()> {
     )
 }
 
-fn p_value(p: f64) -> String {
+/// A p-value: four decimals, or scientific notation below 0.001.
+pub fn p_value(p: f64) -> String {
     if p >= 0.001 {
         format!("{p:.4}")
     } else {
