@@ -427,6 +427,28 @@ fn skills_without_a_description_are_named_and_the_rest_still_routed() {
 }
 
 #[test]
+fn a_skill_claude_code_does_not_list_is_named_as_such() {
+    let cat = office()
+        .skill(
+            "hidden",
+            "name: hidden\ndescription: Hidden from the model. Use when never.\ndisable-model-invocation: true",
+        )
+        .cases("pdf-forms", &["Fill in this PDF form"], &[]);
+    let (code, v) = cat.check_json(&[]);
+    assert_eq!(code, 0, "{v:#}");
+    assert_eq!(v["summary"]["route"]["client"], "claude-code");
+    assert_eq!(
+        v["summary"]["route"]["unroutable"],
+        serde_json::json!(["skills/hidden/SKILL.md"])
+    );
+    let (_, out, _) = cat.check_human(&[]);
+    assert!(
+        out.contains("not routed (1 skill that Claude Code does not list): skills/hidden/SKILL.md"),
+        "{out}"
+    );
+}
+
+#[test]
 fn rank1_floor_fails_below_the_rate_and_without_positives() {
     let cat = office()
         .cases(

@@ -110,7 +110,7 @@ fn unroutable_skills_are_named() {
     let (_, out) = rank(&cat, &["render", "--client", "spec"]);
     assert!(
         out.contains(
-            "not routed (1 without a readable name or description): skills/broken/SKILL.md"
+            "not routed (1 skill without a readable name or description): skills/broken/SKILL.md"
         ),
         "{out}"
     );

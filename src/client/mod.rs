@@ -71,6 +71,15 @@ impl ClientId {
             ClientId::ClaudeCode => "Claude Code",
         }
     }
+
+    /// Why a skill is not routed, after "N skills": the strict reading
+    /// needs a name and a description, a client lists what it lists.
+    pub fn unlisted(self) -> String {
+        match self {
+            ClientId::Spec => "without a readable name or description".into(),
+            c => format!("that {} does not list", c.label()),
+        }
+    }
 }
 
 impl std::fmt::Display for ClientId {

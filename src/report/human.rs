@@ -125,9 +125,10 @@ pub fn route_lines(s: &Summary) -> Vec<String> {
     )];
     if !r.unroutable.is_empty() {
         lines.push(format!(
-            "not routed ({} {} without a readable name or description): {}",
+            "not routed ({} {} {}): {}",
             r.unroutable.len(),
             plural(r.unroutable.len(), "skill"),
+            r.client.unwrap_or(crate::client::ClientId::Spec).unlisted(),
             first_few(&r.unroutable)
         ));
     }
@@ -257,7 +258,7 @@ pub fn render(o: &Outcome, out: &mut dyn Write) -> std::io::Result<()> {
     Ok(())
 }
 
-fn plural(n: usize, word: &str) -> String {
+pub fn plural(n: usize, word: &str) -> String {
     if n == 1 {
         word.to_string()
     } else {

@@ -35,8 +35,11 @@ pub struct RouteSummary {
     pub min_rank1: Option<f64>,
     /// Skills in the routing index.
     pub skills_routed: usize,
-    /// Skills Tier 2 could not read (no name or description), by file.
+    /// Skills the client does not list (the strict reading: no name or
+    /// description), by file.
     pub unroutable: Vec<String>,
+    /// Whose listing was routed (`[route] client`, `--client`).
+    pub client: Option<crate::client::ClientId>,
 }
 
 impl RouteSummary {

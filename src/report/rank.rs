@@ -99,8 +99,10 @@ pub fn human(r: &RankReport, out: &mut dyn Write) -> std::io::Result<()> {
     if !r.unroutable.is_empty() {
         writeln!(
             out,
-            "not routed ({} without a readable name or description): {}",
+            "not routed ({} {} {}): {}",
             r.unroutable.len(),
+            super::human::plural(r.unroutable.len(), "skill"),
+            r.client.unlisted(),
             super::human::first_few(&r.unroutable)
         )?;
     }

@@ -58,7 +58,7 @@ pub struct RankReport {
     /// Whether the list was cut at `--limit`.
     pub truncated: bool,
     /// Whose listing was ranked (`[route] client`, `--client`).
-    pub client: String,
+    pub client: crate::client::ClientId,
     /// Why the built-ins asked for are missing, when they are.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
@@ -80,6 +80,7 @@ impl Serialize for Contribution {
 /// Build the report for `prompt` over an index.
 pub fn report(
     ranking: &Ranking,
+    client: crate::client::ClientId,
     analyzer: &Analyzer,
     prompt: &str,
     limit: usize,
@@ -130,7 +131,7 @@ pub fn report(
         unroutable: ranking.unroutable.clone(),
         results,
         truncated: shown < all.len(),
-        client: String::new(),
+        client,
         note: None,
     }
 }
@@ -169,8 +170,14 @@ pub fn rank(args: &RankArgs, out: &mut dyn Write) -> Result<Exit, Fatal> {
             cache::analyze(&catalog, &config, &analyzer, builtins.as_deref())
         }
     };
-    let mut r = report(&ranking, &analyzer, &args.prompt, args.limit, args.explain);
-    r.client = config.route.client.as_str().to_string();
+    let mut r = report(
+        &ranking,
+        config.route.client,
+        &analyzer,
+        &args.prompt,
+        args.limit,
+        args.explain,
+    );
     r.note = note;
     let written = match args.format {
         Format::Json => report::rank::json(&r, out),

@@ -352,6 +352,7 @@ pub fn check<'c>(catalog: &'c Catalog, config: &Config, args: &Opts) -> Result<R
             .iter()
             .map(|&i| catalog.skills[i].file.clone())
             .collect(),
+        client: Some(router.listing.client),
     };
     let mut gate_failed = false;
     if let Some(d) = cases::floor(&summary, floor) {

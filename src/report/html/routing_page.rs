@@ -78,7 +78,10 @@ pub fn routing(r: &Routing) -> String {
         ),
         (
             thousands(route.skills_routed),
-            "routed (name and description readable)".into(),
+            format!(
+                "routed (listed by {})",
+                r.routed.router.listing.client.label()
+            ),
             "neutral",
         ),
         (
@@ -144,8 +147,9 @@ pub fn routing(r: &Routing) -> String {
     if !route.unroutable.is_empty() {
         let _ = write!(
             header,
-            "<p class=\"note\">Not routed ({} without a readable name or description): ",
-            route.unroutable.len()
+            "<p class=\"note\">Not routed ({} {}): ",
+            route.unroutable.len(),
+            r.routed.router.listing.client.unlisted()
         );
         for (i, f) in route.unroutable.iter().enumerate() {
             if i > 0 {
