@@ -511,6 +511,21 @@ fn dry_run_prints_each_run_and_spawns_nothing() {
 }
 
 #[test]
+fn dry_run_refuses_a_format_it_cannot_print() {
+    let env = Env::new();
+    for format in ["junit", "sarif", "github"] {
+        env.behave(&["--trials", "1", "--dry-run", "--format", format])
+            .assert()
+            .code(2)
+            .stdout("")
+            .stderr(predicate::str::contains(format!(
+                "--dry-run prints the plan as human text or JSON, not --format {format}"
+            )));
+    }
+    assert!(!env.log.exists(), "the fake claude was called");
+}
+
+#[test]
 fn dry_run_json_lists_every_run_with_its_command() {
     let env = Env::new();
     let out = env

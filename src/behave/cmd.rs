@@ -34,6 +34,14 @@ pub fn check(
     format: Format,
     out: &mut dyn Write,
 ) -> Result<Exit, Fatal> {
+    if args.dry_run && !matches!(format, Format::Human | Format::Json) {
+        return Err(Fatal::usage(format!(
+            "--dry-run prints the plan as human text or JSON, not --format {}",
+            clap::ValueEnum::to_possible_value(&format)
+                .map_or_else(String::new, |v| v.get_name().to_string())
+        ))
+        .with_help("drop --format, or pass --format json"));
+    }
     let opts = build::opts(args, &config.behave)?;
     let mut b = build::build(catalog, config, skill, args, &opts)?;
     if args.dry_run {
