@@ -140,7 +140,7 @@ fn skill_results(e: &Endpoint) -> Vec<(bool, String)> {
                 .collect();
             skillgate::loopback::anthropic::tool_results(b)
                 .into_iter()
-                .filter(move |r| skill_ids.contains(&r.tool_use_id))
+                .filter(move |r| skill_ids.contains(&r.id))
         })
         .map(|r| (r.is_error, r.text))
         .collect();

@@ -19,6 +19,7 @@ use super::render;
 use super::results::{self, RunRecord};
 use super::workspace::{self, Setup};
 use crate::catalog::Catalog;
+use super::agent::AgentKind;
 use crate::cli::{BehaveArgs, Format, Gates, MergeArgs};
 use crate::config::Config;
 use crate::exit::{Exit, Fatal};
@@ -35,24 +36,100 @@ pub fn check(
     out: &mut dyn Write,
 ) -> Result<Exit, Fatal> {
     let opts = build::opts(args, &config.behave)?;
-    let mut b = build::build(catalog, config, skill, args, &opts)?;
+    let kinds = match &opts.runner {
+        Some(_) => vec![AgentKind::Claude],
+        None => opts.agents.clone(),
+    };
+    // every plan first: a refusal in any of them stops before a token is spent
+    let mut plans = Vec::new();
+    for k in &kinds {
+        plans.push(build::build(catalog, config, skill, args, &opts, *k)?);
+    }
     if args.dry_run {
-        render::dry_run(&b, format, out).map_err(write_error)?;
+        if plans.len() == 1 {
+            render::dry_run(&plans[0], format, out).map_err(write_error)?;
+        } else {
+            render::dry_runs(&plans, format, out).map_err(write_error)?;
+        }
         return Ok(Exit::Ok);
     }
-    b.mode.resolve()?;
-    if let Mode::Agent(a) = &b.mode
-        && !args.allow_personal_copy
-    {
-        refuse_copies(&b, a.agent.as_ref())?;
+    for b in &mut plans {
+        b.mode.resolve()?;
+        if let Mode::Agent(a) = &b.mode {
+            b.plan.agent.version = a.version.clone();
+            b.plan.agent.grader_version = a.grader_version.clone();
+            b.plan.seal();
+            if !args.allow_personal_copy {
+                refuse_copies(b, a.agent.as_ref())?;
+            }
+        }
     }
-    for p in workspace::sweep_orphans(&std::env::temp_dir()) {
+    let mut swept = workspace::sweep_orphans(&std::env::temp_dir());
+    if let Ok(root) = workspace::home_root() {
+        swept.extend(workspace::sweep_orphans(&root));
+    }
+    for p in swept {
         eprintln!(
             "skillgate: removed {}, a workspace left by a skillgate run that was killed",
             p.display()
         );
     }
-    preflight_fixtures(&b)?;
+    for b in &plans {
+        preflight_fixtures(b)?;
+    }
+    if plans.len() == 1 {
+        let b = plans.pop().expect("one plan");
+        return run_plan(catalog, b, args, format, out);
+    }
+    let mut worst = Exit::Ok;
+    let mut docs = Vec::new();
+    let mut lines = Vec::new();
+    for b in plans {
+        let label = match b.mode.agent() {
+            Some(a) => format!(
+                "{}{}",
+                a.agent.product(),
+                a.version
+                    .as_ref()
+                    .map(|v| format!(" {v}"))
+                    .unwrap_or_default()
+            ),
+            None => "runner".into(),
+        };
+        let kind = b.plan.agent.kind.clone();
+        let mut buf = Vec::new();
+        if format != Format::Json {
+            writeln!(out, "client   {label}").map_err(write_error)?;
+        }
+        let exit = run_plan(catalog, b, args, format, &mut buf)?;
+        worst = worst.worst(exit);
+        if format == Format::Json {
+            let v: serde_json::Value = serde_json::from_slice(&buf).unwrap_or(serde_json::Value::Null);
+            docs.push(serde_json::json!({"client": kind, "exit_code": exit.code(), "result": v}));
+        } else {
+            out.write_all(&buf).map_err(write_error)?;
+            writeln!(out).map_err(write_error)?;
+        }
+        lines.push(format!("{label}: exit {}", exit.code()));
+    }
+    if format == Format::Json {
+        serde_json::to_writer_pretty(&mut *out, &serde_json::json!({"clients": docs, "exit_code": worst.code()}))
+            .map_err(|e| write_error(e.into()))?;
+        writeln!(out).map_err(write_error)?;
+    } else {
+        writeln!(out, "clients  {}", lines.join("; ")).map_err(write_error)?;
+    }
+    Ok(worst)
+}
+
+/// Run one client's plan into a new iteration and score it.
+fn run_plan(
+    catalog: &Catalog,
+    b: Built,
+    args: &BehaveArgs,
+    format: Format,
+    out: &mut dyn Write,
+) -> Result<Exit, Fatal> {
 
     let base = results::skill_results(&catalog.root, &b.plan.skill.name);
     let iteration = results::new_iteration(&base)?;

@@ -92,9 +92,23 @@ pub struct AgentDoc {
     pub args_with: Vec<String>,
     /// Its arguments for a `without` run.
     pub args_without: Vec<String>,
+    /// The agent's version, as its `--version` printed it (built-in agent,
+    /// once checked before the first run).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub version: Option<String>,
     /// The grader's program and arguments (built-in agent only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub grader: Option<Vec<String>>,
+    /// The grading client when it is not the agent (`--grader-agent`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub grader_kind: Option<String>,
+    /// Its version.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub grader_version: Option<String>,
+    /// The tools the agent's configuration lets it offer, for clients whose
+    /// stream does not list them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tools: Option<Vec<String>>,
     /// `discover` or `append-system-prompt` (built-in agent only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub install: Option<String>,

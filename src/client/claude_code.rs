@@ -640,30 +640,6 @@ pub fn body_line(body: &str) -> (String, Option<(usize, usize)>) {
     ("Skill".to_string(), None)
 }
 
-/// Depth of a skill folder below the skills root it was found under;
-/// `None` when that root is the catalog folder itself (a folder of
-/// anything, whose layout says nothing about how it is installed).
-fn depth(skill: &Skill, roots: &[String]) -> Option<(usize, String)> {
-    let root = roots
-        .iter()
-        .filter(|r| !r.is_empty() && skill.file.starts_with(&format!("{r}/")))
-        .max_by_key(|r| r.len())?;
-    let rel = if root.is_empty() {
-        skill.rel_dir.as_str()
-    } else {
-        skill
-            .rel_dir
-            .strip_prefix(root.as_str())?
-            .trim_start_matches('/')
-    };
-    let depth = if rel.is_empty() || rel == "." {
-        0
-    } else {
-        rel.split('/').count()
-    };
-    Some((depth, root.clone()))
-}
-
 /// Terminal columns of a listing line, as `Bun.stringWidth` with
 /// `ambiguousIsNarrow` counts them.
 pub fn width(s: &str) -> usize {
@@ -697,10 +673,14 @@ impl Client for ClaudeCode {
         for (i, (skill, r)) in catalog.skills.iter().zip(readings).enumerate() {
             let mut hidden = r.hidden.clone();
             if catalog.target == crate::catalog::Target::Catalog
-                && let Some((d, root)) = depth(skill, &catalog.roots)
+                && let Some((d, root)) = super::depth(skill, &catalog.roots)
                 && d > DEPTH
             {
-                hidden = Some(Hidden::TooDeep { depth: d, root });
+                hidden = Some(Hidden::TooDeep {
+                    depth: d,
+                    root,
+                    limit: DEPTH,
+                });
             }
             let mut changes = r.changes;
             let mut text = match &r.when_to_use {

@@ -9,6 +9,9 @@
 //! - [`claude_code`]: Claude Code's own reading, reproduced from the
 //!   installed CLI's behaviour (see `../shared/clients/claude-code.md`) and
 //!   held to it by `tests/real_claude_listing.rs`.
+//! - [`codex`], [`gemini_cli`], [`opencode`]: the readings of Codex CLI,
+//!   Gemini CLI and opencode, each held to its installed CLI by
+//!   `tests/real_<client>_listing.rs`.
 //!
 //! Tier 1 turns a listing's [`Change`]s and [`Hidden`] reasons into
 //! findings (`lint::rules::client`), Tier 2 routes the listing's entries
@@ -19,7 +22,10 @@
 pub mod capture;
 pub mod claude_code;
 pub mod cmd;
+pub mod codex;
+pub mod gemini_cli;
 pub mod js;
+pub mod opencode;
 pub mod spec;
 
 use crate::catalog::Catalog;
@@ -45,14 +51,34 @@ pub enum ClientId {
     /// The Agent Skills specification, read strictly.
     Spec,
     /// Claude Code (tested with 2.1.197).
+    #[value(alias = "claude")]
+    #[serde(alias = "claude")]
     ClaudeCode,
+    /// Codex CLI (tested with 0.171.0).
+    Codex,
+    /// Gemini CLI (tested with 0.61.0).
+    #[value(alias = "gemini")]
+    #[serde(alias = "gemini")]
+    GeminiCli,
+    /// opencode (tested with 1.18.33).
+    Opencode,
 }
 
 impl ClientId {
+    pub const CLIENTS: [ClientId; 4] = [
+        ClientId::ClaudeCode,
+        ClientId::Codex,
+        ClientId::GeminiCli,
+        ClientId::Opencode,
+    ];
+
     pub fn as_str(self) -> &'static str {
         match self {
             ClientId::Spec => "spec",
             ClientId::ClaudeCode => "claude-code",
+            ClientId::Codex => "codex",
+            ClientId::GeminiCli => "gemini-cli",
+            ClientId::Opencode => "opencode",
         }
     }
 
@@ -61,6 +87,9 @@ impl ClientId {
         match self {
             ClientId::Spec => &spec::Spec,
             ClientId::ClaudeCode => &claude_code::ClaudeCode,
+            ClientId::Codex => &codex::Codex,
+            ClientId::GeminiCli => &gemini_cli::GeminiCli,
+            ClientId::Opencode => &opencode::Opencode,
         }
     }
 
@@ -69,6 +98,33 @@ impl ClientId {
         match self {
             ClientId::Spec => "the specification",
             ClientId::ClaudeCode => "Claude Code",
+            ClientId::Codex => "Codex",
+            ClientId::GeminiCli => "Gemini CLI",
+            ClientId::Opencode => "opencode",
+        }
+    }
+
+    /// The client version its model was checked against.
+    pub fn tested_version(self) -> Option<&'static str> {
+        match self {
+            ClientId::Spec => None,
+            ClientId::ClaudeCode => Some(claude_code::TESTED_VERSION),
+            ClientId::Codex => Some(codex::TESTED_VERSION),
+            ClientId::GeminiCli => Some(gemini_cli::TESTED_VERSION),
+            ClientId::Opencode => Some(opencode::TESTED_VERSION),
+        }
+    }
+
+    /// The agent client that lists skills this way (`None`: the
+    /// specification).
+    pub fn agent(self) -> Option<crate::behave::agent::AgentKind> {
+        use crate::behave::agent::AgentKind;
+        match self {
+            ClientId::Spec => None,
+            ClientId::ClaudeCode => Some(AgentKind::Claude),
+            ClientId::Codex => Some(AgentKind::Codex),
+            ClientId::GeminiCli => Some(AgentKind::Gemini),
+            ClientId::Opencode => Some(AgentKind::Opencode),
         }
     }
 }
@@ -89,8 +145,9 @@ pub trait Client: Sync {
     /// does).
     fn listing(&self, catalog: &Catalog, config: &Config, builtins: Option<&[Builtin]>) -> Listing;
 
-    /// One entry as the client writes it in its listing (for a skill not
-    /// listed, as it would be written).
+    /// One entry's name and text as the client writes them (for a skill
+    /// not listed, as they would be written), without the location the
+    /// entry may also carry: what `listing --verify` compares.
     fn line(&self, name: &str, text: &str) -> String;
 }
 
@@ -122,12 +179,15 @@ pub struct Entry {
     /// Why it is not listed.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<Hidden>,
-    /// Exactly what follows `- <name>: ` in the listing (empty when the
-    /// entry shows the name alone, or is not listed).
+    /// The description as the listing shows it (Claude Code: exactly what
+    /// follows `- <name>: `; empty when the entry shows the name alone, or
+    /// is not listed).
     pub text: String,
     /// The entry shows the name only: the listing was over budget.
     pub name_only: bool,
-    /// The entry as the client writes it.
+    /// The entry as the client writes it, location included (Codex's
+    /// `(file: …)`, the `<location>` of Gemini CLI and opencode, relative
+    /// to the workspace the skill is installed in).
     pub line: String,
     /// The description as the author wrote it (the specification's
     /// reading), when there is one.
@@ -156,7 +216,27 @@ pub enum Hidden {
         patterns: Vec<String>,
     },
     /// The folder sits deeper under the skills root than the client looks.
-    TooDeep { depth: usize, root: String },
+    TooDeep {
+        depth: usize,
+        root: String,
+        limit: usize,
+    },
+    /// A folder on the way has a name starting with a dot, which the client
+    /// skips.
+    DotFolder { folder: String },
+    /// The client finds no frontmatter (why, in words).
+    NoFrontmatter { why: String },
+    /// The frontmatter does not parse for the client, which drops the
+    /// skill.
+    BadFrontmatter { message: String },
+    /// A value is not a string and the client drops the skill for it.
+    NotAString { key: String },
+    /// The name is longer than the client accepts.
+    NameTooLong { chars: usize, limit: usize },
+    /// Another skill with the same name replaces this one.
+    Shadowed { by: String },
+    /// Not even the name fits the listing budget.
+    OverBudget,
     /// The file is larger than the client reads.
     TooLarge { bytes: u64, limit: u64 },
     /// The file could not be read at all.
@@ -178,10 +258,34 @@ impl Hidden {
                 "`paths:` ({}) makes it conditional: listed only once a matching file is touched",
                 patterns.join(", ")
             ),
-            Hidden::TooDeep { depth, root } => format!(
-                "its folder is {depth} levels below the skills root `{}`; the client only looks one level down",
-                if root.is_empty() { "." } else { root }
+            Hidden::TooDeep { depth, root, limit } => format!(
+                "its folder is {depth} levels below the skills root `{}`; the client only looks {}",
+                if root.is_empty() { "." } else { root },
+                if *limit == 1 {
+                    "one level down".to_string()
+                } else {
+                    format!("{limit} levels down")
+                }
             ),
+            Hidden::DotFolder { folder } => {
+                format!("the folder `{folder}` on its path starts with a dot, and the client skips such folders")
+            }
+            Hidden::NoFrontmatter { why } => format!("the client finds no frontmatter: {why}"),
+            Hidden::BadFrontmatter { message } => {
+                format!("its frontmatter does not parse for the client ({message}), which drops the skill")
+            }
+            Hidden::NotAString { key } => {
+                format!("its `{key}` is not a string, and the client drops the skill")
+            }
+            Hidden::NameTooLong { chars, limit } => {
+                format!("its name is {chars} characters; the client drops names over {limit}")
+            }
+            Hidden::Shadowed { by } => {
+                format!("another skill with the same name ({by}) is listed instead")
+            }
+            Hidden::OverBudget => {
+                "not even its name fits the client's listing budget, so it is left out".into()
+            }
             Hidden::TooLarge { bytes, limit } => {
                 format!("the file is {bytes} bytes; the client skips files over {limit} bytes")
             }
@@ -251,6 +355,16 @@ pub enum ChangeKind {
     NameOnly,
     /// A key appears twice; the client takes the last.
     LastDuplicate,
+    /// Over the listing budget: the description is shortened.
+    Shortened,
+    /// White space runs (line breaks, tabs, repeated spaces) are shown as
+    /// one space.
+    Whitespace,
+    /// The client's fallback line reader gave the text (quotes, block
+    /// indicators and comments kept as written).
+    Fallback,
+    /// Characters of the name are replaced.
+    NameSanitized,
 }
 
 /// The listing's size against the client's budget.
@@ -272,6 +386,42 @@ pub struct Builtin {
     /// Shown whole even when the listing is over budget (Claude Code's
     /// bundled skills).
     pub fixed: bool,
+}
+
+/// Depth of a skill folder below the skills root it was found under, and
+/// that root; `None` when that root is the catalog folder itself (a folder
+/// of anything, whose layout says nothing about how it is installed).
+pub fn depth(skill: &crate::catalog::Skill, roots: &[String]) -> Option<(usize, String)> {
+    let root = roots
+        .iter()
+        .filter(|r| !r.is_empty() && skill.file.starts_with(&format!("{r}/")))
+        .max_by_key(|r| r.len())?;
+    let rel = skill
+        .rel_dir
+        .strip_prefix(root.as_str())?
+        .trim_start_matches('/');
+    let depth = if rel.is_empty() || rel == "." {
+        0
+    } else {
+        rel.split('/').count()
+    };
+    Some((depth, root.clone()))
+}
+
+/// Where a skill goes below a client's skills folder when the catalog is
+/// installed there: its path below the catalog's skills root, its folder
+/// name for a single skill, its catalog path otherwise.
+pub fn installed_rel(catalog: &Catalog, skill: &crate::catalog::Skill) -> String {
+    match catalog
+        .roots
+        .iter()
+        .filter(|r| r.is_empty() || skill.rel_dir.starts_with(&format!("{r}/")))
+        .max_by_key(|r| r.len())
+    {
+        Some(r) if !r.is_empty() => skill.rel_dir[r.len() + 1..].to_string(),
+        _ if skill.rel_dir == "." => skill.folder.clone(),
+        _ => skill.rel_dir.clone(),
+    }
 }
 
 /// The client model `[route] client` (or `--client`) names.
