@@ -413,6 +413,13 @@ fn other_listing(
                     "models": {"capture": {"tool_call": true, "limit": {"context": 200000, "output": 8192}}}}},
             });
             std::fs::write(h.join("opencode.json"), config.to_string()).map_err(io)?;
+            // keeps opencode from fetching its plugin package from npm
+            std::fs::create_dir_all(h.join(".config/opencode/node_modules")).map_err(io)?;
+            std::fs::write(
+                h.join(".config/opencode/package-lock.json"),
+                crate::behave::agent::opencode::PLUGIN_LOCK,
+            )
+            .map_err(io)?;
             env.push(("OPENCODE_CONFIG".into(), s(&h.join("opencode.json"))));
             env.push(("OPENCODE_TEST_HOME".into(), s(h)));
             for (k, rel) in [

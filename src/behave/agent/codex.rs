@@ -366,7 +366,20 @@ impl Agent for Codex {
             message: format!("cannot create a folder to check Codex's settings in: {e}"),
             help: String::new(),
         })?;
-        let mut args = self.executor(&Paths { cwd: home.path(), home: home.path() }, None).args;
+        let cwd = home.path().join("workspace");
+        std::fs::create_dir_all(&cwd).map_err(|e| Stop {
+            message: format!("cannot create a folder to check Codex's settings in: {e}"),
+            help: String::new(),
+        })?;
+        let mut args = self
+            .executor(
+                &Paths {
+                    cwd: &cwd,
+                    home: home.path(),
+                },
+                None,
+            )
+            .args;
         args.extend(
             [
                 "-c",
@@ -388,7 +401,7 @@ impl Agent for Codex {
         let out = crate::behave::process::run(&crate::behave::process::Spec {
             program: &self.program,
             args: &args,
-            cwd: home.path(),
+            cwd: &cwd,
             stdin: b"skillgate preflight",
             env: Self::env(home.path()),
             env_remove: {
@@ -401,7 +414,12 @@ impl Agent for Codex {
             max_stderr: 1 << 20,
             grace: std::time::Duration::from_millis(500),
         });
-        let err = String::from_utf8_lossy(&out.stderr);
+        // with --json the failure is a `turn.failed` line on stdout
+        let err = format!(
+            "{}\n{}",
+            String::from_utf8_lossy(&out.stderr),
+            String::from_utf8_lossy(&out.stdout)
+        );
         if let Some(line) = err
             .lines()
             .find(|l| l.contains("unknown configuration field") || l.contains("Error loading config"))

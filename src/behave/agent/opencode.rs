@@ -32,7 +32,9 @@
 //! `OPENCODE_TEST_HOME` (the home opencode resolves `~` to) inside the run
 //! home, and `OPENCODE_DISABLE_CLAUDE_CODE=1`, so none of yours reaches a
 //! run; `HOME` is left alone. The environment loses every `OPENCODE_*`
-//! variable. The skill tool needs `rg` on `PATH` (it would download it
+//! variable. The configuration folder gets a `package-lock.json` naming
+//! `@opencode-ai/plugin`, without which opencode fetches that package from
+//! the npm registry in every run. The skill tool needs `rg` on `PATH` (it would download it
 //! otherwise): the preflight refuses to start without it.
 //!
 //! **Stream.** One JSON object per line: `step_start`, `text`, `tool_use`
@@ -60,6 +62,9 @@ pub const TESTED_VERSION: &str = "1.18.33";
 
 /// Variables removed from the agent's environment.
 const FAMILIES: &[&str] = &["OPENCODE_"];
+
+/// The lock file that keeps opencode from installing its plugin package.
+pub const PLUGIN_LOCK: &str = "{\"packages\": {\"\": {\"dependencies\": {\"@opencode-ai/plugin\": \"*\"}}}}\n";
 
 /// The bundled skill of the tested version.
 const BUNDLED: &str = "customize-opencode";
@@ -214,10 +219,20 @@ impl Opencode {
             args: a,
             env: self.env(paths),
             env_remove: super::inherited_to_remove(FAMILIES, &[]),
-            files: vec![(
-                "opencode.json".into(),
-                self.config(model, permission).into_bytes(),
-            )],
+            files: vec![
+                (
+                    "opencode.json".into(),
+                    self.config(model, permission).into_bytes(),
+                ),
+                // opencode installs `@opencode-ai/plugin` from the npm registry
+                // into its configuration folder unless a lock file already
+                // holds it (and `node_modules` exists)
+                (
+                    ".config/opencode/package-lock.json".into(),
+                    PLUGIN_LOCK.as_bytes().to_vec(),
+                ),
+                (".config/opencode/node_modules/.skillgate".into(), Vec::new()),
+            ],
         }
     }
 }
@@ -329,12 +344,12 @@ impl Agent for Opencode {
     }
 
     fn tools(&self) -> Option<Vec<String>> {
-        let mut t: Vec<String> = ["read", "glob", "grep", "list", "todowrite", "skill"]
+        let mut t: Vec<String> = ["read", "glob", "grep", "todowrite", "skill"]
             .iter()
             .map(|s| s.to_string())
             .collect();
         if self.edit {
-            t.extend(["edit", "write", "apply_patch"].map(String::from));
+            t.extend(["edit", "write"].map(String::from));
         }
         if !self.shell_commands.is_empty() {
             t.push("bash".into());
