@@ -326,6 +326,10 @@ pub struct MergeArgs {
     /// shards' plan.json).
     #[arg(long, value_name = "DIR")]
     pub skill: Option<PathBuf>,
+    /// Merge folders run by different clients (`--agent`) into one
+    /// iteration, one subfolder per client, scored and gated per client.
+    #[arg(long)]
+    pub across_clients: bool,
     #[command(flatten)]
     pub gates: Gates,
     /// Output format.

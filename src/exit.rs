@@ -30,7 +30,11 @@ impl Exit {
             Exit::Insufficient => 3,
             Exit::Usage => 4,
         };
-        if rank(other) > rank(self) { other } else { self }
+        if rank(other) > rank(self) {
+            other
+        } else {
+            self
+        }
     }
 }
 

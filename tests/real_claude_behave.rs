@@ -409,7 +409,8 @@ fn an_invalid_grader_reply_is_retried_once_and_a_fenced_one_is_read() {
     let graders = lab.endpoint.bodies(Kind::Grader);
     assert_eq!(graders.len(), 2, "one retry");
     assert!(
-        lab.endpoint.all_text(&graders[1])
+        lab.endpoint
+            .all_text(&graders[1])
             .contains("Your previous reply was rejected: the reply holds no JSON object")
     );
     assert_eq!(lab.run("eval-1/with_skill/run-1")["grading"]["passed"], 1);

@@ -63,13 +63,22 @@ fn loads_count_in_with_runs_only_the_eval_is_graded_and_nothing_leaves_loopback(
         assert!(!x.system.contains("imagegen"), "bundled skills are listed");
         assert_eq!(
             x.tools,
-            ["exec_command", "write_stdin", "request_user_input", "apply_patch", "view_image"],
+            [
+                "exec_command",
+                "write_stdin",
+                "request_user_input",
+                "apply_patch",
+                "view_image"
+            ],
             "exactly these tools: no web search, no apps, no sub-agents"
         );
         assert!(x.system.contains("`sandbox_mode` is `workspace-write`"));
     }
     // the guessed load in the baseline read nothing and counted nothing
-    for run in ["positive-1/without_skill/run-1", "eval-1/without_skill/run-1"] {
+    for run in [
+        "positive-1/without_skill/run-1",
+        "eval-1/without_skill/run-1",
+    ] {
         let r = lab.run(run);
         assert_eq!(r["invoked_skills"], json!([]), "{run}");
         assert_eq!(r["failed_loads"], json!(["demo-skill"]), "{run}");
@@ -80,18 +89,30 @@ fn loads_count_in_with_runs_only_the_eval_is_graded_and_nothing_leaves_loopback(
     assert_eq!(with["client"], "codex");
     assert_eq!(with["client_version"], "0.171.0");
     assert_eq!(with["tool_calls"]["command_execution"], 2);
-    assert!(with["configured_tools"].as_array().unwrap().contains(&json!("exec_command")));
+    assert!(
+        with["configured_tools"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("exec_command"))
+    );
     // one grader request per graded run, with no shell
     let graders = e.bodies(Kind::Grader);
     assert_eq!(graders.len(), 2);
     for g in &graders {
         let x = e.read(g);
-        assert!(!x.tools.iter().any(|t| t == "exec_command"), "{:?}", x.tools);
+        assert!(
+            !x.tools.iter().any(|t| t == "exec_command"),
+            "{:?}",
+            x.tools
+        );
         assert!(x.system.contains("`sandbox_mode` is `read-only`"));
     }
     // tokens: input includes the cached ones, output the reasoning
     let t = lab.timing("eval-1/with_skill/run-1");
-    assert_eq!(t["executor_input_tokens"], 3000, "three model calls of 1,000");
+    assert_eq!(
+        t["executor_input_tokens"], 3000,
+        "three model calls of 1,000"
+    );
     assert_eq!(t["executor_cached_input_tokens"], 1200);
     assert_eq!(t["executor_output_tokens"], 210);
     let obs = lab.observations();
@@ -103,5 +124,138 @@ fn loads_count_in_with_runs_only_the_eval_is_graded_and_nothing_leaves_loopback(
     assert_eq!(plan["agent"]["kind"], "codex");
     assert_eq!(plan["agent"]["version"], "0.171.0");
     assert_eq!(lab.leftovers(), Vec::<String>::new(), "nothing left behind");
-    assert_eq!(lab.escaped(), Vec::<String>::new(), "no request left 127.0.0.1");
+    assert_eq!(
+        lab.escaped(),
+        Vec::<String>::new(),
+        "no request left 127.0.0.1"
+    );
+}
+
+#[test]
+fn two_clients_run_the_same_cases_are_gated_each_and_merge_only_when_asked() {
+    let (Some(codex), Some(claude)) = (real_client::cli("codex"), real_client::cli("claude"))
+    else {
+        return;
+    };
+    let script = Script::new("demo-skill").cue("cent");
+    let lab = Lab::for_client(
+        Client::Codex,
+        &codex,
+        script.clone(),
+        &cases(
+            &[POSITIVE],
+            &[],
+            scripted::dialogue("Totals are off by a cent"),
+        ),
+    );
+    // Claude Code answers from its own scripted endpoint, and grades both
+    let anthropic = scripted::Endpoint::for_client(Client::Claude, script);
+    lab.behave_config(&format!("claude = {:?}", claude.display().to_string()));
+    let run = |extra: &[&str]| {
+        let mut c = lab.behave(extra);
+        c.env("ANTHROPIC_BASE_URL", anthropic.url())
+            .env("ANTHROPIC_API_KEY", "loopback-key");
+        c
+    };
+    run(&[
+        "--trials",
+        "1",
+        "--agent",
+        "codex,claude",
+        "--grader-agent",
+        "claude",
+    ])
+    .assert()
+    .code(3)
+    .stdout(predicate::str::contains("client   Codex 0.171.0"))
+    .stdout(predicate::str::contains("client   Claude Code 2.1.197"))
+    .stdout(predicate::str::contains(
+        "clients  Codex 0.171.0: exit 3; Claude Code 2.1.197: exit 3",
+    ));
+    // Codex's runs and Claude Code's in their own iterations, each graded by Claude Code
+    assert_eq!(lab.endpoint.bodies(Kind::Grader).len(), 0);
+    assert_eq!(
+        anthropic.bodies(Kind::Grader).len(),
+        4,
+        "2 eval runs per client"
+    );
+    assert_eq!(lab.run_in(1, "eval-1/with_skill/run-1")["client"], "codex");
+    assert_eq!(lab.run_in(2, "eval-1/with_skill/run-1")["client"], "claude");
+    let plan: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(lab.iteration(1).join("plan.json")).unwrap())
+            .unwrap();
+    assert_eq!(plan["agent"]["grader_kind"], "claude");
+    assert_eq!(plan["agent"]["grader_version"], "2.1.197");
+    let (one, two) = (lab.iteration(1), lab.iteration(2));
+    let merge = |extra: &[&str], out: &std::path::Path| {
+        let mut c = assert_cmd::Command::cargo_bin("skillgate").unwrap();
+        c.current_dir(lab.root.parent().unwrap())
+            .args(["merge"])
+            .arg(&one)
+            .arg(&two)
+            .args(["--skill", "catalog/skills/demo-skill", "--out"])
+            .arg(out)
+            .args(extra);
+        c
+    };
+    let merged = lab.tmp.path().join("merged");
+    merge(&[], &merged)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "the folders were run by different clients (codex, claude)",
+        ))
+        .stderr(predicate::str::contains("--across-clients"));
+    merge(&["--across-clients"], &merged)
+        .assert()
+        .code(3)
+        .stdout(predicate::str::contains("client   claude"))
+        .stdout(predicate::str::contains("client   codex"))
+        .stdout(predicate::str::contains(
+            "clients  claude insufficient, codex insufficient",
+        ));
+    for c in ["codex", "claude"] {
+        assert!(merged.join(c).join("plan.json").is_file(), "{c}");
+        assert!(
+            merged
+                .join(c)
+                .join("eval-1/with_skill/run-1/run.json")
+                .is_file()
+        );
+    }
+    // the scorer reads the merged evidence per client too
+    let out = assert_cmd::Command::cargo_bin("skillgate")
+        .unwrap()
+        .current_dir(lab.root.parent().unwrap())
+        .args([
+            "score",
+            "--trials",
+            "1",
+            "--skill",
+            "catalog/skills/demo-skill",
+            "--format",
+            "json",
+        ])
+        .arg("--cases")
+        .arg(merged.join("cases.jsonl"))
+        .arg("--observations")
+        .arg(merged.join("observations.jsonl"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3));
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let clients: Vec<&str> = doc["clients"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["client"].as_str().unwrap())
+        .collect();
+    assert_eq!(clients, ["claude", "codex"]);
+    assert_eq!(
+        doc["clients"][1]["trigger"]["tp"], 2,
+        "codex loaded the skill in both with runs"
+    );
+    assert_eq!(doc["verdict"], "insufficient");
+    assert_eq!(lab.leftovers(), Vec::<String>::new());
+    assert_eq!(lab.escaped(), Vec::<String>::new());
 }

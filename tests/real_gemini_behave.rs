@@ -59,16 +59,31 @@ fn loads_count_in_with_runs_only_the_eval_is_graded_and_nothing_leaves_loopback(
         );
         assert!(!e.lists(r, "other-skill"));
         let x = e.read(r);
-        assert!(!x.system.contains("<name>skill-creator</name>"), "bundled skills are off");
+        assert!(
+            !x.system.contains("<name>skill-creator</name>"),
+            "bundled skills are off"
+        );
         let mut tools = x.tools.clone();
         tools.sort();
         assert_eq!(
             tools,
-            ["activate_skill", "glob", "grep_search", "list_directory", "read_file", "replace", "run_shell_command", "write_file"],
+            [
+                "activate_skill",
+                "glob",
+                "grep_search",
+                "list_directory",
+                "read_file",
+                "replace",
+                "run_shell_command",
+                "write_file"
+            ],
             "exactly the configured tools: no web search, no sub-agents, no MCP"
         );
     }
-    for run in ["positive-1/without_skill/run-1", "eval-1/without_skill/run-1"] {
+    for run in [
+        "positive-1/without_skill/run-1",
+        "eval-1/without_skill/run-1",
+    ] {
         let r = lab.run(run);
         assert_eq!(r["invoked_skills"], json!([]), "{run}");
         assert_eq!(r["failed_loads"], json!(["demo-skill"]), "{run}");
@@ -82,14 +97,28 @@ fn loads_count_in_with_runs_only_the_eval_is_graded_and_nothing_leaves_loopback(
     let graders = e.bodies(Kind::Grader);
     assert_eq!(graders.len(), 2, "one grader request per graded run");
     for g in &graders {
-        assert_eq!(e.read(g).tools, Vec::<String>::new(), "the grader is offered no tool");
+        assert_eq!(
+            e.read(g).tools,
+            Vec::<String>::new(),
+            "the grader is offered no tool"
+        );
     }
-    assert!(e.bodies(Kind::Side).is_empty(), "no router request repeats a prompt");
+    assert!(
+        e.bodies(Kind::Side).is_empty(),
+        "no router request repeats a prompt"
+    );
     let t = lab.timing("eval-1/with_skill/run-1");
-    assert_eq!(t["executor_input_tokens"], 3000, "three model calls of 1,000");
+    assert_eq!(
+        t["executor_input_tokens"], 3000,
+        "three model calls of 1,000"
+    );
     assert_eq!(t["executor_cached_input_tokens"], 1200);
     let obs = lab.observations();
     assert!(obs.iter().all(|o| o["client"] == "gemini"));
     assert_eq!(lab.leftovers(), Vec::<String>::new(), "nothing left behind");
-    assert_eq!(lab.escaped(), Vec::<String>::new(), "no request left 127.0.0.1");
+    assert_eq!(
+        lab.escaped(),
+        Vec::<String>::new(),
+        "no request left 127.0.0.1"
+    );
 }

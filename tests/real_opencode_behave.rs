@@ -18,7 +18,12 @@ const NEGATIVE: &str = "Update the architecture diagram in the docs";
 
 fn lab(script: Script, case_file: &str) -> Option<Lab> {
     let gemini = real_client::cli("opencode")?;
-    Some(Lab::for_client(Client::Opencode, &gemini, script, case_file))
+    Some(Lab::for_client(
+        Client::Opencode,
+        &gemini,
+        script,
+        case_file,
+    ))
 }
 
 #[test]
@@ -59,16 +64,31 @@ fn loads_count_in_with_runs_only_the_eval_is_graded_and_nothing_leaves_loopback(
         );
         assert!(!e.lists(r, "other-skill"));
         let x = e.read(r);
-        assert!(!x.system.contains("<name>customize-opencode</name>"), "the bundled skill is off");
+        assert!(
+            !x.system.contains("<name>customize-opencode</name>"),
+            "the bundled skill is off"
+        );
         let mut tools = x.tools.clone();
         tools.sort();
         assert_eq!(
             tools,
-            ["bash", "edit", "glob", "grep", "read", "skill", "todowrite", "write"],
+            [
+                "bash",
+                "edit",
+                "glob",
+                "grep",
+                "read",
+                "skill",
+                "todowrite",
+                "write"
+            ],
             "exactly the allowed tools: no web fetch, no sub-agents, no MCP"
         );
     }
-    for run in ["positive-1/without_skill/run-1", "eval-1/without_skill/run-1"] {
+    for run in [
+        "positive-1/without_skill/run-1",
+        "eval-1/without_skill/run-1",
+    ] {
         let r = lab.run(run);
         assert_eq!(r["invoked_skills"], json!([]), "{run}");
         assert_eq!(r["failed_loads"], json!(["demo-skill"]), "{run}");
@@ -82,14 +102,28 @@ fn loads_count_in_with_runs_only_the_eval_is_graded_and_nothing_leaves_loopback(
     let graders = e.bodies(Kind::Grader);
     assert_eq!(graders.len(), 2, "one grader request per graded run");
     for g in &graders {
-        assert_eq!(e.read(g).tools, Vec::<String>::new(), "the grader is offered no tool");
+        assert_eq!(
+            e.read(g).tools,
+            Vec::<String>::new(),
+            "the grader is offered no tool"
+        );
     }
-    assert!(e.bodies(Kind::Side).is_empty(), "no session-title request repeats a prompt");
+    assert!(
+        e.bodies(Kind::Side).is_empty(),
+        "no session-title request repeats a prompt"
+    );
     let t = lab.timing("eval-1/with_skill/run-1");
-    assert_eq!(t["executor_input_tokens"], 3000, "three model calls of 1,000");
+    assert_eq!(
+        t["executor_input_tokens"], 3000,
+        "three model calls of 1,000"
+    );
     assert_eq!(t["executor_cached_input_tokens"], 1200);
     let obs = lab.observations();
     assert!(obs.iter().all(|o| o["client"] == "opencode"));
     assert_eq!(lab.leftovers(), Vec::<String>::new(), "nothing left behind");
-    assert_eq!(lab.escaped(), Vec::<String>::new(), "no request left 127.0.0.1");
+    assert_eq!(
+        lab.escaped(),
+        Vec::<String>::new(),
+        "no request left 127.0.0.1"
+    );
 }

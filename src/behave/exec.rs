@@ -313,11 +313,7 @@ fn write_output(ctx: &Ctx, path: &Path, bytes: &[u8]) -> Result<(), Fatal> {
 
 /// A fresh run home for `agent` (outside the temporary folder for a client
 /// that needs it), or why there is none.
-fn home_for(
-    agent: &dyn Agent,
-    what: &str,
-    keep: bool,
-) -> Result<workspace::Workspace, String> {
+fn home_for(agent: &dyn Agent, what: &str, keep: bool) -> Result<workspace::Workspace, String> {
     if agent.home_outside_tmp() {
         workspace::home_scratch(what, keep)
     } else {

@@ -206,6 +206,23 @@ impl PlanDoc {
         super::workspace::hex(&Sha256::digest(&bytes))
     }
 
+    /// The fingerprint of what is evaluated, whoever runs it: the plan
+    /// without its agent (shards of one evaluation on several clients
+    /// share it).
+    pub fn evaluation_fingerprint(&self) -> String {
+        let mut v = serde_json::to_value(self).unwrap_or_default();
+        if let Some(o) = v.as_object_mut() {
+            for k in ["agent", "fingerprint", "shard", "merged_from"] {
+                o.remove(k);
+            }
+            if let Some(skill) = o.get_mut("skill").and_then(|s| s.as_object_mut()) {
+                skill.remove("path");
+                skill.remove("abs_path");
+            }
+        }
+        super::workspace::hex(&Sha256::digest(v.to_string().as_bytes()))
+    }
+
     /// Every run of the whole plan, in order.
     pub fn runs(&self) -> Vec<RunKey> {
         let mut out = Vec::new();

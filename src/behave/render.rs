@@ -272,7 +272,12 @@ pub fn dry_run(b: &Built, format: Format, out: &mut dyn Write) -> std::io::Resul
                 command_line(g.program(), &g.grader(&template()).args)
             )?;
             for (rel, bytes) in g.grader(&template()).files {
-                if agent.executor(&template(), None).files.iter().any(|(r, b)| *r == rel && *b == bytes) {
+                if agent
+                    .executor(&template(), None)
+                    .files
+                    .iter()
+                    .any(|(r, b)| *r == rel && *b == bytes)
+                {
                     continue;
                 }
                 write!(out, "grader ")?;

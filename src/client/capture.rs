@@ -55,6 +55,9 @@ pub struct Capture {
     /// Catalog entries in the listing: (name, text after `- name: `).
     pub entries: Vec<(String, String)>,
     pub builtins: Builtins,
+    /// Codex's skills roots table, one `- \`rN\` = \`<folder>\`` line each
+    /// (what the aliases cost against its budget depends on it).
+    pub roots: Vec<String>,
 }
 
 /// Split a captured listing into entries. An entry starts at a line
@@ -269,14 +272,22 @@ fn installed(client: ClientId, program: &str) -> Result<PathBuf, Fatal> {
             _ => ("@anthropic-ai/claude-code", "[behave] claude"),
         };
         Fatal::usage(format!("`{program}` is not installed (not found on PATH)")).with_help(
-            format!("install {} (`npm install -g {package}`), or set {key} to its path", client.label()),
+            format!(
+                "install {} (`npm install -g {package}`), or set {key} to its path",
+                client.label()
+            ),
         )
     })
 }
 
 /// Codex, Gemini CLI or opencode: the catalog's listing, and the empty
 /// workspace's for the built-ins.
-fn other(client: ClientId, catalog: &Catalog, program: &str, config: &Config) -> Result<Capture, Fatal> {
+fn other(
+    client: ClientId,
+    catalog: &Catalog,
+    program: &str,
+    config: &Config,
+) -> Result<Capture, Fatal> {
     let cli = installed(client, program)?;
     let version = version(&cli)?;
     let tmp = tempfile::Builder::new()
@@ -292,9 +303,8 @@ fn other(client: ClientId, catalog: &Catalog, program: &str, config: &Config) ->
         // a project root, so no client looks further up for skills
         std::fs::create_dir_all(w.join(".git")).map_err(io)?;
     }
-    let budget = config.route.listing_budget_chars;
-    let full = other_listing(client, &cli, &empty, None)?;
-    let listing = other_listing(client, &cli, &ws, budget)?;
+    let (full, _) = other_listing(client, &cli, &empty)?;
+    let (listing, roots) = other_listing(client, &cli, &ws)?;
     let builtins: Vec<Builtin> = entries(client, &full, &HashSet::new(), false)
         .into_iter()
         .map(|(name, text)| Builtin {
@@ -319,17 +329,14 @@ fn other(client: ClientId, catalog: &Catalog, program: &str, config: &Config) ->
         version,
         listing,
         entries,
+        roots,
     })
 }
 
 /// One run of `client` in `ws` against a fresh loopback endpoint: the
-/// skills section of its first model request.
-fn other_listing(
-    client: ClientId,
-    cli: &Path,
-    ws: &Path,
-    _budget: Option<usize>,
-) -> Result<String, Fatal> {
+/// skills section of its first model request, and its skills roots table
+/// (Codex).
+fn other_listing(client: ClientId, cli: &Path, ws: &Path) -> Result<(String, Vec<String>), Fatal> {
     use crate::loopback::{gemini::Gemini, openai_chat::Chat, openai_responses::Responses};
     let api: Box<dyn Api> = match client {
         ClientId::Codex => Box::new(Responses),
@@ -366,12 +373,12 @@ fn other_listing(
                 "--skip-git-repo-check",
                 "-s",
                 "read-only",
-                "-c",
+                "--config",
                 "model_provider=\"skillgate-capture\"",
             ]
             .map(String::from)
             .to_vec();
-            args.push("-c".into());
+            args.push("--config".into());
             args.push(format!(
                 "model_providers.skillgate-capture={{name=\"skillgate-capture\",base_url=\"{}/v1\",env_key=\"SKILLGATE_CAPTURE_KEY\",wire_api=\"responses\",request_max_retries=0,stream_max_retries=0}}",
                 server.url()
@@ -441,9 +448,11 @@ fn other_listing(
                 env.push((k.into(), "1".into()));
             }
             env.push(("PWD".into(), s(ws)));
-            args = ["run", "--format", "json", "--pure", "--title", "capture", "--dir"]
-                .map(String::from)
-                .to_vec();
+            args = [
+                "run", "--format", "json", "--pure", "--title", "capture", "--dir",
+            ]
+            .map(String::from)
+            .to_vec();
             args.push(s(ws));
         }
     }
@@ -458,7 +467,16 @@ fn other_listing(
             unavailable("the CLI sent no model request with tools to the loopback endpoint")
         })?;
     let system = api.read(&first).system;
-    Ok(section(client, &system))
+    let roots = system
+        .split_once("### Skill roots\n")
+        .map(|(_, r)| {
+            r.lines()
+                .take_while(|l| l.starts_with("- `r"))
+                .map(str::to_string)
+                .collect()
+        })
+        .unwrap_or_default();
+    Ok((section(client, &system), roots))
 }
 
 /// The skills section of a system prompt.
@@ -599,6 +617,7 @@ pub fn claude_code(
         version,
         listing,
         entries,
+        roots: Vec::new(),
     })
 }
 

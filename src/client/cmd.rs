@@ -128,11 +128,14 @@ pub fn listing(args: &ListingArgs, out: &mut dyn Write) -> Result<Exit, Fatal> {
             None,
         ),
     };
-    let listing = client.model().listing(
-        &catalog,
-        &config,
-        builtins.as_ref().map(|b| b.builtins.as_slice()),
-    );
+    let builtin_list = builtins.as_ref().map(|b| b.builtins.as_slice());
+    let listing = match &cap {
+        // priced with the roots table the CLI showed
+        Some(c) if client == ClientId::Codex && !c.roots.is_empty() => {
+            super::codex::listing_with_roots(&catalog, &config, builtin_list, &c.roots)
+        }
+        _ => client.model().listing(&catalog, &config, builtin_list),
+    };
     let verified = (args.verify).then(|| compare(&listing, cap.as_ref().expect("captured")));
     let view = report::listing::View {
         listing: &listing,

@@ -29,10 +29,11 @@
 //!   name are both listed. The whole list (one line each, `\n` included)
 //!   costs `ceil(bytes / 4)` tokens per line against a budget of 2 % of the
 //!   model's context window (10,000 tokens for the default model of 0.171,
-//!   `gpt-6.2-sol`'s 500,000; 5,440 for `gpt-5.5`'s 272,000). Over it,
-//!   descriptions are shortened one character at a time, round-robin over
-//!   every skill, until it fits; when not even the names fit, skills are
-//!   left out from the end.
+//!   `gpt-6.2-sol`'s 500,000; 5,440 for `gpt-5.5`'s 272,000), less what the
+//!   roots table costs over absolute paths (a few tokens, depending on the
+//!   install folders' paths). Over it, descriptions are shortened one
+//!   character at a time, round-robin over every skill, until it fits; when
+//!   not even the names fit, skills are left out from the end.
 
 use super::{Budget, Builtin, Change, ChangeKind, Client, ClientId, Entry, Hidden, Listing};
 use crate::catalog::yaml::{Kind, Node, Style};
@@ -52,6 +53,32 @@ pub const NAME_LIMIT: usize = 64;
 pub const BUDGET_TOKENS: usize = 10_000;
 /// Bytes per token in the budget's count.
 pub const BYTES_PER_TOKEN: usize = 4;
+
+/// The introductions of the skills section, with path aliases and with
+/// absolute paths: the difference, with the roots table, is what the
+/// aliases cost.
+const INTRO_ALIASES: &str = "A skill is a set of local instructions to follow that is stored in a `SKILL.md` file. Below is the list of skills that can be used. Each entry includes a name, description, and a short path that can be expanded into an absolute path using the skill roots table.";
+const INTRO_ABSOLUTE: &str = "A skill is a set of instructions provided through a `SKILL.md` source. Below is the list of skills that can be used. Each entry includes a name, description, and source locator. `file` locators are on the host filesystem, `executor package` locators are owned by their execution environment, `cloud package` locators are opaque package identifiers, and `custom resource` locators use their provider's access mechanism.";
+
+/// The roots table a listing is priced with when the install folders are
+/// not known: a typical home and project.
+pub fn default_roots() -> Vec<String> {
+    vec![
+        "- `r0` = `/home/user/.codex/skills/.system`".into(),
+        "- `r1` = `/home/user/project/.agents/skills`".into(),
+    ]
+}
+
+/// What the roots table costs against the budget: the aliased section's
+/// frame over the absolute one's, never below 0.
+pub fn table_cost(roots: &[String]) -> usize {
+    let mut aliased = vec!["## Skills", INTRO_ALIASES, "### Skill roots"];
+    aliased.extend(roots.iter().map(String::as_str));
+    aliased.push("### Available skills");
+    let aliased = format!("\n{}\n", aliased.join("\n"));
+    let absolute = format!("\n## Skills\n{INTRO_ABSOLUTE}\n### Available skills\n");
+    tokens(aliased.len()).saturating_sub(tokens(absolute.len()))
+}
 
 /// Codex.
 pub struct Codex;
@@ -112,7 +139,9 @@ fn serde_read(yaml: &str) -> Result<(Option<String>, Option<String>), String> {
         match &v.kind {
             Kind::Scalar { style, .. } if *style == Style::Plain && v.is_null() => Ok(None),
             Kind::Scalar { text, .. } => Ok(Some(text.clone())),
-            Kind::Seq(_) => Err(format!("`{key}`: invalid type: sequence, expected a string")),
+            Kind::Seq(_) => Err(format!(
+                "`{key}`: invalid type: sequence, expected a string"
+            )),
             Kind::Map(_) => Err(format!("`{key}`: invalid type: map, expected a string")),
         }
     };
@@ -141,7 +170,8 @@ fn serde_read(yaml: &str) -> Result<(Option<String>, Option<String>), String> {
 /// The retry's rewriting of one line, when it rewrites it.
 fn retry_line(line: &str) -> Option<String> {
     let b = line.as_bytes();
-    let colon = (0..b.len()).find(|&i| b[i] == b':' && matches!(b.get(i + 1), Some(b' ' | b'\t')))?;
+    let colon =
+        (0..b.len()).find(|&i| b[i] == b':' && matches!(b.get(i + 1), Some(b' ' | b'\t')))?;
     let key = &line[..colon];
     let k = key.trim_start();
     let k = k.strip_prefix("- ").unwrap_or(k).trim();
@@ -308,7 +338,10 @@ pub fn allocate(lines: &[(String, String, String)], limit: usize) -> Vec<Option<
         .map(|(n, d, p)| tokens(render(n, d, p).len() + 1))
         .sum();
     if full <= limit {
-        return lines.iter().map(|(_, d, _)| Some(d.chars().count())).collect();
+        return lines
+            .iter()
+            .map(|(_, d, _)| Some(d.chars().count()))
+            .collect();
     }
     let min_bytes: Vec<usize> = lines
         .iter()
@@ -383,7 +416,24 @@ impl Client for Codex {
     }
 
     fn listing(&self, catalog: &Catalog, config: &Config, builtins: Option<&[Builtin]>) -> Listing {
-        let cap = config.route.entry_cap_chars.unwrap_or(DESCRIPTION_CAP).max(4);
+        listing_with_roots(catalog, config, builtins, &default_roots())
+    }
+}
+
+/// Codex's listing of `catalog` when its skills roots table holds `roots`
+/// (`- \`r0\` = \`<folder>\`` lines, as a capture records them).
+pub fn listing_with_roots(
+    catalog: &Catalog,
+    config: &Config,
+    builtins: Option<&[Builtin]>,
+    roots: &[String],
+) -> Listing {
+    {
+        let cap = config
+            .route
+            .entry_cap_chars
+            .unwrap_or(DESCRIPTION_CAP)
+            .max(4);
         let limit = config
             .route
             .listing_budget_chars
@@ -450,7 +500,13 @@ impl Client for Codex {
         // the budget: bundled skills first, then the catalog's
         let mut lines: Vec<(String, String, String)> = builtins
             .iter()
-            .map(|b| (b.name.clone(), b.text.clone(), format!("r0/{}/SKILL.md", b.name)))
+            .map(|b| {
+                (
+                    b.name.clone(),
+                    b.text.clone(),
+                    format!("r0/{}/SKILL.md", b.name),
+                )
+            })
             .collect();
         for &i in &order {
             let e = &entries[i];
@@ -465,7 +521,7 @@ impl Client for Codex {
             .iter()
             .map(|(n, d, p)| tokens(render(n, d, p).len() + 1))
             .sum();
-        let alloc = allocate(&lines, limit);
+        let alloc = allocate(&lines, limit.saturating_sub(table_cost(roots)));
         let nb = builtins.len();
         for (k, &i) in order.iter().enumerate() {
             let (n, d, p) = &lines[nb + k];
@@ -482,7 +538,8 @@ impl Client for Codex {
                         ChangeKind::Shortened,
                         None,
                         format!(
-                            "the listing is {used} tokens, over Codex's {limit}-token budget: the description is shortened to {keep} of its {} characters",
+                            "the listing is {} tokens, over Codex's {limit}-token budget: the description is shortened to {keep} of its {} characters",
+                            used + table_cost(roots),
                             d.chars().count()
                         ),
                     ));
@@ -514,7 +571,7 @@ impl Client for Codex {
             entries: sorted,
             builtins: builtins_out,
             budget: Some(Budget {
-                used,
+                used: used + table_cost(roots),
                 limit,
                 unit: "tokens",
             }),
@@ -528,11 +585,26 @@ mod tests {
 
     #[test]
     fn the_frontmatter_is_between_two_dash_lines_trimmed() {
-        assert_eq!(frontmatter("---\r\nname: x\r\n---  \r\nbody").unwrap(), "name: x");
-        assert!(frontmatter("\u{feff}---\nname: x\n---\n").unwrap_err().contains("byte order"));
-        assert!(frontmatter("\n---\nname: x\n---\n").unwrap_err().contains("blank"));
+        assert_eq!(
+            frontmatter("---\r\nname: x\r\n---  \r\nbody").unwrap(),
+            "name: x"
+        );
+        assert!(
+            frontmatter("\u{feff}---\nname: x\n---\n")
+                .unwrap_err()
+                .contains("byte order")
+        );
+        assert!(
+            frontmatter("\n---\nname: x\n---\n")
+                .unwrap_err()
+                .contains("blank")
+        );
         assert!(frontmatter("---\n---\n").unwrap_err().contains("empty"));
-        assert!(frontmatter("---\nname: x\n").unwrap_err().contains("never closed"));
+        assert!(
+            frontmatter("---\nname: x\n")
+                .unwrap_err()
+                .contains("never closed")
+        );
     }
 
     #[test]
@@ -541,9 +613,18 @@ mod tests {
             retry_line("description: a: b # c: d").as_deref(),
             Some("description: \"a: b\"")
         );
-        assert_eq!(retry_line("name: c17: z").as_deref(), Some("name: \"c17: z\""));
-        assert_eq!(retry_line("description: [x").as_deref(), Some("description: \"[x\""));
-        assert_eq!(retry_line("  - a: b: c").as_deref(), Some("  - a: \"b: c\""));
+        assert_eq!(
+            retry_line("name: c17: z").as_deref(),
+            Some("name: \"c17: z\"")
+        );
+        assert_eq!(
+            retry_line("description: [x").as_deref(),
+            Some("description: \"[x\"")
+        );
+        assert_eq!(
+            retry_line("  - a: b: c").as_deref(),
+            Some("  - a: \"b: c\"")
+        );
         assert_eq!(retry_line("k y: a: b").as_deref(), Some("k y: \"a: b\""));
         for l in [
             "description: [a, b]",
@@ -577,14 +658,23 @@ mod tests {
     #[test]
     fn over_budget_descriptions_shrink_round_robin_and_names_never_do() {
         let lines: Vec<(String, String, String)> = (0..3)
-            .map(|i| (format!("s{i}"), "x".repeat(100), format!("r1/s{i}/SKILL.md")))
+            .map(|i| {
+                (
+                    format!("s{i}"),
+                    "x".repeat(100),
+                    format!("r1/s{i}/SKILL.md"),
+                )
+            })
             .collect();
         let full = allocate(&lines, 1000);
         assert_eq!(full, [Some(100), Some(100), Some(100)]);
         let tight = allocate(&lines, 40);
         let kept: Vec<usize> = tight.iter().map(|k| k.unwrap()).collect();
         assert!(kept.iter().all(|&k| k < 100));
-        assert!(kept.iter().max().unwrap() - kept.iter().min().unwrap() <= 4, "{kept:?}");
+        assert!(
+            kept.iter().max().unwrap() - kept.iter().min().unwrap() <= 4,
+            "{kept:?}"
+        );
         let none = allocate(&lines, 17);
         assert_eq!(none.iter().filter(|k| k.is_none()).count(), 1, "{none:?}");
     }

@@ -187,7 +187,10 @@ pub fn read(skill: &Skill) -> Reading {
         r.changes.push(Change::new(
             ChangeKind::NameSanitized,
             None,
-            format!("the name `{name}` is listed as `{}`: Gemini CLI replaces `:\\/<>*?\"|` by `-`", r.name),
+            format!(
+                "the name `{name}` is listed as `{}`: Gemini CLI replaces `:\\/<>*?\"|` by `-`",
+                r.name
+            ),
         ));
     }
     r.description = description;
@@ -210,7 +213,12 @@ impl Client for GeminiCli {
         format!("<name>{name}</name> <description>{text}</description>")
     }
 
-    fn listing(&self, catalog: &Catalog, _config: &Config, builtins: Option<&[Builtin]>) -> Listing {
+    fn listing(
+        &self,
+        catalog: &Catalog,
+        _config: &Config,
+        builtins: Option<&[Builtin]>,
+    ) -> Listing {
         let mut entries: Vec<Entry> = Vec::with_capacity(catalog.skills.len());
         for (i, skill) in catalog.skills.iter().enumerate() {
             let mut r = read(skill);
@@ -232,8 +240,18 @@ impl Client for GeminiCli {
             }
             let listed = r.hidden.is_none();
             entries.push(Entry {
-                line: render(&r.name, &r.description, &format!(".agents/skills/{rel}/SKILL.md")),
-                name: r.name,
+                line: render(
+                    &r.name,
+                    &r.description,
+                    &format!(".agents/skills/{rel}/SKILL.md"),
+                ),
+                // a skill the client drops before it has a name is shown by
+                // its folder's
+                name: if r.name.is_empty() && !listed {
+                    skill.folder.clone()
+                } else {
+                    r.name
+                },
                 path: skill.file.clone(),
                 skill: i,
                 listed,
@@ -251,7 +269,10 @@ impl Client for GeminiCli {
         order.sort_by(|&a, &b| entries[a].path.cmp(&entries[b].path));
         let mut slots: Vec<usize> = Vec::new();
         for i in order {
-            match slots.iter_mut().find(|s| entries[**s].name == entries[i].name) {
+            match slots
+                .iter_mut()
+                .find(|s| entries[**s].name == entries[i].name)
+            {
                 Some(slot) => {
                     let old = std::mem::replace(slot, i);
                     let by = entries[i].path.clone();

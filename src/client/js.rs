@@ -329,8 +329,20 @@ impl JsDoc {
 fn known_tag(tag: &str) -> bool {
     matches!(
         tag,
-        "!!str" | "!!int" | "!!float" | "!!bool" | "!!null" | "!!map" | "!!seq" | "!!timestamp"
-            | "!!binary" | "!!omap" | "!!pairs" | "!!set" | "!!merge" | "!"
+        "!!str"
+            | "!!int"
+            | "!!float"
+            | "!!bool"
+            | "!!null"
+            | "!!map"
+            | "!!seq"
+            | "!!timestamp"
+            | "!!binary"
+            | "!!omap"
+            | "!!pairs"
+            | "!!set"
+            | "!!merge"
+            | "!"
     )
 }
 
@@ -560,7 +572,10 @@ fn js_yaml_float(t: &str, v: JsYaml) -> bool {
             return false;
         }
         let e = &e[1..];
-        let e = e.strip_prefix(b"-").or_else(|| e.strip_prefix(b"+")).unwrap_or(e);
+        let e = e
+            .strip_prefix(b"-")
+            .or_else(|| e.strip_prefix(b"+"))
+            .unwrap_or(e);
         !e.is_empty() && e.iter().all(u8::is_ascii_digit)
     };
     if r.first() == Some(&b'.') {
@@ -611,7 +626,14 @@ fn js_yaml_float(t: &str, v: JsYaml) -> bool {
 fn js_yaml_timestamp(t: &str) -> bool {
     let b = t.as_bytes();
     let d = |i: usize| b.get(i).is_some_and(u8::is_ascii_digit);
-    if b.len() == 10 && (0..4).all(d) && b[4] == b'-' && d(5) && d(6) && b[7] == b'-' && d(8) && d(9)
+    if b.len() == 10
+        && (0..4).all(d)
+        && b[4] == b'-'
+        && d(5)
+        && d(6)
+        && b[7] == b'-'
+        && d(8)
+        && d(9)
     {
         return true;
     }
@@ -693,7 +715,19 @@ mod tests {
     #[test]
     fn js_yaml_resolves_plain_scalars_as_each_version_does() {
         use JsYaml::*;
-        for s in ["1.10", "true", "~", "", "0x1F", "1_000", "2024-01-01", "-5", ".inf", "1e3", "0b101"] {
+        for s in [
+            "1.10",
+            "true",
+            "~",
+            "",
+            "0x1F",
+            "1_000",
+            "2024-01-01",
+            "-5",
+            ".inf",
+            "1e3",
+            "0b101",
+        ] {
             assert!(!js_yaml_plain_is_string(s, V4), "{s} is not a string in v4");
             assert!(!js_yaml_plain_is_string(s, V3), "{s} is not a string in v3");
         }
@@ -703,7 +737,16 @@ mod tests {
         assert!(js_yaml_plain_is_string("0o17", V3));
         assert!(!js_yaml_plain_is_string("017", V3));
         assert!(!js_yaml_plain_is_string("2024-1-2 10:00:00 +01:00", V4));
-        for s in ["yes", "1.2.3", "v1", "1e", "abc", "1_", "- x", "12345678901234567890x"] {
+        for s in [
+            "yes",
+            "1.2.3",
+            "v1",
+            "1e",
+            "abc",
+            "1_",
+            "- x",
+            "12345678901234567890x",
+        ] {
             assert!(js_yaml_plain_is_string(s, V4), "{s} is a string");
         }
     }

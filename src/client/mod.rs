@@ -268,11 +268,15 @@ impl Hidden {
                 }
             ),
             Hidden::DotFolder { folder } => {
-                format!("the folder `{folder}` on its path starts with a dot, and the client skips such folders")
+                format!(
+                    "the folder `{folder}` on its path starts with a dot, and the client skips such folders"
+                )
             }
             Hidden::NoFrontmatter { why } => format!("the client finds no frontmatter: {why}"),
             Hidden::BadFrontmatter { message } => {
-                format!("its frontmatter does not parse for the client ({message}), which drops the skill")
+                format!(
+                    "its frontmatter does not parse for the client ({message}), which drops the skill"
+                )
             }
             Hidden::NotAString { key } => {
                 format!("its `{key}` is not a string, and the client drops the skill")

@@ -205,7 +205,12 @@ impl Client for Opencode {
         format!("<name>{name}</name> <description>{text}</description>")
     }
 
-    fn listing(&self, catalog: &Catalog, _config: &Config, builtins: Option<&[Builtin]>) -> Listing {
+    fn listing(
+        &self,
+        catalog: &Catalog,
+        _config: &Config,
+        builtins: Option<&[Builtin]>,
+    ) -> Listing {
         let mut entries: Vec<Entry> = Vec::with_capacity(catalog.skills.len());
         for (i, skill) in catalog.skills.iter().enumerate() {
             let mut r = read(skill);
@@ -260,7 +265,7 @@ impl Client for Opencode {
             .filter(|b| !by_name.contains_key(&b.name))
             .cloned()
             .collect();
-        let mut names: Vec<(String, usize)> = by_name.into_iter().map(|(n, i)| (n, i)).collect();
+        let mut names: Vec<(String, usize)> = by_name.into_iter().collect();
         super::claude_code::collate(&mut names);
         let mut sorted: Vec<Entry> = names.iter().map(|&(_, i)| entries[i].clone()).collect();
         sorted.extend(entries.into_iter().filter(|e| !e.listed));
@@ -280,7 +285,10 @@ mod tests {
     #[test]
     fn gray_matter_closes_at_the_first_newline_dashes() {
         assert_eq!(frontmatter("---\nname: a\n---\nb"), Some("\nname: a"));
-        assert_eq!(frontmatter("\u{feff}---\nname: a\n---\n"), Some("\nname: a"));
+        assert_eq!(
+            frontmatter("\u{feff}---\nname: a\n---\n"),
+            Some("\nname: a")
+        );
         assert_eq!(frontmatter("---\nd: a---b\n---x"), Some("\nd: a---b"));
         assert_eq!(frontmatter("----\nname: a\n---\n"), None);
         assert_eq!(frontmatter("---\nname: a\n"), Some("\nname: a\n"));
@@ -288,12 +296,14 @@ mod tests {
 
     #[test]
     fn the_retry_makes_colon_values_block_scalars() {
-        let (t, c) = sanitize("name: x\ndescription: Deploys. DO NOT USE FOR: builds # c\nallowed-tools: a: b");
+        let (t, c) = sanitize(
+            "name: x\ndescription: Deploys. DO NOT USE FOR: builds # c\nallowed-tools: a: b",
+        );
         assert!(c);
         assert_eq!(
             t,
             "name: x\ndescription: |-\n  Deploys. DO NOT USE FOR: builds # c\nallowed-tools: a: b"
         );
-        assert_eq!(sanitize("description: \"a: b\"").1, false);
+        assert!(!sanitize("description: \"a: b\"").1);
     }
 }

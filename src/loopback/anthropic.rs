@@ -348,10 +348,7 @@ mod tests {
         let r = tool_results(&body);
         assert_eq!(r.len(), 2);
         assert!(r[0].is_error && r[0].text.contains("Unknown skill"));
-        assert_eq!(
-            (r[1].id.as_str(), r[1].text.as_str()),
-            ("toolu_2", "a\nb")
-        );
+        assert_eq!((r[1].id.as_str(), r[1].text.as_str()), ("toolu_2", "a\nb"));
         assert_eq!(texts(&body)[..2], ["sys".to_string(), "hello".to_string()]);
     }
 

@@ -19,7 +19,8 @@ pub struct Gemini;
 /// A `generateContent` or `streamGenerateContent` call.
 pub fn is_generate(req: &Request) -> bool {
     req.method == "POST"
-        && (req.path().ends_with(":streamGenerateContent") || req.path().ends_with(":generateContent"))
+        && (req.path().ends_with(":streamGenerateContent")
+            || req.path().ends_with(":generateContent"))
 }
 
 fn usage(turn: &Turn) -> Value {
@@ -73,15 +74,18 @@ pub fn reply(req: &Request, turn: &Turn) -> Response {
 
 /// What a Gemini request shows the model.
 pub fn read(body: &Value) -> Exchange {
-    let mut x = Exchange::default();
-    x.system = body["systemInstruction"]["parts"]
+    let system = body["systemInstruction"]["parts"]
         .as_array()
         .into_iter()
         .flatten()
         .filter_map(|p| p["text"].as_str())
         .collect::<Vec<_>>()
         .join("\n");
-    x.texts.push(x.system.clone());
+    let mut x = Exchange {
+        texts: vec![system.clone()],
+        system,
+        ..Exchange::default()
+    };
     let mut prompt_parts: Option<Vec<String>> = None;
     for c in body["contents"].as_array().into_iter().flatten() {
         let model = c["role"] == "model";
@@ -184,7 +188,8 @@ mod tests {
 
     #[test]
     fn a_stream_is_one_data_chunk_with_the_function_call_and_usage() {
-        let t = Turn::tool("1", "activate_skill", json!({"name": "run-tests"})).usage(100, 40, 7, 3);
+        let t =
+            Turn::tool("1", "activate_skill", json!({"name": "run-tests"})).usage(100, 40, 7, 3);
         let r = reply(
             &post("/v1beta/models/gemini-2.5-pro:streamGenerateContent?alt=sse"),
             &t,

@@ -225,8 +225,8 @@ mod tests {
 
     #[test]
     fn a_tool_call_becomes_a_function_call_item_with_its_arguments_as_text() {
-        let t = Turn::tool("1", "exec_command", json!({"cmd": "cat SKILL.md"}))
-            .usage(100, 40, 7, 3);
+        let t =
+            Turn::tool("1", "exec_command", json!({"cmd": "cat SKILL.md"})).usage(100, 40, 7, 3);
         let r = reply(&post(json!({"model": "m"})), &t);
         let text = String::from_utf8(r.body).unwrap();
         let done: Vec<Value> = text

@@ -337,9 +337,7 @@ impl Endpoint {
                     .delayed(Duration::from_secs(600)),
                 Kind::Agent => a.reply(req, &agent_turn(client, &s, &x)),
                 Kind::Grader => a.reply(req, &grader_turn(&s, &x)),
-                Kind::Side | Kind::Other => {
-                    a.reply(req, &Turn::text("Scripted session title"))
-                }
+                Kind::Side | Kind::Other => a.reply(req, &Turn::text("Scripted session title")),
             }
         })
         .expect("the loopback endpoint starts");

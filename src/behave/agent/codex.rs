@@ -3,7 +3,8 @@
 //! `tests/real_codex_behave.rs` checks them against the installed CLI.
 //!
 //! **Start.** `codex exec --json --ephemeral --strict-config
-//! --skip-git-repo-check -s workspace-write` and `-c` settings (below),
+//! --skip-git-repo-check -s workspace-write` and `--config` settings
+//! (below),
 //! prompt on stdin (no prompt argument: `exec` then reads it from stdin).
 //! `--strict-config` makes an unknown setting an error, so a version that
 //! no longer knows one of them fails instead of running without it; the
@@ -165,7 +166,7 @@ impl Codex {
     fn common(&self, model: Option<&String>) -> Vec<String> {
         let mut a = Vec::new();
         let mut set = |k: &str, v: &str| {
-            a.push("-c".to_string());
+            a.push("--config".to_string());
             a.push(format!("{k}={v}"));
         };
         set("approval_policy", "\"never\"");
@@ -217,7 +218,7 @@ impl Codex {
 }
 
 /// The run home's `config.toml`: every setting is on the command line.
-const CONFIG_NOTE: &str = "# Written by skillgate for one run: every setting is passed with -c on the\n# command line (see plan.json), where nothing else can override it.\n";
+const CONFIG_NOTE: &str = "# Written by skillgate for one run: every setting is passed with --config on\n# the command line (see plan.json), where nothing else can override it.\n";
 
 /// `s` as a TOML basic string.
 fn toml_string(s: &str) -> String {
@@ -284,7 +285,7 @@ impl Agent for Codex {
                 ("sandbox_workspace_write.exclude_tmpdir_env_var", "true"),
                 ("sandbox_workspace_write.network_access", "false"),
             ] {
-                a.push("-c".into());
+                a.push("--config".into());
                 a.push(format!("{k}={v}"));
             }
         }
@@ -294,7 +295,7 @@ impl Agent for Codex {
 
     fn grader(&self, paths: &Paths) -> Call {
         let mut a = Self::head("read-only");
-        a.push("-c".into());
+        a.push("--config".into());
         a.push("features.shell_tool=false".into());
         a.extend(self.common(self.grader_model.as_ref().or(self.model.as_ref())));
         self.call(a, paths)
@@ -308,7 +309,10 @@ impl Agent for Codex {
         let err = String::from_utf8_lossy(stderr);
         let said = |needle: &str| {
             err.contains(needle)
-                || trace.result.as_ref().is_some_and(|r| r.text.contains(needle))
+                || trace
+                    .result
+                    .as_ref()
+                    .is_some_and(|r| r.text.contains(needle))
         };
         if said("unknown configuration field") || said("Error loading config") {
             let line = err
@@ -325,7 +329,11 @@ impl Agent for Codex {
                 ),
             });
         }
-        let auth = ["Missing environment variable", "401 Unauthorized", "Not logged in"];
+        let auth = [
+            "Missing environment variable",
+            "401 Unauthorized",
+            "Not logged in",
+        ];
         if let Some(n) = auth.iter().find(|n| said(n)) {
             let line = err
                 .lines()
@@ -362,10 +370,11 @@ impl Agent for Codex {
     /// unknown setting is a refusal.
     fn preflight(&self) -> Result<Preflight, Stop> {
         let pre = super::require_version(self, SETTINGS)?;
-        let home = crate::behave::workspace::home_scratch("preflight", false).map_err(|e| Stop {
-            message: format!("cannot create a folder to check Codex's settings in: {e}"),
-            help: String::new(),
-        })?;
+        let home =
+            crate::behave::workspace::home_scratch("preflight", false).map_err(|e| Stop {
+                message: format!("cannot create a folder to check Codex's settings in: {e}"),
+                help: String::new(),
+            })?;
         let cwd = home.path().join("workspace");
         std::fs::create_dir_all(&cwd).map_err(|e| Stop {
             message: format!("cannot create a folder to check Codex's settings in: {e}"),
@@ -382,9 +391,9 @@ impl Agent for Codex {
             .args;
         args.extend(
             [
-                "-c",
+                "--config",
                 "model_provider=\"skillgate-preflight\"",
-                "-c",
+                "--config",
                 "model_providers.skillgate-preflight={name=\"skillgate-preflight\",base_url=\"http://127.0.0.1:9/v1\",env_key=\"SKILLGATE_PREFLIGHT_UNSET_KEY\",wire_api=\"responses\"}",
             ]
             .map(String::from),
@@ -420,10 +429,9 @@ impl Agent for Codex {
             String::from_utf8_lossy(&out.stderr),
             String::from_utf8_lossy(&out.stdout)
         );
-        if let Some(line) = err
-            .lines()
-            .find(|l| l.contains("unknown configuration field") || l.contains("Error loading config"))
-        {
+        if let Some(line) = err.lines().find(|l| {
+            l.contains("unknown configuration field") || l.contains("Error loading config")
+        }) {
             return Err(Stop {
                 message: format!(
                     "Codex {} does not accept one of skillgate's safety settings ({SETTINGS}): {}",
@@ -622,12 +630,15 @@ fn frontmatter_name(output: &str) -> Option<String> {
 /// The `SKILL.md` files a command reads with a reader program, absolute.
 pub fn skill_reads(command: &str, cwd: &Path) -> Vec<PathBuf> {
     let words = shell_words(command);
-    // `/bin/bash -lc '<script>'`: the script is what ran
+    // Codex wraps every command as `<shell> -lc '<script>'`: the script is
+    // what ran
     let script = match words.as_slice() {
-        [sh, flag, script, ..]
-            if sh.rsplit('/').next().is_some_and(|s| matches!(s, "bash" | "sh" | "zsh" | "dash"))
+        [_, flag, script]
+            if flag.len() >= 2
                 && flag.starts_with('-')
-                && flag.contains('c') =>
+                && !flag.starts_with("--")
+                && flag.ends_with('c')
+                && flag[1..].chars().all(|c| c.is_ascii_lowercase()) =>
         {
             script.clone()
         }
@@ -851,11 +862,11 @@ not json
         let a = c.executor(&p, None).args.join(" ");
         for s in [
             "exec --json --ephemeral --strict-config --skip-git-repo-check -s workspace-write",
-            "-c sandbox_workspace_write.exclude_slash_tmp=true",
-            "-c sandbox_workspace_write.exclude_tmpdir_env_var=true",
-            "-c features.apps=false",
-            "-c web_search=\"disabled\"",
-            "-c skills.bundled.enabled=false",
+            "--config sandbox_workspace_write.exclude_slash_tmp=true",
+            "--config sandbox_workspace_write.exclude_tmpdir_env_var=true",
+            "--config features.apps=false",
+            "--config web_search=\"disabled\"",
+            "--config skills.bundled.enabled=false",
         ] {
             assert!(a.contains(s), "{s} missing from {a}");
         }

@@ -407,10 +407,7 @@ pub fn version_triple(v: &str) -> Option<(u64, u64, u64)> {
 /// version must be at least `tested` (the settings it is started with were
 /// verified on that version; an older one may silently ignore a safety
 /// setting). `settings` names them for the message.
-pub fn require_version(
-    agent: &dyn Agent,
-    settings: &str,
-) -> Result<Preflight, Stop> {
+pub fn require_version(agent: &dyn Agent, settings: &str) -> Result<Preflight, Stop> {
     let tested = agent.tested_version();
     let version = version_of(agent.program(), &["--version"]).map_err(|e| Stop {
         message: format!(

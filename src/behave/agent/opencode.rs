@@ -64,7 +64,8 @@ pub const TESTED_VERSION: &str = "1.18.33";
 const FAMILIES: &[&str] = &["OPENCODE_"];
 
 /// The lock file that keeps opencode from installing its plugin package.
-pub const PLUGIN_LOCK: &str = "{\"packages\": {\"\": {\"dependencies\": {\"@opencode-ai/plugin\": \"*\"}}}}\n";
+pub const PLUGIN_LOCK: &str =
+    "{\"packages\": {\"\": {\"dependencies\": {\"@opencode-ai/plugin\": \"*\"}}}}\n";
 
 /// The bundled skill of the tested version.
 const BUNDLED: &str = "customize-opencode";
@@ -206,10 +207,18 @@ impl Opencode {
     }
 
     fn call(&self, paths: &Paths, model: Option<&String>, permission: Value) -> Call {
-        let mut a: Vec<String> = ["run", "--format", "json", "--pure", "--title", "skillgate", "--dir"]
-            .iter()
-            .map(|s| s.to_string())
-            .collect();
+        let mut a: Vec<String> = [
+            "run",
+            "--format",
+            "json",
+            "--pure",
+            "--title",
+            "skillgate",
+            "--dir",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
         a.push(paths.cwd.display().to_string());
         if let Some(m) = model {
             a.push("-m".into());
@@ -231,7 +240,10 @@ impl Opencode {
                     ".config/opencode/package-lock.json".into(),
                     PLUGIN_LOCK.as_bytes().to_vec(),
                 ),
-                (".config/opencode/node_modules/.skillgate".into(), Vec::new()),
+                (
+                    ".config/opencode/node_modules/.skillgate".into(),
+                    Vec::new(),
+                ),
             ],
         }
     }
@@ -263,7 +275,12 @@ impl Agent for Opencode {
     }
 
     fn project_skill_dirs(&self) -> &'static [&'static str] {
-        &[".agents/skills", ".claude/skills", ".opencode/skill", ".opencode/skills"]
+        &[
+            ".agents/skills",
+            ".claude/skills",
+            ".opencode/skill",
+            ".opencode/skills",
+        ]
     }
 
     /// None: every personal folder is replaced by the run home.
@@ -299,8 +316,16 @@ impl Agent for Opencode {
     fn fatal(&self, trace: &Trace, stderr: &[u8]) -> Option<Stop> {
         let err = String::from_utf8_lossy(stderr);
         let text = trace.result.as_ref().map(|r| r.text.as_str()).unwrap_or("");
-        let needles = ["API key", "401", "Unauthorized", "ProviderModelNotFoundError", "ProviderInitError"];
-        let hit = needles.iter().find(|n| err.contains(*n) || text.contains(*n))?;
+        let needles = [
+            "API key",
+            "401",
+            "Unauthorized",
+            "ProviderModelNotFoundError",
+            "ProviderInitError",
+        ];
+        let hit = needles
+            .iter()
+            .find(|n| err.contains(*n) || text.contains(*n))?;
         let line = err
             .lines()
             .chain(std::iter::once(text))
@@ -433,7 +458,8 @@ pub fn parse(bytes: &[u8]) -> Trace {
                     .input_tokens
                     .saturating_add(n(&k["input"]))
                     .saturating_add(cached);
-                r.cached_input_tokens = r.cached_input_tokens.saturating_add(n(&k["cache"]["read"]));
+                r.cached_input_tokens =
+                    r.cached_input_tokens.saturating_add(n(&k["cache"]["read"]));
                 r.output_tokens = r
                     .output_tokens
                     .saturating_add(n(&k["output"]))
