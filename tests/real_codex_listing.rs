@@ -91,15 +91,64 @@ fn a_thousand_real_skills_are_listed_exactly_as_the_real_cli_lists_them() {
     let Some(codex) = real_client::cli("codex") else {
         return;
     };
-    // parts small enough that the listing stays within the budget
-    let Some((_tmp, parts)) = real_client::wild_catalogs(25) else {
+    let Some((tmp, all)) = real_client::wild_catalogs(1000) else {
         return;
     };
-    let mut skills = 0;
-    for p in &parts {
-        skills += real_client::verify("codex", p, &codex, &[])["verify"]["skills"]
-            .as_u64()
-            .unwrap();
+    // the predicted listing with no budget, to pack the skills into parts
+    // whose listing stays within Codex's budget
+    let cfg = tmp.path().join("unbounded.toml");
+    std::fs::write(&cfg, "[route]\nlisting-budget-chars = 100000000\n").unwrap();
+    let out = assert_cmd::Command::cargo_bin("skillgate")
+        .unwrap()
+        .arg("listing")
+        .arg(&all[0])
+        .args(["--client", "codex", "--format", "json", "--config"])
+        .arg(&cfg)
+        .output()
+        .unwrap();
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let mut parts: Vec<Vec<String>> = vec![Vec::new()];
+    let mut tokens = 0;
+    for e in doc["entries"].as_array().unwrap() {
+        // a line costs ceil(bytes / 4) tokens; leave room for the bundled skills
+        let cost = (e["line"].as_str().unwrap().len() + 4) / 4;
+        if tokens + cost > 8_500 {
+            parts.push(Vec::new());
+            tokens = 0;
+        }
+        tokens += cost;
+        parts
+            .last_mut()
+            .unwrap()
+            .push(e["path"].as_str().unwrap().to_string());
     }
+    let roots: Vec<std::path::PathBuf> = parts
+        .iter()
+        .enumerate()
+        .map(|(k, files)| {
+            let root = tmp.path().join(format!("packed-{k:02}"));
+            for f in files {
+                let dir = root.join(Path::new(f).parent().unwrap());
+                std::fs::create_dir_all(&dir).unwrap();
+                std::fs::copy(all[0].join(f), dir.join("SKILL.md")).unwrap();
+            }
+            root
+        })
+        .collect();
+    // two parts at a time: each capture is two short Codex runs
+    let skills: u64 = roots
+        .chunks(2)
+        .map(|batch| {
+            std::thread::scope(|s| {
+                batch
+                    .iter()
+                    .map(|p| s.spawn(|| real_client::verify("codex", p, &codex, &[])))
+                    .collect::<Vec<_>>()
+                    .into_iter()
+                    .map(|h| h.join().unwrap()["verify"]["skills"].as_u64().unwrap())
+                    .sum::<u64>()
+            })
+        })
+        .sum();
     assert_eq!(skills, 1000);
 }
