@@ -37,7 +37,7 @@
 
 use super::{Budget, Builtin, Change, ChangeKind, Client, ClientId, Entry, Hidden, Listing};
 use crate::catalog::yaml::{Kind, Node, Style};
-use crate::catalog::{Catalog, Skill, Target};
+use crate::catalog::{Catalog, Skill};
 use crate::config::Config;
 
 /// The Codex version this model was checked against.
@@ -446,20 +446,8 @@ pub fn listing_with_roots(
         for (i, skill) in catalog.skills.iter().enumerate() {
             let mut r = read(skill);
             let rel = super::installed_rel(catalog, skill);
-            if r.hidden.is_none() && catalog.target == Target::Catalog {
-                if let Some((d, root)) = super::depth(skill, &catalog.roots)
-                    && d > DEPTH
-                {
-                    r.hidden = Some(Hidden::TooDeep {
-                        depth: d,
-                        root,
-                        limit: DEPTH,
-                    });
-                } else if let Some(dot) = rel.split('/').find(|c| c.starts_with('.')) {
-                    r.hidden = Some(Hidden::DotFolder {
-                        folder: dot.to_string(),
-                    });
-                }
+            if r.hidden.is_none() {
+                r.hidden = super::undiscovered(catalog, skill, &rel, DEPTH, true);
             }
             let mut text = r.description.clone();
             if r.hidden.is_none()
@@ -477,20 +465,10 @@ pub fn listing_with_roots(
                 text = c;
             }
             let path = format!("r{alias}/{rel}/SKILL.md");
-            let listed = r.hidden.is_none();
-            entries.push(Entry {
-                line: render(&r.name, &text, &path),
-                name: r.name.clone(),
-                path: skill.file.clone(),
-                skill: i,
-                listed,
-                reason: r.hidden,
-                text: if listed { text } else { String::new() },
-                name_only: false,
-                description: skill.description().map(|d| d.trim().to_string()),
-                alias: None,
-                changes: r.changes,
-            });
+            let line = render(&r.name, &text, &path);
+            entries.push(super::entry(
+                skill, i, r.name, text, line, r.hidden, r.changes,
+            ));
         }
         let mut order: Vec<usize> = (0..entries.len()).filter(|&i| entries[i].listed).collect();
         order.sort_by(|&a, &b| {

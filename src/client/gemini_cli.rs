@@ -26,7 +26,7 @@
 
 use super::js::{JsDoc, JsVal, JsYaml, js_yaml_load};
 use super::{Builtin, Change, ChangeKind, Client, ClientId, Entry, Hidden, Listing};
-use crate::catalog::{Catalog, Skill, Target};
+use crate::catalog::{Catalog, Skill};
 use crate::config::Config;
 
 /// The Gemini CLI version this model was checked against.
@@ -199,9 +199,7 @@ pub fn read(skill: &Skill) -> Reading {
 
 /// One `<skill>` element as the CLI writes it.
 pub fn render(name: &str, description: &str, location: &str) -> String {
-    format!(
-        "  <skill>\n    <name>{name}</name>\n    <description>{description}</description>\n    <location>{location}</location>\n  </skill>"
-    )
+    super::skill_element(name, description, location)
 }
 
 impl Client for GeminiCli {
@@ -223,83 +221,28 @@ impl Client for GeminiCli {
         for (i, skill) in catalog.skills.iter().enumerate() {
             let mut r = read(skill);
             let rel = super::installed_rel(catalog, skill);
-            if r.hidden.is_none() && catalog.target == Target::Catalog {
-                if let Some((d, root)) = super::depth(skill, &catalog.roots)
-                    && d > DEPTH
-                {
-                    r.hidden = Some(Hidden::TooDeep {
-                        depth: d,
-                        root,
-                        limit: DEPTH,
-                    });
-                } else if let Some(dot) = rel.split('/').find(|c| c.starts_with('.')) {
-                    r.hidden = Some(Hidden::DotFolder {
-                        folder: dot.to_string(),
-                    });
-                }
+            if r.hidden.is_none() {
+                r.hidden = super::undiscovered(catalog, skill, &rel, DEPTH, true);
             }
-            let listed = r.hidden.is_none();
-            entries.push(Entry {
-                line: render(
-                    &r.name,
-                    &r.description,
-                    &format!(".agents/skills/{rel}/SKILL.md"),
-                ),
-                // a skill the client drops before it has a name is shown by
-                // its folder's
-                name: if r.name.is_empty() && !listed {
-                    skill.folder.clone()
-                } else {
-                    r.name
-                },
-                path: skill.file.clone(),
-                skill: i,
-                listed,
-                reason: r.hidden,
-                text: if listed { r.description } else { String::new() },
-                name_only: false,
-                description: skill.description().map(|d| d.trim().to_string()),
-                alias: None,
-                changes: r.changes,
-            });
+            let line = render(
+                &r.name,
+                &r.description,
+                &format!(".agents/skills/{rel}/SKILL.md"),
+            );
+            entries.push(super::entry(
+                skill,
+                i,
+                r.name,
+                r.description,
+                line,
+                r.hidden,
+                r.changes,
+            ));
         }
         // found in path order; a later skill with the same name replaces an
         // earlier one in its place
-        let mut order: Vec<usize> = (0..entries.len()).filter(|&i| entries[i].listed).collect();
-        order.sort_by(|&a, &b| entries[a].path.cmp(&entries[b].path));
-        let mut slots: Vec<usize> = Vec::new();
-        for i in order {
-            match slots
-                .iter_mut()
-                .find(|s| entries[**s].name == entries[i].name)
-            {
-                Some(slot) => {
-                    let old = std::mem::replace(slot, i);
-                    let by = entries[i].path.clone();
-                    let e = &mut entries[old];
-                    e.listed = false;
-                    e.reason = Some(Hidden::Shadowed { by });
-                    e.text.clear();
-                }
-                None => slots.push(i),
-            }
-        }
-        let names: std::collections::HashSet<&str> =
-            slots.iter().map(|&i| entries[i].name.as_str()).collect();
-        let shown_builtins: Vec<Builtin> = builtins
-            .unwrap_or(&[])
-            .iter()
-            .filter(|b| !names.contains(b.name.as_str()))
-            .cloned()
-            .collect();
-        let mut sorted: Vec<Entry> = slots.iter().map(|&i| entries[i].clone()).collect();
-        sorted.extend(entries.into_iter().filter(|e| !e.listed));
-        Listing {
-            client: ClientId::GeminiCli,
-            entries: sorted,
-            builtins: shown_builtins,
-            budget: None,
-        }
+        let shown = super::last_of_each_name(&mut entries);
+        super::assemble(ClientId::GeminiCli, entries, &shown, builtins)
     }
 }
 

@@ -428,6 +428,126 @@ pub fn installed_rel(catalog: &Catalog, skill: &crate::catalog::Skill) -> String
     }
 }
 
+/// Why a client that finds skills at most `limit` folders below a skills
+/// folder (and, with `skip_dots`, never inside a dot folder) does not find
+/// this catalog skill once it is installed at `rel`. Nothing for a single
+/// skill or a folder of anything, whose layout says nothing.
+pub fn undiscovered(
+    catalog: &Catalog,
+    skill: &crate::catalog::Skill,
+    rel: &str,
+    limit: usize,
+    skip_dots: bool,
+) -> Option<Hidden> {
+    if catalog.target != crate::catalog::Target::Catalog {
+        return None;
+    }
+    if let Some((depth, root)) = depth(skill, &catalog.roots)
+        && depth > limit
+    {
+        return Some(Hidden::TooDeep { depth, root, limit });
+    }
+    let dot = rel
+        .split('/')
+        .find(|c| c.starts_with('.'))
+        .filter(|_| skip_dots)?;
+    Some(Hidden::DotFolder {
+        folder: dot.to_string(),
+    })
+}
+
+/// One `<skill>` element of an XML-style listing (Gemini CLI, opencode).
+pub fn skill_element(name: &str, description: &str, location: &str) -> String {
+    format!(
+        "  <skill>\n    <name>{name}</name>\n    <description>{description}</description>\n    <location>{location}</location>\n  </skill>"
+    )
+}
+
+/// The entry of a catalog skill whose listed text is `text` (emptied when
+/// the skill is hidden). A skill hidden before it has a name goes by its
+/// folder's.
+pub fn entry(
+    skill: &crate::catalog::Skill,
+    index: usize,
+    name: String,
+    text: String,
+    line: String,
+    reason: Option<Hidden>,
+    changes: Vec<Change>,
+) -> Entry {
+    let listed = reason.is_none();
+    Entry {
+        line,
+        name: if name.is_empty() && !listed {
+            skill.folder.clone()
+        } else {
+            name
+        },
+        path: skill.file.clone(),
+        skill: index,
+        listed,
+        reason,
+        text: if listed { text } else { String::new() },
+        name_only: false,
+        description: skill.description().map(|d| d.trim().to_string()),
+        alias: None,
+        changes,
+    }
+}
+
+/// Read in path order, a later listed skill with an earlier one's name
+/// replaces it, which is then hidden as shadowed. The winners' indexes, in
+/// the place each name was first seen.
+pub fn last_of_each_name(entries: &mut [Entry]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..entries.len()).filter(|&i| entries[i].listed).collect();
+    order.sort_by(|&a, &b| entries[a].path.cmp(&entries[b].path));
+    let mut slots: Vec<usize> = Vec::new();
+    let mut slot_of: std::collections::HashMap<String, usize> = Default::default();
+    for i in order {
+        match slot_of.get(&entries[i].name) {
+            Some(&s) => {
+                let old = std::mem::replace(&mut slots[s], i);
+                let by = entries[i].path.clone();
+                let e = &mut entries[old];
+                e.listed = false;
+                e.reason = Some(Hidden::Shadowed { by });
+                e.text.clear();
+            }
+            None => {
+                slot_of.insert(entries[i].name.clone(), slots.len());
+                slots.push(i);
+            }
+        }
+    }
+    slots
+}
+
+/// The listing of `client`: the entries at `shown` in that order, then the
+/// hidden ones, and the bundled skills no catalog skill's name replaces.
+pub fn assemble(
+    client: ClientId,
+    entries: Vec<Entry>,
+    shown: &[usize],
+    builtins: Option<&[Builtin]>,
+) -> Listing {
+    let names: std::collections::HashSet<&str> =
+        shown.iter().map(|&i| entries[i].name.as_str()).collect();
+    let builtins: Vec<Builtin> = builtins
+        .unwrap_or(&[])
+        .iter()
+        .filter(|b| !names.contains(b.name.as_str()))
+        .cloned()
+        .collect();
+    let mut sorted: Vec<Entry> = shown.iter().map(|&i| entries[i].clone()).collect();
+    sorted.extend(entries.into_iter().filter(|e| !e.listed));
+    Listing {
+        client,
+        entries: sorted,
+        builtins,
+        budget: None,
+    }
+}
+
 /// The client model `[route] client` (or `--client`) names.
 pub fn chosen(config: &Config, flag: Option<ClientId>) -> ClientId {
     flag.unwrap_or(config.route.client)

@@ -26,7 +26,7 @@
 
 use super::js::{JsDoc, JsVal, JsYaml, js_yaml_load};
 use super::{Builtin, Change, ChangeKind, Client, ClientId, Entry, Hidden, Listing};
-use crate::catalog::{Catalog, Skill, Target};
+use crate::catalog::{Catalog, Skill};
 use crate::config::Config;
 
 /// The opencode version this model was checked against.
@@ -191,9 +191,7 @@ pub fn render(name: &str, description: &str, location: &str) -> String {
         .replace('>', "&gt;")
         .replace('"', "&quot;")
         .replace('\'', "&#39;");
-    format!(
-        "  <skill>\n    <name>{name}</name>\n    <description>{description}</description>\n    <location>{esc}</location>\n  </skill>"
-    )
+    super::skill_element(name, description, &esc)
 }
 
 impl Client for Opencode {
@@ -214,67 +212,26 @@ impl Client for Opencode {
         let mut entries: Vec<Entry> = Vec::with_capacity(catalog.skills.len());
         for (i, skill) in catalog.skills.iter().enumerate() {
             let mut r = read(skill);
-            if r.hidden.is_none()
-                && catalog.target == Target::Catalog
-                && let Some((d, root)) = super::depth(skill, &catalog.roots)
-                && d > DEPTH
-            {
-                r.hidden = Some(Hidden::TooDeep {
-                    depth: d,
-                    root,
-                    limit: DEPTH,
-                });
-            }
             let rel = super::installed_rel(catalog, skill);
-            let listed = r.hidden.is_none();
-            let text = r.description.clone().unwrap_or_default();
-            entries.push(Entry {
-                line: render(&r.name, &text, &format!(".agents/skills/{rel}/SKILL.md")),
-                name: if r.name.is_empty() && !listed {
-                    skill.folder.clone()
-                } else {
-                    r.name
-                },
-                path: skill.file.clone(),
-                skill: i,
-                listed,
-                reason: r.hidden,
-                text: if listed { text } else { String::new() },
-                name_only: false,
-                description: skill.description().map(|d| d.trim().to_string()),
-                alias: None,
-                changes: r.changes,
-            });
-        }
-        // one skill per name: the last read (in path order here) wins
-        let mut by_name: std::collections::HashMap<String, usize> = Default::default();
-        let mut order: Vec<usize> = (0..entries.len()).filter(|&i| entries[i].listed).collect();
-        order.sort_by(|&a, &b| entries[a].path.cmp(&entries[b].path));
-        for i in order {
-            if let Some(old) = by_name.insert(entries[i].name.clone(), i) {
-                let by = entries[i].path.clone();
-                let e = &mut entries[old];
-                e.listed = false;
-                e.reason = Some(Hidden::Shadowed { by });
-                e.text.clear();
+            if r.hidden.is_none() {
+                r.hidden = super::undiscovered(catalog, skill, &rel, DEPTH, false);
             }
+            let text = r.description.clone().unwrap_or_default();
+            let line = render(&r.name, &text, &format!(".agents/skills/{rel}/SKILL.md"));
+            entries.push(super::entry(
+                skill, i, r.name, text, line, r.hidden, r.changes,
+            ));
         }
-        let shown_builtins: Vec<Builtin> = builtins
-            .unwrap_or(&[])
+        // one skill per name: the last read (in path order here) wins; the
+        // listing is sorted by name
+        let shown = super::last_of_each_name(&mut entries);
+        let mut names: Vec<(String, usize)> = shown
             .iter()
-            .filter(|b| !by_name.contains_key(&b.name))
-            .cloned()
+            .map(|&i| (entries[i].name.clone(), i))
             .collect();
-        let mut names: Vec<(String, usize)> = by_name.into_iter().collect();
         super::claude_code::collate(&mut names);
-        let mut sorted: Vec<Entry> = names.iter().map(|&(_, i)| entries[i].clone()).collect();
-        sorted.extend(entries.into_iter().filter(|e| !e.listed));
-        Listing {
-            client: ClientId::Opencode,
-            entries: sorted,
-            builtins: shown_builtins,
-            budget: None,
-        }
+        let shown: Vec<usize> = names.into_iter().map(|(_, i)| i).collect();
+        super::assemble(ClientId::Opencode, entries, &shown, builtins)
     }
 }
 

@@ -205,15 +205,7 @@ pub fn texts(body: &Value) -> Vec<String> {
 
 /// The text of a request's system prompt, its blocks joined by newlines.
 pub fn system_text(body: &Value) -> String {
-    match &body["system"] {
-        Value::String(s) => s.clone(),
-        Value::Array(blocks) => blocks
-            .iter()
-            .filter_map(|b| b["text"].as_str())
-            .collect::<Vec<_>>()
-            .join("\n"),
-        _ => String::new(),
-    }
+    super::content_text(&body["system"])
 }
 
 /// Whether a messages request is Claude Code's session-title side request

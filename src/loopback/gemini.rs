@@ -152,10 +152,6 @@ impl Api for Gemini {
         is_generate(req)
     }
 
-    fn housekeeping(&self, _req: &Request) -> Response {
-        Response::empty(404)
-    }
-
     fn reply(&self, req: &Request, turn: &Turn) -> Response {
         reply(req, turn)
     }

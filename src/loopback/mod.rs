@@ -274,6 +274,20 @@ impl Exchange {
     }
 }
 
+/// The text of a message item's content (a string, or its parts' texts
+/// joined by newlines).
+pub fn content_text(c: &serde_json::Value) -> String {
+    match c {
+        serde_json::Value::String(s) => s.clone(),
+        serde_json::Value::Array(parts) => parts
+            .iter()
+            .filter_map(|p| p["text"].as_str())
+            .collect::<Vec<_>>()
+            .join("\n"),
+        _ => String::new(),
+    }
+}
+
 /// One model API, as a loopback endpoint speaks it.
 pub trait Api: Send + Sync + std::fmt::Debug {
     /// A short name (`anthropic`, `openai-responses`, `openai-chat`,
@@ -281,16 +295,22 @@ pub trait Api: Send + Sync + std::fmt::Debug {
     fn name(&self) -> &'static str;
     /// Whether `req` asks the model for a turn.
     fn is_model_call(&self, req: &Request) -> bool;
-    /// The answer to anything else (health checks, token counting, …).
-    fn housekeeping(&self, req: &Request) -> Response;
+    /// The answer to anything else (health checks, token counting, …):
+    /// by default 404.
+    fn housekeeping(&self, _req: &Request) -> Response {
+        Response::empty(404)
+    }
     /// Answer a model call with `turn`, in the form the request asks for
     /// (streamed or not).
     fn reply(&self, req: &Request, turn: &Turn) -> Response;
     /// What a model call's body shows the model.
     fn read(&self, body: &serde_json::Value) -> Exchange;
     /// Whether a model call is a client's side request rather than a turn
-    /// of the conversation (a session title, a model router).
-    fn is_side_request(&self, body: &serde_json::Value) -> bool;
+    /// of the conversation (a session title, a model router): by default
+    /// none is.
+    fn is_side_request(&self, _body: &serde_json::Value) -> bool {
+        false
+    }
 }
 
 /// Answers requests; called from several threads at once.

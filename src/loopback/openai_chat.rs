@@ -105,25 +105,13 @@ pub fn reply(req: &Request, turn: &Turn) -> Response {
     r
 }
 
-fn content_text(c: &Value) -> String {
-    match c {
-        Value::String(s) => s.clone(),
-        Value::Array(parts) => parts
-            .iter()
-            .filter_map(|p| p["text"].as_str())
-            .collect::<Vec<_>>()
-            .join("\n"),
-        _ => String::new(),
-    }
-}
-
 /// What a Chat Completions request shows the model.
 pub fn read(body: &Value) -> Exchange {
     let mut x = Exchange::default();
     let mut system = Vec::new();
     let mut names: std::collections::HashMap<String, String> = Default::default();
     for m in body["messages"].as_array().into_iter().flatten() {
-        let text = content_text(&m["content"]);
+        let text = super::content_text(&m["content"]);
         match m["role"].as_str() {
             Some("system") | Some("developer") => system.push(text.clone()),
             Some("user") if x.prompt.is_empty() => x.prompt = text.clone(),
@@ -178,10 +166,6 @@ impl Api for Chat {
 
     fn is_model_call(&self, req: &Request) -> bool {
         is_chat(req)
-    }
-
-    fn housekeeping(&self, _req: &Request) -> Response {
-        Response::empty(404)
     }
 
     fn reply(&self, req: &Request, turn: &Turn) -> Response {

@@ -95,20 +95,6 @@ pub fn reply(req: &Request, turn: &Turn) -> Response {
     Response::sse(events)
 }
 
-/// The text of a message item's content (a string, or its parts' texts
-/// joined by newlines).
-fn content_text(c: &Value) -> String {
-    match c {
-        Value::String(s) => s.clone(),
-        Value::Array(parts) => parts
-            .iter()
-            .filter_map(|p| p["text"].as_str())
-            .collect::<Vec<_>>()
-            .join("\n"),
-        _ => String::new(),
-    }
-}
-
 /// What a Responses request shows the model. The prompt is the first user
 /// message that is not one of the context blocks Codex sends before it
 /// (`<environment_context>`, `<user_instructions>`, …).
@@ -122,7 +108,7 @@ pub fn read(body: &Value) -> Exchange {
     for item in body["input"].as_array().into_iter().flatten() {
         match item["type"].as_str().unwrap_or("message") {
             "message" => {
-                let text = content_text(&item["content"]);
+                let text = super::content_text(&item["content"]);
                 match item["role"].as_str() {
                     Some("developer") | Some("system") => system.push(text.clone()),
                     Some("user") if x.prompt.is_empty() && !text.trim_start().starts_with('<') => {
@@ -152,7 +138,7 @@ pub fn read(body: &Value) -> Exchange {
             "function_call_output" | "custom_tool_call_output" => {
                 let text = match &item["output"] {
                     Value::String(s) => s.clone(),
-                    other => content_text(other),
+                    other => super::content_text(other),
                 };
                 x.results.push(ToolResult {
                     id: item["call_id"].as_str().unwrap_or("").to_string(),
@@ -193,20 +179,12 @@ impl Api for Responses {
         is_responses(req)
     }
 
-    fn housekeeping(&self, _req: &Request) -> Response {
-        Response::empty(404)
-    }
-
     fn reply(&self, req: &Request, turn: &Turn) -> Response {
         reply(req, turn)
     }
 
     fn read(&self, body: &Value) -> Exchange {
         read(body)
-    }
-
-    fn is_side_request(&self, _body: &Value) -> bool {
-        false
     }
 }
 

@@ -666,3 +666,95 @@ impl Lab {
             .collect()
     }
 }
+
+/// The done-when flow every client's Tier 3 test shares: one positive, one
+/// negative and one execution case, a model that loads the skill in every
+/// run (a guess in the baseline) and runs one shell command, one trial.
+/// Asserts what holds whatever the client: loads counted in `with` runs
+/// only, the baseline's guessed load failed and not counted, the eval
+/// graded by one grader request per graded run, usage normalised (input
+/// includes the cached tokens), results written, observations naming the
+/// client and its version, nothing left behind and no request off
+/// loopback. Returns the lab for the client's own checks (tools offered,
+/// bundled skills off, the grader's tools).
+pub fn end_to_end(client: Client, cli: &Path) -> Lab {
+    use predicates::prelude::*;
+    let lab = Lab::for_client(
+        client,
+        cli,
+        Script::new("demo-skill")
+            .cue("cent")
+            .load(Load::Always)
+            .bash("echo checked")
+            .usage(1000, 400, 50, 20),
+        &cases(
+            &["The invoice total is off by a cent, fix it"],
+            &["Update the architecture diagram in the docs"],
+            execution("The invoice total is off by a cent: fix src/total.js"),
+        ),
+    );
+    lab.behave(&["--trials", "1"])
+        .assert()
+        .code(3)
+        .stdout(predicate::str::contains("TP 2  FP 0  FN 0  TN 1"))
+        .stdout(predicate::str::contains(
+            "pass rate  with skill 1.000  without 1.000",
+        ))
+        .stderr(predicate::str::contains(
+            "run 1/6 positive-1 with #1: exit code 0, loaded demo-skill",
+        ));
+    let e = &lab.endpoint;
+    let runs = e.runs();
+    assert_eq!(runs.len(), 6, "3 cases × 2 arms");
+    for (i, r) in runs.iter().enumerate() {
+        assert_eq!(
+            e.lists(r, "demo-skill"),
+            i % 2 == 0,
+            "run {}: the listing names the skill in with runs only",
+            i + 1
+        );
+        assert!(!e.lists(r, "other-skill"));
+    }
+    for run in [
+        "positive-1/without_skill/run-1",
+        "eval-1/without_skill/run-1",
+    ] {
+        let r = lab.run(run);
+        assert_eq!(r["invoked_skills"], json!([]), "{run}");
+        assert_eq!(r["failed_loads"], json!(["demo-skill"]), "{run}");
+        assert_eq!(r["evidence"], true, "{run}");
+    }
+    let with = lab.run("eval-1/with_skill/run-1");
+    assert_eq!(with["invoked_skills"], json!(["demo-skill"]));
+    assert_eq!(with["client"], client.id());
+    let version = with["client_version"].as_str().unwrap_or_default();
+    let printed = std::process::Command::new(cli)
+        .arg("--version")
+        .output()
+        .unwrap();
+    assert!(
+        !version.is_empty() && String::from_utf8_lossy(&printed.stdout).contains(version),
+        "the run records the version the CLI prints: {version:?}"
+    );
+    assert_eq!(
+        e.bodies(Kind::Grader).len(),
+        2,
+        "one grader request per graded run"
+    );
+    let t = lab.timing("eval-1/with_skill/run-1");
+    assert_eq!(
+        t["executor_input_tokens"], 3000,
+        "three model calls of 1,000"
+    );
+    assert_eq!(t["executor_cached_input_tokens"], 1200);
+    let obs = lab.observations();
+    assert_eq!(obs.len(), 6);
+    assert!(obs.iter().all(|o| o["client"] == client.id()));
+    assert_eq!(lab.leftovers(), Vec::<String>::new(), "nothing left behind");
+    assert_eq!(
+        lab.escaped(),
+        Vec::<String>::new(),
+        "no request left 127.0.0.1"
+    );
+    lab
+}

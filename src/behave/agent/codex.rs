@@ -306,20 +306,8 @@ impl Agent for Codex {
     }
 
     fn fatal(&self, trace: &Trace, stderr: &[u8]) -> Option<Stop> {
-        let err = String::from_utf8_lossy(stderr);
-        let said = |needle: &str| {
-            err.contains(needle)
-                || trace
-                    .result
-                    .as_ref()
-                    .is_some_and(|r| r.text.contains(needle))
-        };
-        if said("unknown configuration field") || said("Error loading config") {
-            let line = err
-                .lines()
-                .find(|l| l.contains("configuration"))
-                .unwrap_or("")
-                .trim();
+        let refused = ["unknown configuration field", "Error loading config"];
+        if let Some(line) = super::line_naming(trace, stderr, &refused) {
             return Some(Stop {
                 message: format!(
                     "Codex refused one of skillgate's safety settings, so none of them can be guaranteed: {line}"
@@ -334,23 +322,14 @@ impl Agent for Codex {
             "401 Unauthorized",
             "Not logged in",
         ];
-        if let Some(n) = auth.iter().find(|n| said(n)) {
-            let line = err
-                .lines()
-                .chain(trace.result.iter().map(|r| r.text.as_str()))
-                .find(|l| l.contains(n))
-                .unwrap_or(n)
-                .trim()
-                .to_string();
-            return Some(Stop {
-                message: format!("Codex has no credentials: {line}"),
-                help: format!(
-                    "every run gets a fresh CODEX_HOME, so a `codex login` session is not used: set CODEX_API_KEY (or {} with [behave.codex] base-url)",
-                    self.env_key
-                ),
-            });
-        }
-        None
+        let line = super::line_naming(trace, stderr, &auth)?;
+        Some(Stop {
+            message: format!("Codex has no credentials: {line}"),
+            help: format!(
+                "every run gets a fresh CODEX_HOME, so a `codex login` session is not used: set CODEX_API_KEY (or {} with [behave.codex] base-url)",
+                self.env_key
+            ),
+        })
     }
 
     fn environment_doc(&self) -> (BTreeMap<String, String>, String) {

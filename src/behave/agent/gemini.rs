@@ -293,24 +293,16 @@ impl Agent for Gemini {
     }
 
     fn fatal(&self, trace: &Trace, stderr: &[u8]) -> Option<Stop> {
-        let err = String::from_utf8_lossy(stderr);
-        let text = trace.result.as_ref().map(|r| r.text.as_str()).unwrap_or("");
-        let auth = [
-            "GEMINI_API_KEY",
-            "Invalid auth method",
-            "API key not valid",
-            "PERMISSION_DENIED",
-        ];
-        let hit = auth
-            .iter()
-            .find(|n| err.contains(*n) || text.contains(*n))?;
-        let line = err
-            .lines()
-            .chain(std::iter::once(text))
-            .find(|l| l.contains(hit))
-            .unwrap_or(hit)
-            .trim()
-            .to_string();
+        let line = super::line_naming(
+            trace,
+            stderr,
+            &[
+                "GEMINI_API_KEY",
+                "Invalid auth method",
+                "API key not valid",
+                "PERMISSION_DENIED",
+            ],
+        )?;
         Some(Stop {
             message: format!("Gemini CLI cannot authenticate: {line}"),
             help: "every run gets a fresh GEMINI_CLI_HOME, so a `gemini` login is not used: set GEMINI_API_KEY".into(),

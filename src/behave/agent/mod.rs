@@ -365,6 +365,23 @@ const MAX_VERSION_OUTPUT: u64 = 64 * 1024;
 /// Run `program ARGS` (a version query: no prompt, no model) and return the
 /// version it prints: the first word that starts with a digit and holds a
 /// dot (`codex-cli 0.171.0` gives `0.171.0`).
+/// The first line of `stderr`, or else the run's result text, that names
+/// one of `needles` (trimmed): what a client printed when it stopped for a
+/// reason no run can get past (credentials, a refused setting).
+pub fn line_naming(trace: &Trace, stderr: &[u8], needles: &[&str]) -> Option<String> {
+    let err = String::from_utf8_lossy(stderr);
+    let text = trace.result.as_ref().map(|r| r.text.as_str()).unwrap_or("");
+    let hit = needles
+        .iter()
+        .find(|n| err.contains(*n) || text.contains(*n))?;
+    let line = err
+        .lines()
+        .chain(std::iter::once(text))
+        .find(|l| l.contains(hit))
+        .unwrap_or(hit);
+    Some(line.trim().to_string())
+}
+
 pub fn version_of(program: &str, args: &[&str]) -> Result<String, String> {
     let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
     let timeout = std::time::Duration::from_secs(60);

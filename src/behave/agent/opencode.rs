@@ -314,25 +314,17 @@ impl Agent for Opencode {
     }
 
     fn fatal(&self, trace: &Trace, stderr: &[u8]) -> Option<Stop> {
-        let err = String::from_utf8_lossy(stderr);
-        let text = trace.result.as_ref().map(|r| r.text.as_str()).unwrap_or("");
-        let needles = [
-            "API key",
-            "401",
-            "Unauthorized",
-            "ProviderModelNotFoundError",
-            "ProviderInitError",
-        ];
-        let hit = needles
-            .iter()
-            .find(|n| err.contains(*n) || text.contains(*n))?;
-        let line = err
-            .lines()
-            .chain(std::iter::once(text))
-            .find(|l| l.contains(hit))
-            .unwrap_or(hit)
-            .trim()
-            .to_string();
+        let line = super::line_naming(
+            trace,
+            stderr,
+            &[
+                "API key",
+                "401",
+                "Unauthorized",
+                "ProviderModelNotFoundError",
+                "ProviderInitError",
+            ],
+        )?;
         Some(Stop {
             message: format!("opencode cannot reach its model: {line}"),
             help: "every run gets fresh XDG folders, so `opencode auth login` is not used: set the provider's API key variable, and [behave.opencode] model (and provider, for a custom endpoint)".into(),
