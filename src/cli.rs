@@ -175,6 +175,24 @@ pub struct BehaveArgs {
         help_heading = "Tier 3: behavioral evals (with --behavioral)"
     )]
     pub jobs: usize,
+    /// The agent client: claude, codex, gemini or opencode; a comma list
+    /// (`claude,codex`) runs the same cases on each client and gates each
+    /// (default: [behave] agent, else claude).
+    #[arg(
+        long,
+        value_name = "CLIENT[,CLIENT…]",
+        help_heading = "Tier 3: behavioral evals (with --behavioral)"
+    )]
+    pub agent: Option<String>,
+    /// The client that grades (default: [behave] grader-agent, else each
+    /// run's own client).
+    #[arg(
+        long,
+        value_enum,
+        value_name = "CLIENT",
+        help_heading = "Tier 3: behavioral evals (with --behavioral)"
+    )]
+    pub grader_agent: Option<crate::behave::agent::AgentKind>,
     /// Replace the built-in agent with CMD (split into program and
     /// arguments, never run through a shell).
     #[arg(
@@ -379,6 +397,10 @@ pub struct MergeArgs {
     /// shards' plan.json).
     #[arg(long, value_name = "DIR")]
     pub skill: Option<PathBuf>,
+    /// Merge folders run by different clients (`--agent`) into one
+    /// iteration, one subfolder per client, scored and gated per client.
+    #[arg(long)]
+    pub across_clients: bool,
     #[command(flatten)]
     pub gates: Gates,
     /// Output format.

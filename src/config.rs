@@ -324,23 +324,174 @@ impl Default for RouteConfig {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum InstallMode {
-    /// Copy into `<workspace>/.claude/skills/<name>/` (the default).
+    /// Copy into the client's project skills folder
+    /// (`<workspace>/.claude/skills/<name>/` for Claude Code,
+    /// `<workspace>/.agents/skills/<name>/` for the others; the default).
     Discover,
-    /// Pass SKILL.md through `--append-system-prompt`.
+    /// Pass SKILL.md through `--append-system-prompt` (Claude Code only).
     AppendSystemPrompt,
+}
+
+/// One agent client or several (`agent = "codex"`, `agent = ["claude",
+/// "codex"]`).
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, schemars::JsonSchema)]
+#[serde(untagged)]
+pub enum AgentList {
+    One(crate::behave::agent::AgentKind),
+    Many(Vec<crate::behave::agent::AgentKind>),
+}
+
+impl AgentList {
+    pub fn kinds(&self) -> Vec<crate::behave::agent::AgentKind> {
+        match self {
+            AgentList::One(k) => vec![*k],
+            AgentList::Many(v) => v.clone(),
+        }
+    }
+}
+
+/// `[behave.codex]`: Codex CLI (`codex exec`).
+#[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
+#[serde(default, deny_unknown_fields, rename_all = "kebab-case")]
+pub struct CodexConfig {
+    /// The `codex` binary (a name searched in `PATH`, or a path).
+    pub program: String,
+    /// `-m` for the agent; none means the CLI's default model.
+    pub model: Option<String>,
+    /// `-m` for the grader; none means `model`.
+    pub grader_model: Option<String>,
+    /// `-s` for the agent: `workspace-write` (writes in the workspace only,
+    /// `/tmp` and `$TMPDIR` excluded, no network) or `read-only`.
+    pub sandbox: CodexSandbox,
+    /// A Responses API endpoint to use instead of OpenAI's (a gateway, a
+    /// proxy); skillgate declares it as the provider `skillgate` with
+    /// `wire_api = "responses"`.
+    pub base_url: Option<String>,
+    /// The variable holding the key for `base-url`.
+    pub env_key: String,
+}
+
+impl Default for CodexConfig {
+    fn default() -> Self {
+        CodexConfig {
+            program: "codex".into(),
+            model: None,
+            grader_model: None,
+            sandbox: CodexSandbox::WorkspaceWrite,
+            base_url: None,
+            env_key: "OPENAI_API_KEY".into(),
+        }
+    }
+}
+
+/// Codex's sandbox for agent runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum CodexSandbox {
+    WorkspaceWrite,
+    ReadOnly,
+}
+
+impl CodexSandbox {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CodexSandbox::WorkspaceWrite => "workspace-write",
+            CodexSandbox::ReadOnly => "read-only",
+        }
+    }
+}
+
+/// `[behave.gemini]`: Gemini CLI (`gemini -p`).
+#[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
+#[serde(default, deny_unknown_fields, rename_all = "kebab-case")]
+pub struct GeminiConfig {
+    /// The `gemini` binary (a name searched in `PATH`, or a path).
+    pub program: String,
+    /// `-m` for the agent; none means the CLI's default (`auto`, which
+    /// sends a router request with the prompt first).
+    pub model: Option<String>,
+    /// `-m` for the grader; none means `model`.
+    pub grader_model: Option<String>,
+    /// The tools the policy file allows (besides `activate_skill`, always
+    /// allowed); every other tool is denied. `run_shell_command` is allowed
+    /// only for `shell-commands`.
+    pub allowed_tools: Vec<String>,
+    /// Command prefixes `run_shell_command` may run (none: no shell).
+    pub shell_commands: Vec<String>,
+}
+
+impl Default for GeminiConfig {
+    fn default() -> Self {
+        GeminiConfig {
+            program: "gemini".into(),
+            model: None,
+            grader_model: None,
+            allowed_tools: [
+                "read_file",
+                "list_directory",
+                "glob",
+                "grep_search",
+                "write_file",
+                "replace",
+            ]
+            .iter()
+            .map(|s| s.to_string())
+            .collect(),
+            shell_commands: Vec::new(),
+        }
+    }
+}
+
+/// `[behave.opencode]`: opencode (`opencode run`).
+#[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
+#[serde(default, deny_unknown_fields, rename_all = "kebab-case")]
+pub struct OpencodeConfig {
+    /// The `opencode` binary (a name searched in `PATH`, or a path).
+    pub program: String,
+    /// `provider/model` for the agent; none means opencode's default.
+    pub model: Option<String>,
+    /// `provider/model` for the grader; none means `model`.
+    pub grader_model: Option<String>,
+    /// Allow `edit`/`write` (inside the workspace: `external_directory` is
+    /// always denied); `false` denies them.
+    pub edit: bool,
+    /// Command prefixes `bash` may run (none: no shell).
+    pub shell_commands: Vec<String>,
+    /// Provider definitions added to the run's configuration (opencode's
+    /// `provider` object, e.g. an OpenAI-compatible endpoint).
+    pub provider: Option<serde_json::Map<String, serde_json::Value>>,
+}
+
+impl Default for OpencodeConfig {
+    fn default() -> Self {
+        OpencodeConfig {
+            program: "opencode".into(),
+            model: None,
+            grader_model: None,
+            edit: true,
+            shell_commands: Vec::new(),
+            provider: None,
+        }
+    }
 }
 
 /// `[behave]`: Tier 3.
 #[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields, rename_all = "kebab-case")]
 pub struct BehaveConfig {
-    /// The agent binary (a name searched in `PATH`, or a path).
+    /// The client or clients that run the cases (`--agent` overrides).
+    pub agent: AgentList,
+    /// The client that grades (`--grader-agent` overrides); none means each
+    /// run's own client.
+    pub grader_agent: Option<crate::behave::agent::AgentKind>,
+    /// Claude Code's binary (a name searched in `PATH`, or a path).
     pub claude: String,
-    /// Model for the agent (`--model`); none means the CLI's default.
+    /// Claude Code's model for the agent (`--model`); none means the CLI's
+    /// default.
     pub model: Option<String>,
-    /// Model for the grader; none means `model`.
+    /// Claude Code's model for the grader; none means `model`.
     pub grader_model: Option<String>,
-    /// `--allowedTools` for the agent (joined with commas).
+    /// Claude Code's `--allowedTools` for the agent (joined with commas).
     pub allowed_tools: Vec<String>,
     /// How the skill reaches the agent in `with` runs.
     pub install: InstallMode,
@@ -356,11 +507,16 @@ pub struct BehaveConfig {
     pub kill_grace_ms: u64,
     /// Time limit of each git command that sets up a workspace, in seconds.
     pub git_timeout_secs: u64,
+    pub codex: CodexConfig,
+    pub gemini: GeminiConfig,
+    pub opencode: OpencodeConfig,
 }
 
 impl Default for BehaveConfig {
     fn default() -> Self {
         BehaveConfig {
+            agent: AgentList::One(crate::behave::agent::AgentKind::Claude),
+            grader_agent: None,
             claude: "claude".into(),
             model: None,
             grader_model: None,
@@ -375,6 +531,9 @@ impl Default for BehaveConfig {
             max_grader_bytes: 16 * 1024 * 1024,
             kill_grace_ms: 5000,
             git_timeout_secs: 60,
+            codex: CodexConfig::default(),
+            gemini: GeminiConfig::default(),
+            opencode: OpencodeConfig::default(),
         }
     }
 }

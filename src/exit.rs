@@ -19,6 +19,23 @@ impl Exit {
     pub fn code(self) -> u8 {
         self as u8
     }
+
+    /// The one that wins when several apply: 2 over 3, 3 over 4, 4 over 1,
+    /// 1 over 0.
+    pub fn worst(self, other: Exit) -> Exit {
+        let rank = |e: Exit| match e {
+            Exit::Ok => 0,
+            Exit::Failed => 1,
+            Exit::Unavailable => 2,
+            Exit::Insufficient => 3,
+            Exit::Usage => 4,
+        };
+        if rank(other) > rank(self) {
+            other
+        } else {
+            self
+        }
+    }
 }
 
 /// An error that ends a command with a message and an exit code.

@@ -48,13 +48,13 @@ fn loads_count_in_with_runs_only_and_each_graded_run_costs_one_grader_request() 
     assert_eq!(runs.len(), 6, "3 cases × 2 arms");
     for (i, r) in runs.iter().enumerate() {
         assert_eq!(
-            Endpoint::lists(r, "demo-skill"),
+            e.lists(r, "demo-skill"),
             i % 2 == 0,
             "run {}: the listing names the skill in with runs only",
             i + 1
         );
         assert!(
-            !Endpoint::lists(r, "other-skill"),
+            !e.lists(r, "other-skill"),
             "only the skill under test is installed"
         );
     }
@@ -140,7 +140,7 @@ fn skill_results(e: &Endpoint) -> Vec<(bool, String)> {
                 .collect();
             skillgate::loopback::anthropic::tool_results(b)
                 .into_iter()
-                .filter(move |r| skill_ids.contains(&r.tool_use_id))
+                .filter(move |r| skill_ids.contains(&r.id))
         })
         .map(|r| (r.is_error, r.text))
         .collect();
@@ -202,8 +202,8 @@ fn append_system_prompt_mode_counts_no_failed_load_and_reports_no_trigger_statis
     let runs = lab.endpoint.runs();
     assert_eq!(runs.len(), 2, "trigger prompts are not run in this mode");
     let body = "Write a failing test for the rounding first";
-    assert!(scripted::all_text(&runs[0]).contains(body));
-    assert!(!scripted::all_text(&runs[1]).contains(body));
+    assert!(lab.endpoint.all_text(&runs[0]).contains(body));
+    assert!(!lab.endpoint.all_text(&runs[1]).contains(body));
     for arm in ["with_skill", "without_skill"] {
         let r = lab.run(&format!("eval-1/{arm}/run-1"));
         assert_eq!(r["invoked_skills"], json!([]), "{arm}");
@@ -264,7 +264,7 @@ fn nothing_personal_reaches_a_run_and_a_renamed_personal_copy_is_never_loaded() 
     let graders = lab.endpoint.bodies(Kind::Grader);
     assert_eq!(graders.len(), 2);
     for b in requests.iter().chain(&graders) {
-        let text = scripted::all_text(b);
+        let text = lab.endpoint.all_text(b);
         for leak in [
             "PERSONAL MEMORY",
             "ANCESTOR MEMORY",
@@ -277,10 +277,10 @@ fn nothing_personal_reaches_a_run_and_a_renamed_personal_copy_is_never_loaded() 
     }
     let runs = lab.endpoint.runs();
     assert!(
-        Endpoint::lists(&runs[0], "demo-skill"),
+        lab.endpoint.lists(&runs[0], "demo-skill"),
         "CLAUDE_CODE_SIMPLE did not reach the run: skills are discovered"
     );
-    assert!(!Endpoint::lists(&runs[1], "demo-skill"));
+    assert!(!lab.endpoint.lists(&runs[1], "demo-skill"));
     for run in [
         "positive-1/without_skill/run-1",
         "eval-1/without_skill/run-1",
@@ -409,7 +409,8 @@ fn an_invalid_grader_reply_is_retried_once_and_a_fenced_one_is_read() {
     let graders = lab.endpoint.bodies(Kind::Grader);
     assert_eq!(graders.len(), 2, "one retry");
     assert!(
-        scripted::all_text(&graders[1])
+        lab.endpoint
+            .all_text(&graders[1])
             .contains("Your previous reply was rejected: the reply holds no JSON object")
     );
     assert_eq!(lab.run("eval-1/with_skill/run-1")["grading"]["passed"], 1);

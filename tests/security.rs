@@ -300,8 +300,11 @@ fn every_process_is_started_by_the_one_spawn_point() {
                 ));
             }
             for shell in ["\"sh\"", "\"bash\"", "\"/bin/sh\"", "\"-c\""] {
+                // opencode calls its shell tool `bash`: the name of a tool in
+                // its permission block, not a program skillgate starts
+                let tool_name = p.ends_with("behave/agent/opencode.rs") && shell == "\"bash\"";
                 assert!(
-                    !line.contains(shell),
+                    tool_name || !line.contains(shell),
                     "{}:{}: names a shell: {line}",
                     p.display(),
                     i + 1

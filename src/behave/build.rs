@@ -10,7 +10,7 @@
 //! (`evals/fixtures/`, or the skill folder for evals.json), bad flags or
 //! `[behave]` values.
 
-use super::agent::{Agent, Paths, claude::Claude};
+use super::agent::{Agent, AgentKind, Paths};
 use super::exec::{AgentMode, Mode};
 use super::plan::{
     AgentDoc, Case, CaseDoc, CaseKind, PLAN_FORMAT, PlanDoc, Shard, SkillDoc, Variant, safe_id,
@@ -43,6 +43,10 @@ pub struct Built {
 pub struct Opts {
     pub shard: Shard,
     pub runner: Option<(Vec<String>, Duration, u64)>,
+    /// The clients to run, in order (one plan and iteration each).
+    pub agents: Vec<AgentKind>,
+    /// The client that grades; `None`: each run's own.
+    pub grader: Option<AgentKind>,
 }
 
 /// Check the Tier 3 flags on their own.
@@ -82,6 +86,38 @@ pub fn opts(args: &BehaveArgs, config: &BehaveConfig) -> Result<Opts, Fatal> {
             "--min-trigger-f1 cannot be checked with [behave] install = \"append-system-prompt\": the skill is always in the prompt, so whether the agent would load it is not observed",
         ));
     }
+    let agents = match &args.agent {
+        Some(list) => AgentKind::parse_list(list).map_err(|e| {
+            Fatal::usage(format!("--agent {list}: {e}"))
+                .with_help("e.g. --agent codex, or --agent claude,gemini")
+        })?,
+        None => {
+            let v = config.agent.kinds();
+            if v.is_empty() {
+                return Err(config_error("agent", "names no client"));
+            }
+            let mut seen = std::collections::HashSet::new();
+            if let Some(k) = v.iter().find(|k| !seen.insert(**k)) {
+                return Err(config_error("agent", format!("names `{k}` twice")));
+            }
+            v
+        }
+    };
+    let grader = args.grader_agent.or(config.grader_agent);
+    if args.runner.is_some() && (args.agent.is_some() || args.grader_agent.is_some()) {
+        return Err(Fatal::usage(
+            "--runner replaces the built-in agents: --agent and --grader-agent do not apply",
+        ));
+    }
+    if args.runner.is_none()
+        && config.install == InstallMode::AppendSystemPrompt
+        && let Some(k) = agents.iter().find(|k| **k != AgentKind::Claude)
+    {
+        return Err(Fatal::usage(format!(
+            "[behave] install = \"append-system-prompt\" works with Claude Code only (`--append-system-prompt`); {k} has no such flag"
+        ))
+        .with_help("use install = \"discover\", which copies the skill where each client finds it"));
+    }
     let runner = match &args.runner {
         None => None,
         Some(cmd) => {
@@ -104,7 +140,12 @@ pub fn opts(args: &BehaveArgs, config: &BehaveConfig) -> Result<Opts, Fatal> {
             Some((argv, Duration::from_millis(timeout), max))
         }
     };
-    Ok(Opts { shard, runner })
+    Ok(Opts {
+        shard,
+        runner,
+        agents,
+        grader,
+    })
 }
 
 pub(crate) fn config_error(key: &str, msg: impl std::fmt::Display) -> Fatal {
@@ -134,13 +175,14 @@ const MAX_APPEND_BYTES: usize = 128 * 1024 - 1024;
 /// Stands for the skill's text in recorded arguments.
 pub const SKILL_TEXT: &str = "<SKILL.md>";
 
-/// Build the plan for `name`.
+/// Build the plan for `name`, run by `kind` (ignored with a runner).
 pub fn build(
     catalog: &Catalog,
     config: &Config,
     name: &str,
     args: &BehaveArgs,
     opts: &Opts,
+    kind: AgentKind,
 ) -> Result<Built, Fatal> {
     let bc = &config.behave;
     if catalog.target != Target::Catalog {
@@ -314,7 +356,11 @@ pub fn build(
                 program: argv[0].clone(),
                 args_with: argv[1..].to_vec(),
                 args_without: argv[1..].to_vec(),
+                version: None,
                 grader: None,
+                grader_kind: None,
+                grader_version: None,
+                tools: None,
                 install: None,
                 env: Default::default(),
                 env_removed: None,
@@ -333,14 +379,24 @@ pub fn build(
             )
         }
         None => {
-            let agent: Box<dyn Agent> = Box::new(Claude::new(bc)?);
+            let mut agent: Box<dyn Agent> = kind.build(bc)?;
+            agent.set_skill(&skill_name);
+            let grader_agent = match opts.grader {
+                Some(g) if g != kind => {
+                    let mut g = g.build(bc)?;
+                    g.set_skill(&skill_name);
+                    Some(g)
+                }
+                _ => None,
+            };
             let template = Paths {
                 cwd: Path::new("<workspace>"),
                 home: Path::new("<run-home>"),
             };
             let with = agent.executor(&template, append.then_some(skill_md.as_str()));
             let without = agent.executor(&template, None);
-            let grader = agent.grader(&template);
+            let grading: &dyn Agent = grader_agent.as_deref().unwrap_or(agent.as_ref());
+            let grader = grading.grader(&template);
             let mut recorded_with = with.args.clone();
             if append && let Some(last) = recorded_with.last_mut() {
                 *last = SKILL_TEXT.to_string();
@@ -351,11 +407,15 @@ pub fn build(
                 program: agent.program().into(),
                 args_with: recorded_with,
                 args_without: without.args,
+                version: None,
                 grader: Some(
-                    std::iter::once(agent.program().to_string())
+                    std::iter::once(grading.program().to_string())
                         .chain(grader.args)
                         .collect(),
                 ),
+                grader_kind: grader_agent.as_ref().map(|g| g.kind().to_string()),
+                grader_version: None,
+                tools: agent.tools(),
                 install: Some(
                     match bc.install {
                         InstallMode::Discover => "discover",
@@ -373,6 +433,9 @@ pub fn build(
             (
                 Mode::Agent(AgentMode {
                     agent,
+                    grader_agent,
+                    version: None,
+                    grader_version: None,
                     append: append.then(|| skill_md.clone()),
                     exec_timeout: Duration::from_secs(bc.executor_timeout_secs),
                     grader_timeout: Duration::from_secs(bc.grader_timeout_secs),

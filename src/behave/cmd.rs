@@ -9,6 +9,7 @@
 //! together hold every run exactly once, copy them into one iteration, and
 //! score it exactly as a whole run would be scored.
 
+use super::agent::AgentKind;
 use super::build::{self, Built};
 use super::exec::{self, Ctx, Mode};
 use super::plan::{PLAN_FORMAT, PlanDoc, RunKey, Shard};
@@ -43,25 +44,104 @@ pub fn check(
         .with_help("drop --format, or pass --format json"));
     }
     let opts = build::opts(args, &config.behave)?;
-    let mut b = build::build(catalog, config, skill, args, &opts)?;
+    let kinds = match &opts.runner {
+        Some(_) => vec![AgentKind::Claude],
+        None => opts.agents.clone(),
+    };
+    // every plan first: a refusal in any of them stops before a token is spent
+    let mut plans = Vec::new();
+    for k in &kinds {
+        plans.push(build::build(catalog, config, skill, args, &opts, *k)?);
+    }
     if args.dry_run {
-        render::dry_run(&b, format, out).map_err(write_error)?;
+        if plans.len() == 1 {
+            render::dry_run(&plans[0], format, out).map_err(write_error)?;
+        } else {
+            render::dry_runs(&plans, format, out).map_err(write_error)?;
+        }
         return Ok(Exit::Ok);
     }
-    b.mode.resolve()?;
-    if let Mode::Agent(a) = &b.mode
-        && !args.allow_personal_copy
-    {
-        refuse_copies(&b, a.agent.as_ref())?;
+    for b in &mut plans {
+        b.mode.resolve()?;
+        if let Mode::Agent(a) = &b.mode {
+            b.plan.agent.version = a.version.clone();
+            b.plan.agent.grader_version = a.grader_version.clone();
+            b.plan.seal();
+            if !args.allow_personal_copy {
+                refuse_copies(b, a.agent.as_ref())?;
+            }
+        }
     }
-    for p in workspace::sweep_orphans(&std::env::temp_dir()) {
+    let mut swept = workspace::sweep_orphans(&std::env::temp_dir());
+    if let Ok(root) = workspace::home_root() {
+        swept.extend(workspace::sweep_orphans(&root));
+    }
+    for p in swept {
         eprintln!(
             "skillgate: removed {}, a workspace left by a skillgate run that was killed",
             p.display()
         );
     }
-    preflight_fixtures(&b)?;
+    for b in &plans {
+        preflight_fixtures(b)?;
+    }
+    if plans.len() == 1 {
+        let b = plans.pop().expect("one plan");
+        return run_plan(catalog, b, args, format, out);
+    }
+    let mut worst = Exit::Ok;
+    let mut docs = Vec::new();
+    let mut lines = Vec::new();
+    for b in plans {
+        let label = match b.mode.agent() {
+            Some(a) => format!(
+                "{}{}",
+                a.agent.product(),
+                a.version
+                    .as_ref()
+                    .map(|v| format!(" {v}"))
+                    .unwrap_or_default()
+            ),
+            None => "runner".into(),
+        };
+        let kind = b.plan.agent.kind.clone();
+        let mut buf = Vec::new();
+        if format != Format::Json {
+            writeln!(out, "client   {label}").map_err(write_error)?;
+        }
+        let exit = run_plan(catalog, b, args, format, &mut buf)?;
+        worst = worst.worst(exit);
+        if format == Format::Json {
+            let v: serde_json::Value =
+                serde_json::from_slice(&buf).unwrap_or(serde_json::Value::Null);
+            docs.push(serde_json::json!({"client": kind, "exit_code": exit.code(), "result": v}));
+        } else {
+            out.write_all(&buf).map_err(write_error)?;
+            writeln!(out).map_err(write_error)?;
+        }
+        lines.push(format!("{label}: exit {}", exit.code()));
+    }
+    if format == Format::Json {
+        serde_json::to_writer_pretty(
+            &mut *out,
+            &serde_json::json!({"clients": docs, "exit_code": worst.code()}),
+        )
+        .map_err(|e| write_error(e.into()))?;
+        writeln!(out).map_err(write_error)?;
+    } else {
+        writeln!(out, "clients  {}", lines.join("; ")).map_err(write_error)?;
+    }
+    Ok(worst)
+}
 
+/// Run one client's plan into a new iteration and score it.
+fn run_plan(
+    catalog: &Catalog,
+    b: Built,
+    args: &BehaveArgs,
+    format: Format,
+    out: &mut dyn Write,
+) -> Result<Exit, Fatal> {
     let base = results::skill_results(&catalog.root, &b.plan.skill.name);
     let iteration = results::new_iteration(&base)?;
     results::write_json(&iteration.join("plan.json"), &b.plan)?;
@@ -246,6 +326,91 @@ fn junit(
     )
 }
 
+/// Score the iteration's `cases.jsonl` and `observations.jsonl` (per
+/// client when they hold several), refusing a skill that changed.
+fn score_iteration(
+    iteration: &Path,
+    plan: &PlanDoc,
+    options: &crate::score::Options,
+    scoring: &Scoring,
+    format: Format,
+    out: &mut dyn Write,
+) -> Result<Exit, Fatal> {
+    let shown = iteration.display().to_string();
+    let scored = crate::score::score_by_client(
+        &crate::score::Inputs {
+            skill_dir: &scoring.skill_dir,
+            cases: &iteration.join("cases.jsonl"),
+            observations: &iteration.join("observations.jsonl"),
+        },
+        options,
+    )?;
+    if scored.skill_sha256() != plan.skill.sha256 {
+        return Err(Fatal::usage(format!(
+            "{}: the skill changed while it was evaluated (skill hash {} at the start, {} now); the runs so far are in {shown} (not scored)",
+            scoring.skill_dir.display(),
+            plan.skill.sha256,
+            scored.skill_sha256()
+        ))
+        .with_help("evaluate the skill again once nothing is writing to its folder"));
+    }
+    crate::score::render_scored(&scored, format, out).map_err(write_error)?;
+    if format != Format::Json {
+        writeln!(out, "results  {shown}").map_err(write_error)?;
+    }
+    Ok(scored.exit())
+}
+
+/// Several clients' merged evaluations of one plan: each client's folder
+/// (`<iteration>/<client>/`) gets its `benchmark.json` and observations,
+/// the iteration the combined `cases.jsonl` and `observations.jsonl` (each
+/// line naming its client), scored and gated per client.
+fn finish_clients(
+    iteration: &Path,
+    parts: &[ClientPart],
+    scoring: &Scoring,
+    redactor: &Redactor,
+    format: Format,
+    out: &mut dyn Write,
+) -> Result<Exit, Fatal> {
+    let mut observations = String::new();
+    for (plan, records, dir) in parts {
+        results::write_json(
+            &dir.join("benchmark.json"),
+            &results::benchmark(plan, records),
+        )?;
+        if records.iter().any(|(_, r)| !r.evidence) {
+            render::missing(plan, &dir.display().to_string(), records, format, out)
+                .map_err(write_error)?;
+            return Ok(Exit::Unavailable);
+        }
+        let only: Vec<RunRecord> = records.iter().map(|(_, r)| r.clone()).collect();
+        let text = results::observations_jsonl(&only, redactor);
+        results::write_text(&dir.join("observations.jsonl"), &text)?;
+        observations.push_str(&text);
+    }
+    let plan = &parts[0].0;
+    results::write_text(&iteration.join("cases.jsonl"), &results::cases_jsonl(plan))?;
+    results::write_text(&iteration.join("observations.jsonl"), &observations)?;
+    if plan.variants.len() < 2 {
+        let why =
+            "--no-baseline ran no without-skill arm, and the scorer only scores paired evidence";
+        for (plan, records, dir) in parts {
+            render::unscored(plan, &dir.display().to_string(), records, why, format, out)
+                .map_err(write_error)?;
+        }
+        return Ok(Exit::Ok);
+    }
+    score_iteration(
+        iteration,
+        plan,
+        &score_options(plan, scoring.gates),
+        scoring,
+        format,
+        out,
+    )
+}
+
 /// Refuse to start when a run would see a copy of the skill besides the
 /// one a `with` run installs: in a folder every session of the client reads
 /// (e.g. managed skills), or in an eval's fixtures. Names are matched the
@@ -331,6 +496,124 @@ pub fn merge(args: &MergeArgs, out: &mut dyn Write) -> Result<Exit, Fatal> {
         }
         shards.push((d.clone(), plan));
     }
+    // one group per client, in the order the folders were named
+    let mut groups: Vec<(String, Vec<(PathBuf, PlanDoc)>)> = Vec::new();
+    for (d, p) in shards {
+        match groups.iter_mut().find(|(k, _)| *k == p.agent.kind) {
+            Some((_, g)) => g.push((d, p)),
+            None => groups.push((p.agent.kind.clone(), vec![(d, p)])),
+        }
+    }
+    if groups.len() > 1 {
+        let kinds: Vec<&str> = groups.iter().map(|(k, _)| k.as_str()).collect();
+        if !args.across_clients {
+            return Err(Fatal::usage(format!(
+                "the folders were run by different clients ({}): merging them would score several clients' runs as one",
+                kinds.join(", ")
+            ))
+            .with_help("pass --across-clients to merge them into one iteration scored and gated per client, or merge each client's shards on their own"));
+        }
+        let (d0, p0) = &groups[0].1[0];
+        for (_, g) in &groups[1..] {
+            let (d, p) = &g[0];
+            if p.evaluation_fingerprint() != p0.evaluation_fingerprint() {
+                return Err(Fatal::usage(format!(
+                    "{} and {} evaluate different things (skill, cases, trials or variants differ), not only on different clients",
+                    d0.display(),
+                    d.display()
+                )));
+            }
+        }
+    }
+    // every client's shards checked before anything is written
+    let checked = groups
+        .iter()
+        .map(|(_, shards)| check_shards(shards))
+        .collect::<Result<Vec<_>, Fatal>>()?;
+    let first = groups[0].1[0].1.clone();
+    let skill_dir = match &args.skill {
+        Some(s) => s.clone(),
+        None => [
+            PathBuf::from(&first.skill.path),
+            PathBuf::from(&first.skill.abs_path),
+        ]
+        .into_iter()
+        .find(|p| p.join("SKILL.md").is_file())
+        .ok_or_else(|| {
+            Fatal::usage(format!("the skill folder {} is not here", first.skill.path))
+                .with_help("pass --skill DIR (the skill the shards evaluated)")
+        })?,
+    };
+    if crate::score::skill::snapshot(&skill_dir)?.skill_sha256 != first.skill.sha256 {
+        return Err(Fatal::usage(format!(
+            "{}: the skill changed since the shards ran (its files differ from the evaluated ones)",
+            skill_dir.display()
+        ))
+        .with_help("score the skill the shards evaluated, or run the evaluation again"));
+    }
+    let iteration = match &args.out {
+        Some(o) => {
+            if o.exists()
+                && std::fs::read_dir(o)
+                    .map(|mut d| d.next().is_some())
+                    .unwrap_or(true)
+            {
+                return Err(Fatal::usage(format!(
+                    "{}: already exists and is not empty",
+                    o.display()
+                )));
+            }
+            std::fs::create_dir_all(o).map_err(|e| results::io_fatal(o, e))?;
+            o.clone()
+        }
+        None => results::new_iteration(&results::skill_results(Path::new("."), &first.skill.name))?,
+    };
+    let scoring = Scoring {
+        skill_dir: skill_dir.clone(),
+        gates: args.gates,
+    };
+    let one = groups.len() == 1;
+    let mut parts = Vec::new();
+    for ((kind, shards), (plan, records)) in groups.iter().zip(checked) {
+        let dest = if one {
+            iteration.clone()
+        } else {
+            iteration.join(kind)
+        };
+        let merged = copy_shards(shards, plan, records, &dest, &skill_dir)?;
+        parts.push((merged.0, merged.1, dest));
+    }
+    if one {
+        let (plan, records, _) = parts.pop().expect("one client");
+        return finish(
+            &iteration,
+            &plan,
+            &records,
+            &scoring,
+            &Redactor::from_env(),
+            args.format,
+            out,
+        );
+    }
+    finish_clients(
+        &iteration,
+        &parts,
+        &scoring,
+        &Redactor::from_env(),
+        args.format,
+        out,
+    )
+}
+
+/// One run read from a shard: its place, its record, its folder.
+type ShardRun = (RunKey, RunRecord, PathBuf);
+
+/// One client's merged evaluation: its plan, its runs, its folder.
+type ClientPart = (PlanDoc, Vec<(RunKey, RunRecord)>, PathBuf);
+
+/// The shards of one client's evaluation, checked: one plan, every shard
+/// there once, every run recorded.
+fn check_shards(shards: &[(PathBuf, PlanDoc)]) -> Result<(PlanDoc, Vec<ShardRun>), Fatal> {
     let (first_dir, first) = &shards[0];
     for (d, p) in &shards[1..] {
         if p.fingerprint != first.fingerprint {
@@ -344,7 +627,7 @@ pub fn merge(args: &MergeArgs, out: &mut dyn Write) -> Result<Exit, Fatal> {
     }
     let count = first.shard.count;
     let mut by_index: Vec<Option<&PathBuf>> = vec![None; count];
-    for (d, p) in &shards {
+    for (d, p) in shards {
         if p.shard.count != count {
             return Err(Fatal::usage(format!(
                 "{} is shard {}/{}, but {} is shard {}/{}",
@@ -380,7 +663,7 @@ pub fn merge(args: &MergeArgs, out: &mut dyn Write) -> Result<Exit, Fatal> {
         .with_help("pass the folder of every shard"));
     }
 
-    let mut plan = first.clone();
+    let plan = first.clone();
     let mut records = Vec::new();
     for key in plan.runs() {
         let shard = Shard {
@@ -409,71 +692,35 @@ pub fn merge(args: &MergeArgs, out: &mut dyn Write) -> Result<Exit, Fatal> {
         records.push((key, rec, run_dir));
     }
 
-    let skill_dir = match &args.skill {
-        Some(s) => s.clone(),
-        None => [
-            PathBuf::from(&plan.skill.path),
-            PathBuf::from(&plan.skill.abs_path),
-        ]
-        .into_iter()
-        .find(|p| p.join("SKILL.md").is_file())
-        .ok_or_else(|| {
-            Fatal::usage(format!("the skill folder {} is not here", plan.skill.path))
-                .with_help("pass --skill DIR (the skill the shards evaluated)")
-        })?,
-    };
-    if crate::score::skill::snapshot(&skill_dir)?.skill_sha256 != plan.skill.sha256 {
-        return Err(Fatal::usage(format!(
-            "{}: the skill changed since the shards ran (its files differ from the evaluated ones)",
-            skill_dir.display()
-        ))
-        .with_help("score the skill the shards evaluated, or run the evaluation again"));
-    }
+    Ok((plan, records))
+}
 
-    let iteration = match &args.out {
-        Some(o) => {
-            if o.exists()
-                && std::fs::read_dir(o)
-                    .map(|mut d| d.next().is_some())
-                    .unwrap_or(true)
-            {
-                return Err(Fatal::usage(format!(
-                    "{}: already exists and is not empty",
-                    o.display()
-                )));
-            }
-            std::fs::create_dir_all(o).map_err(|e| results::io_fatal(o, e))?;
-            o.clone()
-        }
-        None => results::new_iteration(&results::skill_results(Path::new("."), &plan.skill.name))?,
-    };
+/// Copy checked shards' runs into `dest`, with the merged `plan.json` and
+/// `cases.jsonl`.
+fn copy_shards(
+    shards: &[(PathBuf, PlanDoc)],
+    mut plan: PlanDoc,
+    records: Vec<ShardRun>,
+    dest: &Path,
+    skill_dir: &Path,
+) -> Result<(PlanDoc, Vec<(RunKey, RunRecord)>), Fatal> {
     for (key, _, src) in &records {
-        copy_run(src, &iteration.join(key.rel_dir(&plan)))?;
+        copy_run(src, &dest.join(key.rel_dir(&plan)))?;
     }
     plan.shard = Shard::WHOLE;
-    plan.merged_from = args.dirs.iter().map(|d| d.display().to_string()).collect();
+    plan.merged_from = shards
+        .iter()
+        .map(|(d, _)| d.display().to_string())
+        .collect();
     plan.skill.path = skill_dir.display().to_string();
     plan.skill.abs_path = skill_dir
         .canonicalize()
-        .unwrap_or(skill_dir.clone())
+        .unwrap_or(skill_dir.to_path_buf())
         .display()
         .to_string();
-    results::write_json(&iteration.join("plan.json"), &plan)?;
-    results::write_text(&iteration.join("cases.jsonl"), &results::cases_jsonl(&plan))?;
-    let records: Vec<(RunKey, RunRecord)> = records.into_iter().map(|(k, r, _)| (k, r)).collect();
-    let scoring = Scoring {
-        skill_dir,
-        gates: args.gates,
-    };
-    finish(
-        &iteration,
-        &plan,
-        &records,
-        &scoring,
-        &Redactor::from_env(),
-        args.format,
-        out,
-    )
+    results::write_json(&dest.join("plan.json"), &plan)?;
+    results::write_text(&dest.join("cases.jsonl"), &results::cases_jsonl(&plan))?;
+    Ok((plan, records.into_iter().map(|(k, r, _)| (k, r)).collect()))
 }
 
 /// Copy a run folder's known files (regular files only).

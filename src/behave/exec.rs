@@ -24,6 +24,12 @@ const MAX_STDERR: u64 = 1024 * 1024;
 #[derive(Debug)]
 pub struct AgentMode {
     pub agent: Box<dyn Agent>,
+    /// The client that grades (`--grader-agent`); `None`: `agent` itself.
+    pub grader_agent: Option<Box<dyn Agent>>,
+    /// The agent's version, once [`Mode::resolve`] asked it.
+    pub version: Option<String>,
+    /// The grading client's version (when it is another client).
+    pub grader_version: Option<String>,
     /// The skill's text, put in the system prompt of `with` runs (install
     /// mode `append-system-prompt`); `None`: installed in the workspace.
     pub append: Option<String>,
@@ -31,6 +37,13 @@ pub struct AgentMode {
     pub grader_timeout: Duration,
     pub max_trace: u64,
     pub max_grader: u64,
+}
+
+impl AgentMode {
+    /// The client that grades.
+    pub fn grader(&self) -> &dyn Agent {
+        self.grader_agent.as_deref().unwrap_or(self.agent.as_ref())
+    }
 }
 
 /// Who does the work.
@@ -51,27 +64,65 @@ impl Mode {
     /// Find the program (agent or runner) now, so a missing one stops the
     /// evaluation before any run (exit 4) and a relative path is not read
     /// against the workspace.
+    ///
+    /// A built-in agent (and its grader, when another client grades) then
+    /// passes its [`Agent::preflight`]: its version, and that it honours
+    /// every setting the runs rely on. A refusal is exit 4.
     pub fn resolve(&mut self) -> Result<(), Fatal> {
-        let (program, what) = match self {
-            Mode::Agent(a) => (a.agent.program().to_string(), "the agent binary"),
-            Mode::Runner { argv, .. } => (argv[0].clone(), "the runner"),
-        };
-        match resolve_program(&program) {
-            Some(p) => {
-                let p = p.display().to_string();
-                match self {
-                    Mode::Agent(a) => a.agent.set_program(p),
-                    Mode::Runner { argv, .. } => argv[0] = p,
-                }
-                Ok(())
+        match self {
+            Mode::Runner { argv, .. } => {
+                argv[0] = resolve_one(&argv[0], "the runner", "the --runner command")?;
             }
-            None => Err(Fatal::new(
-                Exit::Unavailable,
-                format!("{what} `{program}` was not found or is not executable"),
-            )
-            .with_help(
-                "install it or name it by path ([behave] claude in skillgate.toml, or the --runner command)",
-            )),
+            Mode::Agent(a) => {
+                let key = config_key(a.agent.kind());
+                let p = resolve_one(a.agent.program(), "the agent binary", &key)?;
+                a.agent.set_program(p);
+                a.version = preflight(a.agent.as_ref())?;
+                if let Some(g) = a.grader_agent.as_mut() {
+                    let key = config_key(g.kind());
+                    let p = resolve_one(g.program(), "the grader's binary", &key)?;
+                    g.set_program(p);
+                    a.grader_version = preflight(g.as_ref())?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Where a client's binary is configured.
+fn config_key(kind: &str) -> String {
+    match kind {
+        "claude" => "[behave] claude in skillgate.toml".into(),
+        k => format!("[behave.{k}] program in skillgate.toml"),
+    }
+}
+
+fn resolve_one(program: &str, what: &str, key: &str) -> Result<String, Fatal> {
+    match resolve_program(program) {
+        Some(p) => Ok(p.display().to_string()),
+        None => Err(Fatal::new(
+            Exit::Unavailable,
+            format!("{what} `{program}` was not found or is not executable"),
+        )
+        .with_help(format!("install it or name it by path ({key})"))),
+    }
+}
+
+/// The preflight of `agent`, a refusal as exit 4.
+fn preflight(agent: &dyn Agent) -> Result<Option<String>, Fatal> {
+    agent
+        .preflight()
+        .map(|p| p.version)
+        .map_err(|s| Fatal::new(Exit::Unavailable, s.message).with_help(s.help))
+}
+
+impl Mode {
+    /// The agent's record of what ran (`None` for a runner).
+    pub fn agent(&self) -> Option<&AgentMode> {
+        match self {
+            Mode::Agent(a) => Some(a),
+            Mode::Runner { .. } => None,
         }
     }
 }
@@ -107,7 +158,10 @@ struct Timing {
     grader_end: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     grader_duration_seconds: Option<f64>,
+    /// Every input token, cached ones included (the same meaning for every
+    /// client: see the README).
     executor_input_tokens: u64,
+    executor_cached_input_tokens: u64,
     executor_output_tokens: u64,
     grader_input_tokens: u64,
     grader_output_tokens: u64,
@@ -257,15 +311,20 @@ fn write_output(ctx: &Ctx, path: &Path, bytes: &[u8]) -> Result<(), Fatal> {
     results::write_text(path, &text)
 }
 
-/// A fresh run home holding `call.files`, or why there is none.
-fn home_for(ctx: &Ctx, what: &str) -> Result<workspace::Workspace, String> {
-    workspace::scratch(what, ctx.keep_workspace)
-        .map_err(|e| format!("the run home could not be set up: {e}"))
+/// A fresh run home for `agent` (outside the temporary folder for a client
+/// that needs it), or why there is none.
+fn home_for(agent: &dyn Agent, what: &str, keep: bool) -> Result<workspace::Workspace, String> {
+    if agent.home_outside_tmp() {
+        workspace::home_scratch(what, keep)
+    } else {
+        workspace::scratch(what, keep)
+    }
+    .map_err(|e| format!("the run home could not be set up: {e}"))
 }
 
 /// The process spec of an agent or grader call.
 fn spec<'a>(
-    a: &'a AgentMode,
+    agent: &'a dyn Agent,
     call: &'a agent::Call,
     cwd: &'a Path,
     stdin: &'a [u8],
@@ -275,7 +334,7 @@ fn spec<'a>(
     let mut env_remove = call.env_remove.clone();
     env_remove.extend(workspace::GIT_ENV_REMOVE.iter().map(|s| s.to_string()));
     Spec {
-        program: a.agent.program(),
+        program: agent.program(),
         args: &call.args,
         cwd,
         stdin,
@@ -303,8 +362,11 @@ fn agent_run(
     timing.executor_start = s0;
     let install_rel = a.agent.install_dir(ctx.skill_name);
     let install = (with && a.append.is_none()).then_some(install_rel.as_path());
-    let set_up = workspace_for(ctx, case, true, install)
-        .and_then(|ws| home_for(ctx, "home").map(|home| (ws, home)));
+    rec.client = Some(a.agent.kind().to_string());
+    rec.client_version = a.version.clone();
+    let set_up = workspace_for(ctx, case, true, install).and_then(|ws| {
+        home_for(a.agent.as_ref(), "home", ctx.keep_workspace).map(|home| (ws, home))
+    });
     let (ws, home) = match set_up {
         Ok(p) => p,
         Err(e) => {
@@ -326,7 +388,7 @@ fn agent_run(
             None
         }
         Ok(()) => Some(process::run(&spec(
-            a,
+            a.agent.as_ref(),
             &call,
             ws.path(),
             case.doc.prompt.as_bytes(),
@@ -347,14 +409,18 @@ fn agent_run(
     timing.executor_duration_seconds = secs(t0, t1);
     write_output(ctx, &dir.join("stream.jsonl"), &out.stdout)?;
     write_output(ctx, &dir.join("stderr.txt"), &out.stderr)?;
-    let trace = a.agent.parse(&out.stdout);
+    let trace = a.agent.parse(&out.stdout, &ws_path);
     rec.invoked_skills = trace.skills();
     rec.failed_loads = trace.failed_loads.clone();
     rec.init_tools = trace.tools.clone();
+    if trace.tools.is_none() {
+        rec.configured_tools = a.agent.tools();
+    }
     rec.tool_calls = trace.tool_counts();
     if let Some(r) = &trace.result {
         rec.output = ctx.redactor.text(&cut(&r.text, results::MAX_OUTPUT));
         timing.executor_input_tokens = r.input_tokens;
+        timing.executor_cached_input_tokens = r.cached_input_tokens;
         timing.executor_output_tokens = r.output_tokens;
         timing.executor_cost_usd = r.cost_usd;
         timing.num_turns = r.num_turns;
@@ -372,6 +438,12 @@ fn agent_run(
             mcp.join(", ")
         ));
     }
+    if !trace.mcp_servers.is_empty() && trace.tools.is_none() {
+        rec.warnings.push(format!(
+            "the agent called tools of MCP servers although none is configured: {}",
+            trace.mcp_servers.join(", ")
+        ));
+    }
     let mut stop = None;
     let reason = out
         .failure("the agent", a.exec_timeout, (a.max_trace, MAX_STDERR))
@@ -387,7 +459,7 @@ fn agent_run(
             )),
             Some(_) => None,
         });
-    if let Some(s) = a.agent.fatal(&trace) {
+    if let Some(s) = a.agent.fatal(&trace, &out.stderr) {
         rec.reason = Some(s.message.clone());
         stop = Some(Fatal::new(Exit::Unavailable, s.message).with_help(s.help));
     } else if let Some(seen) = agent::foreign_copy(&trace, ctx.skill_name, installed_abs.as_deref())
@@ -497,25 +569,29 @@ fn grade(
     let mut outcome: Result<grader::Grading, String> = Err(String::new());
     for attempt in 1..=2 {
         let (text, _nonce) = grader::prompt(&req, error.as_deref());
+        let g = a.grader();
         let (cwd, home) = workspace::scratch("grader", false)
-            .and_then(|c| workspace::scratch("grader-home", false).map(|h| (c, h)))
+            .and_then(|c| home_for(g, "grader-home", false).map(|h| (c, h)))
             .map_err(|e| Fatal::new(Exit::Unavailable, e))?;
-        let call = a.agent.grader(&Paths {
+        let call = g.grader(&Paths {
             cwd: cwd.path(),
             home: home.path(),
         });
         workspace::write_files(home.path(), &call.files)
             .map_err(|e| Fatal::new(Exit::Unavailable, e))?;
         let out = process::run(&spec(
-            a,
+            g,
             &call,
             cwd.path(),
             text.as_bytes(),
             (a.grader_timeout, a.max_grader),
             ctx.grace,
         ));
+        let gtrace = g.parse(&out.stdout, cwd.path());
         drop((cwd, home));
-        let gtrace = a.agent.parse(&out.stdout);
+        if let Some(s) = g.fatal(&gtrace, &out.stderr) {
+            return Err(Fatal::new(Exit::Unavailable, s.message).with_help(s.help));
+        }
         if let Some(r) = &gtrace.result {
             timing.grader_input_tokens = timing.grader_input_tokens.saturating_add(r.input_tokens);
             timing.grader_output_tokens =

@@ -125,6 +125,7 @@ pub fn load(dir: &Path, gates: crate::cli::Gates) -> Result<Iteration, Fatal> {
             &dir.join("cases.jsonl"),
             &dir.join("observations.jsonl"),
             &plan.skill.name,
+            None,
             &super::cmd::score_options(&plan, gates),
         ) {
             Ok(r) => Scored::Report(Box::new(r)),

@@ -100,9 +100,23 @@ pub struct AgentDoc {
     pub args_with: Vec<String>,
     /// Its arguments for a `without` run.
     pub args_without: Vec<String>,
+    /// The agent's version, as its `--version` printed it (built-in agent,
+    /// once checked before the first run).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub version: Option<String>,
     /// The grader's program and arguments (built-in agent only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub grader: Option<Vec<String>>,
+    /// The grading client when it is not the agent (`--grader-agent`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub grader_kind: Option<String>,
+    /// Its version.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub grader_version: Option<String>,
+    /// The tools the agent's configuration lets it offer, for clients whose
+    /// stream does not list them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tools: Option<Vec<String>>,
     /// `discover` or `append-system-prompt` (built-in agent only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub install: Option<String>,
@@ -217,6 +231,23 @@ impl PlanDoc {
                 .collect::<Vec<_>>()
                 .join(" and ")
         )
+    }
+
+    /// The fingerprint of what is evaluated, whoever runs it: the plan
+    /// without its agent (shards of one evaluation on several clients
+    /// share it).
+    pub fn evaluation_fingerprint(&self) -> String {
+        let mut v = serde_json::to_value(self).unwrap_or_default();
+        if let Some(o) = v.as_object_mut() {
+            for k in ["agent", "fingerprint", "shard", "merged_from"] {
+                o.remove(k);
+            }
+            if let Some(skill) = o.get_mut("skill").and_then(|s| s.as_object_mut()) {
+                skill.remove("path");
+                skill.remove("abs_path");
+            }
+        }
+        super::workspace::hex(&Sha256::digest(v.to_string().as_bytes()))
     }
 
     /// Every run of the whole plan, in order.

@@ -103,11 +103,11 @@ fn planned(b: &Built) -> Vec<PlannedRun> {
         .collect()
 }
 
-/// Print the plan; nothing is spawned.
-pub fn dry_run(b: &Built, format: Format, out: &mut dyn Write) -> std::io::Result<()> {
+/// The `--dry-run` JSON document of one plan.
+fn dry_run_doc(b: &Built) -> serde_json::Value {
     let runs = planned(b);
     let p = &b.plan;
-    if format == Format::Json {
+    {
         let list: Vec<_> = runs
             .iter()
             .map(|r| {
@@ -135,18 +135,66 @@ pub fn dry_run(b: &Built, format: Format, out: &mut dyn Write) -> std::io::Resul
             .collect();
         let mut doc = json!({"plan": p, "runs": list});
         if let Mode::Agent(a) = &b.mode {
-            let files: Vec<_> = a
-                .agent
-                .executor(&template(), None)
-                .files
-                .iter()
-                .map(|(rel, bytes)| {
-                    json!({"path": format!("<run-home>/{rel}"), "text": String::from_utf8_lossy(bytes)})
-                })
-                .collect();
-            doc["home_files"] = json!(files);
+            let files = |call: crate::behave::agent::Call| -> Vec<serde_json::Value> {
+                call.files
+                    .iter()
+                    .map(|(rel, bytes)| {
+                        json!({"path": format!("<run-home>/{rel}"), "text": String::from_utf8_lossy(bytes)})
+                    })
+                    .collect()
+            };
+            doc["home_files"] = json!(files(a.agent.executor(&template(), None)));
+            doc["grader_home_files"] = json!(files(a.grader().grader(&template())));
+            doc["run_homes"] = json!(if a.agent.home_outside_tmp() {
+                "skillgate's cache folder, run-homes/ (not the temporary folder)"
+            } else {
+                "the temporary folder"
+            });
         }
-        serde_json::to_writer_pretty(&mut *out, &doc)?;
+        doc
+    }
+}
+
+/// Print several plans (`--agent a,b`); nothing is spawned.
+pub fn dry_runs(plans: &[Built], format: Format, out: &mut dyn Write) -> std::io::Result<()> {
+    if format == Format::Json {
+        let docs: Vec<_> = plans
+            .iter()
+            .map(|b| json!({"client": b.plan.agent.kind, "dry_run": dry_run_doc(b)}))
+            .collect();
+        serde_json::to_writer_pretty(&mut *out, &json!({"clients": docs}))?;
+        return writeln!(out);
+    }
+    for (i, b) in plans.iter().enumerate() {
+        if i > 0 {
+            writeln!(out)?;
+        }
+        writeln!(out, "client   {}", b.plan.agent.kind)?;
+        dry_run(b, format, out)?;
+    }
+    Ok(())
+}
+
+/// One home file for people: JSON on one line, other text indented below.
+fn home_file(out: &mut dyn Write, rel: &str, bytes: &[u8]) -> std::io::Result<()> {
+    match serde_json::from_slice::<serde_json::Value>(bytes) {
+        Ok(v) => writeln!(out, "file     <run-home>/{rel}: {v}"),
+        Err(_) => {
+            writeln!(out, "file     <run-home>/{rel}:")?;
+            for l in String::from_utf8_lossy(bytes).lines() {
+                writeln!(out, "         | {l}")?;
+            }
+            Ok(())
+        }
+    }
+}
+
+/// Print the plan; nothing is spawned.
+pub fn dry_run(b: &Built, format: Format, out: &mut dyn Write) -> std::io::Result<()> {
+    let runs = planned(b);
+    let p = &b.plan;
+    if format == Format::Json {
+        serde_json::to_writer_pretty(&mut *out, &dry_run_doc(b))?;
         return writeln!(out);
     }
     writeln!(
@@ -189,25 +237,49 @@ pub fn dry_run(b: &Built, format: Format, out: &mut dyn Write) -> std::io::Resul
             )?;
             writeln!(
                 out,
-                "agent    {}, every call in a fresh run home (<run-home>, removed afterwards)",
-                agent.product()
+                "agent    {} (tested with {}), every call in a fresh run home (<run-home>, {}, removed afterwards)",
+                agent.product(),
+                agent.tested_version(),
+                if agent.home_outside_tmp() {
+                    "in skillgate's cache folder, run-homes/"
+                } else {
+                    "in the temporary folder"
+                }
             )?;
+            if let Some(t) = agent.tools() {
+                writeln!(out, "tools    {}", t.join(", "))?;
+            }
             let (set, removed) = agent.environment_doc();
             for (k, v) in &set {
                 writeln!(out, "env      {k}={}", shell_quote(v))?;
             }
             writeln!(out, "env      {removed}")?;
             for (rel, bytes) in agent.executor(&template(), None).files {
-                let text = serde_json::from_slice::<serde_json::Value>(&bytes)
-                    .map(|v| v.to_string())
-                    .unwrap_or_else(|_| String::from_utf8_lossy(&bytes).into_owned());
-                writeln!(out, "file     <run-home>/{rel}: {text}")?;
+                home_file(out, &rel, &bytes)?;
             }
+            let g = a.grader();
             writeln!(
                 out,
-                "grader   {}  (prompt on stdin; the trace fenced as untrusted data)",
-                command_line(agent.program(), &agent.grader(&template()).args)
+                "grader   {}{}  (prompt on stdin; the trace fenced as untrusted data)",
+                if g.kind() != agent.kind() {
+                    format!("{}: ", g.product())
+                } else {
+                    String::new()
+                },
+                command_line(g.program(), &g.grader(&template()).args)
             )?;
+            for (rel, bytes) in g.grader(&template()).files {
+                if agent
+                    .executor(&template(), None)
+                    .files
+                    .iter()
+                    .any(|(r, b)| *r == rel && *b == bytes)
+                {
+                    continue;
+                }
+                write!(out, "grader ")?;
+                home_file(out, &rel, &bytes)?;
+            }
         }
         Mode::Runner {
             timeout, max_bytes, ..

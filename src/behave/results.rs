@@ -70,6 +70,13 @@ pub struct RunRecord {
     pub case_id: String,
     pub trial: u32,
     pub variant: Variant,
+    /// The agent client that ran it (`claude`, `codex`, `gemini`,
+    /// `opencode`; none for a `--runner`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub client: Option<String>,
+    /// Its version, as its `--version` printed it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub client_version: Option<String>,
     /// Whether the run produced evidence (a verdict the scorer may use).
     pub evidence: bool,
     /// Why it did not.
@@ -90,6 +97,10 @@ pub struct RunRecord {
     /// Tools listed by the stream's `init` line.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub init_tools: Option<Vec<String>>,
+    /// The tools the client's configuration lets it offer, when its stream
+    /// does not list them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub configured_tools: Option<Vec<String>>,
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub tool_calls: BTreeMap<String, u64>,
     pub tokens: u64,
@@ -114,6 +125,8 @@ impl RunRecord {
             case_id: plan.cases[key.case].id.clone(),
             trial: key.trial,
             variant: key.variant,
+            client: None,
+            client_version: None,
             evidence: false,
             reason: Some(reason),
             invoked_skills: Vec::new(),
@@ -122,6 +135,7 @@ impl RunRecord {
             exit_code: None,
             grading: None,
             init_tools: None,
+            configured_tools: None,
             tool_calls: BTreeMap::new(),
             tokens: 0,
             cost_usd: None,
@@ -309,7 +323,7 @@ pub fn cases_jsonl(plan: &PlanDoc) -> String {
 pub fn observations_jsonl(records: &[RunRecord], redactor: &Redactor) -> String {
     let mut s = String::new();
     for r in records.iter().filter(|r| r.evidence) {
-        let line = json!({
+        let mut line = json!({
             "caseId": r.case_id,
             "trial": r.trial,
             "variant": r.variant.as_str(),
@@ -317,6 +331,9 @@ pub fn observations_jsonl(records: &[RunRecord], redactor: &Redactor) -> String 
             "output": redactor.text(&r.output),
             "exitCode": r.exit_code.unwrap_or(1),
         });
+        if let Some(c) = &r.client {
+            line["client"] = json!(c);
+        }
         s.push_str(&line.to_string());
         s.push('\n');
     }

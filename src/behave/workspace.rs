@@ -470,10 +470,16 @@ fn alive(pid: i32) -> bool {
 /// A fresh empty folder in the system's temporary folder whose name starts
 /// with `prefix`, its path canonical.
 fn fresh(prefix: &str) -> Result<Workspace, String> {
+    fresh_in(&std::env::temp_dir(), prefix)
+}
+
+/// A fresh empty folder in `parent` whose name starts with `prefix`, its
+/// path canonical.
+fn fresh_in(parent: &Path, prefix: &str) -> Result<Workspace, String> {
     let dir = tempfile::Builder::new()
         .prefix(prefix)
-        .tempdir()
-        .map_err(|e| format!("cannot create a temporary folder: {e}"))?;
+        .tempdir_in(parent)
+        .map_err(|e| format!("cannot create a folder in {}: {e}", parent.display()))?;
     let path = dir
         .path()
         .canonicalize()
@@ -558,6 +564,38 @@ pub fn scratch(what: &str, keep: bool) -> Result<Workspace, String> {
     } else {
         format!("{}{what}-", own_prefix())
     })
+}
+
+/// Where run homes that must not be in the system temporary folder go:
+/// `run-homes/` in skillgate's cache folder (see the rank cache). Refused
+/// when that folder is itself in the temporary folder.
+pub fn home_root() -> Result<PathBuf, String> {
+    let root = crate::route::cache::folder(None)
+        .ok_or("no cache folder (set SKILLGATE_CACHE_DIR, XDG_CACHE_HOME or HOME)")?
+        .join("run-homes");
+    std::fs::create_dir_all(&root).map_err(|e| format!("{}: {e}", root.display()))?;
+    let real = root.canonicalize().unwrap_or_else(|_| root.clone());
+    let tmp = std::env::temp_dir();
+    let tmp = tmp.canonicalize().unwrap_or(tmp);
+    if real.starts_with(&tmp) || real.starts_with("/tmp") {
+        return Err(format!(
+            "{} is inside the temporary folder; this client needs its run home outside it: set SKILLGATE_CACHE_DIR to a folder elsewhere",
+            real.display()
+        ));
+    }
+    Ok(real)
+}
+
+/// A fresh run home in [`home_root`], named like [`scratch`]'s folders.
+pub fn home_scratch(what: &str, keep: bool) -> Result<Workspace, String> {
+    fresh_in(
+        &home_root()?,
+        &if keep {
+            format!("skillgate-kept-{what}-")
+        } else {
+            format!("{}{what}-", own_prefix())
+        },
+    )
 }
 
 /// Write `files` (relative paths) under `dir`.

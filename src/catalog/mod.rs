@@ -446,19 +446,12 @@ impl Catalog {
     }
 
     /// The skills roots walked, relative to `root` (`""` is the root
-    /// itself), without those skipped; empty for a single skill.
-    pub fn root_paths(&self) -> Vec<String> {
+    /// itself), without those skipped; none for a single skill.
+    pub fn root_paths(&self) -> impl Iterator<Item = &str> + Clone {
         self.roots
             .iter()
             .filter(|r| r.skipped.is_none())
-            .map(|r| {
-                if r.path == "." {
-                    String::new()
-                } else {
-                    r.path.clone()
-                }
-            })
-            .collect()
+            .map(|r| if r.path == "." { "" } else { r.path.as_str() })
     }
 
     /// The skill whose frontmatter `name` (else folder name) is `name`.

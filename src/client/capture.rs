@@ -1,24 +1,27 @@
 //! Capturing the listing a real client sends: `skillgate listing
-//! --capture claude-code` serves a loopback model endpoint
-//! ([`crate::loopback`]), runs the installed `claude` against it in a
-//! throwaway workspace with a fresh `HOME` (never through a shell, time
-//! limited, its process group killed), and reads the skill listing from
-//! the first model request. Nothing reaches the network and no tokens are
-//! spent.
+//! --capture <client>` serves a loopback model endpoint
+//! ([`crate::loopback`]) speaking the client's API, runs the installed CLI
+//! against it in a throwaway workspace with a fresh home (never through a
+//! shell, time limited, its process group killed), and reads the skill
+//! listing from the first model request. Nothing reaches the network and
+//! no tokens are spent.
 //!
-//! Three runs of about a second each: the catalog's skills installed in
-//! `<workspace>/.claude/skills/` (what the model sees for this catalog),
-//! an empty workspace (the built-in skills' full text), and an empty
-//! workspace with a one-character budget (which built-ins the CLI always
-//! shows whole). The built-ins are stored in the skillgate cache folder
-//! (`builtins-claude-code.json`, and a copy per CLI version); their text
-//! comes from the user's own CLI and is never shipped with skillgate.
+//! Claude Code: three runs of about a second each: the catalog's skills
+//! installed in `<workspace>/.claude/skills/` (what the model sees for this
+//! catalog), an empty workspace (the built-in skills' full text), and an
+//! empty workspace with a one-character budget (which built-ins the CLI
+//! always shows whole). Codex, Gemini CLI and opencode: two runs, the
+//! catalog in `<workspace>/.agents/skills/` and an empty workspace. The
+//! built-ins are stored in the skillgate cache folder
+//! (`builtins-<client>.json`, and a copy per CLI version); their text comes
+//! from the user's own CLI and is never shipped with skillgate.
 
 use super::{Builtin, ClientId};
 use crate::behave::process;
 use crate::catalog::Catalog;
+use crate::config::Config;
 use crate::exit::Fatal;
-use crate::loopback::{Server, anthropic};
+use crate::loopback::{Api, Server, anthropic};
 use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -52,6 +55,9 @@ pub struct Capture {
     /// Catalog entries in the listing: (name, text after `- name: `).
     pub entries: Vec<(String, String)>,
     pub builtins: Builtins,
+    /// Codex's skills roots table, one `- \`rN\` = \`<folder>\`` line each
+    /// (what the aliases cost against its budget depends on it).
+    pub roots: Vec<String>,
 }
 
 /// Split a captured listing into entries. An entry starts at a line
@@ -111,11 +117,10 @@ fn find(program: &str) -> Option<PathBuf> {
     })
 }
 
-/// Run `claude --version`.
-fn version(claude: &Path) -> Result<String, Fatal> {
-    let out = run(claude, &["--version".into()], Path::new("/"), Vec::new())?;
-    let v = String::from_utf8_lossy(&out).trim().to_string();
-    Ok(v.split_whitespace().next().unwrap_or("").to_string())
+/// Run `<program> --version`.
+fn version(program: &Path) -> Result<String, Fatal> {
+    crate::behave::agent::version_of(&program.display().to_string(), &["--version"])
+        .map_err(unavailable)
 }
 
 fn run(
@@ -123,6 +128,16 @@ fn run(
     args: &[String],
     cwd: &Path,
     env: Vec<(String, String)>,
+) -> Result<Vec<u8>, Fatal> {
+    run_with(program, args, cwd, env, b"")
+}
+
+fn run_with(
+    program: &Path,
+    args: &[String],
+    cwd: &Path,
+    env: Vec<(String, String)>,
+    stdin: &[u8],
 ) -> Result<Vec<u8>, Fatal> {
     let keep: HashSet<&str> = env.iter().map(|(k, _)| k.as_str()).collect();
     let env_remove = std::env::vars_os()
@@ -134,7 +149,7 @@ fn run(
         program: &program_s,
         args,
         cwd,
-        stdin: b"",
+        stdin,
         env,
         env_remove,
         timeout: TIMEOUT,
@@ -214,21 +229,12 @@ fn listing_of(
     Ok(listing.trim_end_matches('\n').to_string())
 }
 
-/// Where the skills root of each skill is, for installing the catalog as
-/// the CLI would find it: `<rel below its root>`.
+/// Install the catalog's SKILL.md files below `skills` as the CLI would
+/// find them: `<skills>/<path below the catalog's skills root>/`.
 fn install(catalog: &Catalog, skills: &Path) -> Result<(), Fatal> {
     let io = |e: std::io::Error| unavailable(format!("cannot set up the capture workspace: {e}"));
-    let roots = catalog.root_paths();
     for s in &catalog.skills {
-        let rel = match roots
-            .iter()
-            .filter(|r| r.is_empty() || s.rel_dir.starts_with(&format!("{r}/")))
-            .max_by_key(|r| r.len())
-        {
-            Some(r) if !r.is_empty() => s.rel_dir[r.len() + 1..].to_string(),
-            _ if s.rel_dir == "." => s.folder.clone(),
-            _ => s.rel_dir.clone(),
-        };
+        let rel = super::installed_rel(catalog, s);
         let dir = skills.join(&rel);
         if dir.join("SKILL.md").exists() {
             continue;
@@ -239,6 +245,321 @@ fn install(catalog: &Catalog, skills: &Path) -> Result<(), Fatal> {
         }
     }
     Ok(())
+}
+
+/// Capture `client`'s listing of `catalog` with the CLI `[behave]` names.
+pub fn capture(client: ClientId, catalog: &Catalog, config: &Config) -> Result<Capture, Fatal> {
+    let b = &config.behave;
+    match client {
+        ClientId::Spec => Err(Fatal::usage(
+            "the specification is not a program: there is nothing to capture",
+        )),
+        ClientId::ClaudeCode => claude_code(catalog, &b.claude, config.route.listing_budget_chars),
+        ClientId::Codex => other(client, catalog, &b.codex.program, config),
+        ClientId::GeminiCli => other(client, catalog, &b.gemini.program, config),
+        ClientId::Opencode => other(client, catalog, &b.opencode.program, config),
+    }
+}
+
+/// The CLI `program` for `client`, found, or a message saying how to
+/// install it.
+fn installed(client: ClientId, program: &str) -> Result<PathBuf, Fatal> {
+    find(program).ok_or_else(|| {
+        let (package, key) = match client {
+            ClientId::Codex => ("@openai/codex", "[behave.codex] program"),
+            ClientId::GeminiCli => ("@google/gemini-cli", "[behave.gemini] program"),
+            ClientId::Opencode => ("opencode-ai", "[behave.opencode] program"),
+            _ => ("@anthropic-ai/claude-code", "[behave] claude"),
+        };
+        Fatal::usage(format!("`{program}` is not installed (not found on PATH)")).with_help(
+            format!(
+                "install {} (`npm install -g {package}`), or set {key} to its path",
+                client.label()
+            ),
+        )
+    })
+}
+
+/// Codex, Gemini CLI or opencode: the catalog's listing, and the empty
+/// workspace's for the built-ins.
+fn other(
+    client: ClientId,
+    catalog: &Catalog,
+    program: &str,
+    config: &Config,
+) -> Result<Capture, Fatal> {
+    let cli = installed(client, program)?;
+    let version = version(&cli)?;
+    let tmp = tempfile::Builder::new()
+        .prefix("skillgate-capture-")
+        .tempdir()
+        .map_err(|e| unavailable(format!("cannot create a temporary folder: {e}")))?;
+    let io = |e: std::io::Error| unavailable(format!("cannot set up the capture workspace: {e}"));
+    let (ws, empty) = (tmp.path().join("ws"), tmp.path().join("empty"));
+    std::fs::create_dir_all(ws.join(".agents/skills")).map_err(io)?;
+    std::fs::create_dir_all(&empty).map_err(io)?;
+    install(catalog, &ws.join(".agents/skills"))?;
+    for w in [&ws, &empty] {
+        // a project root, so no client looks further up for skills
+        std::fs::create_dir_all(w.join(".git")).map_err(io)?;
+    }
+    let (full, _) = other_listing(client, &cli, &empty)?;
+    let (listing, roots) = other_listing(client, &cli, &ws)?;
+    let builtins: Vec<Builtin> = entries(client, &full, &HashSet::new(), false)
+        .into_iter()
+        .map(|(name, text)| Builtin {
+            name,
+            text,
+            fixed: false,
+        })
+        .collect();
+    let bnames: HashSet<&str> = builtins.iter().map(|b| b.name.as_str()).collect();
+    let predicted = client.model().listing(catalog, config, Some(&builtins));
+    let names: HashSet<&str> = predicted.entries.iter().map(|e| e.name.as_str()).collect();
+    let entries = entries(client, &listing, &names, listing.contains("(file: r1/"))
+        .into_iter()
+        .filter(|(n, _)| names.contains(n.as_str()) || !bnames.contains(n.as_str()))
+        .collect();
+    Ok(Capture {
+        builtins: Builtins {
+            client,
+            version: version.clone(),
+            builtins,
+        },
+        version,
+        listing,
+        entries,
+        roots,
+    })
+}
+
+/// One run of `client` in `ws` against a fresh loopback endpoint: the
+/// skills section of its first model request, and its skills roots table
+/// (Codex).
+fn other_listing(client: ClientId, cli: &Path, ws: &Path) -> Result<(String, Vec<String>), Fatal> {
+    use crate::loopback::{gemini::Gemini, openai_chat::Chat, openai_responses::Responses};
+    let api: Box<dyn Api> = match client {
+        ClientId::Codex => Box::new(Responses),
+        ClientId::GeminiCli => Box::new(Gemini),
+        _ => Box::new(Chat),
+    };
+    let api: std::sync::Arc<dyn Api> = std::sync::Arc::from(api);
+    let a = api.clone();
+    let server = Server::start(move |r| {
+        if a.is_model_call(r) {
+            a.reply(r, &crate::loopback::Turn::text("ok"))
+        } else {
+            a.housekeeping(r)
+        }
+    })
+    .map_err(|e| unavailable(format!("cannot start the loopback endpoint: {e}")))?;
+    let home = crate::behave::workspace::home_scratch("capture-home", false)
+        .or_else(|_| crate::behave::workspace::scratch("capture-home", false))
+        .map_err(unavailable)?;
+    let h = home.path();
+    let s = |p: &Path| p.display().to_string();
+    let io = |e: std::io::Error| unavailable(format!("cannot set up the capture home: {e}"));
+    let mut env = vec![("HOME".to_string(), s(h))];
+    let mut args: Vec<String>;
+    match client {
+        ClientId::Codex => {
+            std::fs::create_dir_all(h.join(".codex")).map_err(io)?;
+            env.push(("CODEX_HOME".into(), s(&h.join(".codex"))));
+            env.push(("SKILLGATE_CAPTURE_KEY".into(), "loopback".into()));
+            args = [
+                "exec",
+                "--json",
+                "--ephemeral",
+                "--skip-git-repo-check",
+                "-s",
+                "read-only",
+                "--config",
+                "model_provider=\"skillgate-capture\"",
+            ]
+            .map(String::from)
+            .to_vec();
+            args.push("--config".into());
+            args.push(format!(
+                "model_providers.skillgate-capture={{name=\"skillgate-capture\",base_url=\"{}/v1\",env_key=\"SKILLGATE_CAPTURE_KEY\",wire_api=\"responses\",request_max_retries=0,stream_max_retries=0}}",
+                server.url()
+            ));
+        }
+        ClientId::GeminiCli => {
+            std::fs::create_dir_all(h.join(".gemini")).map_err(io)?;
+            std::fs::write(
+                h.join(".gemini/settings.json"),
+                r#"{"security":{"auth":{"selectedType":"gemini-api-key"}},"mcp":{"allowed":["__none__"]},"privacy":{"usageStatisticsEnabled":false},"telemetry":{"enabled":false},"general":{"enableAutoUpdate":false}}"#,
+            )
+            .map_err(io)?;
+            env.push(("GEMINI_CLI_HOME".into(), s(h)));
+            env.push(("GOOGLE_GEMINI_BASE_URL".into(), server.url()));
+            env.push(("GEMINI_API_KEY".into(), "loopback".into()));
+            args = [
+                "-p",
+                "",
+                "-o",
+                "stream-json",
+                "--skip-trust",
+                "--approval-mode",
+                "default",
+                "-e",
+                "none",
+                "-m",
+                "gemini-2.5-pro",
+            ]
+            .map(String::from)
+            .to_vec();
+        }
+        _ => {
+            let config = serde_json::json!({
+                "model": "skillgate/capture", "small_model": "skillgate/capture",
+                "enabled_providers": ["skillgate"], "autoupdate": false, "share": "disabled",
+                "mcp": {}, "plugin": [],
+                "provider": {"skillgate": {"npm": "@ai-sdk/openai-compatible",
+                    "options": {"baseURL": format!("{}/v1", server.url()), "apiKey": "loopback"},
+                    "models": {"capture": {"tool_call": true, "limit": {"context": 200000, "output": 8192}}}}},
+            });
+            std::fs::write(h.join("opencode.json"), config.to_string()).map_err(io)?;
+            // keeps opencode from fetching its plugin package from npm
+            std::fs::create_dir_all(h.join(".config/opencode/node_modules")).map_err(io)?;
+            std::fs::write(
+                h.join(".config/opencode/package-lock.json"),
+                crate::behave::agent::opencode::PLUGIN_LOCK,
+            )
+            .map_err(io)?;
+            env.push(("OPENCODE_CONFIG".into(), s(&h.join("opencode.json"))));
+            env.push(("OPENCODE_TEST_HOME".into(), s(h)));
+            for (k, rel) in [
+                ("XDG_CONFIG_HOME", ".config"),
+                ("XDG_DATA_HOME", ".local/share"),
+                ("XDG_CACHE_HOME", ".cache"),
+                ("XDG_STATE_HOME", ".local/state"),
+            ] {
+                env.push((k.into(), s(&h.join(rel))));
+            }
+            for k in [
+                "OPENCODE_DISABLE_PROJECT_CONFIG",
+                "OPENCODE_DISABLE_DEFAULT_PLUGINS",
+                "OPENCODE_DISABLE_AUTOUPDATE",
+                "OPENCODE_DISABLE_SHARE",
+                "OPENCODE_DISABLE_MODELS_FETCH",
+                "OPENCODE_DISABLE_LSP_DOWNLOAD",
+            ] {
+                env.push((k.into(), "1".into()));
+            }
+            env.push(("PWD".into(), s(ws)));
+            args = [
+                "run", "--format", "json", "--pure", "--title", "capture", "--dir",
+            ]
+            .map(String::from)
+            .to_vec();
+            args.push(s(ws));
+        }
+    }
+    run_with(cli, &args, ws, env, b"hello")?;
+    let first = server
+        .requests()
+        .into_iter()
+        .filter(|r| api.is_model_call(r))
+        .filter_map(|r| r.json())
+        .find(|b| !api.is_side_request(b) && !api.read(b).tools.is_empty())
+        .ok_or_else(|| {
+            unavailable("the CLI sent no model request with tools to the loopback endpoint")
+        })?;
+    let system = api.read(&first).system;
+    let roots = system
+        .split_once("### Skill roots\n")
+        .map(|(_, r)| {
+            r.lines()
+                .take_while(|l| l.starts_with("- `r"))
+                .map(str::to_string)
+                .collect()
+        })
+        .unwrap_or_default();
+    Ok((section(client, &system), roots))
+}
+
+/// The skills section of a system prompt.
+fn section(client: ClientId, system: &str) -> String {
+    match client {
+        ClientId::Codex => {
+            let Some(start) = system.find("### Available skills\n") else {
+                return String::new();
+            };
+            let rest = &system[start + "### Available skills\n".len()..];
+            let end = ["\n### How to use skills", "\n</skills_instructions>"]
+                .iter()
+                .filter_map(|m| rest.find(m))
+                .min()
+                .unwrap_or(rest.len());
+            rest[..end].to_string()
+        }
+        _ => {
+            let Some(start) = system.find("<available_skills>") else {
+                return String::new();
+            };
+            let rest = &system[start..];
+            let end = rest
+                .find("</available_skills>")
+                .map_or(rest.len(), |e| e + "</available_skills>".len());
+            rest[..end].to_string()
+        }
+    }
+}
+
+/// The (name, text) entries of a captured section. Codex: one line each,
+/// the name the longest of `known` the line starts with (else up to the
+/// first `: `), the text up to ` (file: …)`; with `bundled_root`, the
+/// lines of the bundled skills' root `r0` are left out. Gemini CLI and opencode: one
+/// `<skill>` element each.
+pub fn entries(
+    client: ClientId,
+    section: &str,
+    known: &HashSet<&str>,
+    bundled_root: bool,
+) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    match client {
+        ClientId::Codex => {
+            for line in section.split('\n') {
+                let Some(l) = line.strip_prefix("- ") else {
+                    continue;
+                };
+                let Some((head, path)) = l.rsplit_once(" (file: ") else {
+                    continue;
+                };
+                // the bundled skills' root is r0 when the catalog's is r1
+                if bundled_root && path.starts_with("r0/") {
+                    continue;
+                }
+                let name = known
+                    .iter()
+                    .filter(|n| head == format!("{n}:") || head.starts_with(&format!("{n}: ")))
+                    .max_by_key(|n| n.len())
+                    .map(|n| n.to_string())
+                    .or_else(|| head.split_once(": ").map(|(n, _)| n.to_string()))
+                    .unwrap_or_else(|| head.trim_end_matches(':').to_string());
+                let rest = &head[name.len().min(head.len())..];
+                let text = rest.strip_prefix(": ").unwrap_or("").to_string();
+                out.push((name, text));
+            }
+        }
+        _ => {
+            let mut rest = section;
+            while let Some(i) = rest.find("<skill>\n    <name>") {
+                rest = &rest[i + "<skill>\n    <name>".len()..];
+                let Some((name, r)) = rest.split_once("</name>\n    <description>") else {
+                    break;
+                };
+                let Some((text, r)) = r.split_once("</description>\n    <location>") else {
+                    break;
+                };
+                out.push((name.to_string(), text.to_string()));
+                rest = r;
+            }
+        }
+    }
+    out
 }
 
 /// Capture Claude Code's listing of `catalog` with the CLI `program`.
@@ -296,6 +617,7 @@ pub fn claude_code(
         version,
         listing,
         entries,
+        roots: Vec::new(),
     })
 }
 

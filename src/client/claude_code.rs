@@ -640,30 +640,6 @@ pub fn body_line(body: &str) -> (String, Option<(usize, usize)>) {
     ("Skill".to_string(), None)
 }
 
-/// Depth of a skill folder below the skills root it was found under;
-/// `None` when that root is the catalog folder itself (a folder of
-/// anything, whose layout says nothing about how it is installed).
-fn depth(skill: &Skill, roots: &[String]) -> Option<(usize, String)> {
-    let root = roots
-        .iter()
-        .filter(|r| !r.is_empty() && skill.file.starts_with(&format!("{r}/")))
-        .max_by_key(|r| r.len())?;
-    let rel = if root.is_empty() {
-        skill.rel_dir.as_str()
-    } else {
-        skill
-            .rel_dir
-            .strip_prefix(root.as_str())?
-            .trim_start_matches('/')
-    };
-    let depth = if rel.is_empty() || rel == "." {
-        0
-    } else {
-        rel.split('/').count()
-    };
-    Some((depth, root.clone()))
-}
-
 /// Terminal columns of a listing line, as `Bun.stringWidth` with
 /// `ambiguousIsNarrow` counts them.
 pub fn width(s: &str) -> usize {
@@ -694,14 +670,17 @@ impl Client for ClaudeCode {
         let limit = config.route.listing_budget_chars.unwrap_or(BUDGET);
         let readings: Vec<Reading> = catalog.skills.par_iter().map(read).collect();
         let mut entries: Vec<Entry> = Vec::with_capacity(readings.len());
-        let roots = catalog.root_paths();
         for (i, (skill, r)) in catalog.skills.iter().zip(readings).enumerate() {
             let mut hidden = r.hidden.clone();
             if catalog.target == crate::catalog::Target::Catalog
-                && let Some((d, root)) = depth(skill, &roots)
+                && let Some((d, root)) = super::depth(skill, catalog)
                 && d > DEPTH
             {
-                hidden = Some(Hidden::TooDeep { depth: d, root });
+                hidden = Some(Hidden::TooDeep {
+                    depth: d,
+                    root,
+                    limit: DEPTH,
+                });
             }
             let mut changes = r.changes;
             let mut text = match &r.when_to_use {

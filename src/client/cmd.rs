@@ -25,8 +25,13 @@ pub struct Mismatch {
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct Verified {
     pub version: String,
+    /// The catalog's skills compared (the ambiguous ones left out).
     pub skills: usize,
     pub mismatches: Vec<Mismatch>,
+    /// Skills sharing their name with another where the client lists one of
+    /// them, chosen by the order the file system or its threads deliver
+    /// the files (Gemini CLI, opencode): not compared, never a mismatch.
+    pub ambiguous: Vec<String>,
 }
 
 /// Compare `listing` (predicted with the capture's built-ins) with the
@@ -37,13 +42,24 @@ pub fn compare(listing: &Listing, cap: &capture::Capture) -> Verified {
     for (n, t) in &cap.entries {
         captured.entry(n.as_str()).or_default().push(t.as_str());
     }
+    let mut ambiguous: Vec<String> = listing
+        .entries
+        .iter()
+        .filter(|e| matches!(e.reason, Some(super::Hidden::Shadowed { .. })))
+        .map(|e| e.name.clone())
+        .collect();
+    ambiguous.sort();
+    ambiguous.dedup();
     for e in &listing.entries {
+        if ambiguous.contains(&e.name) {
+            continue;
+        }
         let got = captured
             .get_mut(e.name.as_str())
             .and_then(|v| (!v.is_empty()).then(|| v.remove(0)));
-        let predicted = e.listed.then(|| e.line.clone());
-        let captured_line =
-            got.map(|t| super::Client::line(&super::claude_code::ClaudeCode, &e.name, t));
+        let model = listing.client.model();
+        let predicted = e.listed.then(|| model.line(&e.name, &e.text));
+        let captured_line = got.map(|t| model.line(&e.name, t));
         if predicted != captured_line {
             mismatches.push(Mismatch {
                 name: e.name.clone(),
@@ -55,8 +71,13 @@ pub fn compare(listing: &Listing, cap: &capture::Capture) -> Verified {
     }
     Verified {
         version: cap.version.clone(),
-        skills: listing.entries.len(),
+        skills: listing
+            .entries
+            .iter()
+            .filter(|e| !ambiguous.contains(&e.name))
+            .count(),
         mismatches,
+        ambiguous,
     }
 }
 
@@ -78,7 +99,10 @@ pub fn listing(args: &ListingArgs, out: &mut dyn Write) -> Result<Exit, Fatal> {
             .with_help("capture a client: --capture claude-code"));
         }
         (Some(c), _) => Some(c),
-        (None, true) => Some(ClientId::ClaudeCode),
+        (None, true) => Some(match super::chosen(&config, args.client) {
+            ClientId::Spec => ClientId::ClaudeCode,
+            c => c,
+        }),
         (None, false) => None,
     };
     let client = match live {
@@ -92,12 +116,8 @@ pub fn listing(args: &ListingArgs, out: &mut dyn Write) -> Result<Exit, Fatal> {
         .with_help("drop --client spec"));
     }
     let (builtins, cap) = match live {
-        Some(_) => {
-            let cap = capture::claude_code(
-                &catalog,
-                &config.behave.claude,
-                config.route.listing_budget_chars,
-            )?;
+        Some(c) => {
+            let cap = capture::capture(c, &catalog, &config)?;
             if let Some(f) = &folder {
                 capture::store(f, &cap.builtins)?;
             }
@@ -108,11 +128,14 @@ pub fn listing(args: &ListingArgs, out: &mut dyn Write) -> Result<Exit, Fatal> {
             None,
         ),
     };
-    let listing = client.model().listing(
-        &catalog,
-        &config,
-        builtins.as_ref().map(|b| b.builtins.as_slice()),
-    );
+    let builtin_list = builtins.as_ref().map(|b| b.builtins.as_slice());
+    let listing = match &cap {
+        // priced with the roots table the CLI showed
+        Some(c) if client == ClientId::Codex && !c.roots.is_empty() => {
+            super::codex::listing_with_roots(&catalog, &config, builtin_list, &c.roots)
+        }
+        _ => client.model().listing(&catalog, &config, builtin_list),
+    };
     let verified = (args.verify).then(|| compare(&listing, cap.as_ref().expect("captured")));
     let view = report::listing::View {
         listing: &listing,

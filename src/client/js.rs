@@ -296,9 +296,460 @@ fn set(out: &mut Vec<(String, Value)>, key: String, v: Value) {
     }
 }
 
+/// A value of a document js-yaml loaded, as far as the clients look at it.
+#[derive(Debug, Clone, PartialEq)]
+pub enum JsVal {
+    Null,
+    Str(String),
+    /// Anything else (a number, a boolean, a date, a list, an object).
+    Other(&'static str),
+}
+
+/// What `yaml.load(text)` returns.
+#[derive(Debug, Clone, PartialEq)]
+pub enum JsDoc {
+    /// An empty document (`undefined`).
+    Empty,
+    /// A scalar or a list.
+    NotMapping,
+    /// An object: its keys in order (merge keys merged).
+    Map(Vec<(String, JsVal)>),
+}
+
+impl JsDoc {
+    pub fn get(&self, key: &str) -> Option<&JsVal> {
+        match self {
+            JsDoc::Map(m) => m.iter().find(|(k, _)| k == key).map(|(_, v)| v),
+            _ => None,
+        }
+    }
+}
+
+/// The core tags js-yaml knows.
+fn known_tag(tag: &str) -> bool {
+    matches!(
+        tag,
+        "!!str"
+            | "!!int"
+            | "!!float"
+            | "!!bool"
+            | "!!null"
+            | "!!map"
+            | "!!seq"
+            | "!!timestamp"
+            | "!!binary"
+            | "!!omap"
+            | "!!pairs"
+            | "!!set"
+            | "!!merge"
+            | "!"
+    )
+}
+
+fn js_val(node: &Node, v: JsYaml) -> Result<JsVal, String> {
+    Ok(match &node.kind {
+        Kind::Scalar { text, style, tag } => {
+            if let Some(t) = tag.as_deref()
+                && !known_tag(t)
+            {
+                return Err(format!("unknown tag {t}"));
+            }
+            match tag.as_deref() {
+                Some("!!str") | Some("!") => JsVal::Str(text.clone()),
+                Some("!!null") => JsVal::Null,
+                Some("!!int" | "!!float" | "!!bool" | "!!timestamp" | "!!binary") => {
+                    JsVal::Other("tagged")
+                }
+                _ if *style == Style::Plain && !js_yaml_plain_is_string(text, v) => {
+                    if matches!(text.as_str(), "" | "~" | "null" | "Null" | "NULL") {
+                        JsVal::Null
+                    } else {
+                        JsVal::Other("non-string")
+                    }
+                }
+                _ => JsVal::Str(text.clone()),
+            }
+        }
+        Kind::Seq(_) => JsVal::Other("list"),
+        Kind::Map(_) => JsVal::Other("object"),
+    })
+}
+
+/// `yaml.load(yaml)` of js-yaml `v`: an error for what js-yaml refuses
+/// (a syntax error, a key twice, an unknown tag; in version 4 a tab in
+/// indentation, which version 3 reads as white space), else the document.
+pub fn js_yaml_load(yaml: &str, v: JsYaml) -> Result<JsDoc, String> {
+    if v == JsYaml::V4 && super::claude_code::bun_refuses_tabs(yaml) {
+        return Err("tab characters must not be used in indentation".into());
+    }
+    // js-yaml 3 counts only spaces as indentation and skips tabs after them
+    let untabbed;
+    let yaml = if v == JsYaml::V3 && yaml.contains('\t') {
+        untabbed = yaml
+            .split('\n')
+            .map(|l| {
+                let spaces = l.len() - l.trim_start_matches(' ').len();
+                let rest = l[spaces..].trim_start_matches('\t');
+                format!("{}{rest}", &l[..spaces])
+            })
+            .collect::<Vec<_>>()
+            .join("\n");
+        untabbed.as_str()
+    } else {
+        yaml
+    };
+    let tree = crate::catalog::yaml::parse(yaml).map_err(|e| e.message)?;
+    if let Some(d) = tree.duplicates.first() {
+        return Err(format!("duplicated mapping key `{}`", d.key));
+    }
+    let Some(root) = tree.root else {
+        return Ok(JsDoc::Empty);
+    };
+    let Kind::Map(entries) = &root.kind else {
+        return Ok(match &root.kind {
+            Kind::Scalar { style, text, .. } if *style == Style::Plain && text.is_empty() => {
+                JsDoc::Empty
+            }
+            _ => JsDoc::NotMapping,
+        });
+    };
+    let mut out: Vec<(String, JsVal)> = Vec::new();
+    let mut merged: Vec<(String, JsVal)> = Vec::new();
+    for (k, val) in entries {
+        let key = k.scalar_text().unwrap_or("").to_string();
+        if key == "<<" && k.style() == Some(Style::Plain) {
+            let sources: Vec<&Node> = match &val.kind {
+                Kind::Seq(items) => items.iter().collect(),
+                _ => vec![val],
+            };
+            for src in sources {
+                if let Kind::Map(m) = &src.kind {
+                    for (mk, mv) in m {
+                        merged.push((mk.scalar_text().unwrap_or("").to_string(), js_val(mv, v)?));
+                    }
+                }
+            }
+            continue;
+        }
+        out.push((key, js_val(val, v)?));
+    }
+    for (k, val) in merged {
+        if !out.iter().any(|(ok, _)| *ok == k) {
+            out.push((k, val));
+        }
+    }
+    Ok(JsDoc::Map(out))
+}
+
+/// js-yaml's major version: 3 (gray-matter's, opencode) or 4 (Gemini
+/// CLI's).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum JsYaml {
+    V3,
+    V4,
+}
+
+/// Whether js-yaml's default schema resolves the plain scalar `t` to a
+/// string (not null, a boolean, an integer, a float or a timestamp).
+pub fn js_yaml_plain_is_string(t: &str, v: JsYaml) -> bool {
+    !(matches!(t, "" | "~" | "null" | "Null" | "NULL")
+        || matches!(t, "true" | "True" | "TRUE" | "false" | "False" | "FALSE")
+        || js_yaml_int(t, v)
+        || js_yaml_float(t, v)
+        || js_yaml_timestamp(t))
+}
+
+fn js_yaml_int(t: &str, v: JsYaml) -> bool {
+    let b = t.as_bytes();
+    let mut i = 0;
+    if matches!(b.first(), Some(b'-' | b'+')) {
+        i += 1;
+    }
+    let digits = |rest: &[u8], ok: &dyn Fn(u8) -> bool| {
+        let mut seen = false;
+        for &c in rest {
+            if c == b'_' {
+                continue;
+            }
+            if !ok(c) {
+                return false;
+            }
+            seen = true;
+        }
+        seen && rest.last() != Some(&b'_')
+    };
+    if b.get(i) == Some(&b'0') {
+        if i + 1 == b.len() {
+            return true;
+        }
+        let rest = &b[i + 2..];
+        return match (b[i + 1], v) {
+            (b'b', _) => digits(rest, &|c| c == b'0' || c == b'1'),
+            (b'x', _) => digits(rest, &|c| c.is_ascii_hexdigit()),
+            (b'o', JsYaml::V4) => digits(rest, &|c| (b'0'..=b'7').contains(&c)),
+            // js-yaml 3: a leading zero means octal
+            (_, JsYaml::V3) => digits(&b[i + 1..], &|c| (b'0'..=b'7').contains(&c)),
+            (_, JsYaml::V4) => digits(&b[i..], &|c| c.is_ascii_digit()),
+        };
+    }
+    if b.get(i) == Some(&b'_') {
+        return false;
+    }
+    let rest = &b[i..];
+    match v {
+        JsYaml::V4 => digits(rest, &|c| c.is_ascii_digit()),
+        JsYaml::V3 => {
+            // sexagesimal: 1:30
+            let (head, tail) = match rest.iter().position(|&c| c == b':') {
+                Some(p) => (&rest[..p], Some(&rest[p..])),
+                None => (rest, None),
+            };
+            if !digits(head, &|c| c.is_ascii_digit()) {
+                return false;
+            }
+            match tail {
+                None => true,
+                Some(t) => sexagesimal_tail(t),
+            }
+        }
+    }
+}
+
+/// `(:[0-5]?[0-9])+` matched whole.
+fn sexagesimal_tail(t: &[u8]) -> bool {
+    let mut i = 0;
+    let mut groups = 0;
+    while i < t.len() {
+        if t[i] != b':' {
+            return false;
+        }
+        i += 1;
+        let start = i;
+        while i < t.len() && t[i].is_ascii_digit() && i - start < 2 {
+            i += 1;
+        }
+        let n = &t[start..i];
+        let ok = match n.len() {
+            1 => true,
+            2 => (b'0'..=b'5').contains(&n[0]),
+            _ => false,
+        };
+        if !ok {
+            return false;
+        }
+        groups += 1;
+    }
+    groups > 0
+}
+
+/// js-yaml's float pattern (v3 also takes sexagesimal floats), no
+/// trailing `_`.
+fn js_yaml_float(t: &str, v: JsYaml) -> bool {
+    if t.ends_with('_') {
+        return false;
+    }
+    let b = t.as_bytes();
+    let mut i = 0;
+    let signed = matches!(b.first(), Some(b'-' | b'+'));
+    if signed {
+        i += 1;
+    }
+    let rest = &t[i..];
+    if matches!(rest, ".inf" | ".Inf" | ".INF") {
+        return true;
+    }
+    if !signed && matches!(rest, ".nan" | ".NaN" | ".NAN") {
+        return true;
+    }
+    let r = rest.as_bytes();
+    let is_d = |c: u8| c.is_ascii_digit() || c == b'_';
+    // exponent: [eE][-+]?[0-9]+ at the end
+    let exp_ok = |e: &[u8]| -> bool {
+        if e.is_empty() {
+            return true;
+        }
+        if !matches!(e[0], b'e' | b'E') {
+            return false;
+        }
+        let e = &e[1..];
+        let e = e
+            .strip_prefix(b"-")
+            .or_else(|| e.strip_prefix(b"+"))
+            .unwrap_or(e);
+        !e.is_empty() && e.iter().all(u8::is_ascii_digit)
+    };
+    if r.first() == Some(&b'.') {
+        // \.[0-9_]+ exponent? (no sign in js-yaml's pattern)
+        if signed {
+            return false;
+        }
+        let mut j = 1;
+        while j < r.len() && is_d(r[j]) {
+            j += 1;
+        }
+        return j > 1 && exp_ok(&r[j..]);
+    }
+    // integer part
+    let mut j = 0;
+    while j < r.len() && is_d(r[j]) {
+        j += 1;
+    }
+    if j == 0 {
+        return false;
+    }
+    let int = &r[..j];
+    if v == JsYaml::V3 && r.get(j) == Some(&b':') {
+        // [-+]?[0-9][0-9_]*(:[0-5]?[0-9])+\.[0-9_]*
+        let Some(dot) = r.iter().position(|&c| c == b'.') else {
+            return false;
+        };
+        return sexagesimal_tail(&r[j..dot]) && r[dot + 1..].iter().all(|&c| is_d(c));
+    }
+    if v == JsYaml::V3 && int.len() > 1 && int[0] == b'0' {
+        // (?:0|[1-9][0-9_]*)
+        return false;
+    }
+    if !int[0].is_ascii_digit() {
+        return false;
+    }
+    let mut k = j;
+    if r.get(k) == Some(&b'.') {
+        k += 1;
+        while k < r.len() && is_d(r[k]) {
+            k += 1;
+        }
+    }
+    exp_ok(&r[k..])
+}
+
+/// js-yaml's timestamp patterns: `YYYY-MM-DD`, or a date with a time.
+fn js_yaml_timestamp(t: &str) -> bool {
+    let b = t.as_bytes();
+    let d = |i: usize| b.get(i).is_some_and(u8::is_ascii_digit);
+    if b.len() == 10
+        && (0..4).all(d)
+        && b[4] == b'-'
+        && d(5)
+        && d(6)
+        && b[7] == b'-'
+        && d(8)
+        && d(9)
+    {
+        return true;
+    }
+    // YYYY-M(M)-D(D)([Tt]|[ \t]+)H(H):MM:SS(.f*)?([ \t]*(Z|[-+]H(H)(:MM)?))?
+    let mut i = 0;
+    let digits = |i: &mut usize, min: usize, max: usize| -> bool {
+        let s = *i;
+        while *i < b.len() && b[*i].is_ascii_digit() && *i - s < max {
+            *i += 1;
+        }
+        *i - s >= min
+    };
+    let lit = |i: &mut usize, c: u8| -> bool {
+        if b.get(*i) == Some(&c) {
+            *i += 1;
+            true
+        } else {
+            false
+        }
+    };
+    if !(digits(&mut i, 4, 4)
+        && lit(&mut i, b'-')
+        && digits(&mut i, 1, 2)
+        && lit(&mut i, b'-')
+        && digits(&mut i, 1, 2))
+    {
+        return false;
+    }
+    if matches!(b.get(i), Some(b'T' | b't')) {
+        i += 1;
+    } else {
+        let s = i;
+        while matches!(b.get(i), Some(b' ' | b'\t')) {
+            i += 1;
+        }
+        if i == s {
+            return false;
+        }
+    }
+    if !(digits(&mut i, 1, 2)
+        && lit(&mut i, b':')
+        && digits(&mut i, 2, 2)
+        && lit(&mut i, b':')
+        && digits(&mut i, 2, 2))
+    {
+        return false;
+    }
+    if lit(&mut i, b'.') {
+        while b.get(i).is_some_and(u8::is_ascii_digit) {
+            i += 1;
+        }
+    }
+    if i == b.len() {
+        return true;
+    }
+    while matches!(b.get(i), Some(b' ' | b'\t')) {
+        i += 1;
+    }
+    if lit(&mut i, b'Z') {
+        return i == b.len();
+    }
+    if !matches!(b.get(i), Some(b'-' | b'+')) {
+        return false;
+    }
+    i += 1;
+    if !digits(&mut i, 1, 2) {
+        return false;
+    }
+    if lit(&mut i, b':') && !digits(&mut i, 2, 2) {
+        return false;
+    }
+    i == b.len()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn js_yaml_resolves_plain_scalars_as_each_version_does() {
+        use JsYaml::*;
+        for s in [
+            "1.10",
+            "true",
+            "~",
+            "",
+            "0x1F",
+            "1_000",
+            "2024-01-01",
+            "-5",
+            ".inf",
+            "1e3",
+            "0b101",
+        ] {
+            assert!(!js_yaml_plain_is_string(s, V4), "{s} is not a string in v4");
+            assert!(!js_yaml_plain_is_string(s, V3), "{s} is not a string in v3");
+        }
+        assert!(!js_yaml_plain_is_string("1:30", V3));
+        assert!(js_yaml_plain_is_string("1:30", V4));
+        assert!(!js_yaml_plain_is_string("0o17", V4));
+        assert!(js_yaml_plain_is_string("0o17", V3));
+        assert!(!js_yaml_plain_is_string("017", V3));
+        assert!(!js_yaml_plain_is_string("2024-1-2 10:00:00 +01:00", V4));
+        for s in [
+            "yes",
+            "1.2.3",
+            "v1",
+            "1e",
+            "abc",
+            "1_",
+            "- x",
+            "12345678901234567890x",
+        ] {
+            assert!(js_yaml_plain_is_string(s, V4), "{s} is a string");
+        }
+    }
 
     #[test]
     fn numbers_print_as_javascript_prints_them() {

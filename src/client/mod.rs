@@ -9,6 +9,9 @@
 //! - [`claude_code`]: Claude Code's own reading, reproduced from the
 //!   installed CLI's behaviour (see `../shared/clients/claude-code.md`) and
 //!   held to it by `tests/real_claude_listing.rs`.
+//! - [`codex`], [`gemini_cli`], [`opencode`]: the readings of Codex CLI,
+//!   Gemini CLI and opencode, each held to its installed CLI by
+//!   `tests/real_<client>_listing.rs`.
 //!
 //! Tier 1 turns a listing's [`Change`]s and [`Hidden`] reasons into
 //! findings (`lint::rules::client`), Tier 2 routes the listing's entries
@@ -19,7 +22,10 @@
 pub mod capture;
 pub mod claude_code;
 pub mod cmd;
+pub mod codex;
+pub mod gemini_cli;
 pub mod js;
+pub mod opencode;
 pub mod spec;
 
 use crate::catalog::Catalog;
@@ -45,14 +51,34 @@ pub enum ClientId {
     /// The Agent Skills specification, read strictly.
     Spec,
     /// Claude Code (tested with 2.1.197).
+    #[value(alias = "claude")]
+    #[serde(alias = "claude")]
     ClaudeCode,
+    /// Codex CLI (tested with 0.171.0).
+    Codex,
+    /// Gemini CLI (tested with 0.61.0).
+    #[value(alias = "gemini")]
+    #[serde(alias = "gemini")]
+    GeminiCli,
+    /// opencode (tested with 1.18.33).
+    Opencode,
 }
 
 impl ClientId {
+    pub const CLIENTS: [ClientId; 4] = [
+        ClientId::ClaudeCode,
+        ClientId::Codex,
+        ClientId::GeminiCli,
+        ClientId::Opencode,
+    ];
+
     pub fn as_str(self) -> &'static str {
         match self {
             ClientId::Spec => "spec",
             ClientId::ClaudeCode => "claude-code",
+            ClientId::Codex => "codex",
+            ClientId::GeminiCli => "gemini-cli",
+            ClientId::Opencode => "opencode",
         }
     }
 
@@ -61,6 +87,9 @@ impl ClientId {
         match self {
             ClientId::Spec => &spec::Spec,
             ClientId::ClaudeCode => &claude_code::ClaudeCode,
+            ClientId::Codex => &codex::Codex,
+            ClientId::GeminiCli => &gemini_cli::GeminiCli,
+            ClientId::Opencode => &opencode::Opencode,
         }
     }
 
@@ -69,6 +98,33 @@ impl ClientId {
         match self {
             ClientId::Spec => "the specification",
             ClientId::ClaudeCode => "Claude Code",
+            ClientId::Codex => "Codex",
+            ClientId::GeminiCli => "Gemini CLI",
+            ClientId::Opencode => "opencode",
+        }
+    }
+
+    /// The client version its model was checked against.
+    pub fn tested_version(self) -> Option<&'static str> {
+        match self {
+            ClientId::Spec => None,
+            ClientId::ClaudeCode => Some(claude_code::TESTED_VERSION),
+            ClientId::Codex => Some(codex::TESTED_VERSION),
+            ClientId::GeminiCli => Some(gemini_cli::TESTED_VERSION),
+            ClientId::Opencode => Some(opencode::TESTED_VERSION),
+        }
+    }
+
+    /// The agent client that lists skills this way (`None`: the
+    /// specification).
+    pub fn agent(self) -> Option<crate::behave::agent::AgentKind> {
+        use crate::behave::agent::AgentKind;
+        match self {
+            ClientId::Spec => None,
+            ClientId::ClaudeCode => Some(AgentKind::Claude),
+            ClientId::Codex => Some(AgentKind::Codex),
+            ClientId::GeminiCli => Some(AgentKind::Gemini),
+            ClientId::Opencode => Some(AgentKind::Opencode),
         }
     }
 
@@ -98,8 +154,9 @@ pub trait Client: Sync {
     /// does).
     fn listing(&self, catalog: &Catalog, config: &Config, builtins: Option<&[Builtin]>) -> Listing;
 
-    /// One entry as the client writes it in its listing (for a skill not
-    /// listed, as it would be written).
+    /// One entry's name and text as the client writes them (for a skill
+    /// not listed, as they would be written), without the location the
+    /// entry may also carry: what `listing --verify` compares.
     fn line(&self, name: &str, text: &str) -> String;
 }
 
@@ -131,12 +188,15 @@ pub struct Entry {
     /// Why it is not listed.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<Hidden>,
-    /// Exactly what follows `- <name>: ` in the listing (empty when the
-    /// entry shows the name alone, or is not listed).
+    /// The description as the listing shows it (Claude Code: exactly what
+    /// follows `- <name>: `; empty when the entry shows the name alone, or
+    /// is not listed).
     pub text: String,
     /// The entry shows the name only: the listing was over budget.
     pub name_only: bool,
-    /// The entry as the client writes it.
+    /// The entry as the client writes it, location included (Codex's
+    /// `(file: …)`, the `<location>` of Gemini CLI and opencode, relative
+    /// to the workspace the skill is installed in).
     pub line: String,
     /// The description as the author wrote it (the specification's
     /// reading), when there is one.
@@ -165,7 +225,27 @@ pub enum Hidden {
         patterns: Vec<String>,
     },
     /// The folder sits deeper under the skills root than the client looks.
-    TooDeep { depth: usize, root: String },
+    TooDeep {
+        depth: usize,
+        root: String,
+        limit: usize,
+    },
+    /// A folder on the way has a name starting with a dot, which the client
+    /// skips.
+    DotFolder { folder: String },
+    /// The client finds no frontmatter (why, in words).
+    NoFrontmatter { why: String },
+    /// The frontmatter does not parse for the client, which drops the
+    /// skill.
+    BadFrontmatter { message: String },
+    /// A value is not a string and the client drops the skill for it.
+    NotAString { key: String },
+    /// The name is longer than the client accepts.
+    NameTooLong { chars: usize, limit: usize },
+    /// Another skill with the same name replaces this one.
+    Shadowed { by: String },
+    /// Not even the name fits the listing budget.
+    OverBudget,
     /// The file is larger than the client reads.
     TooLarge { bytes: u64, limit: u64 },
     /// The file could not be read at all.
@@ -187,10 +267,38 @@ impl Hidden {
                 "`paths:` ({}) makes it conditional: listed only once a matching file is touched",
                 patterns.join(", ")
             ),
-            Hidden::TooDeep { depth, root } => format!(
-                "its folder is {depth} levels below the skills root `{}`; the client only looks one level down",
-                if root.is_empty() { "." } else { root }
+            Hidden::TooDeep { depth, root, limit } => format!(
+                "its folder is {depth} levels below the skills root `{}`; the client only looks {}",
+                if root.is_empty() { "." } else { root },
+                if *limit == 1 {
+                    "one level down".to_string()
+                } else {
+                    format!("{limit} levels down")
+                }
             ),
+            Hidden::DotFolder { folder } => {
+                format!(
+                    "the folder `{folder}` on its path starts with a dot, and the client skips such folders"
+                )
+            }
+            Hidden::NoFrontmatter { why } => format!("the client finds no frontmatter: {why}"),
+            Hidden::BadFrontmatter { message } => {
+                format!(
+                    "its frontmatter does not parse for the client ({message}), which drops the skill"
+                )
+            }
+            Hidden::NotAString { key } => {
+                format!("its `{key}` is not a string, and the client drops the skill")
+            }
+            Hidden::NameTooLong { chars, limit } => {
+                format!("its name is {chars} characters; the client drops names over {limit}")
+            }
+            Hidden::Shadowed { by } => {
+                format!("another skill with the same name ({by}) is listed instead")
+            }
+            Hidden::OverBudget => {
+                "not even its name fits the client's listing budget, so it is left out".into()
+            }
             Hidden::TooLarge { bytes, limit } => {
                 format!("the file is {bytes} bytes; the client skips files over {limit} bytes")
             }
@@ -260,6 +368,16 @@ pub enum ChangeKind {
     NameOnly,
     /// A key appears twice; the client takes the last.
     LastDuplicate,
+    /// Over the listing budget: the description is shortened.
+    Shortened,
+    /// White space runs (line breaks, tabs, repeated spaces) are shown as
+    /// one space.
+    Whitespace,
+    /// The client's fallback line reader gave the text (quotes, block
+    /// indicators and comments kept as written).
+    Fallback,
+    /// Characters of the name are replaced.
+    NameSanitized,
 }
 
 /// The listing's size against the client's budget.
@@ -281,6 +399,164 @@ pub struct Builtin {
     /// Shown whole even when the listing is over budget (Claude Code's
     /// bundled skills).
     pub fixed: bool,
+}
+
+/// Depth of a skill folder below the skills root it was found under, and
+/// that root; `None` when that root is the catalog folder itself (a folder
+/// of anything, whose layout says nothing about how it is installed).
+pub fn depth(skill: &crate::catalog::Skill, catalog: &Catalog) -> Option<(usize, String)> {
+    let root = catalog
+        .root_paths()
+        .filter(|r| !r.is_empty() && under(&skill.file, r))
+        .max_by_key(|r| r.len())?;
+    let rel = skill.rel_dir.strip_prefix(root)?.trim_start_matches('/');
+    let depth = if rel.is_empty() || rel == "." {
+        0
+    } else {
+        rel.split('/').count()
+    };
+    Some((depth, root.to_string()))
+}
+
+/// `path` lies below the folder `dir` (both root-relative, `/`-separated).
+fn under(path: &str, dir: &str) -> bool {
+    path.strip_prefix(dir)
+        .is_some_and(|rest| rest.starts_with('/'))
+}
+
+/// Where a skill goes below a client's skills folder when the catalog is
+/// installed there: its path below the catalog's skills root, its folder
+/// name for a single skill, its catalog path otherwise.
+pub fn installed_rel(catalog: &Catalog, skill: &crate::catalog::Skill) -> String {
+    match catalog
+        .root_paths()
+        .filter(|r| r.is_empty() || under(&skill.rel_dir, r))
+        .max_by_key(|r| r.len())
+    {
+        Some(r) if !r.is_empty() => skill.rel_dir[r.len() + 1..].to_string(),
+        _ if skill.rel_dir == "." => skill.folder.clone(),
+        _ => skill.rel_dir.clone(),
+    }
+}
+
+/// Why a client that finds skills at most `limit` folders below a skills
+/// folder (and, with `skip_dots`, never inside a dot folder) does not find
+/// this catalog skill once it is installed at `rel`. Nothing for a single
+/// skill or a folder of anything, whose layout says nothing.
+pub fn undiscovered(
+    catalog: &Catalog,
+    skill: &crate::catalog::Skill,
+    rel: &str,
+    limit: usize,
+    skip_dots: bool,
+) -> Option<Hidden> {
+    if catalog.target != crate::catalog::Target::Catalog {
+        return None;
+    }
+    if let Some((depth, root)) = depth(skill, catalog)
+        && depth > limit
+    {
+        return Some(Hidden::TooDeep { depth, root, limit });
+    }
+    let dot = rel
+        .split('/')
+        .find(|c| c.starts_with('.'))
+        .filter(|_| skip_dots)?;
+    Some(Hidden::DotFolder {
+        folder: dot.to_string(),
+    })
+}
+
+/// One `<skill>` element of an XML-style listing (Gemini CLI, opencode).
+pub fn skill_element(name: &str, description: &str, location: &str) -> String {
+    format!(
+        "  <skill>\n    <name>{name}</name>\n    <description>{description}</description>\n    <location>{location}</location>\n  </skill>"
+    )
+}
+
+/// The entry of a catalog skill whose listed text is `text` (emptied when
+/// the skill is hidden). A skill hidden before it has a name goes by its
+/// folder's.
+pub fn entry(
+    skill: &crate::catalog::Skill,
+    index: usize,
+    name: String,
+    text: String,
+    line: String,
+    reason: Option<Hidden>,
+    changes: Vec<Change>,
+) -> Entry {
+    let listed = reason.is_none();
+    Entry {
+        line,
+        name: if name.is_empty() && !listed {
+            skill.folder.clone()
+        } else {
+            name
+        },
+        path: skill.file.clone(),
+        skill: index,
+        listed,
+        reason,
+        text: if listed { text } else { String::new() },
+        name_only: false,
+        description: skill.description().map(|d| d.trim().to_string()),
+        alias: None,
+        changes,
+    }
+}
+
+/// Read in path order, a later listed skill with an earlier one's name
+/// replaces it, which is then hidden as shadowed. The winners' indexes, in
+/// the place each name was first seen.
+pub fn last_of_each_name(entries: &mut [Entry]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..entries.len()).filter(|&i| entries[i].listed).collect();
+    order.sort_by(|&a, &b| entries[a].path.cmp(&entries[b].path));
+    let mut slots: Vec<usize> = Vec::new();
+    let mut slot_of: std::collections::HashMap<String, usize> = Default::default();
+    for i in order {
+        match slot_of.get(&entries[i].name) {
+            Some(&s) => {
+                let old = std::mem::replace(&mut slots[s], i);
+                let by = entries[i].path.clone();
+                let e = &mut entries[old];
+                e.listed = false;
+                e.reason = Some(Hidden::Shadowed { by });
+                e.text.clear();
+            }
+            None => {
+                slot_of.insert(entries[i].name.clone(), slots.len());
+                slots.push(i);
+            }
+        }
+    }
+    slots
+}
+
+/// The listing of `client`: the entries at `shown` in that order, then the
+/// hidden ones, and the bundled skills no catalog skill's name replaces.
+pub fn assemble(
+    client: ClientId,
+    entries: Vec<Entry>,
+    shown: &[usize],
+    builtins: Option<&[Builtin]>,
+) -> Listing {
+    let names: std::collections::HashSet<&str> =
+        shown.iter().map(|&i| entries[i].name.as_str()).collect();
+    let builtins: Vec<Builtin> = builtins
+        .unwrap_or(&[])
+        .iter()
+        .filter(|b| !names.contains(b.name.as_str()))
+        .cloned()
+        .collect();
+    let mut sorted: Vec<Entry> = shown.iter().map(|&i| entries[i].clone()).collect();
+    sorted.extend(entries.into_iter().filter(|e| !e.listed));
+    Listing {
+        client,
+        entries: sorted,
+        builtins,
+        budget: None,
+    }
 }
 
 /// The client model `[route] client` (or `--client`) names.

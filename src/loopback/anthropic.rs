@@ -2,64 +2,64 @@
 //! loopback endpoint: `HEAD /` at start, `POST /v1/messages` (streamed as
 //! server-sent events when the request asks, else one JSON message), and
 //! token counting. A [`Turn`] is one assistant message to send back.
+//! [`Messages`] is this API behind [`super::Api`].
 
-use super::{Request, Response};
+use super::{Api, Exchange, Request, Response};
 use serde_json::{Value, json};
 
-/// One content block of an assistant turn.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Block {
-    Text(String),
-    ToolUse {
-        id: String,
-        name: String,
-        input: Value,
-    },
-}
+pub use super::{Block, ToolResult, ToolUse, Turn};
 
-/// One assistant message.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Turn {
-    pub blocks: Vec<Block>,
-    /// Tokens reported for the request and the reply.
-    pub input_tokens: u64,
-    pub output_tokens: u64,
-}
+/// The Messages API behind [`Api`].
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Messages;
 
-impl Turn {
-    /// A turn that only says `text` and ends.
-    pub fn text(text: impl Into<String>) -> Turn {
-        Turn {
-            blocks: vec![Block::Text(text.into())],
-            input_tokens: 10,
-            output_tokens: 5,
+impl Api for Messages {
+    fn name(&self) -> &'static str {
+        "anthropic"
+    }
+
+    fn is_model_call(&self, req: &Request) -> bool {
+        is_messages(req)
+    }
+
+    fn housekeeping(&self, req: &Request) -> Response {
+        housekeeping(req).unwrap_or_else(|| Response::empty(404))
+    }
+
+    fn reply(&self, req: &Request, turn: &Turn) -> Response {
+        reply(req, turn)
+    }
+
+    fn read(&self, body: &Value) -> Exchange {
+        let prompt = match &body["messages"][0]["content"] {
+            Value::String(s) => s.clone(),
+            // Claude Code puts its reminders before the prompt
+            Value::Array(blocks) => blocks
+                .iter()
+                .filter_map(|b| b["text"].as_str())
+                .next_back()
+                .unwrap_or("")
+                .to_string(),
+            _ => String::new(),
+        };
+        Exchange {
+            system: system_text(body),
+            texts: texts(body),
+            tools: tool_names(body),
+            calls: tool_uses(body),
+            results: tool_results(body),
+            prompt,
+            assistant_turns: body["messages"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter(|m| m["role"] == "assistant")
+                .count(),
         }
     }
 
-    /// A turn that calls tool `name` with `input` (its id `toolu_<id>`).
-    pub fn tool(id: &str, name: &str, input: Value) -> Turn {
-        Turn {
-            blocks: vec![Block::ToolUse {
-                id: format!("toolu_{id}"),
-                name: name.into(),
-                input,
-            }],
-            input_tokens: 10,
-            output_tokens: 5,
-        }
-    }
-
-    /// `tool_use` when the turn calls a tool, else `end_turn`.
-    pub fn stop_reason(&self) -> &'static str {
-        if self
-            .blocks
-            .iter()
-            .any(|b| matches!(b, Block::ToolUse { .. }))
-        {
-            "tool_use"
-        } else {
-            "end_turn"
-        }
+    fn is_side_request(&self, body: &Value) -> bool {
+        is_title_request(body)
     }
 }
 
@@ -92,6 +92,16 @@ fn block_json(b: &Block) -> Value {
     }
 }
 
+/// The Messages API's usage: uncached input apart from cache reads; output
+/// including thinking.
+fn usage(turn: &Turn) -> Value {
+    json!({
+        "input_tokens": turn.input_tokens.saturating_sub(turn.cached_input_tokens),
+        "cache_read_input_tokens": turn.cached_input_tokens,
+        "output_tokens": turn.output_tokens + turn.reasoning_tokens,
+    })
+}
+
 fn message(model: &str, turn: &Turn) -> Value {
     json!({
         "id": "msg_loopback",
@@ -101,7 +111,7 @@ fn message(model: &str, turn: &Turn) -> Value {
         "content": turn.blocks.iter().map(block_json).collect::<Vec<_>>(),
         "stop_reason": turn.stop_reason(),
         "stop_sequence": null,
-        "usage": {"input_tokens": turn.input_tokens, "output_tokens": turn.output_tokens},
+        "usage": usage(turn),
     })
 }
 
@@ -111,7 +121,8 @@ fn stream(model: &str, turn: &Turn) -> Response {
         json!({"type": "message_start", "message": {
             "id": "msg_loopback", "type": "message", "role": "assistant", "model": model,
             "content": [], "stop_reason": null, "stop_sequence": null,
-            "usage": {"input_tokens": turn.input_tokens, "output_tokens": 1},
+            "usage": {"input_tokens": turn.input_tokens.saturating_sub(turn.cached_input_tokens),
+                "cache_read_input_tokens": turn.cached_input_tokens, "output_tokens": 1},
         }}),
     )];
     for (i, b) in turn.blocks.iter().enumerate() {
@@ -142,7 +153,7 @@ fn stream(model: &str, turn: &Turn) -> Response {
         "message_delta",
         json!({"type": "message_delta",
             "delta": {"stop_reason": turn.stop_reason(), "stop_sequence": null},
-            "usage": {"output_tokens": turn.output_tokens}}),
+            "usage": {"output_tokens": turn.output_tokens + turn.reasoning_tokens}}),
     ));
     events.push(("message_stop", json!({"type": "message_stop"})));
     Response::sse(events)
@@ -194,15 +205,7 @@ pub fn texts(body: &Value) -> Vec<String> {
 
 /// The text of a request's system prompt, its blocks joined by newlines.
 pub fn system_text(body: &Value) -> String {
-    match &body["system"] {
-        Value::String(s) => s.clone(),
-        Value::Array(blocks) => blocks
-            .iter()
-            .filter_map(|b| b["text"].as_str())
-            .collect::<Vec<_>>()
-            .join("\n"),
-        _ => String::new(),
-    }
+    super::content_text(&body["system"])
 }
 
 /// Whether a messages request is Claude Code's session-title side request
@@ -210,14 +213,6 @@ pub fn system_text(body: &Value) -> String {
 /// `CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC` is set; it carries the prompt).
 pub fn is_title_request(body: &Value) -> bool {
     system_text(body).contains("Generate a concise, sentence-case title")
-}
-
-/// One `tool_use` block of the assistant turns already in a request.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ToolUse {
-    pub id: String,
-    pub name: String,
-    pub input: Value,
 }
 
 /// Every `tool_use` block of a request's assistant messages, in order: the
@@ -253,15 +248,6 @@ pub fn tool_names(body: &Value) -> Vec<String> {
         .unwrap_or_default()
 }
 
-/// One `tool_result` block sent back to the model.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ToolResult {
-    pub tool_use_id: String,
-    pub is_error: bool,
-    /// Its text (a string content, or its text blocks joined by newlines).
-    pub text: String,
-}
-
 /// Every `tool_result` block of a request's messages, in order.
 pub fn tool_results(body: &Value) -> Vec<ToolResult> {
     let mut out = Vec::new();
@@ -280,7 +266,8 @@ pub fn tool_results(body: &Value) -> Vec<ToolResult> {
                 _ => String::new(),
             };
             out.push(ToolResult {
-                tool_use_id: b["tool_use_id"].as_str().unwrap_or("").to_string(),
+                id: b["tool_use_id"].as_str().unwrap_or("").to_string(),
+                name: None,
                 is_error: b["is_error"].as_bool() == Some(true),
                 text,
             });
@@ -353,10 +340,7 @@ mod tests {
         let r = tool_results(&body);
         assert_eq!(r.len(), 2);
         assert!(r[0].is_error && r[0].text.contains("Unknown skill"));
-        assert_eq!(
-            (r[1].tool_use_id.as_str(), r[1].text.as_str()),
-            ("toolu_2", "a\nb")
-        );
+        assert_eq!((r[1].id.as_str(), r[1].text.as_str()), ("toolu_2", "a\nb"));
         assert_eq!(texts(&body)[..2], ["sys".to_string(), "hello".to_string()]);
     }
 

@@ -8,11 +8,20 @@
 //! (one module per API: [`anthropic`]). Nothing here reaches the network:
 //! the socket is bound to `127.0.0.1` only.
 //!
+//! One module per model API, each behind the [`Api`] interface (answer a
+//! request with a scripted [`Turn`], read what a request shows the model as
+//! an [`Exchange`]): [`anthropic`] (the Messages API, Claude Code),
+//! [`openai_responses`] (the Responses API, Codex), [`openai_chat`] (Chat
+//! Completions, opencode) and [`gemini`] (the Gemini API, Gemini CLI).
+//!
 //! `skillgate listing --capture` serves one of these to read the listing a
 //! client sends with its first request, and the real-client tests script
 //! whole agent runs with it, spending no tokens.
 
 pub mod anthropic;
+pub mod gemini;
+pub mod openai_chat;
+pub mod openai_responses;
 
 use std::io::Read;
 use std::net::SocketAddr;
@@ -120,6 +129,187 @@ impl Response {
     pub fn delayed(mut self, delay: Duration) -> Response {
         self.delay = Some(delay);
         self
+    }
+}
+
+/// One content block of an assistant turn.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Block {
+    Text(String),
+    /// A tool call; `id` is the call's id as the API carries it (APIs that
+    /// carry none drop it).
+    ToolUse {
+        id: String,
+        name: String,
+        input: serde_json::Value,
+    },
+}
+
+/// One assistant message, whatever the API.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Turn {
+    pub blocks: Vec<Block>,
+    /// Every input token of the request, cached ones included.
+    pub input_tokens: u64,
+    /// How many of `input_tokens` were read from a cache.
+    pub cached_input_tokens: u64,
+    /// Visible output tokens.
+    pub output_tokens: u64,
+    /// Reasoning ("thinking") tokens, besides `output_tokens`.
+    pub reasoning_tokens: u64,
+}
+
+impl Turn {
+    /// A turn that only says `text` and ends.
+    pub fn text(text: impl Into<String>) -> Turn {
+        Turn {
+            blocks: vec![Block::Text(text.into())],
+            input_tokens: 10,
+            cached_input_tokens: 0,
+            output_tokens: 5,
+            reasoning_tokens: 0,
+        }
+    }
+
+    /// A turn that calls tool `name` with `input` (its id `toolu_<id>`).
+    pub fn tool(id: &str, name: &str, input: serde_json::Value) -> Turn {
+        Turn {
+            blocks: vec![Block::ToolUse {
+                id: format!("toolu_{id}"),
+                name: name.into(),
+                input,
+            }],
+            ..Turn::text("")
+        }
+    }
+
+    /// The same turn reporting other token counts.
+    pub fn usage(mut self, input: u64, cached: u64, output: u64, reasoning: u64) -> Turn {
+        self.input_tokens = input;
+        self.cached_input_tokens = cached;
+        self.output_tokens = output;
+        self.reasoning_tokens = reasoning;
+        self
+    }
+
+    /// Whether the turn calls a tool.
+    pub fn calls_tool(&self) -> bool {
+        self.blocks
+            .iter()
+            .any(|b| matches!(b, Block::ToolUse { .. }))
+    }
+
+    /// `tool_use` when the turn calls a tool, else `end_turn` (the Messages
+    /// API's words).
+    pub fn stop_reason(&self) -> &'static str {
+        if self.calls_tool() {
+            "tool_use"
+        } else {
+            "end_turn"
+        }
+    }
+
+    /// The text blocks, joined.
+    pub fn text_content(&self) -> String {
+        self.blocks
+            .iter()
+            .filter_map(|b| match b {
+                Block::Text(t) => Some(t.as_str()),
+                _ => None,
+            })
+            .collect::<Vec<_>>()
+            .join("")
+    }
+}
+
+/// A tool call the conversation has made so far, as a request carries it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolUse {
+    pub id: String,
+    pub name: String,
+    pub input: serde_json::Value,
+}
+
+/// A tool's answer sent back to the model.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ToolResult {
+    /// The call it answers (empty when the API carries no id).
+    pub id: String,
+    /// The tool's name, when the API carries it.
+    pub name: Option<String>,
+    /// The API marks it as an error (only some APIs can).
+    pub is_error: bool,
+    pub text: String,
+}
+
+/// What one model request shows the model, read the same way whatever the
+/// API.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Exchange {
+    /// The system prompt (developer messages included), blocks joined by
+    /// newlines.
+    pub system: String,
+    /// Every text of the conversation in order (system first, tool results
+    /// included).
+    pub texts: Vec<String>,
+    /// The names of the tools offered.
+    pub tools: Vec<String>,
+    /// The tool calls of the assistant turns so far.
+    pub calls: Vec<ToolUse>,
+    /// The tool answers so far.
+    pub results: Vec<ToolResult>,
+    /// The text of the user's prompt (the first user message, without the
+    /// context blocks a client puts before it).
+    pub prompt: String,
+    /// Assistant turns already in the conversation.
+    pub assistant_turns: usize,
+}
+
+impl Exchange {
+    /// Every text joined (system prompt, messages, tool results).
+    pub fn all_text(&self) -> String {
+        let mut t = self.texts.clone();
+        t.push(self.system.clone());
+        t.join("\n")
+    }
+}
+
+/// The text of a message item's content (a string, or its parts' texts
+/// joined by newlines).
+pub fn content_text(c: &serde_json::Value) -> String {
+    match c {
+        serde_json::Value::String(s) => s.clone(),
+        serde_json::Value::Array(parts) => parts
+            .iter()
+            .filter_map(|p| p["text"].as_str())
+            .collect::<Vec<_>>()
+            .join("\n"),
+        _ => String::new(),
+    }
+}
+
+/// One model API, as a loopback endpoint speaks it.
+pub trait Api: Send + Sync + std::fmt::Debug {
+    /// A short name (`anthropic`, `openai-responses`, `openai-chat`,
+    /// `gemini`).
+    fn name(&self) -> &'static str;
+    /// Whether `req` asks the model for a turn.
+    fn is_model_call(&self, req: &Request) -> bool;
+    /// The answer to anything else (health checks, token counting, …):
+    /// by default 404.
+    fn housekeeping(&self, _req: &Request) -> Response {
+        Response::empty(404)
+    }
+    /// Answer a model call with `turn`, in the form the request asks for
+    /// (streamed or not).
+    fn reply(&self, req: &Request, turn: &Turn) -> Response;
+    /// What a model call's body shows the model.
+    fn read(&self, body: &serde_json::Value) -> Exchange;
+    /// Whether a model call is a client's side request rather than a turn
+    /// of the conversation (a session title, a model router): by default
+    /// none is.
+    fn is_side_request(&self, _body: &serde_json::Value) -> bool {
+        false
     }
 }
 

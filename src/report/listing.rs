@@ -29,10 +29,7 @@ pub struct View<'a> {
 
 /// The client version its model reproduces, when it is a real client.
 pub fn tested(client: ClientId) -> Option<&'static str> {
-    match client {
-        ClientId::ClaudeCode => Some(crate::client::claude_code::TESTED_VERSION),
-        ClientId::Spec => None,
-    }
+    client.tested_version()
 }
 
 pub fn json(v: &View, out: &mut dyn Write) -> std::io::Result<()> {
@@ -172,11 +169,22 @@ pub fn human(v: &View, out: &mut dyn Write) -> std::io::Result<()> {
                 m.captured.as_deref().unwrap_or("(not listed)")
             )?;
         }
+        if !ver.ambiguous.is_empty() {
+            writeln!(
+                out,
+                "not compared: {} name{} that several skills share, of which {} lists one chosen by the order it reads the files: {}",
+                ver.ambiguous.len(),
+                if ver.ambiguous.len() == 1 { "" } else { "s" },
+                l.client.label(),
+                ver.ambiguous.join(", ")
+            )?;
+        }
         writeln!(
             out,
-            "verify: {}/{} skills as predicted (Claude Code {})",
+            "verify: {}/{} skills as predicted ({} {})",
             ver.skills - ver.mismatches.len(),
             ver.skills,
+            l.client.label(),
             ver.version
         )?;
     }

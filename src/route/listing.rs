@@ -53,7 +53,19 @@ fn client(router: &Router) -> Vec<Diagnostic> {
             );
         }
     }
-    let short: Vec<&crate::client::Entry> = l.entries.iter().filter(|e| e.name_only).collect();
+    let short: Vec<&crate::client::Entry> = l
+        .entries
+        .iter()
+        .filter(|e| {
+            e.name_only
+                || e.changes.iter().any(|c| c.kind == ChangeKind::Shortened)
+                || matches!(e.reason, Some(crate::client::Hidden::OverBudget))
+        })
+        .collect();
+    let what = match l.client {
+        ClientId::Codex => "a shortened description",
+        _ => "the name only, no description",
+    };
     if let (Some(b), Some(first)) = (&l.budget, short.first()) {
         let mut names: Vec<String> = short
             .iter()
@@ -68,7 +80,7 @@ fn client(router: &Router) -> Vec<Diagnostic> {
                 .diag(
                     &first.path,
                     format!(
-                        "{}'s skill listing is {} {}, over its {}-{} budget: {} skill{} show{} the name only, no description: {}",
+                        "{}'s skill listing is {} {}, over its {}-{} budget: {} skill{} show{} {what}: {}",
                         l.client.label(),
                         b.used,
                         b.unit,
@@ -82,7 +94,10 @@ fn client(router: &Router) -> Vec<Diagnostic> {
                 )
                 .with_span_opt(description_span(router.catalog.skills.get(first.skill)))
                 .with_label("the first entry shown by name only")
-                .with_help("shorten descriptions across the catalog, split it into smaller plugins, or raise the budget (Claude Code: `skillListingBudgetFraction` in settings.json; then set [route] listing-budget-chars to match)"),
+                .with_help(match l.client {
+                    ClientId::Codex => "shorten descriptions across the catalog, or split it into smaller plugins (Codex's budget is 2 % of its model's context window; set [route] listing-budget-chars to 4 × that many tokens for your model)",
+                    _ => "shorten descriptions across the catalog, split it into smaller plugins, or raise the budget (Claude Code: `skillListingBudgetFraction` in settings.json; then set [route] listing-budget-chars to match)",
+                }),
         );
     }
     out

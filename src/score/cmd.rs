@@ -33,7 +33,7 @@ pub fn run(args: &ScoreArgs, out: &mut dyn Write) -> Result<Exit, Fatal> {
             ),
         );
     };
-    let report = super::score_files(
+    let scored = super::score_by_client(
         &Inputs {
             skill_dir: skill,
             cases,
@@ -41,6 +41,6 @@ pub fn run(args: &ScoreArgs, out: &mut dyn Write) -> Result<Exit, Fatal> {
         },
         &Options::new(args.trials, args.gates),
     )?;
-    super::render(&report, args.format, out).map_err(write_error)?;
-    Ok(report.exit())
+    super::render_scored(&scored, args.format, out).map_err(write_error)?;
+    Ok(scored.exit())
 }

@@ -341,10 +341,14 @@ pub struct Observation {
     pub output: String,
     /// `None` when the run ended without an exit code (killed, timed out).
     pub exit_code: Option<i64>,
+    /// The agent client that ran it, when the line says (`client`).
+    pub client: Option<String>,
 }
 
 #[derive(Deserialize)]
 struct ObservationLine {
+    #[serde(default)]
+    client: Option<String>,
     #[serde(rename = "caseId")]
     case_id: String,
     trial: u64,
@@ -381,6 +385,7 @@ pub fn parse_observation(path: &Path, line: usize, text: &str) -> Result<Observa
         invoked_skills: o.invoked_skills,
         output: o.output,
         exit_code,
+        client: o.client,
     })
 }
 

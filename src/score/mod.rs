@@ -18,7 +18,7 @@ pub mod triggers;
 pub mod uplift;
 
 pub use gate::{Gate, Verdict};
-pub use render::{num, p_value, render, signed, verdict_why};
+pub use render::{num, p_value, render, render_scored, signed, verdict_why};
 
 use crate::exit::{Exit, Fatal};
 use input::{Case, Variant};
@@ -212,7 +212,87 @@ impl Report {
 
 /// Score the evidence in three files.
 pub fn score_files(inputs: &Inputs, opts: &Options) -> Result<Report, Fatal> {
-    score_files_checked(inputs, opts, &mut || {})
+    score_files_checked(inputs, opts, None, &mut || {})
+}
+
+/// One client's report, when the evidence holds several clients' runs.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ClientReport {
+    pub client: String,
+    #[serde(flatten)]
+    pub report: Report,
+}
+
+/// The scorer's conclusion over evidence from one client, or from several
+/// (each observation naming its `client`), each scored as its own
+/// evaluation and gated on its own.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Scored {
+    One(Box<Report>),
+    PerClient(Vec<ClientReport>),
+}
+
+impl Scored {
+    /// The worst of the clients' exit codes.
+    pub fn exit(&self) -> Exit {
+        match self {
+            Scored::One(r) => r.exit(),
+            Scored::PerClient(v) => v.iter().fold(Exit::Ok, |e, c| e.worst(c.report.exit())),
+        }
+    }
+
+    /// The skill hash every report names.
+    pub fn skill_sha256(&self) -> &str {
+        match self {
+            Scored::One(r) => &r.skill.skill_sha256,
+            Scored::PerClient(v) => v.first().map_or("", |c| &c.report.skill.skill_sha256),
+        }
+    }
+}
+
+/// The clients the observations name, sorted; refuses a file that mixes
+/// lines with a client and lines without.
+fn clients_of(path: &Path) -> Result<Vec<String>, Fatal> {
+    let mut lines = input::lines(path)?;
+    let (mut named, mut unnamed) = (std::collections::BTreeSet::new(), None);
+    while let Some((no, text)) = lines.next_line()? {
+        if text.trim().is_empty() {
+            continue;
+        }
+        let o = input::parse_observation(path, no, text)?;
+        match o.client {
+            Some(c) => {
+                named.insert(c);
+            }
+            None => {
+                unnamed.get_or_insert(no);
+            }
+        }
+    }
+    if let (Some(no), false) = (unnamed, named.is_empty()) {
+        return Err(Fatal::usage(format!(
+            "{}:{no}: this observation names no `client`, but others do ({}): the scorer cannot tell whose run it is",
+            path.display(),
+            named.iter().cloned().collect::<Vec<_>>().join(", ")
+        ))
+        .with_help("give every line a `client`, or none"));
+    }
+    Ok(named.into_iter().collect())
+}
+
+/// Score the evidence, once per client when the observations name more
+/// than one: each client's runs must be complete on their own.
+pub fn score_by_client(inputs: &Inputs, opts: &Options) -> Result<Scored, Fatal> {
+    let clients = clients_of(inputs.observations)?;
+    if clients.len() < 2 {
+        return score_files(inputs, opts).map(|r| Scored::One(Box::new(r)));
+    }
+    let mut out = Vec::new();
+    for c in clients {
+        let report = score_files_checked(inputs, opts, Some(&c), &mut || {})?;
+        out.push(ClientReport { client: c, report });
+    }
+    Ok(Scored::PerClient(out))
 }
 
 /// [`score_files`] with a hook run between scoring and the second hash of
@@ -220,11 +300,18 @@ pub fn score_files(inputs: &Inputs, opts: &Options) -> Result<Report, Fatal> {
 fn score_files_checked(
     inputs: &Inputs,
     opts: &Options,
+    client: Option<&str>,
     between: &mut dyn FnMut(),
 ) -> Result<Report, Fatal> {
     validate(opts)?;
     let before = skill::snapshot(inputs.skill_dir)?;
-    let mut report = score_evidence(inputs.cases, inputs.observations, &before.name, opts)?;
+    let mut report = score_evidence(
+        inputs.cases,
+        inputs.observations,
+        &before.name,
+        client,
+        opts,
+    )?;
     report.skill = SkillInfo {
         name: before.name.clone(),
         skill_md_sha256: before.skill_md_sha256.clone(),
@@ -241,17 +328,19 @@ fn score_files_checked(
 /// Score `cases` and `observations` for the skill named `skill` without
 /// reading its folder: the report's `skill` holds the name and no hashes
 /// (`skillgate report` scores recorded iterations this way, as the skill
-/// may have changed since).
+/// may have changed since). With `client`, only that client's
+/// observations count.
 pub fn score_evidence(
     cases: &Path,
     observations: &Path,
     skill: &str,
+    client: Option<&str>,
     opts: &Options,
 ) -> Result<Report, Fatal> {
     validate(opts)?;
     let (case_list, cases_sha256) = input::read_cases(cases)?;
     let (runs, observations_sha256) =
-        read_runs(observations, cases, &case_list, opts.trials, skill)?;
+        read_runs(observations, cases, &case_list, opts.trials, skill, client)?;
     let mut report = evaluate(&case_list, &runs, opts);
     report.skill.name = skill.to_string();
     report.inputs = InputHashes {
@@ -309,6 +398,7 @@ fn read_runs(
     cases: &[Case],
     trials: u32,
     skill: &str,
+    client: Option<&str>,
 ) -> Result<(Runs, String), Fatal> {
     let shown = path.display();
     let by_id: HashMap<&str, usize> = cases
@@ -324,6 +414,9 @@ fn read_runs(
             continue;
         }
         let o = input::parse_observation(path, no, text)?;
+        if client.is_some() && o.client.as_deref() != client {
+            continue;
+        }
         let Some(&ci) = by_id.get(o.case_id.as_str()) else {
             return Err(Fatal::usage(format!(
                 "{shown}:{no}: unknown caseId `{}` (not in {})",
@@ -377,7 +470,8 @@ fn read_runs(
                 for v in [Variant::With, Variant::Without] {
                     if !seen.contains_key(&(ci, v, trial)) {
                         return Err(Fatal::usage(format!(
-                            "{shown}: no observation for case `{}` trial {trial} variant `{}` (case on {}:{}); {} of {expected} observations are missing",
+                            "{shown}: no observation{} for case `{}` trial {trial} variant `{}` (case on {}:{}); {} of {expected} observations are missing",
+                            client.map(|c| format!(" of client `{c}`")).unwrap_or_default(),
                             case.id,
                             v.as_str(),
                             cases_path.display(),
@@ -736,7 +830,7 @@ mod tests {
         };
         let opts = Options::default();
         assert!(score_files(&inputs, &opts).is_ok());
-        let e = score_files_checked(&inputs, &opts, &mut || {
+        let e = score_files_checked(&inputs, &opts, None, &mut || {
             std::fs::write(copy.join("SKILL.md"), "changed").unwrap();
         })
         .unwrap_err();

@@ -5,6 +5,50 @@ use super::{MIN_CASES, Report, TaskReport, TriggerReport, Verdict};
 use crate::cli::Format;
 use std::io::Write;
 
+/// Print the scorer's conclusion: one report, or one per client followed
+/// by the verdict of each.
+pub fn render_scored(
+    scored: &super::Scored,
+    format: Format,
+    out: &mut dyn Write,
+) -> std::io::Result<()> {
+    let reports = match scored {
+        super::Scored::One(r) => return render(r, format, out),
+        super::Scored::PerClient(v) => v,
+    };
+    let worst = reports
+        .iter()
+        .map(|c| c.report.verdict)
+        .max_by_key(|v| match v {
+            super::Verdict::Pass => 0,
+            super::Verdict::Fail => 1,
+            super::Verdict::Unavailable => 2,
+            super::Verdict::Insufficient => 3,
+        })
+        .unwrap_or(super::Verdict::Pass);
+    if format == Format::Json {
+        serde_json::to_writer_pretty(
+            &mut *out,
+            &serde_json::json!({"clients": reports, "verdict": worst.as_str()}),
+        )?;
+        return writeln!(out);
+    }
+    for c in reports {
+        writeln!(out, "client   {}", c.client)?;
+        human(&c.report, out)?;
+        writeln!(out)?;
+    }
+    writeln!(
+        out,
+        "clients  {}",
+        reports
+            .iter()
+            .map(|c| format!("{} {}", c.client, c.report.verdict.as_str()))
+            .collect::<Vec<_>>()
+            .join(", ")
+    )
+}
+
 /// Render `report` as JSON (`--format json`), JUnit XML (`junit`) or as
 /// text (any other format).
 pub fn render(report: &Report, format: Format, out: &mut dyn Write) -> std::io::Result<()> {

@@ -39,3 +39,91 @@ fn is_executable(p: &Path) -> bool {
     p.metadata()
         .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
 }
+
+/// `skillgate listing ROOT --client CLIENT --verify --format json` with the
+/// installed CLI `cli` first on PATH and a private cache folder; asserts
+/// that no skill's captured entry differs from the prediction, and
+/// returns the JSON report.
+pub fn verify(client: &str, root: &Path, cli: &Path, extra: &[&str]) -> serde_json::Value {
+    let cache = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
+    let path = format!(
+        "{}:{}",
+        cli.parent().unwrap().display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let out = assert_cmd::Command::cargo_bin("skillgate")
+        .unwrap()
+        .arg("listing")
+        .arg(root)
+        .args(["--client", client, "--verify", "--format", "json"])
+        .args(extra)
+        .env("PATH", path)
+        .env("SKILLGATE_CACHE_DIR", cache.path())
+        .timeout(std::time::Duration::from_secs(600))
+        .output()
+        .unwrap();
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|_| panic!("no JSON: {}", String::from_utf8_lossy(&out.stderr)));
+    assert_eq!(
+        doc["verify"]["mismatches"],
+        serde_json::json!([]),
+        "skills whose captured entry differs from the prediction"
+    );
+    assert_eq!(out.status.code(), Some(0));
+    assert!(
+        cache
+            .path()
+            .join(format!("builtins-{client}.json"))
+            .is_file(),
+        "the capture stored the built-ins"
+    );
+    doc
+}
+
+/// The entry of `name` in a listing report.
+pub fn entry(doc: &serde_json::Value, name: &str) -> serde_json::Value {
+    doc["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["name"] == name)
+        .unwrap_or_else(|| panic!("{name} not in the listing"))
+        .clone()
+}
+
+/// The wild sample copied as a catalog, one uniquely named folder per
+/// skill, in groups of at most `per` skills (`None` when the corpus is
+/// absent).
+pub fn wild_catalogs(per: usize) -> Option<(tempfile::TempDir, Vec<PathBuf>)> {
+    let wild = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpora/wild-sample");
+    if !wild.is_dir() {
+        eprintln!("skipped: ../shared/corpora/wild-sample is absent");
+        return None;
+    }
+    let mut files = Vec::new();
+    let mut stack = vec![wild.clone()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.file_name().is_some_and(|n| n == "SKILL.md") {
+                files.push(p);
+            }
+        }
+    }
+    files.sort();
+    let tmp = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
+    let mut roots = Vec::new();
+    for (i, f) in files.iter().enumerate() {
+        let root = tmp.path().join(format!("part-{:02}", i / per));
+        if roots.last() != Some(&root) {
+            roots.push(root.clone());
+        }
+        let folder = f.parent().unwrap().file_name().unwrap().to_string_lossy();
+        let dir = root.join("skills").join(format!("{i:04}-{folder}"));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::copy(f, dir.join("SKILL.md")).unwrap();
+    }
+    Some((tmp, roots))
+}

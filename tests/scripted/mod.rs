@@ -1,29 +1,104 @@
-//! A scripted model for the real Claude Code CLI, and a lab that drives
+//! A scripted model for the real agent CLIs, and a lab that drives
 //! `skillgate check --behavioral` through it end to end.
 //!
-//! [`Endpoint`] is a [`skillgate::loopback::Server`] answering the Messages
-//! API from a [`Script`]: the model calls `Skill` when the listing names
-//! the skill (or always, like a model guessing a name), runs one `Bash`
-//! command, and finishes with text; a grader prompt gets a valid, failing,
-//! invalid, invalid-then-valid or fenced reply; `hang` never answers an agent
-//! turn in time. Every request is recorded and classified ([`Kind`]): agent
-//! turns (tools offered), grader calls (no tools, a fenced trace), and side
-//! requests (anything else, e.g. the session title).
+//! [`Endpoint`] is a [`skillgate::loopback::Server`] answering one model
+//! API ([`Client`] picks it: the Messages API for Claude Code, the
+//! Responses API for Codex, the Gemini API for Gemini CLI, Chat Completions
+//! for opencode) from one [`Script`], whatever the API: the model loads the
+//! skill when the listing names it (or always, like a model guessing a
+//! name) the way that client loads skills (`Skill`, `cat` of its SKILL.md,
+//! `activate_skill`, `skill`), runs one shell command, and finishes with
+//! text; a grader prompt gets a valid, failing, invalid, invalid-then-valid
+//! or fenced reply; `hang` never answers an agent turn in time. Every
+//! request is recorded and classified ([`Kind`]): agent turns (tools
+//! offered), grader calls (a fenced trace), and side requests (a session
+//! title, a model router).
 //!
-//! [`Lab`] is a temporary folder with a two-skill catalog, a private HOME
-//! and TMPDIR, and the `skillgate` command pointed at the CLI and the
-//! endpoint (`ANTHROPIC_BASE_URL`, a dummy `ANTHROPIC_API_KEY`). Nothing
-//! here reaches beyond 127.0.0.1.
+//! [`Lab`] is a folder (outside the system temporary folder: Codex refuses
+//! helpers there) with a two-skill catalog, a private HOME and TMPDIR, a
+//! proxy trap (`HTTP(S)_PROXY` point at a loopback server that records and
+//! refuses every request, so one that tried to leave 127.0.0.1 is seen),
+//! and the `skillgate` command pointed at the CLI and the endpoint.
 #![allow(dead_code)]
 
 use serde_json::{Value, json};
-use skillgate::loopback::anthropic::{self, Turn};
-use skillgate::loopback::{Request, Server};
+use skillgate::loopback::{
+    Api, Exchange, Request, Response, Server, Turn, anthropic::Messages, gemini::Gemini,
+    openai_chat::Chat, openai_responses::Responses,
+};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
-/// When the model calls `Skill`.
+/// Which CLI the lab drives.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Client {
+    Claude,
+    Codex,
+    Gemini,
+    Opencode,
+}
+
+impl Client {
+    /// The `--agent` id.
+    pub fn id(self) -> &'static str {
+        match self {
+            Client::Claude => "claude",
+            Client::Codex => "codex",
+            Client::Gemini => "gemini",
+            Client::Opencode => "opencode",
+        }
+    }
+
+    /// The API its endpoint speaks.
+    pub fn api(self) -> Arc<dyn Api> {
+        match self {
+            Client::Claude => Arc::new(Messages),
+            Client::Codex => Arc::new(Responses),
+            Client::Gemini => Arc::new(Gemini),
+            Client::Opencode => Arc::new(Chat),
+        }
+    }
+
+    /// The text that means "the listing names `skill`".
+    pub fn listed_marker(self, skill: &str) -> String {
+        match self {
+            Client::Claude | Client::Codex => format!("- {skill}: "),
+            Client::Gemini | Client::Opencode => format!("<name>{skill}</name>"),
+        }
+    }
+
+    /// The tool call that loads `skill`.
+    fn load(self, skill: &str) -> (&'static str, Value) {
+        match self {
+            Client::Claude => ("Skill", json!({"skill": skill})),
+            Client::Codex => (
+                "exec_command",
+                json!({"cmd": format!("cat .agents/skills/{skill}/SKILL.md")}),
+            ),
+            Client::Gemini => ("activate_skill", json!({"name": skill})),
+            Client::Opencode => ("skill", json!({"name": skill})),
+        }
+    }
+
+    /// The tool call that runs `command`.
+    fn shell(self, command: &str) -> (&'static str, Value) {
+        match self {
+            Client::Claude => (
+                "Bash",
+                json!({"command": command, "description": "scripted"}),
+            ),
+            Client::Codex => ("exec_command", json!({"cmd": command})),
+            Client::Gemini => ("run_shell_command", json!({"command": command})),
+            Client::Opencode => (
+                "bash",
+                json!({"command": command, "description": "scripted"}),
+            ),
+        }
+    }
+}
+
+/// When the model loads the skill.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Load {
     Never,
@@ -51,19 +126,22 @@ pub enum Grade {
 /// What the model does.
 #[derive(Debug, Clone)]
 pub struct Script {
-    /// The name the model asks `Skill` for.
+    /// The name the model asks to load.
     pub skill: String,
     pub load: Load,
-    /// Text whose presence in a request means the listing names the skill.
-    pub listed_as: String,
+    /// Text whose presence in a request means the listing names the skill
+    /// (default: the client's entry for it).
+    pub listed_as: Option<String>,
     /// Load only when the user's prompt contains this.
     pub cue: Option<String>,
-    /// A `Bash` command run after the load (if any), before the answer.
+    /// A shell command run after the load (if any), before the answer.
     pub bash: Option<String>,
     pub answer: String,
     pub grade: Grade,
     /// Never answer an agent turn (until the endpoint stops).
     pub hang: bool,
+    /// Token counts every turn reports: (input, cached, output, reasoning).
+    pub usage: (u64, u64, u64, u64),
 }
 
 impl Script {
@@ -71,12 +149,13 @@ impl Script {
         Script {
             skill: skill.into(),
             load: Load::WhenListed,
-            listed_as: format!("- {skill}: "),
+            listed_as: None,
             cue: None,
             bash: None,
             answer: "Done: the total is right now.".into(),
             grade: Grade::Pass,
             hang: false,
+            usage: (10, 0, 5, 0),
         }
     }
 
@@ -86,7 +165,7 @@ impl Script {
     }
 
     pub fn listed_as(mut self, text: &str) -> Script {
-        self.listed_as = text.into();
+        self.listed_as = Some(text.into());
         self
     }
 
@@ -109,6 +188,11 @@ impl Script {
         self.hang = true;
         self
     }
+
+    pub fn usage(mut self, input: u64, cached: u64, output: u64, reasoning: u64) -> Script {
+        self.usage = (input, cached, output, reasoning);
+        self
+    }
 }
 
 /// What a recorded request was.
@@ -116,84 +200,12 @@ impl Script {
 pub enum Kind {
     /// A turn of an agent run (tools offered).
     Agent,
-    /// A grader call (no tools, a fenced trace).
+    /// A grader call (a fenced trace).
     Grader,
-    /// A model request that is neither (the session title, …).
+    /// A model request that is neither (a session title, a router, …).
     Side,
     /// Not a model request (`HEAD /`, token counting).
     Other,
-}
-
-pub fn kind(req: &Request) -> Kind {
-    if !anthropic::is_messages(req) {
-        return Kind::Other;
-    }
-    let body = req.json().unwrap_or(Value::Null);
-    if anthropic::is_title_request(&body) {
-        Kind::Side
-    } else if !anthropic::tool_names(&body).is_empty() {
-        Kind::Agent
-    } else if anthropic::texts(&body)
-        .iter()
-        .any(|t| t.contains("BEGIN-UNTRUSTED-TRACE-"))
-    {
-        Kind::Grader
-    } else {
-        Kind::Side
-    }
-}
-
-/// The text of the user's prompt in a request: the last text block of its
-/// first message (Claude Code puts its reminders before it).
-pub fn user_prompt(body: &Value) -> String {
-    let first = &body["messages"][0]["content"];
-    match first {
-        Value::String(s) => s.clone(),
-        Value::Array(blocks) => blocks
-            .iter()
-            .filter_map(|b| b["text"].as_str())
-            .next_back()
-            .unwrap_or("")
-            .to_string(),
-        _ => String::new(),
-    }
-}
-
-/// Every text of a request joined (system prompt, messages, tool results).
-pub fn all_text(body: &Value) -> String {
-    let mut t = anthropic::texts(body);
-    t.push(anthropic::system_text(body));
-    t.join("\n")
-}
-
-fn agent_turn(s: &Script, body: &Value) -> Turn {
-    let used = anthropic::tool_uses(body);
-    let cue = s
-        .cue
-        .as_ref()
-        .is_none_or(|c| user_prompt(body).contains(c.as_str()));
-    let listed = anthropic::texts(body)
-        .iter()
-        .any(|t| t.contains(&s.listed_as));
-    let wants = cue
-        && match s.load {
-            Load::Never => false,
-            Load::WhenListed => listed,
-            Load::Always => true,
-        };
-    if wants && !used.iter().any(|u| u.name == "Skill") {
-        return Turn::tool("skill", "Skill", json!({"skill": s.skill}));
-    }
-    if let Some(cmd) = &s.bash
-        && !used.iter().any(|u| u.name == "Bash")
-    {
-        return Turn::tool(
-            "bash",
-            "Bash",
-            json!({"command": cmd, "description": "scripted"}),
-        );
-    }
-    Turn::text(s.answer.clone())
 }
 
 /// The expectations listed in a grader prompt.
@@ -207,8 +219,82 @@ pub fn expectations(prompt: &str) -> Vec<String> {
         .collect()
 }
 
-fn grader_turn(s: &Script, body: &Value) -> Turn {
-    let prompt = anthropic::texts(body).join("\n");
+/// The scripted endpoint of one client.
+pub struct Endpoint {
+    pub server: Server,
+    pub client: Client,
+    api: Arc<dyn Api>,
+}
+
+fn classify(api: &dyn Api, req: &Request) -> Kind {
+    if !api.is_model_call(req) {
+        return Kind::Other;
+    }
+    let body = req.json().unwrap_or(Value::Null);
+    if api.is_side_request(&body) {
+        return Kind::Side;
+    }
+    let x = api.read(&body);
+    if x.all_text().contains("BEGIN-UNTRUSTED-TRACE-") {
+        Kind::Grader
+    } else if !x.tools.is_empty() {
+        Kind::Agent
+    } else {
+        Kind::Side
+    }
+}
+
+fn turn(text_or_call: Result<String, (&str, Value)>, s: &Script) -> Turn {
+    let (i, c, o, r) = s.usage;
+    match text_or_call {
+        Ok(t) => Turn::text(t),
+        Err((name, input)) => Turn::tool(&format!("{}", name.len()), name, input),
+    }
+    .usage(i, c, o, r)
+}
+
+fn agent_turn(client: Client, s: &Script, x: &Exchange) -> Turn {
+    let cue = s.cue.as_ref().is_none_or(|c| x.prompt.contains(c.as_str()));
+    let marker = s
+        .listed_as
+        .clone()
+        .unwrap_or_else(|| client.listed_marker(&s.skill));
+    let listed = x.texts.iter().any(|t| t.contains(&marker)) || x.system.contains(&marker);
+    let wants = cue
+        && match s.load {
+            Load::Never => false,
+            Load::WhenListed => listed,
+            Load::Always => true,
+        };
+    let (load_tool, load_input) = client.load(&s.skill);
+    let loaded = x
+        .calls
+        .iter()
+        .any(|u| u.name == load_tool && u.input == load_input);
+    if wants && !loaded && x.tools.iter().any(|t| t == load_tool) {
+        let mut t = turn(Err((load_tool, load_input)), s);
+        if let Some(skillgate::loopback::Block::ToolUse { id, .. }) = t.blocks.first_mut() {
+            *id = format!("toolu_load_{}", x.calls.len());
+        }
+        return t;
+    }
+    if let Some(cmd) = &s.bash {
+        let (tool, input) = client.shell(cmd);
+        if !x.calls.iter().any(|u| u.name == tool && u.input == input)
+            && x.tools.iter().any(|t| t == tool)
+        {
+            let mut t = turn(Err((tool, input)), s);
+            if let Some(skillgate::loopback::Block::ToolUse { id, .. }) = t.blocks.first_mut() {
+                *id = format!("toolu_shell_{}", x.calls.len());
+            }
+            return t;
+        }
+    }
+    turn(Ok(s.answer.clone()), s)
+}
+
+fn grader_turn(s: &Script, x: &Exchange) -> Turn {
+    let prompt = x.all_text();
     let list = expectations(&prompt);
     let passed = s.grade != Grade::Fail;
     let valid = json!({
@@ -217,41 +303,49 @@ fn grader_turn(s: &Script, body: &Value) -> Turn {
     })
     .to_string();
     let invalid = "I think the agent did fine overall.".to_string();
-    Turn::text(match s.grade {
-        Grade::Pass | Grade::Fail => valid,
-        Grade::Invalid => invalid,
-        Grade::InvalidThenValid if prompt.contains("Your previous reply was rejected") => valid,
-        Grade::InvalidThenValid => invalid,
-        Grade::Fenced => format!("Here is my grading:\n```json\n{valid}\n```\n"),
-    })
-}
-
-/// The scripted endpoint.
-pub struct Endpoint {
-    pub server: Server,
+    turn(
+        Ok(match s.grade {
+            Grade::Pass | Grade::Fail => valid,
+            Grade::Invalid => invalid,
+            Grade::InvalidThenValid if prompt.contains("Your previous reply was rejected") => valid,
+            Grade::InvalidThenValid => invalid,
+            Grade::Fenced => format!("Here is my grading:\n```json\n{valid}\n```\n"),
+        }),
+        s,
+    )
 }
 
 impl Endpoint {
+    /// A Messages API endpoint (Claude Code).
     pub fn start(script: Script) -> Endpoint {
+        Endpoint::for_client(Client::Claude, script)
+    }
+
+    pub fn for_client(client: Client, script: Script) -> Endpoint {
         let s = Arc::new(script);
+        let api = client.api();
+        let a = api.clone();
         let server = Server::start(move |req| {
-            if let Some(r) = anthropic::housekeeping(req) {
-                return r;
+            if !a.is_model_call(req) {
+                return a.housekeeping(req);
             }
             let body = req.json().unwrap_or(Value::Null);
-            match kind(req) {
-                Kind::Agent if s.hang => {
-                    anthropic::reply(req, &Turn::text("too late")).delayed(Duration::from_secs(600))
-                }
-                Kind::Agent => anthropic::reply(req, &agent_turn(&s, &body)),
-                Kind::Grader => anthropic::reply(req, &grader_turn(&s, &body)),
-                Kind::Side | Kind::Other => {
-                    anthropic::reply(req, &Turn::text("Scripted session title"))
-                }
+            let x = a.read(&body);
+            match classify(a.as_ref(), req) {
+                Kind::Agent if s.hang => a
+                    .reply(req, &Turn::text("too late"))
+                    .delayed(Duration::from_secs(600)),
+                Kind::Agent => a.reply(req, &agent_turn(client, &s, &x)),
+                Kind::Grader => a.reply(req, &grader_turn(&s, &x)),
+                Kind::Side | Kind::Other => a.reply(req, &Turn::text("Scripted session title")),
             }
         })
         .expect("the loopback endpoint starts");
-        Endpoint { server }
+        Endpoint {
+            server,
+            client,
+            api,
+        }
     }
 
     pub fn url(&self) -> String {
@@ -263,9 +357,14 @@ impl Endpoint {
         self.server
             .requests()
             .iter()
-            .filter(|r| kind(r) == k)
+            .filter(|r| classify(self.api.as_ref(), r) == k)
             .map(|r| r.json().unwrap_or(Value::Null))
             .collect()
+    }
+
+    /// What a recorded body showed the model.
+    pub fn read(&self, body: &Value) -> Exchange {
+        self.api.read(body)
     }
 
     /// The first model request of every agent run (no assistant turn in
@@ -273,21 +372,46 @@ impl Endpoint {
     pub fn runs(&self) -> Vec<Value> {
         self.bodies(Kind::Agent)
             .into_iter()
-            .filter(|b| {
-                !b["messages"]
-                    .as_array()
-                    .into_iter()
-                    .flatten()
-                    .any(|m| m["role"] == "assistant")
-            })
+            .filter(|b| self.api.read(b).assistant_turns == 0)
             .collect()
     }
 
     /// Whether the listing of an agent request names `skill`.
-    pub fn lists(body: &Value, skill: &str) -> bool {
-        anthropic::texts(body)
+    pub fn lists(&self, body: &Value, skill: &str) -> bool {
+        self.all_text(body)
+            .contains(&self.client.listed_marker(skill))
+    }
+
+    /// Every text of a request joined (system prompt, messages, tool
+    /// results).
+    pub fn all_text(&self, body: &Value) -> String {
+        self.api.read(body).all_text()
+    }
+
+    /// The tool results a request carries for calls to `tool`: (marked as
+    /// an error, text).
+    pub fn results_of(&self, tool: &str) -> Vec<(bool, String)> {
+        let mut out: Vec<(bool, String)> = self
+            .bodies(Kind::Agent)
             .iter()
-            .any(|t| t.contains(&format!("- {skill}: ")))
+            .flat_map(|b| {
+                let x = self.api.read(b);
+                let ids: Vec<String> = x
+                    .calls
+                    .iter()
+                    .filter(|u| u.name == tool)
+                    .map(|u| u.id.clone())
+                    .collect();
+                x.results
+                    .into_iter()
+                    .filter(move |r| {
+                        r.name.as_deref() == Some(tool) || (!r.id.is_empty() && ids.contains(&r.id))
+                    })
+                    .map(|r| (r.is_error, r.text))
+            })
+            .collect();
+        out.dedup();
+        out
     }
 }
 
@@ -329,7 +453,7 @@ pub fn execution(prompt: &str) -> Value {
     }])
 }
 
-/// A temporary catalog, HOME and TMPDIR, and an endpoint.
+/// A temporary catalog, HOME and TMPDIR, an endpoint and a proxy trap.
 pub struct Lab {
     pub tmp: tempfile::TempDir,
     pub root: PathBuf,
@@ -337,6 +461,9 @@ pub struct Lab {
     /// `TMPDIR` of the skillgate process: where workspaces and run homes go.
     pub tmpdir: PathBuf,
     pub endpoint: Endpoint,
+    /// Records every request a CLI sent through `HTTP(S)_PROXY`.
+    pub trap: Server,
+    pub client: Client,
 }
 
 fn write(p: &Path, text: &str) {
@@ -344,11 +471,26 @@ fn write(p: &Path, text: &str) {
     std::fs::write(p, text).unwrap();
 }
 
+/// `s` as a TOML basic string.
+fn toml_string(s: &str) -> String {
+    serde_json::to_string(s).unwrap()
+}
+
+/// The key the Codex lab's provider reads.
+pub const CODEX_KEY: &str = "SKILLGATE_TEST_RESPONSES_KEY";
+
 impl Lab {
-    /// A lab whose `[behave] claude` is `claude` and whose case file holds
-    /// `case_file`.
+    /// A Claude Code lab whose `[behave] claude` is `claude`.
     pub fn new(claude: &Path, script: Script, case_file: &str) -> Lab {
-        let tmp = tempfile::tempdir().unwrap();
+        Lab::for_client(Client::Claude, claude, script, case_file)
+    }
+
+    /// A lab for `client`, its CLI at `cli`, its case file `case_file`.
+    pub fn for_client(client: Client, cli: &Path, script: Script, case_file: &str) -> Lab {
+        let tmp = tempfile::Builder::new()
+            .prefix("lab-")
+            .tempdir_in(env!("CARGO_TARGET_TMPDIR"))
+            .unwrap();
         let base = tmp.path().canonicalize().unwrap();
         let root = base.join("catalog");
         write(&root.join("skills/demo-skill/SKILL.md"), DEMO_SKILL);
@@ -369,23 +511,38 @@ impl Lab {
             &root.join("evals/fixtures/demo-project/package.json"),
             "{\"name\": \"demo\", \"scripts\": {\"test\": \"true\"}}\n",
         );
+        let endpoint = Endpoint::for_client(client, script);
+        let cli = toml_string(&cli.display().to_string());
+        let url = endpoint.url();
+        let agent = match client {
+            Client::Claude => format!("claude = {cli}\n"),
+            Client::Codex => format!(
+                "agent = \"codex\"\n\n[behave.codex]\nprogram = {cli}\nmodel = \"gpt-5.5\"\nbase-url = \"{url}/v1\"\nenv-key = \"{CODEX_KEY}\"\n"
+            ),
+            Client::Gemini => format!(
+                "agent = \"gemini\"\n\n[behave.gemini]\nprogram = {cli}\nmodel = \"gemini-2.5-pro\"\nshell-commands = [\"echo\"]\n"
+            ),
+            Client::Opencode => format!(
+                "agent = \"opencode\"\n\n[behave.opencode]\nprogram = {cli}\nmodel = \"loopback/m\"\nshell-commands = [\"echo\"]\n\n[behave.opencode.provider.loopback]\nnpm = \"@ai-sdk/openai-compatible\"\noptions = {{ baseURL = \"{url}/v1\", apiKey = \"loopback\" }}\nmodels = {{ m = {{ tool_call = true, limit = {{ context = 200000, output = 8192 }} }} }}\n"
+            ),
+        };
         write(
             &root.join("skillgate.toml"),
-            &format!(
-                "[behave]\nclaude = {}\n\n[cases]\nmin-positive = 0\nmin-negative = 0\n",
-                toml_string(&claude.display().to_string())
-            ),
+            &format!("[cases]\nmin-positive = 0\nmin-negative = 0\n\n[behave]\n{agent}"),
         );
         let home = base.join("home");
         let tmpdir = base.join("tmp");
         std::fs::create_dir_all(&home).unwrap();
         std::fs::create_dir_all(&tmpdir).unwrap();
+        let trap = Server::start(|_| Response::empty(403)).expect("the proxy trap starts");
         Lab {
-            endpoint: Endpoint::start(script),
+            endpoint,
             root,
             home,
             tmpdir,
             tmp,
+            trap,
+            client,
         }
     }
 
@@ -402,18 +559,44 @@ impl Lab {
     /// endpoint as the model API.
     pub fn behave(&self, args: &[&str]) -> assert_cmd::Command {
         let mut c = assert_cmd::Command::cargo_bin("skillgate").unwrap();
-        // credentials of the developer's own shell never reach these runs
-        for k in skillgate::behave::agent::claude::KEEP {
+        // credentials and endpoints of the developer's own shell never
+        // reach these runs
+        for k in skillgate::behave::agent::claude::KEEP
+            .iter()
+            .chain(skillgate::behave::agent::gemini::KEEP)
+            .chain(skillgate::behave::agent::codex::KEEP)
+            .chain(["OPENAI_API_KEY", "SKILLGATE_CACHE_DIR", "XDG_CACHE_HOME"].iter())
+        {
             c.env_remove(k);
         }
+        let trap = self.trap.url();
         c.current_dir(self.root.parent().unwrap())
             .args(["check", "--behavioral", "demo-skill", "catalog"])
             .args(args)
             .env("HOME", &self.home)
             .env("TMPDIR", &self.tmpdir)
-            .env("ANTHROPIC_BASE_URL", self.endpoint.url())
-            .env("ANTHROPIC_API_KEY", "loopback-key")
+            .env("HTTP_PROXY", &trap)
+            .env("HTTPS_PROXY", &trap)
+            .env("ALL_PROXY", &trap)
+            .env("http_proxy", &trap)
+            .env("https_proxy", &trap)
+            .env("NO_PROXY", "127.0.0.1,localhost")
+            .env("no_proxy", "127.0.0.1,localhost")
             .timeout(Duration::from_secs(300));
+        match self.client {
+            Client::Claude => {
+                c.env("ANTHROPIC_BASE_URL", self.endpoint.url())
+                    .env("ANTHROPIC_API_KEY", "loopback-key");
+            }
+            Client::Codex => {
+                c.env(CODEX_KEY, "loopback-key");
+            }
+            Client::Gemini => {
+                c.env("GOOGLE_GEMINI_BASE_URL", self.endpoint.url())
+                    .env("GEMINI_API_KEY", "loopback-key");
+            }
+            Client::Opencode => {}
+        }
         c
     }
 
@@ -423,25 +606,55 @@ impl Lab {
             .join(format!("iteration-{n}"))
     }
 
-    /// What a run left in TMPDIR (workspaces, run homes, grader folders).
+    /// What a run left in TMPDIR and in the cache's run homes (workspaces,
+    /// run homes, grader folders).
     pub fn leftovers(&self) -> Vec<String> {
-        let mut v: Vec<String> = std::fs::read_dir(&self.tmpdir)
-            .unwrap()
-            .filter_map(|e| e.ok())
-            .map(|e| e.file_name().to_string_lossy().into_owned())
-            .filter(|n| n.starts_with("skillgate-"))
-            .collect();
+        let mut v: Vec<String> = Vec::new();
+        for dir in [
+            self.tmpdir.clone(),
+            self.home.join(".cache/skillgate/run-homes"),
+        ] {
+            v.extend(
+                std::fs::read_dir(&dir)
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|e| e.ok())
+                    .map(|e| e.file_name().to_string_lossy().into_owned())
+                    .filter(|n| n.starts_with("skillgate-")),
+            );
+        }
         v.sort();
         v
     }
 
+    /// The requests the proxy trap received (each one tried to leave
+    /// 127.0.0.1).
+    pub fn escaped(&self) -> Vec<String> {
+        self.trap
+            .requests()
+            .iter()
+            .map(|r| format!("{} {}", r.method, r.url))
+            .collect()
+    }
+
     /// A run's `run.json`.
     pub fn run(&self, rel: &str) -> Value {
-        let p = self.iteration(1).join(rel).join("run.json");
+        self.run_in(1, rel)
+    }
+
+    /// A run's `run.json` in iteration `n`.
+    pub fn run_in(&self, n: u32, rel: &str) -> Value {
+        let p = self.iteration(n).join(rel).join("run.json");
         serde_json::from_str(
             &std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display())),
         )
         .unwrap()
+    }
+
+    /// A run's `timing.json`.
+    pub fn timing(&self, rel: &str) -> Value {
+        let p = self.iteration(1).join(rel).join("timing.json");
+        serde_json::from_str(&std::fs::read_to_string(&p).unwrap()).unwrap()
     }
 
     /// The iteration's observations, one JSON value per line.
@@ -454,7 +667,94 @@ impl Lab {
     }
 }
 
-/// `s` as a TOML basic string.
-fn toml_string(s: &str) -> String {
-    serde_json::to_string(s).unwrap()
+/// The done-when flow every client's Tier 3 test shares: one positive, one
+/// negative and one execution case, a model that loads the skill in every
+/// run (a guess in the baseline) and runs one shell command, one trial.
+/// Asserts what holds whatever the client: loads counted in `with` runs
+/// only, the baseline's guessed load failed and not counted, the eval
+/// graded by one grader request per graded run, usage normalised (input
+/// includes the cached tokens), results written, observations naming the
+/// client and its version, nothing left behind and no request off
+/// loopback. Returns the lab for the client's own checks (tools offered,
+/// bundled skills off, the grader's tools).
+pub fn end_to_end(client: Client, cli: &Path) -> Lab {
+    use predicates::prelude::*;
+    let lab = Lab::for_client(
+        client,
+        cli,
+        Script::new("demo-skill")
+            .cue("cent")
+            .load(Load::Always)
+            .bash("echo checked")
+            .usage(1000, 400, 50, 20),
+        &cases(
+            &["The invoice total is off by a cent, fix it"],
+            &["Update the architecture diagram in the docs"],
+            execution("The invoice total is off by a cent: fix src/total.js"),
+        ),
+    );
+    lab.behave(&["--trials", "1"])
+        .assert()
+        .code(3)
+        .stdout(predicate::str::contains("TP 2  FP 0  FN 0  TN 1"))
+        .stdout(predicate::str::contains(
+            "pass rate  with skill 1.000  without 1.000",
+        ))
+        .stderr(predicate::str::contains(
+            "run 1/6 positive-1 with #1: exit code 0, loaded demo-skill",
+        ));
+    let e = &lab.endpoint;
+    let runs = e.runs();
+    assert_eq!(runs.len(), 6, "3 cases × 2 arms");
+    for (i, r) in runs.iter().enumerate() {
+        assert_eq!(
+            e.lists(r, "demo-skill"),
+            i % 2 == 0,
+            "run {}: the listing names the skill in with runs only",
+            i + 1
+        );
+        assert!(!e.lists(r, "other-skill"));
+    }
+    for run in [
+        "positive-1/without_skill/run-1",
+        "eval-1/without_skill/run-1",
+    ] {
+        let r = lab.run(run);
+        assert_eq!(r["invoked_skills"], json!([]), "{run}");
+        assert_eq!(r["failed_loads"], json!(["demo-skill"]), "{run}");
+        assert_eq!(r["evidence"], true, "{run}");
+    }
+    let with = lab.run("eval-1/with_skill/run-1");
+    assert_eq!(with["invoked_skills"], json!(["demo-skill"]));
+    assert_eq!(with["client"], client.id());
+    let version = with["client_version"].as_str().unwrap_or_default();
+    let printed = std::process::Command::new(cli)
+        .arg("--version")
+        .output()
+        .unwrap();
+    assert!(
+        !version.is_empty() && String::from_utf8_lossy(&printed.stdout).contains(version),
+        "the run records the version the CLI prints: {version:?}"
+    );
+    assert_eq!(
+        e.bodies(Kind::Grader).len(),
+        2,
+        "one grader request per graded run"
+    );
+    let t = lab.timing("eval-1/with_skill/run-1");
+    assert_eq!(
+        t["executor_input_tokens"], 3000,
+        "three model calls of 1,000"
+    );
+    assert_eq!(t["executor_cached_input_tokens"], 1200);
+    let obs = lab.observations();
+    assert_eq!(obs.len(), 6);
+    assert!(obs.iter().all(|o| o["client"] == client.id()));
+    assert_eq!(lab.leftovers(), Vec::<String>::new(), "nothing left behind");
+    assert_eq!(
+        lab.escaped(),
+        Vec::<String>::new(),
+        "no request left 127.0.0.1"
+    );
+    lab
 }

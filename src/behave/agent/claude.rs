@@ -296,11 +296,19 @@ impl Agent for Claude {
         self.call(a, paths)
     }
 
-    fn parse(&self, stdout: &[u8]) -> Trace {
+    fn parse(&self, stdout: &[u8], _cwd: &Path) -> Trace {
         parse(stdout)
     }
 
-    fn fatal(&self, trace: &Trace) -> Option<Stop> {
+    fn tested_version(&self) -> &'static str {
+        crate::client::claude_code::TESTED_VERSION
+    }
+
+    fn supports_append(&self) -> bool {
+        true
+    }
+
+    fn fatal(&self, trace: &Trace, _stderr: &[u8]) -> Option<Stop> {
         let r = trace.result.as_ref()?;
         (r.is_error && r.text.contains("/login")).then(|| Stop {
             message: format!("Claude Code is not logged in: {}", r.text.trim()),
@@ -531,6 +539,7 @@ fn result(v: &Value) -> Final {
         input_tokens: n("input_tokens")
             .saturating_add(n("cache_creation_input_tokens"))
             .saturating_add(n("cache_read_input_tokens")),
+        cached_input_tokens: n("cache_read_input_tokens"),
         output_tokens: n("output_tokens"),
         num_turns: v.get("num_turns").and_then(Value::as_u64),
         duration_ms: v.get("duration_ms").and_then(Value::as_u64),
@@ -674,11 +683,11 @@ not json at all
     fn not_logged_in_stops_everything() {
         let s = r#"{"type":"result","subtype":"success","is_error":true,"result":"Not logged in · Please run /login"}"#;
         let c = Claude::new(&BehaveConfig::default()).unwrap();
-        let stop = c.fatal(&parse(s.as_bytes())).unwrap();
+        let stop = c.fatal(&parse(s.as_bytes()), b"").unwrap();
         assert!(stop.message.contains("not logged in"), "{}", stop.message);
         assert!(stop.help.contains("CLAUDE_CODE_OAUTH_TOKEN"));
         let ok =
             r#"{"type":"result","subtype":"error_max_turns","is_error":true,"result":"stopped"}"#;
-        assert!(c.fatal(&parse(ok.as_bytes())).is_none());
+        assert!(c.fatal(&parse(ok.as_bytes()), b"").is_none());
     }
 }

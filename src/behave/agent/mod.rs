@@ -1,5 +1,6 @@
 //! The agent interface: everything Tier 3 needs to know about one headless
-//! agent CLI, one file per client ([`claude`] is the first).
+//! agent CLI, one file per client: [`claude`] (Claude Code), [`codex`]
+//! (Codex CLI), [`gemini`] (Gemini CLI), [`opencode`] (opencode).
 //!
 //! Tier 3 runs an agent the same way whatever the client: a fresh
 //! workspace (a git repository with the cwd at its root, so no client walks
@@ -22,7 +23,11 @@
 //!   [`Trace::failed_loads`]), the final answer, usage and cost, errors, the
 //!   tool list, permission denials ([`Agent::parse`]);
 //! - a condition in a finished run that makes every further run pointless,
-//!   e.g. the client is not logged in ([`Agent::fatal`]).
+//!   e.g. the client is not logged in ([`Agent::fatal`]);
+//! - what to check before the first run ([`Agent::preflight`]): the
+//!   installed version, and that this version honours every safety setting
+//!   the client is started with (a setting that cannot be guaranteed is
+//!   refused, never skipped).
 //!
 //! The grader is the same client called with no tools at all; its reply is
 //! read from the same trace ([`Final::text`]).
@@ -30,10 +35,113 @@
 //! `--runner` replaces all of this with any harness (see `runner.rs`).
 
 pub mod claude;
+pub mod codex;
+pub mod gemini;
+pub mod opencode;
 
+use crate::config::BehaveConfig;
+use crate::exit::Fatal;
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+
+/// The agent clients Tier 3 drives (`--agent`, `[behave] agent`).
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    serde::Serialize,
+    serde::Deserialize,
+    clap::ValueEnum,
+    schemars::JsonSchema,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum AgentKind {
+    /// Claude Code (`claude -p`).
+    Claude,
+    /// Codex CLI (`codex exec`).
+    Codex,
+    /// Gemini CLI (`gemini -p`).
+    Gemini,
+    /// opencode (`opencode run`).
+    Opencode,
+}
+
+impl AgentKind {
+    pub const ALL: [AgentKind; 4] = [
+        AgentKind::Claude,
+        AgentKind::Codex,
+        AgentKind::Gemini,
+        AgentKind::Opencode,
+    ];
+
+    /// Its id in `plan.json`, `run.json` and on the command line.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            AgentKind::Claude => "claude",
+            AgentKind::Codex => "codex",
+            AgentKind::Gemini => "gemini",
+            AgentKind::Opencode => "opencode",
+        }
+    }
+
+    /// The client model of its listing.
+    pub fn client(self) -> crate::client::ClientId {
+        use crate::client::ClientId;
+        match self {
+            AgentKind::Claude => ClientId::ClaudeCode,
+            AgentKind::Codex => ClientId::Codex,
+            AgentKind::Gemini => ClientId::GeminiCli,
+            AgentKind::Opencode => ClientId::Opencode,
+        }
+    }
+
+    /// The agent `[behave]` configures for this client.
+    pub fn build(self, c: &BehaveConfig) -> Result<Box<dyn Agent>, Fatal> {
+        Ok(match self {
+            AgentKind::Claude => Box::new(claude::Claude::new(c)?),
+            AgentKind::Codex => Box::new(codex::Codex::new(&c.codex)?),
+            AgentKind::Gemini => Box::new(gemini::Gemini::new(&c.gemini)?),
+            AgentKind::Opencode => Box::new(opencode::Opencode::new(&c.opencode)?),
+        })
+    }
+
+    /// Parse `claude,codex` (one or more ids, comma separated).
+    pub fn parse_list(s: &str) -> Result<Vec<AgentKind>, String> {
+        let mut out = Vec::new();
+        for part in s.split(',').map(str::trim) {
+            let k = AgentKind::ALL
+                .into_iter()
+                .find(|k| k.as_str() == part)
+                .ok_or_else(|| {
+                    format!(
+                        "`{part}` is not an agent client; use {}",
+                        AgentKind::ALL
+                            .iter()
+                            .map(|k| k.as_str())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    )
+                })?;
+            if out.contains(&k) {
+                return Err(format!("`{part}` is named twice"));
+            }
+            out.push(k);
+        }
+        Ok(out)
+    }
+}
+
+impl std::fmt::Display for AgentKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
 
 /// One step of the conversation.
 #[derive(Debug, Clone, PartialEq)]
@@ -70,8 +178,12 @@ pub struct Final {
     /// The final answer.
     pub text: String,
     pub cost_usd: Option<f64>,
-    /// Every input token, cached ones included.
+    /// Every input token, cached ones included (each client's counts are
+    /// normalised to this).
     pub input_tokens: u64,
+    /// How many of `input_tokens` were read from the provider's cache.
+    pub cached_input_tokens: u64,
+    /// Output tokens, reasoning included.
     pub output_tokens: u64,
     pub num_turns: Option<u64>,
     pub duration_ms: Option<u64>,
@@ -167,6 +279,14 @@ pub struct Stop {
     pub help: String,
 }
 
+/// What [`Agent::preflight`] found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Preflight {
+    /// The client's version, as `--version` printed it (`None`: it did
+    /// not say).
+    pub version: Option<String>,
+}
+
 /// One headless agent client.
 pub trait Agent: Send + Sync + std::fmt::Debug {
     /// The agent's id in `plan.json` (`claude`).
@@ -177,6 +297,9 @@ pub trait Agent: Send + Sync + std::fmt::Debug {
     fn program(&self) -> &str;
     /// Replace the program by its resolved path.
     fn set_program(&mut self, program: String);
+    /// The skill under test (a client that switches its bundled skills off
+    /// by name keeps one named like it).
+    fn set_skill(&mut self, _skill: &str) {}
     /// Where a `with` run installs the skill, relative to the workspace.
     fn install_dir(&self, skill: &str) -> PathBuf;
     /// Folders, relative to any folder of the workspace, whose subfolders
@@ -194,14 +317,140 @@ pub trait Agent: Send + Sync + std::fmt::Debug {
     fn executor(&self, paths: &Paths, append: Option<&str>) -> Call;
     /// The grader's call: the same client with no tools at all.
     fn grader(&self, paths: &Paths) -> Call;
-    /// Read a call's standard output.
-    fn parse(&self, stdout: &[u8]) -> Trace;
-    /// A condition in a finished run that every further run would meet too.
-    fn fatal(&self, trace: &Trace) -> Option<Stop>;
+    /// Read a call's standard output; `cwd` is the folder it ran in (paths
+    /// in the stream are relative to it).
+    fn parse(&self, stdout: &[u8], cwd: &Path) -> Trace;
+    /// A condition in a finished run (its stream and standard error) that
+    /// every further run would meet too.
+    fn fatal(&self, trace: &Trace, stderr: &[u8]) -> Option<Stop>;
     /// What the environment rules of [`Agent::executor`] do, for `--dry-run`
     /// and `plan.json`: each set variable with its value (`<run-home>`
     /// standing for the run home), and the removal rule in words.
     fn environment_doc(&self) -> (BTreeMap<String, String>, String);
+    /// The client version skillgate's settings and stream reading were
+    /// checked against.
+    fn tested_version(&self) -> &'static str;
+    /// Check the installed client before the first run: its version, and
+    /// that it honours every setting the runs rely on. A client that cannot
+    /// guarantee one is refused with why (exit 4).
+    fn preflight(&self) -> Result<Preflight, Stop> {
+        Ok(Preflight {
+            version: version_of(self.program(), &["--version"]).ok(),
+        })
+    }
+    /// Run homes go outside the system temporary folder (a client that
+    /// refuses to put its helpers there).
+    fn home_outside_tmp(&self) -> bool {
+        false
+    }
+    /// The tools the configuration lets the client offer, recorded per run
+    /// when the stream does not list them.
+    fn tools(&self) -> Option<Vec<String>> {
+        None
+    }
+    /// How many folder levels below a skills root the client finds a
+    /// `SKILL.md` (1: `<root>/<folder>/SKILL.md` only).
+    fn skill_depth(&self) -> usize {
+        1
+    }
+    /// Whether install mode `append-system-prompt` is possible.
+    fn supports_append(&self) -> bool {
+        false
+    }
+}
+
+/// Largest `--version` output read.
+const MAX_VERSION_OUTPUT: u64 = 64 * 1024;
+
+/// Run `program ARGS` (a version query: no prompt, no model) and return the
+/// version it prints: the first word that starts with a digit and holds a
+/// dot (`codex-cli 0.171.0` gives `0.171.0`).
+/// The first line of `stderr`, or else the run's result text, that names
+/// one of `needles` (trimmed): what a client printed when it stopped for a
+/// reason no run can get past (credentials, a refused setting).
+pub fn line_naming(trace: &Trace, stderr: &[u8], needles: &[&str]) -> Option<String> {
+    let err = String::from_utf8_lossy(stderr);
+    let text = trace.result.as_ref().map(|r| r.text.as_str()).unwrap_or("");
+    let hit = needles
+        .iter()
+        .find(|n| err.contains(*n) || text.contains(*n))?;
+    let line = err
+        .lines()
+        .chain(std::iter::once(text))
+        .find(|l| l.contains(hit))
+        .unwrap_or(hit);
+    Some(line.trim().to_string())
+}
+
+pub fn version_of(program: &str, args: &[&str]) -> Result<String, String> {
+    let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+    let timeout = std::time::Duration::from_secs(60);
+    let out = crate::behave::process::run(&crate::behave::process::Spec {
+        program,
+        args: &args,
+        cwd: &std::env::temp_dir(),
+        stdin: b"",
+        env: Vec::new(),
+        env_remove: Vec::new(),
+        timeout,
+        max_stdout: MAX_VERSION_OUTPUT,
+        max_stderr: MAX_VERSION_OUTPUT,
+        grace: std::time::Duration::from_millis(500),
+    });
+    if let Some(f) = out.failure(program, timeout, (MAX_VERSION_OUTPUT, MAX_VERSION_OUTPUT)) {
+        return Err(f);
+    }
+    let text = String::from_utf8_lossy(&out.stdout);
+    text.split_whitespace()
+        .map(|w| w.trim_start_matches('v'))
+        .find(|w| w.starts_with(|c: char| c.is_ascii_digit()) && w.contains('.'))
+        .map(str::to_string)
+        .ok_or_else(|| format!("`{program} {}` printed no version", args.join(" ")))
+}
+
+/// `major.minor.patch` of a version string (missing parts are 0).
+pub fn version_triple(v: &str) -> Option<(u64, u64, u64)> {
+    let mut it = v
+        .split(|c: char| !c.is_ascii_digit())
+        .filter(|p| !p.is_empty())
+        .map(|p| p.parse::<u64>().ok());
+    let a = it.next()??;
+    let b = it.next().flatten().unwrap_or(0);
+    let c = it.next().flatten().unwrap_or(0);
+    Some((a, b, c))
+}
+
+/// The check every client but Claude Code makes before its first run: its
+/// version must be at least `tested` (the settings it is started with were
+/// verified on that version; an older one may silently ignore a safety
+/// setting). `settings` names them for the message.
+pub fn require_version(agent: &dyn Agent, settings: &str) -> Result<Preflight, Stop> {
+    let tested = agent.tested_version();
+    let version = version_of(agent.program(), &["--version"]).map_err(|e| Stop {
+        message: format!(
+            "{}: cannot tell its version ({e}), so skillgate cannot guarantee its safety settings ({settings})",
+            agent.product()
+        ),
+        help: format!(
+            "install {} {tested} or newer, or name it by path in skillgate.toml",
+            agent.product()
+        ),
+    })?;
+    match (version_triple(&version), version_triple(tested)) {
+        (Some(have), Some(want)) if have >= want => Ok(Preflight {
+            version: Some(version),
+        }),
+        _ => Err(Stop {
+            message: format!(
+                "{} {version} is older than {tested}, the version whose handling of skillgate's safety settings ({settings}) was verified; an older client may ignore one of them",
+                agent.product()
+            ),
+            help: format!(
+                "upgrade {} to {tested} or newer, or evaluate with another client (--agent)",
+                agent.product()
+            ),
+        }),
+    }
 }
 
 /// A copy of the tested skill that a run would see.
@@ -230,6 +479,40 @@ fn why(agent: &dyn Agent, folder: &str, name: Option<&str>, wanted: &str) -> Opt
     })
 }
 
+/// The `SKILL.md` files under `root`, at most `depth` folder levels down
+/// (`<root>/<a>/SKILL.md` is depth 1), with the name of the folder holding
+/// each; folders whose name starts with a dot are skipped, and at most
+/// [`MAX_ROOT_ENTRIES`] entries are looked at.
+fn skill_files(root: &Path, depth: usize) -> Vec<(String, PathBuf)> {
+    let mut out = Vec::new();
+    let mut queue = vec![(root.to_path_buf(), 0usize)];
+    let mut seen = 0usize;
+    while let Some((dir, d)) = queue.pop() {
+        let Ok(rd) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for e in rd.flatten() {
+            seen += 1;
+            if seen > MAX_ROOT_ENTRIES {
+                return out;
+            }
+            let name = e.file_name().to_string_lossy().into_owned();
+            if name.starts_with('.') || !e.path().is_dir() {
+                continue;
+            }
+            let md = e.path().join("SKILL.md");
+            if md.is_file() {
+                out.push((name.clone(), md));
+            }
+            if d + 1 < depth {
+                queue.push((e.path(), d + 1));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
 /// Every copy of `skill` a run of `agent` would see besides the one a
 /// `with` run installs: in the shared roots, and in the fixture files that
 /// execution evals copy into their workspaces (`fixtures`: each eval's
@@ -242,12 +525,7 @@ pub fn copies_of<'a>(
 ) -> Vec<Copy> {
     let mut found = Vec::new();
     for root in agent.shared_skill_roots() {
-        let Ok(rd) = std::fs::read_dir(&root) else {
-            continue;
-        };
-        for e in rd.flatten().take(MAX_ROOT_ENTRIES) {
-            let p = e.path().join("SKILL.md");
-            let folder = e.file_name().to_string_lossy().into_owned();
+        for (folder, p) in skill_files(&root, agent.skill_depth()) {
             let Ok(Some(bytes)) = crate::catalog::read_bounded(&p, MAX_SKILL_MD) else {
                 continue;
             };
@@ -277,16 +555,25 @@ pub fn copies_of<'a>(
     found
 }
 
-/// The skill folder's name when `rel` is `…/<dir>/<folder>/SKILL.md` for
-/// one of the agent's project skill folders.
+/// The skill folder's name when `rel` is `…/<dir>/…/<folder>/SKILL.md`
+/// for one of the agent's project skill folders, at most
+/// [`Agent::skill_depth`] levels below it.
 fn project_skill_folder<'r>(agent: &dyn Agent, rel: &'r str) -> Option<&'r str> {
     let parent = rel.strip_suffix("/SKILL.md")?;
-    let (dir, folder) = parent.rsplit_once('/')?;
-    agent
-        .project_skill_dirs()
-        .iter()
-        .any(|d| dir == *d || dir.ends_with(&format!("/{d}")))
-        .then_some(folder)
+    let folder = parent.rsplit('/').next()?;
+    let parts: Vec<&str> = parent.split('/').collect();
+    for d in agent.project_skill_dirs() {
+        let dparts: Vec<&str> = d.split('/').collect();
+        for start in 0..parts.len() {
+            if parts[start..].starts_with(&dparts) {
+                let below = parts.len() - start - dparts.len();
+                if below >= 1 && below <= agent.skill_depth() {
+                    return Some(folder);
+                }
+            }
+        }
+    }
+    None
 }
 
 /// A copy of the tested skill that a finished run showed.
