@@ -356,6 +356,9 @@ pub struct BehaveConfig {
     pub kill_grace_ms: u64,
     /// Time limit of each git command that sets up a workspace, in seconds.
     pub git_timeout_secs: u64,
+    /// The quality-delta gate of `check --behavioral`, in percentage points
+    /// (`--min-quality-delta` wins).
+    pub min_quality_delta: Option<f64>,
 }
 
 impl Default for BehaveConfig {
@@ -375,6 +378,7 @@ impl Default for BehaveConfig {
             max_grader_bytes: 16 * 1024 * 1024,
             kill_grace_ms: 5000,
             git_timeout_secs: 60,
+            min_quality_delta: None,
         }
     }
 }

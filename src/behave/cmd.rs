@@ -88,6 +88,8 @@ pub fn check(
         mode: &b.mode,
         skill_name: &b.plan.skill.name,
         skill_tree: &b.skill_tree,
+        baseline_tree: b.baseline_tree.as_ref(),
+        siblings: &b.siblings,
         skill_abs: &b.skill_abs,
         iteration: &iteration,
         keep_workspace: args.keep_workspace,
@@ -114,9 +116,11 @@ pub fn check(
             ),
         ));
     }
+    let mut gates = args.gates;
+    gates.min_quality_delta = gates.min_quality_delta.or(config.behave.min_quality_delta);
     let scoring = Scoring {
         skill_dir: b.skill_abs.clone(),
-        gates: args.gates,
+        gates,
     };
     finish(
         &iteration, &b.plan, &records, &scoring, &redactor, format, out,
@@ -132,6 +136,7 @@ pub fn score_options(plan: &PlanDoc, gates: Gates) -> crate::score::Options {
     if plan.agent.install.as_deref() == Some("append-system-prompt") {
         options.triggers_unobserved = Some(APPENDED.into());
     }
+    options.baseline = plan.baseline.as_ref().map(|b| b.label.clone());
     options
 }
 
@@ -281,7 +286,7 @@ fn preflight_fixtures(b: &Built) -> Result<(), Fatal> {
             workspace::create(&Setup {
                 fixtures: Some(t),
                 git: false,
-                skill: None,
+                skills: &[],
                 git_timeout: b.git_timeout,
                 keep: false,
             })

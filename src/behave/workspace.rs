@@ -394,8 +394,9 @@ pub struct Setup<'a> {
     pub fixtures: Option<&'a Tree>,
     /// Make the folder a git repository even without fixtures.
     pub git: bool,
-    /// The skill to install, and where (relative to the workspace).
-    pub skill: Option<(&'a Path, &'a Tree)>,
+    /// The skills to install, and where (relative to the workspace): the
+    /// one under test (or its baseline), and siblings (`--with-siblings`).
+    pub skills: &'a [(PathBuf, &'a Tree)],
     /// Time limit for each git command.
     pub git_timeout: Duration,
     /// The folder will be kept (`--keep-workspace`): it is named
@@ -523,7 +524,8 @@ pub fn create(setup: &Setup) -> Result<Workspace, String> {
                 .map_err(|e| format!("evals/fixtures/{label} does not apply: {e}"))?;
         }
     }
-    if let Some((rel, tree)) = setup.skill {
+    let mut excluded: Vec<String> = Vec::new();
+    for (rel, tree) in setup.skills {
         let dest = ws.path().join(rel);
         std::fs::create_dir_all(&dest).map_err(|e| format!("{}: {e}", dest.display()))?;
         tree.write_into(&dest)?;
@@ -531,9 +533,10 @@ pub fn create(setup: &Setup) -> Result<Workspace, String> {
         let top = rel
             .components()
             .next()
-            .map(|c| c.as_os_str().to_string_lossy());
+            .map(|c| c.as_os_str().to_string_lossy().into_owned());
         if let Some(top) = top
             && ws.path().join(".git").is_dir()
+            && !excluded.contains(&top)
         {
             std::fs::create_dir_all(&info).map_err(|e| format!("{}: {e}", info.display()))?;
             use std::io::Write;
@@ -543,6 +546,7 @@ pub fn create(setup: &Setup) -> Result<Workspace, String> {
                 .open(info.join("exclude"))
                 .and_then(|mut f| f.write_all(format!("\n/{top}/\n").as_bytes()))
                 .map_err(|e| format!("{}: {e}", info.display()))?;
+            excluded.push(top);
         }
     }
     Ok(ws)
@@ -701,7 +705,7 @@ mod tests {
         let ws = create(&Setup {
             fixtures: Some(&t),
             git: false,
-            skill: None,
+            skills: &[],
             git_timeout: Duration::from_secs(30),
             keep: false,
         })
