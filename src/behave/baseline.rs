@@ -3,8 +3,10 @@
 //! replaces.
 //!
 //! REF is a folder when one exists at that path (the skill folder of an
-//! earlier version, e.g. an unpacked release); otherwise a git revision of
-//! the repository holding the skill (`main`, `v1.2.0`, `HEAD~3`, a commit),
+//! earlier version, e.g. an unpacked release; a name that is both a folder
+//! and a revision is refused as ambiguous unless written as a path, `./v1`);
+//! otherwise a git revision of the repository holding the skill (`main`,
+//! `v1.2.0`, `HEAD~3`, a commit),
 //! whose copy of the skill folder is read with git's plumbing only
 //! (`rev-parse`, `ls-tree`, `cat-file --batch`, with
 //! `GIT_OPTIONAL_LOCKS=0`): nothing is checked out, and the user's working
@@ -54,7 +56,20 @@ pub struct Baseline {
 /// Read the baseline `reference` of the skill in `skill_dir`.
 pub fn read(skill_dir: &Path, reference: &str, git_timeout: Duration) -> Result<Baseline, Fatal> {
     let as_dir = Path::new(reference);
+    let written_as_path = reference.starts_with("./")
+        || reference.starts_with("../")
+        || reference.starts_with('/')
+        || reference.ends_with('/');
     if as_dir.is_dir() {
+        if !written_as_path && let Ok(b) = from_git(skill_dir, reference, git_timeout) {
+            return Err(Fatal::usage(format!(
+                "--baseline-skill {reference}: both a folder and a git revision ({})",
+                b.doc.commit.as_deref().unwrap_or("")
+            ))
+            .with_help(format!(
+                "write `./{reference}` for the folder, or the commit for the revision"
+            )));
+        }
         return from_folder(as_dir, reference);
     }
     from_git(skill_dir, reference, git_timeout)

@@ -16,8 +16,9 @@
 //! - `no_trigger_theft` (whenever cases belong to installed siblings):
 //!   passes when the tested skill took none of their prompts.
 //!
-//! The verdict, first match wins: `fail` when a blocker failed (a failure
-//! seen is evidence enough: more cases cannot undo it, exit 1);
+//! The verdict, first match wins: `fail` when a blocker failed or a
+//! sibling's prompt was taken (a failure seen is evidence enough: more
+//! cases cannot undo it, exit 1);
 //! `insufficient` (fewer than the minimum number of distinct cases,
 //! exit 3), `unavailable` (exit 4), `fail` (a gate failed, exit 1), `pass`
 //! (exit 0).
@@ -165,7 +166,10 @@ impl Verdict {
 
 /// Combine the evidence checks and the gates into a verdict.
 pub fn verdict(insufficient: bool, unavailable: bool, gates: &[Gate]) -> Verdict {
-    if gates.iter().any(|g| g.name == "blockers" && !g.passed) {
+    if gates
+        .iter()
+        .any(|g| matches!(g.name, "blockers" | "no_trigger_theft") && !g.passed)
+    {
         Verdict::Fail
     } else if insufficient {
         Verdict::Insufficient

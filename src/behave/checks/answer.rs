@@ -38,7 +38,7 @@ fn json_text(answer: &str) -> &str {
 
 pub fn run(check: &Check, answer: &str) -> Verdict {
     match check {
-        Check::AnswerContains { text } => {
+        Check::AnswerContains { value: text } => {
             let ok = answer.contains(text.as_str());
             Verdict::new(
                 ok,
@@ -94,7 +94,7 @@ mod tests {
 
     #[test]
     fn each_answer_check_passes_and_fails() {
-        let c = Check::AnswerContains { text: "42".into() };
+        let c = Check::AnswerContains { value: "42".into() };
         assert!(run(&c, "the total is 42").passed);
         assert!(!run(&c, "the total is 41").passed);
         let c = Check::AnswerMatches {

@@ -164,7 +164,7 @@ pub fn run(check: &Check, workspace: &Path) -> Verdict {
                 Err(e) => return Verdict::new(false, format!("`{rel}` cannot be read: {e}")),
             };
             match want {
-                Some(Check::FileContains { text, .. }) => {
+                Some(Check::FileContains { value: text, .. }) => {
                     match memchr::memmem::find(&bytes, text.as_bytes()) {
                         Some(at) => {
                             Verdict::new(true, format!("`{rel}` contains `{text}` at byte {at}"))
@@ -223,7 +223,7 @@ mod tests {
             for c in [
                 Check::FileContains {
                     path: rel.into(),
-                    text: "s3cret".into(),
+                    value: "s3cret".into(),
                 },
                 Check::FileExists { path: rel.into() },
                 Check::FileAbsent { path: rel.into() },
@@ -237,7 +237,7 @@ mod tests {
         let v = run(
             &Check::FileContains {
                 path: "inside".into(),
-                text: "42".into(),
+                value: "42".into(),
             },
             d.path(),
         );
@@ -263,11 +263,11 @@ mod tests {
         }));
         assert!(p(Check::FileContains {
             path: "src/a.js".into(),
-            text: "= 42".into()
+            value: "= 42".into()
         }));
         assert!(!p(Check::FileContains {
             path: "src/a.js".into(),
-            text: "43".into()
+            value: "43".into()
         }));
         assert!(p(Check::FileMatches {
             path: "src/a.js".into(),
@@ -279,7 +279,7 @@ mod tests {
         }));
         assert!(!p(Check::FileContains {
             path: "src".into(),
-            text: "x".into()
+            value: "x".into()
         }));
     }
 
@@ -292,7 +292,7 @@ mod tests {
         let v = run(
             &Check::FileContains {
                 path: "pipe".into(),
-                text: "x".into(),
+                value: "x".into(),
             },
             d.path(),
         );

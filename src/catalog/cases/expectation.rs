@@ -66,8 +66,8 @@ pub enum Check {
     FileExists { path: String },
     /// Nothing exists at `path` in the workspace.
     FileAbsent { path: String },
-    /// The file at `path` contains `text` (bytes, case-sensitive).
-    FileContains { path: String, text: String },
+    /// The file at `path` contains `value` (bytes, case-sensitive).
+    FileContains { path: String, value: String },
     /// The file at `path` matches `regex` somewhere.
     FileMatches { path: String, regex: String },
     /// `argv` exits 0 in the workspace within `timeout_secs`.
@@ -76,8 +76,8 @@ pub enum Check {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         timeout_secs: Option<u64>,
     },
-    /// The final answer contains `text`.
-    AnswerContains { text: String },
+    /// The final answer contains `value`.
+    AnswerContains { value: String },
     /// The final answer matches `regex`.
     AnswerMatches { regex: String },
     /// The final answer parses as JSON structurally equal to `expected`.
@@ -132,7 +132,7 @@ const CHECKS: &[(&str, &[ArgSpec])] = &[
     ("file_absent", &[("path", Arg::Path, true)]),
     (
         "file_contains",
-        &[("path", Arg::Path, true), ("text", Arg::Text, true)],
+        &[("path", Arg::Path, true), ("value", Arg::Text, true)],
     ),
     (
         "file_matches",
@@ -145,7 +145,7 @@ const CHECKS: &[(&str, &[ArgSpec])] = &[
             ("timeout_secs", Arg::Seconds, false),
         ],
     ),
-    ("answer_contains", &[("text", Arg::Text, true)]),
+    ("answer_contains", &[("value", Arg::Text, true)]),
     ("answer_matches", &[("regex", Arg::Regex, true)]),
     ("answer_json", &[("expected", Arg::Json, true)]),
     ("tool_called", &[("tool", Arg::Text, true)]),
@@ -193,10 +193,10 @@ impl Check {
         match self {
             Check::FileExists { path } => format!("`{path}` exists"),
             Check::FileAbsent { path } => format!("`{path}` does not exist"),
-            Check::FileContains { path, text } => format!("`{path}` contains `{text}`"),
+            Check::FileContains { path, value } => format!("`{path}` contains `{value}`"),
             Check::FileMatches { path, regex } => format!("`{path}` matches /{regex}/"),
             Check::Command { argv, .. } => format!("`{}` exits 0", argv.join(" ")),
-            Check::AnswerContains { text } => format!("the final answer contains `{text}`"),
+            Check::AnswerContains { value } => format!("the final answer contains `{value}`"),
             Check::AnswerMatches { regex } => format!("the final answer matches /{regex}/"),
             Check::AnswerJson { expected } => format!("the final answer is the JSON {expected}"),
             Check::ToolCalled { tool } => format!("`{tool}` is called"),
@@ -644,7 +644,7 @@ fn read_check(v: &Value, cv: &Value, source: &str, issues: &mut Vec<Issue>) -> O
         "file_absent" => Check::FileAbsent { path: s(0) },
         "file_contains" => Check::FileContains {
             path: s(0),
-            text: s(1),
+            value: s(1),
         },
         "file_matches" => Check::FileMatches {
             path: s(0),
@@ -657,7 +657,7 @@ fn read_check(v: &Value, cv: &Value, source: &str, issues: &mut Vec<Issue>) -> O
             },
             timeout_secs: n(1),
         },
-        "answer_contains" => Check::AnswerContains { text: s(0) },
+        "answer_contains" => Check::AnswerContains { value: s(0) },
         "answer_matches" => Check::AnswerMatches { regex: s(0) },
         "answer_json" => Check::AnswerJson {
             expected: match &got[0] {
