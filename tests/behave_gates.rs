@@ -259,6 +259,14 @@ fn the_quality_delta_gate_reads_its_threshold_from_the_config_and_the_flag_overr
         .stdout(predicate::str::contains(
             "PASS  min-quality-delta: quality delta +33.3 ≥ +20.0 points",
         ));
+    env.config("[behave]\nmin-quality-delta = 120\n");
+    behave(&env, &rec, &["--trials", "1", "--dry-run"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "skillgate.toml: [behave] min-quality-delta: 120 is not between -100 and 100 (percentage points)",
+        ));
+    env.config("[behave]\nmin-quality-delta = 20\n");
     behave(&env, &rec, &["--trials", "1", "--min-quality-delta", "40"])
         .assert()
         .code(1)
@@ -465,6 +473,35 @@ fn a_check_never_reads_through_a_link_out_of_the_workspace() {
         assert!(ev.contains("leads outside the workspace"), "{ev}");
         assert!(!ev.contains("s3cret-value"));
     }
+}
+
+#[test]
+fn evidence_quoting_the_agent_is_escaped_in_the_report() {
+    let env = Env::new();
+    env.cases(&cases_with_evals(json!([dialogue(
+        1,
+        "[rec:xssgate] Fix the total",
+        json!([{"check": "answer_contains", "value": "DONE", "kind": "blocker"}])
+    )])));
+    let rec = Recordings::new(&env);
+    rec.stream(
+        "xssgate.with",
+        &Rec::answer("</td></tr><script>alert(1)</script>").loads("demo-skill"),
+    )
+    .stream("xssgate.without", &Rec::answer("DONE"));
+    behave(&env, &rec, &["--trials", "1"]).assert().code(1);
+    let html = env
+        .cmd()
+        .args(["report", "-o", "-"])
+        .arg(env.iteration(1))
+        .output()
+        .unwrap();
+    let html = String::from_utf8(html.stdout).unwrap();
+    assert!(!html.contains("<script>alert(1)"), "{html}");
+    assert!(
+        html.contains("&lt;/td&gt;&lt;/tr&gt;&lt;script&gt;alert(1)&lt;/script&gt;"),
+        "{html}"
+    );
 }
 
 #[test]
@@ -822,6 +859,19 @@ fn siblings_are_installed_in_both_arms_and_a_stolen_sibling_prompt_fails_the_run
             "steal.without",
             &Rec::answer("drew it").loads("other-skill"),
         );
+    behave(
+        &env,
+        &rec,
+        &["--trials", "1", "--with-siblings", "--dry-run"],
+    )
+    .assert()
+    .code(0)
+    .stdout(predicate::str::contains(
+        "siblings 1 other skill installed in both arms: other-skill",
+    ))
+    .stdout(predicate::str::contains(
+        "sibling-other-skill-2 without #1 empty git repository; no skill (+ 1 siblings)",
+    ));
     behave(&env, &rec, &["--trials", "1", "--with-siblings"])
         .env("FAKE_CLAUDE_SKILL", "demo-skill")
         .assert()

@@ -138,6 +138,14 @@ fn check_limits(c: &BehaveConfig) -> Result<(), Fatal> {
             return Err(config_error(key, "must be at least 1"));
         }
     }
+    if let Some(q) = c.min_quality_delta
+        && !(q.is_finite() && (-100.0..=100.0).contains(&q))
+    {
+        return Err(config_error(
+            "min-quality-delta",
+            format!("{q} is not between -100 and 100 (percentage points)"),
+        ));
+    }
     Ok(())
 }
 
