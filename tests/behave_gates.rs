@@ -292,17 +292,11 @@ fn assertions_that_do_not_discriminate_are_reported_with_their_fix() {
         "{stdout}"
     );
     assert!(
-        stdout.contains(
-            "eval-1 \"the reply is polite [pass]\" always passes: remove it, or make it harder"
-        ),
+        stdout.contains("\"the reply is polite [pass]\" always passes in eval-1, eval-2, eval-3, … (10 cases): remove it, or make it harder"),
         "{stdout}"
     );
     assert!(
-        stdout.contains("eval-1 \"the reply cites the ledger [fail]\" always fails: repair it"),
-        "{stdout}"
-    );
-    assert!(
-        stdout.contains("and 10 more (--format json lists all)"),
+        stdout.contains("\"the reply cites the ledger [fail]\" always fails in eval-1, eval-2, eval-3, … (10 cases): repair it"),
         "{stdout}"
     );
     // JSON lists all of them

@@ -254,3 +254,28 @@ fn verdicts_that_do_not_match_the_case_are_refused_with_their_line() {
         "{out}"
     );
 }
+
+#[test]
+fn the_readme_worked_example_is_the_real_output() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    let at = readme
+        .find("**A worked example.**")
+        .expect("the README example");
+    let rest = &readme[at..];
+    let sh = rest.find("```sh\n").unwrap() + 6;
+    let sh_end = sh + rest[sh..].find("```").unwrap();
+    let command = rest[sh..sh_end].replace("\\\n", " ");
+    let words: Vec<&str> = command.split_whitespace().collect();
+    assert_eq!(words[0], "skillgate");
+    let after = sh_end + 3;
+    let out_start = after + rest[after..].find("```\n").unwrap() + 4;
+    let shown = &rest[out_start..][..rest[out_start..].find("```").unwrap()];
+    let out = common::skillgate()
+        .current_dir(root)
+        .args(&words[1..])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), shown);
+}

@@ -370,18 +370,30 @@ fn expectations(
             "  do not discriminate: {} (same verdict in both arms in every trial)",
             e.non_discriminating.len()
         )?;
-        for n in e.non_discriminating.iter().take(SHOWN) {
-            writeln!(
-                out,
-                "    {} \"{}\" always {}: {}",
-                n.case, n.expectation, n.always, n.fix
-            )?;
+        // one line per expectation text, naming the cases it is in
+        let mut groups: Vec<(&str, &str, &str, Vec<&str>)> = Vec::new();
+        for n in &e.non_discriminating {
+            match groups
+                .iter_mut()
+                .find(|g| g.0 == n.expectation && g.1 == n.always)
+            {
+                Some(g) => g.3.push(&n.case),
+                None => groups.push((&n.expectation, n.always, n.fix, vec![&n.case])),
+            }
         }
-        if e.non_discriminating.len() > SHOWN {
+        for (text, always, fix, cases) in groups.iter().take(SHOWN) {
+            let named = if cases.len() > 5 {
+                format!("{}, … ({} cases)", cases[..3].join(", "), cases.len())
+            } else {
+                cases.join(", ")
+            };
+            writeln!(out, "    \"{text}\" always {always} in {named}: {fix}")?;
+        }
+        if groups.len() > SHOWN {
             writeln!(
                 out,
                 "    and {} more (--format json lists all)",
-                e.non_discriminating.len() - SHOWN
+                groups.len() - SHOWN
             )?;
         }
     }
