@@ -82,12 +82,7 @@ fn from_folder(dir: &Path, reference: &str) -> Result<Baseline, Fatal> {
         ))
         .with_help("pass the skill folder of the earlier version, or a git revision"));
     }
-    let snap = crate::score::skill::snapshot(dir)?;
-    let tree = Tree::read_skill(dir)
-        .map_err(|e| Fatal::usage(format!("--baseline-skill {reference}: {e}")))?;
-    if tree.skill_sha256() != snap.skill_sha256 {
-        return Err(crate::score::skill::changed(dir));
-    }
+    let (snap, tree) = Tree::read_skill_checked(dir, &format!("--baseline-skill {reference}: "))?;
     let skill_md = skill_md_text(&tree);
     Ok(Baseline {
         doc: BaselineDoc {

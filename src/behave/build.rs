@@ -163,6 +163,45 @@ pub const BASELINE_TEXT: &str = "<baseline SKILL.md>";
 const MAX_SIBLING_FILES: usize = 20_000;
 const MAX_SIBLING_BYTES: u64 = 64 * 1024 * 1024;
 
+/// A trigger prompt as a case of the plan.
+fn trigger_case(
+    id: String,
+    t: &crate::catalog::cases::TriggerCase,
+    expect_trigger: bool,
+    owner: Option<String>,
+) -> Case {
+    Case {
+        doc: CaseDoc {
+            id,
+            kind: CaseKind::Trigger,
+            prompt: t.prompt.value.clone(),
+            expect_trigger,
+            eval_id: None,
+            expected_output: String::new(),
+            expectations: Vec::new(),
+            files: Vec::new(),
+            fixtures_sha256: None,
+            split: t.split.map(|s| s.as_str().to_string()),
+            origin: Some(origin(&t.file, t.prompt.span)),
+            owner,
+        },
+        fixtures: None,
+    }
+}
+
+/// The files of skill `i`'s folder a run does not install: case sources
+/// outside `evals/` (a waza file next to SKILL.md) would show the agent its
+/// test (the skill hash still covers them: it is the folder's, `evals/`
+/// left out).
+fn not_installed(catalog: &Catalog, i: usize) -> Vec<String> {
+    catalog
+        .case_sources
+        .iter()
+        .filter(|s| s.skill == i && !s.rel.starts_with("evals/"))
+        .map(|s| s.rel.clone())
+        .collect()
+}
+
 /// `--with-siblings`: every other skill of the catalog, read to be
 /// installed in both arms, and its positive trigger prompts as cases the
 /// tested skill must not take (each with its sibling as `owner`).
@@ -194,16 +233,8 @@ fn siblings(
             ))
             .with_help("fix the skill's name (`skillgate check` reports it), or leave the skill out with [catalog] exclude"));
         }
-        let snap = crate::score::skill::snapshot(&s.dir)?;
-        let mut tree =
-            Tree::read_skill(&s.dir).map_err(|e| Fatal::usage(format!("--with-siblings: {e}")))?;
-        let own: Vec<String> = catalog
-            .case_sources
-            .iter()
-            .filter(|c| c.skill == i && !c.rel.starts_with("evals/"))
-            .map(|c| c.rel.clone())
-            .collect();
-        tree.leave_out(&own);
+        let (snap, mut tree) = Tree::read_skill_checked(&s.dir, "--with-siblings: ")?;
+        tree.leave_out(&not_installed(catalog, i));
         files += tree.files();
         bytes += tree
             .items
@@ -218,23 +249,12 @@ fn siblings(
         }
         if let Some(suite) = catalog.suite_of(i) {
             for (n, t) in suite.positive.iter().enumerate() {
-                cases.push(Case {
-                    doc: CaseDoc {
-                        id: format!("sibling-{sib}-{}", n + 1),
-                        kind: CaseKind::Trigger,
-                        prompt: t.prompt.value.clone(),
-                        expect_trigger: false,
-                        eval_id: None,
-                        expected_output: String::new(),
-                        expectations: Vec::new(),
-                        files: Vec::new(),
-                        fixtures_sha256: None,
-                        split: t.split.map(|s| s.as_str().to_string()),
-                        origin: Some(origin(&t.file, t.prompt.span)),
-                        owner: Some(sib.clone()),
-                    },
-                    fixtures: None,
-                });
+                cases.push(trigger_case(
+                    format!("sibling-{sib}-{}", n + 1),
+                    t,
+                    false,
+                    Some(sib.clone()),
+                ));
             }
         }
         out.push((
@@ -302,23 +322,7 @@ pub fn build(
             ("negative", &suite.negative, false),
         ] {
             for (i, t) in list.iter().enumerate() {
-                cases.push(Case {
-                    doc: CaseDoc {
-                        id: format!("{kind}-{}", i + 1),
-                        kind: CaseKind::Trigger,
-                        prompt: t.prompt.value.clone(),
-                        expect_trigger: expect,
-                        eval_id: None,
-                        expected_output: String::new(),
-                        expectations: Vec::new(),
-                        files: Vec::new(),
-                        fixtures_sha256: None,
-                        split: t.split.map(|s| s.as_str().to_string()),
-                        origin: Some(origin(&t.file, t.prompt.span)),
-                        owner: None,
-                    },
-                    fixtures: None,
-                });
+                cases.push(trigger_case(format!("{kind}-{}", i + 1), t, expect, None));
             }
         }
     }
@@ -411,20 +415,8 @@ pub fn build(
     // The scorer's view of the folder first: it refuses what it cannot hash
     // (links, devices, too many files), so no run is paid for evidence the
     // scorer would refuse at the end.
-    let snapshot = crate::score::skill::snapshot(&skill.dir)?;
-    let mut skill_tree = Tree::read_skill(&skill.dir).map_err(Fatal::usage)?;
-    if skill_tree.skill_sha256() != snapshot.skill_sha256 {
-        return Err(crate::score::skill::changed(&skill.dir));
-    }
-    // case sources outside evals/ (a waza file next to SKILL.md) would show
-    // the agent its test: they are not installed with the skill (the skill
-    // hash still covers them: it is the folder's, evals/ left out)
-    let leave_out: Vec<String> = catalog
-        .case_sources
-        .iter()
-        .filter(|s| s.skill == skill_index && !s.rel.starts_with("evals/"))
-        .map(|s| s.rel.clone())
-        .collect();
+    let (snapshot, mut skill_tree) = Tree::read_skill_checked(&skill.dir, "")?;
+    let leave_out = not_installed(catalog, skill_index);
     skill_tree.leave_out(&leave_out);
     let baseline = match &args.baseline_skill {
         None => None,

@@ -50,17 +50,12 @@ pub struct GradeDoc {
 impl GradeDoc {
     /// The figures of these verdicts.
     pub fn new(expectations: Vec<EntryDoc>) -> GradeDoc {
-        let total = expectations.len();
-        let passed = expectations.iter().filter(|e| e.passed).count();
+        let s = super::grader::Summary::of(expectations.iter().map(|e| e.passed));
         GradeDoc {
-            passed,
-            failed: total - passed,
-            total,
-            pass_rate: if total == 0 {
-                0.0
-            } else {
-                passed as f64 / total as f64
-            },
+            passed: s.passed,
+            failed: s.failed,
+            total: s.total,
+            pass_rate: s.pass_rate,
             expectations,
         }
     }

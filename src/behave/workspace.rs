@@ -171,6 +171,23 @@ impl Tree {
         Ok(w.finish(Vec::new()))
     }
 
+    /// Read a skill folder as the scorer hashes it and as a run installs
+    /// it: its snapshot (the scorer refuses what it cannot hash: links,
+    /// devices, too many files) and its files, which must hash the same.
+    /// `what` names the folder in messages.
+    pub fn read_skill_checked(
+        dir: &Path,
+        what: &str,
+    ) -> Result<(crate::score::skill::Snapshot, Tree), crate::exit::Fatal> {
+        let snap = crate::score::skill::snapshot(dir)?;
+        let tree =
+            Tree::read_skill(dir).map_err(|e| crate::exit::Fatal::usage(format!("{what}{e}")))?;
+        if tree.skill_sha256() != snap.skill_sha256 {
+            return Err(crate::score::skill::changed(dir));
+        }
+        Ok((snap, tree))
+    }
+
     /// Drop the files `rels` names (relative to the folder: case sources
     /// such as `trigger_tests.yaml`, which would show the agent its test).
     pub fn leave_out(&mut self, rels: &[String]) {
