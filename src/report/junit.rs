@@ -550,11 +550,27 @@ fn failed_expectations(c: &Tier3Case) -> String {
 /// case. A blocker fails when it failed in any with-skill trial; a quality
 /// expectation never fails a test (it is a score) and says its passes per
 /// arm; an assertion that does not discriminate says so and what to do.
-fn expectation_cases(t: &Tier3, r: &Report) -> Vec<Case> {
+fn expectation_cases<'a>(t: &Tier3, r: &'a Report) -> Vec<Case> {
     let Some(e) = &r.expectations else {
         return Vec::new();
     };
     let mut out = Vec::new();
+    let key = |case: &'a str, text: &'a str| (case, text);
+    let mut nd: BTreeMap<(&str, &str), &crate::score::expectations::NonDiscriminating> =
+        BTreeMap::new();
+    for n in &e.non_discriminating {
+        nd.entry(key(&n.case, &n.expectation)).or_insert(n);
+    }
+    let mut failed: BTreeMap<(&str, &str), Vec<String>> = BTreeMap::new();
+    for f in &e.blockers.failures {
+        failed
+            .entry(key(&f.case, &f.expectation))
+            .or_default()
+            .push(format!(
+                "blocker failed in trial {}: {}\n  evidence: {}",
+                f.trial, f.expectation, f.evidence
+            ));
+    }
     for item in &e.items {
         let mut c = Case::new(
             format!(
@@ -577,28 +593,15 @@ fn expectation_cases(t: &Tier3, r: &Report) -> Vec<Case> {
                 .map(|k| format!("; check {k}"))
                 .unwrap_or_default()
         );
-        if let Some(n) = e
-            .non_discriminating
-            .iter()
-            .find(|n| n.case == item.case && n.expectation == item.expectation)
-        {
+        if let Some(n) = nd.get(&(item.case.as_str(), item.expectation.as_str())) {
             c.out.push_str(&format!(
                 "\ndoes not discriminate: always {} in both arms; {}",
                 n.always, n.fix
             ));
         }
-        let failures: Vec<String> = e
-            .blockers
-            .failures
-            .iter()
-            .filter(|f| f.case == item.case && f.expectation == item.expectation)
-            .map(|f| {
-                format!(
-                    "blocker failed in trial {}: {}\n  evidence: {}",
-                    f.trial, f.expectation, f.evidence
-                )
-            })
-            .collect();
+        let failures = failed
+            .get(&(item.case.as_str(), item.expectation.as_str()))
+            .map_or(&[][..], |v| &v[..]);
         if !failures.is_empty() {
             c.res = Res::Failure {
                 message: format!(

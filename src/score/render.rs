@@ -372,13 +372,14 @@ fn expectations(
         )?;
         // one line per expectation text, naming the cases it is in
         let mut groups: Vec<(&str, &str, &str, Vec<&str>)> = Vec::new();
+        let mut at: std::collections::HashMap<(&str, &str), usize> = Default::default();
         for n in &e.non_discriminating {
-            match groups
-                .iter_mut()
-                .find(|g| g.0 == n.expectation && g.1 == n.always)
-            {
-                Some(g) => g.3.push(&n.case),
-                None => groups.push((&n.expectation, n.always, n.fix, vec![&n.case])),
+            match at.get(&(n.expectation.as_str(), n.always)) {
+                Some(&i) => groups[i].3.push(&n.case),
+                None => {
+                    at.insert((&n.expectation, n.always), groups.len());
+                    groups.push((&n.expectation, n.always, n.fix, vec![&n.case]));
+                }
             }
         }
         for (text, always, fix, cases) in groups.iter().take(SHOWN) {

@@ -90,7 +90,7 @@ fn blockers(o: &mut String, r: &Report, e: &crate::score::expectations::Expectat
     );
     if !b.failures.is_empty() {
         o.push_str("<table class=\"list blockers\"><thead><tr><th>case</th><th>trial</th><th>blocker</th><th>evidence</th></tr></thead><tbody>");
-        for f in &b.failures {
+        for f in b.failures.iter().take(MAX_ROWS) {
             let _ = write!(
                 o,
                 "<tr><td><code>{}</code></td><td>{}</td><td class=\"fail\">{}{}</td><td>{}</td></tr>",
@@ -105,6 +105,7 @@ fn blockers(o: &mut String, r: &Report, e: &crate::score::expectations::Expectat
             );
         }
         o.push_str("</tbody></table>");
+        more(o, b.failures.len());
     }
     if !b.fixed.is_empty() {
         let _ = write!(
@@ -112,7 +113,7 @@ fn blockers(o: &mut String, r: &Report, e: &crate::score::expectations::Expectat
             "<p>Blockers the skill fixes ({} fails them, every with-skill trial passes):</p><ul>",
             Esc(&r.arms.without)
         );
-        for f in &b.fixed {
+        for f in b.fixed.iter().take(MAX_ROWS) {
             let _ = write!(
                 o,
                 "<li><code>{}</code> {} (failed in {} of {} trials)</li>",
@@ -123,6 +124,18 @@ fn blockers(o: &mut String, r: &Report, e: &crate::score::expectations::Expectat
             );
         }
         o.push_str("</ul>");
+        more(o, b.fixed.len());
+    }
+}
+
+/// The note under a list cut at [`MAX_ROWS`].
+fn more(o: &mut String, n: usize) {
+    if n > MAX_ROWS {
+        let _ = write!(
+            o,
+            "<p class=\"note\">and {} more; <code>skillgate score --format json</code> lists them all</p>",
+            n - MAX_ROWS
+        );
     }
 }
 
@@ -133,7 +146,7 @@ fn non_discriminating(o: &mut String, e: &crate::score::expectations::Expectatio
         return;
     }
     o.push_str("<p>The same verdict in both arms in every trial: an expectation that always passes inflates the score, one that always fails breaks it.</p><table class=\"list\"><thead><tr><th>case</th><th>expectation</th><th>always</th><th>what to do</th></tr></thead><tbody>");
-    for n in &e.non_discriminating {
+    for n in e.non_discriminating.iter().take(MAX_ROWS) {
         let _ = write!(
             o,
             "<tr><td><code>{}</code></td><td>{}</td><td class=\"{}\">{}</td><td>{}</td></tr>",
@@ -149,6 +162,7 @@ fn non_discriminating(o: &mut String, e: &crate::score::expectations::Expectatio
         );
     }
     o.push_str("</tbody></table>");
+    more(o, e.non_discriminating.len());
 }
 
 fn items(o: &mut String, r: &Report, e: &crate::score::expectations::ExpectationReport) {
@@ -176,11 +190,5 @@ fn items(o: &mut String, r: &Report, e: &crate::score::expectations::Expectation
         );
     }
     o.push_str("</tbody></table>");
-    if e.items.len() > MAX_ROWS {
-        let _ = write!(
-            o,
-            "<p class=\"note\">and {} more; <code>skillgate score --format json</code> lists them all</p>",
-            e.items.len() - MAX_ROWS
-        );
-    }
+    more(o, e.items.len());
 }
