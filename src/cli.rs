@@ -160,6 +160,20 @@ pub struct BehaveArgs {
     /// Skip the without-skill arm.
     #[arg(long, help_heading = "Tier 3: behavioral evals (with --behavioral)")]
     pub no_baseline: bool,
+    /// Run the baseline arm with an earlier version of the skill instead of
+    /// none: a folder, or a git revision of the catalog's repository (read
+    /// with git, never checked out).
+    #[arg(
+        long,
+        value_name = "REF",
+        conflicts_with = "no_baseline",
+        help_heading = "Tier 3: behavioral evals (with --behavioral)"
+    )]
+    pub baseline_skill: Option<String>,
+    /// Install the catalog's other skills in both arms and run their
+    /// positive trigger prompts too: the tested skill must not take them.
+    #[arg(long, help_heading = "Tier 3: behavioral evals (with --behavioral)")]
+    pub with_siblings: bool,
     /// Run slice I of N (1-based), e.g. 2/4.
     #[arg(
         long,
@@ -240,6 +254,11 @@ pub struct Gates {
     /// Fail when the uplift interval's lower bound is below Y.
     #[arg(long, value_name = "Y")]
     pub min_uplift: Option<f64>,
+    /// Fail when the quality pass rate with the skill is less than PTS
+    /// percentage points above the baseline's (passes too when the skill
+    /// passes a blocker the baseline fails).
+    #[arg(long, value_name = "PTS", allow_negative_numbers = true)]
+    pub min_quality_delta: Option<f64>,
 }
 
 #[derive(Debug, Args)]

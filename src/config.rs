@@ -510,6 +510,9 @@ pub struct BehaveConfig {
     pub codex: CodexConfig,
     pub gemini: GeminiConfig,
     pub opencode: OpencodeConfig,
+    /// The quality-delta gate of `check --behavioral`, in percentage points
+    /// (`--min-quality-delta` wins).
+    pub min_quality_delta: Option<f64>,
 }
 
 impl Default for BehaveConfig {
@@ -534,6 +537,7 @@ impl Default for BehaveConfig {
             codex: CodexConfig::default(),
             gemini: GeminiConfig::default(),
             opencode: OpencodeConfig::default(),
+            min_quality_delta: None,
         }
     }
 }

@@ -60,6 +60,25 @@ fn the_wild_sample_gives_the_same_findings_either_way() {
     }
 }
 
+#[test]
+fn the_frontmatter_claude_code_reads_survives_the_cut() {
+    // skillgate finds the block never closed (SG012); Claude Code closes it
+    // at the tab-indented `---` and lists the description, so the text it
+    // reads must be kept for the client rules
+    let dir = tempfile::tempdir().unwrap();
+    let skill = dir.path().join("skills/s0");
+    std::fs::create_dir_all(&skill).unwrap();
+    std::fs::write(
+        skill.join("SKILL.md"),
+        "---\ndescription: Use when: x\n\t---\n# Body\n\nmore\n\nand more\n",
+    )
+    .unwrap();
+    let (after, during, _) = both_ways(dir.path(), &Config::default());
+    assert_eq!(after, during);
+    assert!(after.iter().any(|d| d.rule == "SG012"));
+    assert!(!after.iter().any(|d| d.rule == "SG602"), "{after:?}");
+}
+
 mod random {
     use super::both_ways;
     use proptest::prelude::*;

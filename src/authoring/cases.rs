@@ -61,6 +61,12 @@ pub struct TriggerRow {
 #[derive(Debug, Clone, Serialize)]
 pub struct ExpectationRow {
     pub text: String,
+    /// `blocker` or `quality`.
+    pub kind: &'static str,
+    /// The deterministic check's name, when skillgate checks it itself
+    /// (else the grader does).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub check: Option<&'static str>,
     pub line: u32,
     pub column: u32,
 }
@@ -132,6 +138,8 @@ fn eval_row(e: &Eval) -> EvalRow {
             .iter()
             .map(|x| ExpectationRow {
                 text: x.text.clone(),
+                kind: x.kind.as_str(),
+                check: x.check.as_ref().map(|c| c.name()),
                 line: x.span.line,
                 column: x.span.col,
             })

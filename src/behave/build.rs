@@ -13,11 +13,12 @@
 use super::agent::{Agent, AgentKind, Paths};
 use super::exec::{AgentMode, Mode};
 use super::plan::{
-    AgentDoc, Case, CaseDoc, CaseKind, PLAN_FORMAT, PlanDoc, Shard, SkillDoc, Variant, safe_id,
+    AgentDoc, Case, CaseDoc, CaseKind, ExpectationDoc, PLAN_FORMAT, PlanDoc, Shard, SiblingDoc,
+    SkillDoc, Variant, safe_id,
 };
 use super::runner;
 use super::workspace::Tree;
-use crate::catalog::cases::{EvalKind, FixtureBase, Suite};
+use crate::catalog::cases::{Check, EvalKind, FixtureBase, Suite};
 use crate::catalog::{Catalog, Target};
 use crate::cli::BehaveArgs;
 use crate::config::{BehaveConfig, Config, InstallMode};
@@ -33,6 +34,10 @@ pub struct Built {
     pub cases: Vec<Case>,
     pub mode: Mode,
     pub skill_tree: Tree,
+    /// The earlier version the baseline arm installs (`--baseline-skill`).
+    pub baseline_tree: Option<Tree>,
+    /// The other skills both arms install (`--with-siblings`): name, files.
+    pub siblings: Vec<(String, Tree)>,
     pub skill_abs: PathBuf,
     pub grace: Duration,
     pub git_timeout: Duration,
@@ -71,10 +76,13 @@ pub fn opts(args: &BehaveArgs, config: &BehaveConfig) -> Result<Opts, Fatal> {
         )
         .with_help("the built-in agent's limits live in skillgate.toml: [behave] executor-timeout-secs, max-trace-bytes"));
     }
-    if args.no_baseline && (args.gates.min_uplift.is_some() || args.gates.min_trigger_f1.is_some())
+    if args.no_baseline
+        && (args.gates.min_uplift.is_some()
+            || args.gates.min_trigger_f1.is_some()
+            || args.gates.min_quality_delta.is_some())
     {
         return Err(Fatal::usage(
-            "--no-baseline leaves nothing to score, so --min-uplift and --min-trigger-f1 cannot be checked",
+            "--no-baseline leaves nothing to score, so --min-uplift, --min-trigger-f1 and --min-quality-delta cannot be checked",
         )
         .with_help("drop --no-baseline to run the paired baseline the scorer needs"));
     }
@@ -117,6 +125,12 @@ pub fn opts(args: &BehaveArgs, config: &BehaveConfig) -> Result<Opts, Fatal> {
             "[behave] install = \"append-system-prompt\" works with Claude Code only (`--append-system-prompt`); {k} has no such flag"
         ))
         .with_help("use install = \"discover\", which copies the skill where each client finds it"));
+    }
+    if args.runner.is_some() && (args.baseline_skill.is_some() || args.with_siblings) {
+        return Err(Fatal::usage(
+            "--baseline-skill and --with-siblings install skills into the agent's workspace; a --runner installs its own",
+        )
+        .with_help("run them with the built-in agent, or make your runner read SKILLGATE_VARIANT and install what each arm needs"));
     }
     let runner = match &args.runner {
         None => None,
@@ -165,6 +179,14 @@ fn check_limits(c: &BehaveConfig) -> Result<(), Fatal> {
             return Err(config_error(key, "must be at least 1"));
         }
     }
+    if let Some(q) = c.min_quality_delta
+        && !(q.is_finite() && (-100.0..=100.0).contains(&q))
+    {
+        return Err(config_error(
+            "min-quality-delta",
+            format!("{q} is not between -100 and 100 (percentage points)"),
+        ));
+    }
     Ok(())
 }
 
@@ -174,6 +196,119 @@ const MAX_APPEND_BYTES: usize = 128 * 1024 - 1024;
 
 /// Stands for the skill's text in recorded arguments.
 pub const SKILL_TEXT: &str = "<SKILL.md>";
+/// Stands for the baseline version's text in recorded arguments.
+pub const BASELINE_TEXT: &str = "<baseline SKILL.md>";
+
+/// Most files and bytes of all siblings together, written into every
+/// workspace.
+const MAX_SIBLING_FILES: usize = 20_000;
+const MAX_SIBLING_BYTES: u64 = 64 * 1024 * 1024;
+
+/// A trigger prompt as a case of the plan.
+fn trigger_case(
+    id: String,
+    t: &crate::catalog::cases::TriggerCase,
+    expect_trigger: bool,
+    owner: Option<String>,
+) -> Case {
+    Case {
+        doc: CaseDoc {
+            id,
+            kind: CaseKind::Trigger,
+            prompt: t.prompt.value.clone(),
+            expect_trigger,
+            eval_id: None,
+            expected_output: String::new(),
+            expectations: Vec::new(),
+            files: Vec::new(),
+            fixtures_sha256: None,
+            split: t.split.map(|s| s.as_str().to_string()),
+            origin: Some(origin(&t.file, t.prompt.span)),
+            owner,
+        },
+        fixtures: None,
+    }
+}
+
+/// The files of skill `i`'s folder a run does not install: case sources
+/// outside `evals/` (a waza file next to SKILL.md) would show the agent its
+/// test (the skill hash still covers them: it is the folder's, `evals/`
+/// left out).
+fn not_installed(catalog: &Catalog, i: usize) -> Vec<String> {
+    catalog
+        .case_sources
+        .iter()
+        .filter(|s| s.skill == i && !s.rel.starts_with("evals/"))
+        .map(|s| s.rel.clone())
+        .collect()
+}
+
+/// `--with-siblings`: every other skill of the catalog, read to be
+/// installed in both arms, and its positive trigger prompts as cases the
+/// tested skill must not take (each with its sibling as `owner`).
+fn siblings(
+    catalog: &Catalog,
+    tested: usize,
+    name: &str,
+    cases: &mut Vec<Case>,
+) -> Result<Vec<(SiblingDoc, Tree)>, Fatal> {
+    let mut out: Vec<(SiblingDoc, Tree)> = Vec::new();
+    let (mut files, mut bytes) = (0usize, 0u64);
+    let mut seen = std::collections::HashSet::new();
+    for (i, s) in catalog.skills.iter().enumerate() {
+        if i == tested {
+            continue;
+        }
+        let sib = s.name().unwrap_or(&s.folder).to_string();
+        if sib == name || s.folder == name {
+            return Err(Fatal::usage(format!(
+                "--with-siblings: {} answers to `{name}` too (its folder or its name), so it would be loaded instead of the skill under test",
+                s.file
+            ))
+            .with_help("rename one of the two skills (`skillgate check` reports SG606)"));
+        }
+        if !safe_id(&sib) || !seen.insert(sib.clone()) {
+            return Err(Fatal::usage(format!(
+                "--with-siblings: the skill `{sib}` ({}) cannot be installed under its name (not a folder name, or a name two skills share)",
+                s.file
+            ))
+            .with_help("fix the skill's name (`skillgate check` reports it), or leave the skill out with [catalog] exclude"));
+        }
+        let (snap, mut tree) = Tree::read_skill_checked(&s.dir, "--with-siblings: ")?;
+        tree.leave_out(&not_installed(catalog, i));
+        files += tree.files();
+        bytes += tree
+            .items
+            .iter()
+            .filter_map(|x| x.bytes.as_ref().map(|b| b.len() as u64))
+            .sum::<u64>();
+        if files > MAX_SIBLING_FILES || bytes > MAX_SIBLING_BYTES {
+            return Err(Fatal::usage(format!(
+                "--with-siblings: the catalog's other skills hold more than {MAX_SIBLING_FILES} files or {MAX_SIBLING_BYTES} bytes, too much to write into every workspace"
+            ))
+            .with_help("narrow the catalog with [catalog] include/exclude for the evaluation"));
+        }
+        if let Some(suite) = catalog.suite_of(i) {
+            for (n, t) in suite.positive.iter().enumerate() {
+                cases.push(trigger_case(
+                    format!("sibling-{sib}-{}", n + 1),
+                    t,
+                    false,
+                    Some(sib.clone()),
+                ));
+            }
+        }
+        out.push((
+            SiblingDoc {
+                name: sib,
+                path: s.rel_dir.clone(),
+                sha256: snap.skill_sha256,
+            },
+            tree,
+        ));
+    }
+    Ok(out)
+}
 
 /// Build the plan for `name`, run by `kind` (ignored with a runner).
 pub fn build(
@@ -229,22 +364,7 @@ pub fn build(
             ("negative", &suite.negative, false),
         ] {
             for (i, t) in list.iter().enumerate() {
-                cases.push(Case {
-                    doc: CaseDoc {
-                        id: format!("{kind}-{}", i + 1),
-                        kind: CaseKind::Trigger,
-                        prompt: t.prompt.value.clone(),
-                        expect_trigger: expect,
-                        eval_id: None,
-                        expected_output: String::new(),
-                        expectations: Vec::new(),
-                        files: Vec::new(),
-                        fixtures_sha256: None,
-                        split: t.split.map(|s| s.as_str().to_string()),
-                        origin: Some(origin(&t.file, t.prompt.span)),
-                    },
-                    fixtures: None,
-                });
+                cases.push(trigger_case(format!("{kind}-{}", i + 1), t, expect, None));
             }
         }
     }
@@ -262,6 +382,44 @@ pub fn build(
                 "{at}: eval {} has no expectations to grade",
                 e.id.value
             )));
+        }
+        if args.runner.is_some()
+            && let Some(x) = e
+                .expectations
+                .iter()
+                .find(|x| x.check.as_ref().is_some_and(Check::needs_trace))
+        {
+            return Err(Fatal::usage(format!(
+                "{}:{}:{}: eval {}: check `{}` reads the agent's trace (tool calls, turns, tokens), which a --runner does not report",
+                e.file,
+                x.span.line,
+                x.span.col,
+                e.id.value,
+                x.check.as_ref().map_or("", |c| c.name())
+            ))
+            .with_help("run it with the built-in agent, or use checks on the workspace, the final answer or the skills loaded"));
+        }
+        if args.runner.is_none()
+            && let Some((x, what)) = e.expectations.iter().find_map(|x| match &x.check {
+                Some(Check::ToolRefused { .. }) if !kind.reports_denials() => {
+                    Some((x, "which tool calls its permission system refused"))
+                }
+                Some(Check::MaxTurns { .. }) if !kind.reports_turns() => {
+                    Some((x, "how many turns a run took"))
+                }
+                _ => None,
+            })
+        {
+            return Err(Fatal::usage(format!(
+                "{}:{}:{}: eval {}: check `{}` cannot be run with {}: its stream does not say {what}",
+                e.file,
+                x.span.line,
+                x.span.col,
+                e.id.value,
+                x.check.as_ref().map_or("", |c| c.name()),
+                kind.client().label()
+            ))
+            .with_help("run this eval with --agent claude, or state the expectation in words for the grader"));
         }
         let (kind, fixtures) = match e.kind {
             EvalKind::Dialogue => (CaseKind::Dialogue, None),
@@ -287,18 +445,23 @@ pub fn build(
                 id: format!("eval-{}", e.id.value),
                 kind,
                 prompt: e.prompt.value.clone(),
-                expect_trigger: true,
+                // an eval forbidding the skill under test is a negative
+                // behavioral case: the skill should not load for it
+                expect_trigger: !e.expectations.iter().any(|x| {
+                    matches!(&x.check, Some(Check::SkillNotLoaded { skill }) if crate::score::input::loads(skill, &skill_name) || skill == &skill_name)
+                }),
                 eval_id: Some(e.id.value.clone()),
                 expected_output: e
                     .expected_output
                     .as_ref()
                     .map(|s| s.value.clone())
                     .unwrap_or_default(),
-                expectations: e.expectations.iter().map(|x| x.text.clone()).collect(),
+                expectations: e.expectations.iter().map(ExpectationDoc::from).collect(),
                 files: e.files.iter().map(|f| f.value.clone()).collect(),
                 fixtures_sha256: fixtures.as_ref().map(|t| t.digest()),
                 split: None,
                 origin: Some(origin(&e.file, e.span)),
+                owner: None,
             },
             fixtures,
         });
@@ -316,21 +479,23 @@ pub fn build(
     // The scorer's view of the folder first: it refuses what it cannot hash
     // (links, devices, too many files), so no run is paid for evidence the
     // scorer would refuse at the end.
-    let snapshot = crate::score::skill::snapshot(&skill.dir)?;
-    let mut skill_tree = Tree::read_skill(&skill.dir).map_err(Fatal::usage)?;
-    if skill_tree.skill_sha256() != snapshot.skill_sha256 {
-        return Err(crate::score::skill::changed(&skill.dir));
-    }
-    // case sources outside evals/ (a waza file next to SKILL.md) would show
-    // the agent its test: they are not installed with the skill (the skill
-    // hash still covers them: it is the folder's, evals/ left out)
-    let leave_out: Vec<String> = catalog
-        .case_sources
-        .iter()
-        .filter(|s| s.skill == skill_index && !s.rel.starts_with("evals/"))
-        .map(|s| s.rel.clone())
-        .collect();
+    let (snapshot, mut skill_tree) = Tree::read_skill_checked(&skill.dir, "")?;
+    let leave_out = not_installed(catalog, skill_index);
     skill_tree.leave_out(&leave_out);
+    let baseline = match &args.baseline_skill {
+        None => None,
+        Some(r) => {
+            let mut b =
+                super::baseline::read(&skill.dir, r, Duration::from_secs(bc.git_timeout_secs))?;
+            b.tree.leave_out(&leave_out);
+            Some(b)
+        }
+    };
+    let siblings = if args.with_siblings {
+        siblings(catalog, skill_index, &skill_name, &mut cases)?
+    } else {
+        Vec::new()
+    };
     let skill_abs = skill
         .dir
         .canonicalize()
@@ -341,6 +506,17 @@ pub fn build(
         .map(|s| s.text.to_string())
         .ok_or_else(|| Fatal::usage(format!("{}: SKILL.md could not be read", skill.file)))?;
 
+    if append
+        && let Some(b) = &baseline
+        && b.skill_md.len() > MAX_APPEND_BYTES
+    {
+        return Err(Fatal::usage(format!(
+            "--baseline-skill {}: its SKILL.md is {} bytes, too long for one --append-system-prompt argument (the system allows {MAX_APPEND_BYTES})",
+            b.doc.reference,
+            b.skill_md.len()
+        ))
+        .with_help("use [behave] install = \"discover\", which copies the skill into the workspace"));
+    }
     if append && skill_md.len() > MAX_APPEND_BYTES {
         return Err(Fatal::usage(format!(
             "{}: {} bytes is too long for one --append-system-prompt argument (the system allows {MAX_APPEND_BYTES})",
@@ -394,7 +570,11 @@ pub fn build(
                 home: Path::new("<run-home>"),
             };
             let with = agent.executor(&template, append.then_some(skill_md.as_str()));
-            let without = agent.executor(&template, None);
+            let baseline_md = baseline
+                .as_ref()
+                .filter(|_| append)
+                .map(|b| b.skill_md.clone());
+            let without = agent.executor(&template, baseline_md.as_deref());
             let grading: &dyn Agent = grader_agent.as_deref().unwrap_or(agent.as_ref());
             let grader = grading.grader(&template);
             let mut recorded_with = with.args.clone();
@@ -402,11 +582,17 @@ pub fn build(
                 *last = SKILL_TEXT.to_string();
             }
             let (env, env_rule) = agent.environment_doc();
+            let mut recorded_without = without.args.clone();
+            if baseline_md.is_some()
+                && let Some(last) = recorded_without.last_mut()
+            {
+                *last = BASELINE_TEXT.to_string();
+            }
             let doc = AgentDoc {
                 kind: agent.kind().into(),
                 program: agent.program().into(),
                 args_with: recorded_with,
-                args_without: without.args,
+                args_without: recorded_without,
                 version: None,
                 grader: Some(
                     std::iter::once(grading.program().to_string())
@@ -437,6 +623,7 @@ pub fn build(
                     version: None,
                     grader_version: None,
                     append: append.then(|| skill_md.clone()),
+                    baseline_append: baseline_md,
                     exec_timeout: Duration::from_secs(bc.executor_timeout_secs),
                     grader_timeout: Duration::from_secs(bc.grader_timeout_secs),
                     max_trace: bc.max_trace_bytes,
@@ -487,6 +674,8 @@ pub fn build(
         total_runs: total,
         shard: opts.shard,
         merged_from: Vec::new(),
+        baseline: baseline.as_ref().map(|b| b.doc.clone()),
+        siblings: siblings.iter().map(|(doc, _)| doc.clone()).collect(),
     };
     plan.seal();
     Ok(Built {
@@ -494,6 +683,11 @@ pub fn build(
         cases,
         mode,
         skill_tree,
+        baseline_tree: baseline.map(|b| b.tree),
+        siblings: siblings
+            .into_iter()
+            .map(|(doc, tree)| (doc.name, tree))
+            .collect(),
         skill_abs,
         grace: Duration::from_millis(bc.kill_grace_ms),
         git_timeout: Duration::from_secs(bc.git_timeout_secs),

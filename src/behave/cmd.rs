@@ -87,7 +87,7 @@ pub fn check(
     }
     if plans.len() == 1 {
         let b = plans.pop().expect("one plan");
-        return run_plan(catalog, b, args, format, out);
+        return run_plan(catalog, config, b, args, format, out);
     }
     let mut worst = Exit::Ok;
     let mut docs = Vec::new();
@@ -109,7 +109,7 @@ pub fn check(
         if format != Format::Json {
             writeln!(out, "client   {label}").map_err(write_error)?;
         }
-        let exit = run_plan(catalog, b, args, format, &mut buf)?;
+        let exit = run_plan(catalog, config, b, args, format, &mut buf)?;
         worst = worst.worst(exit);
         if format == Format::Json {
             let v: serde_json::Value =
@@ -137,6 +137,7 @@ pub fn check(
 /// Run one client's plan into a new iteration and score it.
 fn run_plan(
     catalog: &Catalog,
+    config: &Config,
     b: Built,
     args: &BehaveArgs,
     format: Format,
@@ -176,6 +177,8 @@ fn run_plan(
         mode: &b.mode,
         skill_name: &b.plan.skill.name,
         skill_tree: &b.skill_tree,
+        baseline_tree: b.baseline_tree.as_ref(),
+        siblings: &b.siblings,
         skill_abs: &b.skill_abs,
         iteration: &iteration,
         keep_workspace: args.keep_workspace,
@@ -202,9 +205,11 @@ fn run_plan(
             ),
         ));
     }
+    let mut gates = args.gates;
+    gates.min_quality_delta = gates.min_quality_delta.or(config.behave.min_quality_delta);
     let scoring = Scoring {
         skill_dir: b.skill_abs.clone(),
-        gates: args.gates,
+        gates,
     };
     finish(
         &iteration, &b.plan, &records, &scoring, &redactor, format, out,
@@ -220,6 +225,7 @@ pub fn score_options(plan: &PlanDoc, gates: Gates) -> crate::score::Options {
     if plan.agent.install.as_deref() == Some("append-system-prompt") {
         options.triggers_unobserved = Some(APPENDED.into());
     }
+    options.baseline = plan.baseline.as_ref().map(|b| b.label.clone());
     options
 }
 
@@ -454,7 +460,7 @@ fn preflight_fixtures(b: &Built) -> Result<(), Fatal> {
             workspace::create(&Setup {
                 fixtures: Some(t),
                 git: false,
-                skill: None,
+                skills: &[],
                 git_timeout: b.git_timeout,
                 keep: false,
             })

@@ -2,8 +2,9 @@
 //! one results folder per run; `--jobs J` of them at a time.
 
 use super::agent::{self, Agent, Paths, Trace};
+use super::checks;
 use super::grader::{self, Kind};
-use super::plan::{Case, CaseKind, PlanDoc, RunKey, Variant};
+use super::plan::{Case, CaseKind, Check, ExpectationDoc, PlanDoc, RunKey, Variant};
 use super::process::{self, Spec};
 use super::progress::Progress;
 use super::redact::Redactor;
@@ -33,6 +34,9 @@ pub struct AgentMode {
     /// The skill's text, put in the system prompt of `with` runs (install
     /// mode `append-system-prompt`); `None`: installed in the workspace.
     pub append: Option<String>,
+    /// The baseline version's text, likewise for the baseline arm
+    /// (`--baseline-skill` in install mode `append-system-prompt`).
+    pub baseline_append: Option<String>,
     pub exec_timeout: Duration,
     pub grader_timeout: Duration,
     pub max_trace: u64,
@@ -134,6 +138,10 @@ pub struct Ctx<'a> {
     pub mode: &'a Mode,
     pub skill_name: &'a str,
     pub skill_tree: &'a Tree,
+    /// The version the baseline arm installs (`--baseline-skill`).
+    pub baseline_tree: Option<&'a Tree>,
+    /// The skills both arms install beside it (`--with-siblings`).
+    pub siblings: &'a [(String, Tree)],
     pub skill_abs: &'a Path,
     pub iteration: &'a Path,
     pub keep_workspace: bool,
@@ -267,17 +275,17 @@ pub fn run_one(ctx: &Ctx, key: &RunKey) -> Result<RunRecord, Fatal> {
     }
 }
 
-/// A workspace for `case`; `install` is where the skill goes, if it does.
+/// A workspace for `case` with `skills` installed.
 fn workspace_for(
     ctx: &Ctx,
     case: &Case,
     git: bool,
-    install: Option<&Path>,
+    skills: &[(PathBuf, &Tree)],
 ) -> Result<workspace::Workspace, String> {
     workspace::create(&Setup {
         fixtures: case.fixtures.as_deref(),
         git,
-        skill: install.map(|rel| (rel, ctx.skill_tree)),
+        skills,
         git_timeout: ctx.git_timeout,
         keep: ctx.keep_workspace,
     })
@@ -361,10 +369,24 @@ fn agent_run(
     let (t0, s0) = now();
     timing.executor_start = s0;
     let install_rel = a.agent.install_dir(ctx.skill_name);
-    let install = (with && a.append.is_none()).then_some(install_rel.as_path());
     rec.client = Some(a.agent.kind().to_string());
     rec.client_version = a.version.clone();
-    let set_up = workspace_for(ctx, case, true, install).and_then(|ws| {
+    // what this arm installs under the skill's name: the skill (with), the
+    // earlier version (--baseline-skill), or nothing; siblings in both
+    let tree = match key.variant {
+        Variant::With if a.append.is_none() => Some(ctx.skill_tree),
+        Variant::Without if a.baseline_append.is_none() => ctx.baseline_tree,
+        _ => None,
+    };
+    let install = tree.map(|_| install_rel.as_path());
+    let mut skills: Vec<(PathBuf, &Tree)> =
+        tree.map(|t| (install_rel.clone(), t)).into_iter().collect();
+    skills.extend(
+        ctx.siblings
+            .iter()
+            .map(|(name, t)| (a.agent.install_dir(name), t)),
+    );
+    let set_up = workspace_for(ctx, case, true, &skills).and_then(|ws| {
         home_for(a.agent.as_ref(), "home", ctx.keep_workspace).map(|home| (ws, home))
     });
     let (ws, home) = match set_up {
@@ -379,9 +401,14 @@ fn agent_run(
         cwd: ws.path(),
         home: home.path(),
     };
-    let call = a
-        .agent
-        .executor(&paths, if with { a.append.as_deref() } else { None });
+    let call = a.agent.executor(
+        &paths,
+        if with {
+            a.append.as_deref()
+        } else {
+            a.baseline_append.as_deref()
+        },
+    );
     let out = match workspace::write_files(home.path(), &call.files) {
         Err(e) => {
             rec.reason = Some(format!("the run home could not be set up: {e}"));
@@ -398,17 +425,17 @@ fn agent_run(
     };
     let installed_abs = install.map(|rel| ws.path().join(rel));
     let ws_path = ws.path().to_path_buf();
-    rec.workspace = finish_workspace(ctx, ws);
-    rec.home = finish_workspace(ctx, home);
     let Some(out) = out else {
+        rec.workspace = finish_workspace(ctx, ws);
+        rec.home = finish_workspace(ctx, home);
         timing.executor_end = iso8601(SystemTime::now());
         return Ok((rec, timing, None));
     };
     let (t1, s1) = now();
     timing.executor_end = s1;
     timing.executor_duration_seconds = secs(t0, t1);
-    write_output(ctx, &dir.join("stream.jsonl"), &out.stdout)?;
-    write_output(ctx, &dir.join("stderr.txt"), &out.stderr)?;
+    let written = write_output(ctx, &dir.join("stream.jsonl"), &out.stdout)
+        .and_then(|()| write_output(ctx, &dir.join("stderr.txt"), &out.stderr));
     let trace = a.agent.parse(&out.stdout, &ws_path);
     rec.invoked_skills = trace.skills();
     rec.failed_loads = trace.failed_loads.clone();
@@ -416,7 +443,16 @@ fn agent_run(
     if trace.tools.is_none() {
         rec.configured_tools = a.agent.tools();
     }
+    rec.mcp_servers = trace.mcp_servers.clone();
     rec.tool_calls = trace.tool_counts();
+    rec.permission_denials = trace
+        .denials
+        .iter()
+        .map(|d| results::DenialDoc {
+            tool: d.tool.clone(),
+            input: ctx.redactor.text(&cut(&d.input.to_string(), 4096)),
+        })
+        .collect();
     if let Some(r) = &trace.result {
         rec.output = ctx.redactor.text(&cut(&r.text, results::MAX_OUTPUT));
         timing.executor_input_tokens = r.input_tokens;
@@ -424,17 +460,24 @@ fn agent_run(
         timing.executor_output_tokens = r.output_tokens;
         timing.executor_cost_usd = r.cost_usd;
         timing.num_turns = r.num_turns;
-        if r.permission_denials > 0 {
+        if r.permission_denials > 0
+            && !case
+                .doc
+                .expectations
+                .iter()
+                .any(|e| matches!(e.check, Some(Check::ToolRefused { .. })))
+        {
             rec.warnings.push(format!(
-                "{} tool call(s) were refused by the permission system; see permission_denials in stream.jsonl, and [behave] allowed-tools",
+                "{} tool call(s) were refused by the permission system; see permission_denials in run.json, and [behave] allowed-tools",
                 r.permission_denials
             ));
         }
     }
     let mcp = trace.mcp_tools();
-    if !mcp.is_empty() {
+    let writing = trace.write_capable_mcp_tools();
+    if !mcp.is_empty() && writing.is_empty() {
         rec.warnings.push(format!(
-            "the agent offered MCP tools despite --disallowedTools \"mcp__*\": {}",
+            "the agent offered read-only MCP tools despite --disallowedTools \"mcp__*\": {}",
             mcp.join(", ")
         ));
     }
@@ -459,9 +502,22 @@ fn agent_run(
             )),
             Some(_) => None,
         });
+    let mut checked = Vec::new();
+    rec.reason = None;
     if let Some(s) = a.agent.fatal(&trace, &out.stderr) {
         rec.reason = Some(s.message.clone());
         stop = Some(Fatal::new(Exit::Unavailable, s.message).with_help(s.help));
+    } else if !writing.is_empty() {
+        let msg = format!(
+            "{} offered write-capable MCP tools in run {}: {} (its tool list, the stream's `init` line, is in run.json)",
+            a.agent.product(),
+            label(ctx.plan, key),
+            writing.join(", ")
+        );
+        rec.reason = Some(msg.clone());
+        stop = Some(Fatal::usage(msg).with_help(
+            "an evaluation never runs with tools that can change things outside the workspace: remove the MCP servers that reach the agent (its configuration, a managed policy) and run again",
+        ));
     } else if let Some(seen) = agent::foreign_copy(&trace, ctx.skill_name, installed_abs.as_deref())
     {
         let msg = contaminated(ctx, a, key, case, &ws_path, &seen);
@@ -472,11 +528,28 @@ fn agent_run(
     } else if let Some(reason) = reason {
         rec.reason = Some(reason);
     } else if case.doc.kind.is_eval() {
-        grade(ctx, a, case, &trace, dir, &mut rec, &mut timing)?;
-    } else {
-        rec.evidence = true;
-        rec.reason = None;
-        rec.exit_code = Some(0);
+        let seen = checks::Seen {
+            workspace: ws.path(),
+            answer: trace.result.as_ref().map_or("", |r| r.text.as_str()),
+            skills: &rec.invoked_skills,
+            trace: Some(&trace),
+            grace: ctx.grace,
+        };
+        match run_checks(&case.doc.expectations, &seen) {
+            Ok(v) => checked = v,
+            Err(e) => rec.reason = Some(e),
+        }
+    }
+    rec.workspace = finish_workspace(ctx, ws);
+    rec.home = finish_workspace(ctx, home);
+    written?;
+    if stop.is_none() && rec.reason.is_none() {
+        if case.doc.kind.is_eval() {
+            grade(ctx, a, case, &trace, &checked, dir, &mut rec, &mut timing)?;
+        } else {
+            rec.evidence = true;
+            rec.exit_code = Some(0);
+        }
     }
     let end = SystemTime::now();
     timing.total_duration_seconds = secs(t0, end);
@@ -538,16 +611,98 @@ fn contaminated(
     )
 }
 
-/// Grade an eval run; on success the record gets its verdict.
+/// Run the deterministic checks among `expectations` (`None` for each one
+/// the grader judges); `Err` when one could not be judged.
+fn run_checks(
+    expectations: &[ExpectationDoc],
+    seen: &checks::Seen,
+) -> Result<Vec<Option<checks::Verdict>>, String> {
+    expectations
+        .iter()
+        .map(|e| match &e.check {
+            None => Ok(None),
+            Some(c) => checks::run(c, seen)
+                .map(Some)
+                .map_err(|why| format!("check `{}` has no verdict: {why}", c.name())),
+        })
+        .collect()
+}
+
+/// Every expectation's verdict, in order: the checks' and the grader's
+/// (`graded`, one entry per expectation without a check, in order).
+fn merge_verdicts(
+    ctx: &Ctx,
+    expectations: &[ExpectationDoc],
+    checked: &[Option<checks::Verdict>],
+    graded: &[grader::Entry],
+) -> Vec<results::EntryDoc> {
+    let mut graded = graded.iter();
+    expectations
+        .iter()
+        .zip(checked.iter().chain(std::iter::repeat(&None)))
+        .filter_map(|(e, c)| {
+            let (passed, evidence) = match (&e.check, c) {
+                (Some(_), Some(v)) => (v.passed, v.evidence.clone()),
+                (Some(_), None) => return None,
+                (None, _) => {
+                    let g = graded.next()?;
+                    (g.passed, g.evidence.clone())
+                }
+            };
+            Some(results::EntryDoc {
+                text: e.text.clone(),
+                passed,
+                evidence: ctx.redactor.text(&evidence),
+                kind: e.kind,
+                check: e.check.as_ref().map(|c| c.name().to_string()),
+            })
+        })
+        .collect()
+}
+
+/// Record an eval run's verdict: `grading.json` and the record's figures.
+fn record_grading(
+    dir: &Path,
+    entries: Vec<results::EntryDoc>,
+    rec: &mut RunRecord,
+) -> Result<(), Fatal> {
+    let g = GradeDoc::new(entries);
+    let file = serde_json::json!({
+        "expectations": g.expectations,
+        "summary": {"passed": g.passed, "failed": g.failed, "total": g.total, "pass_rate": g.pass_rate},
+    });
+    results::write_json(&dir.join("grading.json"), &file)?;
+    rec.exit_code = Some(if g.total > 0 && g.failed == 0 { 0 } else { 1 });
+    rec.grading = Some(g);
+    rec.evidence = true;
+    rec.reason = None;
+    Ok(())
+}
+
+/// Grade an eval run: its checks' verdicts (`checked`) and the grader's
+/// for the other expectations; on success the record gets its verdict.
+#[allow(clippy::too_many_arguments)]
 fn grade(
     ctx: &Ctx,
     a: &AgentMode,
     case: &Case,
     trace: &Trace,
+    checked: &[Option<checks::Verdict>],
     dir: &Path,
     rec: &mut RunRecord,
     timing: &mut Timing,
 ) -> Result<(), Fatal> {
+    let graded: Vec<String> = case
+        .doc
+        .expectations
+        .iter()
+        .filter(|e| e.check.is_none())
+        .map(|e| e.text.clone())
+        .collect();
+    if graded.is_empty() {
+        let entries = merge_verdicts(ctx, &case.doc.expectations, checked, &[]);
+        return record_grading(dir, entries, rec);
+    }
     let kind = match case.doc.kind {
         CaseKind::Dialogue => Kind::Dialogue,
         _ => Kind::Execution,
@@ -559,7 +714,7 @@ fn grade(
     let req = grader::Request {
         kind,
         expected_output: &case.doc.expected_output,
-        expectations: &case.doc.expectations,
+        expectations: &graded,
         transcript: &transcript,
     };
     let (g0, s0) = now();
@@ -617,7 +772,7 @@ fn grade(
             break;
         }
         let reply = gtrace.result.map(|r| r.text).unwrap_or_default();
-        match grader::parse_reply(&reply, &case.doc.expectations) {
+        match grader::parse_reply(&reply, &graded) {
             Ok(g) => {
                 outcome = Ok(g);
                 break;
@@ -639,30 +794,8 @@ fn grade(
     }
     match outcome {
         Ok(g) => {
-            let redacted: Vec<results::EntryDoc> = g
-                .expectations
-                .iter()
-                .map(|e| results::EntryDoc {
-                    text: e.text.clone(),
-                    passed: e.passed,
-                    evidence: ctx.redactor.text(&e.evidence),
-                })
-                .collect();
-            let file = serde_json::json!({
-                "expectations": redacted,
-                "summary": g.summary,
-            });
-            results::write_json(&dir.join("grading.json"), &file)?;
-            rec.exit_code = Some(if g.all_passed() { 0 } else { 1 });
-            rec.grading = Some(GradeDoc {
-                passed: g.summary.passed,
-                failed: g.summary.failed,
-                total: g.summary.total,
-                pass_rate: g.summary.pass_rate,
-                expectations: redacted,
-            });
-            rec.evidence = true;
-            rec.reason = None;
+            let entries = merge_verdicts(ctx, &case.doc.expectations, checked, &g.expectations);
+            record_grading(dir, entries, rec)?;
         }
         Err(e) => {
             rec.reason = Some(if raw.is_empty() {
@@ -689,7 +822,7 @@ fn runner_run(ctx: &Ctx, key: &RunKey, dir: &Path) -> Result<(RunRecord, Timing)
     let mut timing = Timing::default();
     let (t0, s0) = now();
     timing.executor_start = s0;
-    let ws = match workspace_for(ctx, case, false, None) {
+    let ws = match workspace_for(ctx, case, false, &[]) {
         Ok(ws) => ws,
         Err(e) => {
             rec.reason = Some(e);
@@ -720,28 +853,62 @@ fn runner_run(ctx: &Ctx, key: &RunKey, dir: &Path) -> Result<(RunRecord, Timing)
         max_stderr: *max_bytes,
         grace: ctx.grace,
     });
-    rec.workspace = finish_workspace(ctx, ws);
     let (t1, s1) = now();
     timing.executor_end = s1;
     timing.executor_duration_seconds = secs(t0, t1);
     timing.total_duration_seconds = timing.executor_duration_seconds;
     timing.duration_ms = (timing.executor_duration_seconds * 1000.0) as u64;
     rec.duration_ms = timing.duration_ms;
-    write_output(ctx, &dir.join("runner-output.txt"), &out.stdout)?;
-    write_output(ctx, &dir.join("stderr.txt"), &out.stderr)?;
-    if let Some(f) = out.failure("the runner", *timeout, (*max_bytes, *max_bytes)) {
-        rec.reason = Some(f);
-        return Ok((rec, timing));
-    }
-    match runner::parse_output(&out.stdout, key.variant) {
-        Ok(line) => {
+    let written = write_output(ctx, &dir.join("runner-output.txt"), &out.stdout)
+        .and_then(|()| write_output(ctx, &dir.join("stderr.txt"), &out.stderr));
+    let parsed = match out.failure("the runner", *timeout, (*max_bytes, *max_bytes)) {
+        Some(f) => Err(f),
+        None => runner::parse_output(&out.stdout, key.variant),
+    };
+    // the checks read the workspace the runner left (a runner reports no
+    // trace: checks that need one are refused when the plan is made)
+    let checked = match &parsed {
+        Ok(line) if case.doc.kind.is_eval() => run_checks(
+            &case.doc.expectations,
+            &checks::Seen {
+                workspace: ws.path(),
+                answer: &line.output,
+                skills: &line.invoked_skills,
+                trace: None,
+                grace: ctx.grace,
+            },
+        )
+        .map(Some),
+        _ => Ok(None),
+    };
+    rec.workspace = finish_workspace(ctx, ws);
+    written?;
+    match (parsed, checked) {
+        (Err(e), _) | (Ok(_), Err(e)) => rec.reason = Some(e),
+        (Ok(line), Ok(checked)) => {
             rec.invoked_skills = line.invoked_skills;
             rec.output = ctx.redactor.text(&cut(&line.output, results::MAX_OUTPUT));
             rec.exit_code = Some(line.exit_code);
             rec.evidence = true;
             rec.reason = None;
+            if let Some(checked) = checked.filter(|c| c.iter().any(Option::is_some)) {
+                let only: Vec<ExpectationDoc> = case
+                    .doc
+                    .expectations
+                    .iter()
+                    .filter(|e| e.check.is_some())
+                    .cloned()
+                    .collect();
+                let verdicts: Vec<Option<checks::Verdict>> =
+                    checked.into_iter().filter(Option::is_some).collect();
+                let entries = merge_verdicts(ctx, &only, &verdicts, &[]);
+                record_grading(dir, entries, &mut rec)?;
+                // the runner's own verdict stands; a failed check fails it too
+                if line.exit_code != 0 {
+                    rec.exit_code = Some(line.exit_code);
+                }
+            }
         }
-        Err(e) => rec.reason = Some(e),
     }
     Ok((rec, timing))
 }

@@ -47,6 +47,27 @@ pub struct Summary {
     pub pass_rate: f64,
 }
 
+impl Summary {
+    /// The figures of these verdicts (a pass rate of 0 for none).
+    pub fn of(verdicts: impl Iterator<Item = bool>) -> Summary {
+        let (mut passed, mut total) = (0, 0);
+        for v in verdicts {
+            total += 1;
+            passed += usize::from(v);
+        }
+        Summary {
+            passed,
+            failed: total - passed,
+            total,
+            pass_rate: if total == 0 {
+                0.0
+            } else {
+                passed as f64 / total as f64
+            },
+        }
+    }
+}
+
 /// skill-creator's `grading.json`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Grading {
@@ -286,19 +307,8 @@ pub fn parse_reply(reply: &str, expectations: &[String]) -> Result<Grading, Stri
             evidence: evidence.to_string(),
         });
     }
-    let passed = out.iter().filter(|e| e.passed).count();
-    let total = out.len();
     Ok(Grading {
-        summary: Summary {
-            passed,
-            failed: total - passed,
-            total,
-            pass_rate: if total == 0 {
-                0.0
-            } else {
-                passed as f64 / total as f64
-            },
-        },
+        summary: Summary::of(out.iter().map(|e| e.passed)),
         expectations: out,
     })
 }

@@ -16,7 +16,9 @@
 //! is behind the [`agent::Agent`] interface, one file per client.
 
 pub mod agent;
+pub mod baseline;
 pub mod build;
+pub mod checks;
 pub mod cmd;
 pub mod exec;
 pub mod grader;

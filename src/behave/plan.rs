@@ -15,6 +15,7 @@
 //! mix of cases and variants.
 
 use super::workspace::Tree;
+pub use crate::catalog::cases::{Check, ExpectKind};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
@@ -55,7 +56,7 @@ pub struct CaseDoc {
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub expected_output: String,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub expectations: Vec<String>,
+    pub expectations: Vec<ExpectationDoc>,
     /// `files[]` as written (execution evals).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub files: Vec<String>,
@@ -68,6 +69,92 @@ pub struct CaseDoc {
     /// Where the case is written: `file:line:column`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub origin: Option<String>,
+    /// The sibling skill a trigger prompt belongs to (`--with-siblings`):
+    /// the tested skill must not take it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub owner: Option<String>,
+}
+
+/// One expectation as recorded in `plan.json`: a plain string for a
+/// quality statement the grader checks (the form plans have always had),
+/// else `{"text", "kind", "check"?, …arguments}` in the case file's shape.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ExpectationDoc {
+    pub text: String,
+    pub kind: ExpectKind,
+    /// `None`: the grader judges it.
+    pub check: Option<Check>,
+}
+
+impl ExpectationDoc {
+    /// A quality statement for the grader.
+    pub fn graded(text: &str) -> ExpectationDoc {
+        ExpectationDoc {
+            text: text.to_string(),
+            kind: ExpectKind::Quality,
+            check: None,
+        }
+    }
+}
+
+impl From<&crate::catalog::cases::Expectation> for ExpectationDoc {
+    fn from(e: &crate::catalog::cases::Expectation) -> Self {
+        ExpectationDoc {
+            text: e.text.clone(),
+            kind: e.kind,
+            check: e.check.clone(),
+        }
+    }
+}
+
+impl Serialize for ExpectationDoc {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::Error;
+        if self.kind == ExpectKind::Quality && self.check.is_none() {
+            return s.serialize_str(&self.text);
+        }
+        let mut m = serde_json::Map::new();
+        m.insert("text".into(), self.text.clone().into());
+        m.insert("kind".into(), self.kind.as_str().into());
+        if let Some(c) = &self.check {
+            match serde_json::to_value(c).map_err(S::Error::custom)? {
+                serde_json::Value::Object(args) => m.extend(args),
+                _ => return Err(S::Error::custom("a check is an object")),
+            }
+        }
+        serde_json::Value::Object(m).serialize(s)
+    }
+}
+
+impl<'de> Deserialize<'de> for ExpectationDoc {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        use serde::de::Error;
+        match serde_json::Value::deserialize(d)? {
+            serde_json::Value::String(text) => Ok(ExpectationDoc::graded(&text)),
+            serde_json::Value::Object(mut m) => {
+                let text = match m.remove("text") {
+                    Some(serde_json::Value::String(t)) => t,
+                    _ => return Err(D::Error::custom("an expectation needs a string `text`")),
+                };
+                let kind = match m.remove("kind") {
+                    None => ExpectKind::Quality,
+                    Some(k) => serde_json::from_value(k).map_err(D::Error::custom)?,
+                };
+                let check = if m.contains_key("check") {
+                    Some(
+                        serde_json::from_value(serde_json::Value::Object(m))
+                            .map_err(D::Error::custom)?,
+                    )
+                } else if m.is_empty() {
+                    None
+                } else {
+                    return Err(D::Error::custom("unknown keys in an expectation"));
+                };
+                Ok(ExpectationDoc { text, kind, check })
+            }
+            _ => Err(D::Error::custom("an expectation is a string or an object")),
+        }
+    }
 }
 
 /// The skill under test.
@@ -197,6 +284,23 @@ pub struct PlanDoc {
     /// The shard folders a merged iteration came from.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub merged_from: Vec<String>,
+    /// The earlier version the baseline arm ran (`--baseline-skill`);
+    /// absent: the baseline ran without the skill.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub baseline: Option<super::baseline::BaselineDoc>,
+    /// The catalog's other skills installed in both arms
+    /// (`--with-siblings`), with their skill hashes.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub siblings: Vec<SiblingDoc>,
+}
+
+/// A sibling skill installed beside the tested one.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SiblingDoc {
+    pub name: String,
+    /// Its folder, relative to the catalog root.
+    pub path: String,
+    pub sha256: String,
 }
 
 pub const PLAN_FORMAT: u32 = 2;
@@ -216,6 +320,25 @@ impl PlanDoc {
         c.skill.abs_path = String::new();
         let bytes = serde_json::to_vec(&c).unwrap_or_default();
         super::workspace::hex(&Sha256::digest(&bytes))
+    }
+
+    /// The results folder of an arm: `with_skill`, and `without_skill`
+    /// (`old_skill` when the baseline is an earlier version, as
+    /// skill-creator names it).
+    pub fn arm_dir(&self, v: Variant) -> &'static str {
+        match (v, &self.baseline) {
+            (Variant::Without, Some(_)) => "old_skill",
+            (v, _) => v.dir(),
+        }
+    }
+
+    /// How reports name an arm.
+    pub fn arm_label(&self, v: Variant) -> String {
+        let arms = crate::score::Arms::new(self.baseline.as_ref().map(|b| b.label.as_str()));
+        match v {
+            Variant::With => arms.with,
+            Variant::Without => arms.without,
+        }
     }
 
     /// `7 cases × 3 trials × with and without`.
@@ -285,7 +408,7 @@ impl RunKey {
         format!(
             "{}/{}/run-{}",
             plan.cases[self.case].id,
-            self.variant.dir(),
+            plan.arm_dir(self.variant),
             self.trial
         )
     }
@@ -325,6 +448,34 @@ mod tests {
         assert!(Shard::parse("0/2").is_err());
         assert!(Shard::parse("3/2").is_err());
         assert!(Shard::parse("1-2").is_err());
+    }
+
+    #[test]
+    fn plain_expectations_stay_strings_and_the_rest_keep_kind_and_check() {
+        let docs = vec![
+            ExpectationDoc::graded("a test fails first"),
+            ExpectationDoc {
+                text: "no write".into(),
+                kind: ExpectKind::Blocker,
+                check: None,
+            },
+            ExpectationDoc {
+                text: "`a` exists".into(),
+                kind: ExpectKind::Quality,
+                check: Some(Check::FileExists { path: "a".into() }),
+            },
+        ];
+        let v = serde_json::to_value(&docs).unwrap();
+        assert_eq!(
+            v,
+            serde_json::json!([
+                "a test fails first",
+                {"text": "no write", "kind": "blocker"},
+                {"text": "`a` exists", "kind": "quality", "check": "file_exists", "path": "a"}
+            ])
+        );
+        let back: Vec<ExpectationDoc> = serde_json::from_value(v).unwrap();
+        assert_eq!(back, docs);
     }
 
     #[test]

@@ -32,6 +32,12 @@ const SECRET_NAME_PARTS: &[&str] = &[
 /// ordinary words).
 const MIN_SECRET_LEN: usize = 8;
 
+/// Whether a variable's name looks like it holds a secret.
+pub fn secret_name(name: &str) -> bool {
+    let upper = name.to_ascii_uppercase();
+    SECRET_NAME_PARTS.iter().any(|p| upper.contains(p))
+}
+
 /// Replaces secret values with placeholders.
 #[derive(Debug, Clone, Default)]
 pub struct Redactor {
@@ -51,9 +57,7 @@ impl Redactor {
     pub fn from_vars(vars: impl IntoIterator<Item = (String, String)>) -> Redactor {
         let mut pairs = Vec::new();
         for (name, value) in vars {
-            let upper = name.to_ascii_uppercase();
-            if value.len() < MIN_SECRET_LEN || !SECRET_NAME_PARTS.iter().any(|p| upper.contains(p))
-            {
+            if value.len() < MIN_SECRET_LEN || !secret_name(&name) {
                 continue;
             }
             let placeholder = format!("[redacted:{name}]");

@@ -58,6 +58,8 @@ struct PlannedRun {
     fixtures: Vec<String>,
     patches: Vec<String>,
     skill_installed: bool,
+    /// What is installed under the skill's name: `skill`, `baseline`.
+    installed: Option<&'static str>,
     command: Vec<String>,
     graded: bool,
 }
@@ -74,12 +76,24 @@ fn planned(b: &Built) -> Vec<PlannedRun> {
                 Mode::Agent(a) => (
                     a.agent.program().to_string(),
                     a.agent
-                        .executor(&template(), if with { a.append.as_deref() } else { None })
+                        .executor(
+                            &template(),
+                            if with {
+                                a.append.as_deref()
+                            } else {
+                                a.baseline_append.as_deref()
+                            },
+                        )
                         .args,
                     a.append.is_none(),
                     case.doc.kind.is_eval(),
                 ),
                 Mode::Runner { argv, .. } => (argv[0].clone(), argv[1..].to_vec(), false, false),
+            };
+            let installed = match (with, discover, b.baseline_tree.is_some()) {
+                (true, true, _) => Some("skill"),
+                (false, true, true) => Some("baseline"),
+                _ => None,
             };
             let workspace = match (case.doc.kind, &b.mode) {
                 (CaseKind::Execution, _) => "git repository",
@@ -96,6 +110,7 @@ fn planned(b: &Built) -> Vec<PlannedRun> {
                     .map(|t| t.patches.iter().map(|(p, _)| p.clone()).collect())
                     .unwrap_or_default(),
                 skill_installed: with && discover,
+                installed,
                 command: std::iter::once(program).chain(args).collect(),
                 graded,
             }
@@ -127,6 +142,8 @@ fn dry_run_doc(b: &Built) -> serde_json::Value {
                     "fixtures": r.fixtures,
                     "patches": r.patches,
                     "skill_installed": r.skill_installed,
+                    "installed": r.installed,
+                    "siblings_installed": b.siblings.len(),
                     "command": cmd,
                     "stdin": "prompt",
                     "graded": r.graded,
@@ -235,6 +252,39 @@ pub fn dry_run(b: &Built, format: Format, out: &mut dyn Write) -> std::io::Resul
                     "passed with --append-system-prompt in with runs".to_string()
                 }
             )?;
+            if let Some(base) = &p.baseline {
+                writeln!(
+                    out,
+                    "baseline {} ({}, skill hash {}): {}",
+                    base.label,
+                    match &base.commit {
+                        Some(c) => format!("{} at commit {c}, read with git", base.path),
+                        None => format!("the folder {}", base.path),
+                    },
+                    &base.sha256[..12],
+                    if a.baseline_append.is_some() {
+                        "passed with --append-system-prompt in baseline runs".to_string()
+                    } else {
+                        format!(
+                            "copied into <workspace>/{}/ in baseline runs (results in old_skill/)",
+                            agent.install_dir(&p.skill.name).display()
+                        )
+                    }
+                )?;
+            }
+            if !p.siblings.is_empty() {
+                writeln!(
+                    out,
+                    "siblings {} other skill{} installed in both arms: {}",
+                    p.siblings.len(),
+                    if p.siblings.len() == 1 { "" } else { "s" },
+                    p.siblings
+                        .iter()
+                        .map(|s| s.name.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )?;
+            }
             writeln!(
                 out,
                 "agent    {} (tested with {}), every call in a fresh run home (<run-home>, {}, removed afterwards)",
@@ -307,11 +357,14 @@ pub fn dry_run(b: &Built, format: Format, out: &mut dyn Write) -> std::io::Resul
         if !r.patches.is_empty() {
             ws.push_str(&format!(", then {} applied", r.patches.join(", ")));
         }
-        ws.push_str(if r.skill_installed {
-            "; skill installed"
-        } else {
-            "; no skill"
+        ws.push_str(match r.installed {
+            Some("skill") => "; skill installed",
+            Some(_) => "; baseline version installed",
+            None => "; no skill",
         });
+        if !b.siblings.is_empty() {
+            ws.push_str(&format!(" (+ {} siblings)", b.siblings.len()));
+        }
         writeln!(
             out,
             "run {:>3}  {:<24} {}",
@@ -324,9 +377,20 @@ pub fn dry_run(b: &Built, format: Format, out: &mut dyn Write) -> std::io::Resul
             "         $ {} < prompt{}",
             command_line(&r.command[0], &r.command[1..]),
             if r.graded {
+                let ex = &p.cases[r.key.case].expectations;
+                let checks = ex.iter().filter(|e| e.check.is_some()).count();
+                let blockers = ex
+                    .iter()
+                    .filter(|e| e.kind == super::plan::ExpectKind::Blocker)
+                    .count();
                 format!(
-                    "; graded on {} expectation(s)",
-                    p.cases[r.key.case].expectations.len()
+                    "; graded on {} expectation(s){}",
+                    ex.len(),
+                    if checks + blockers > 0 {
+                        format!(" ({checks} checked by skillgate itself, {blockers} blocker(s))")
+                    } else {
+                        String::new()
+                    }
                 )
             } else {
                 String::new()

@@ -29,7 +29,7 @@
 //! Every text written here has passed through the [`Redactor`].
 
 use super::grader::Entry;
-use super::plan::{CaseKind, PlanDoc, RunKey, Shard, Variant};
+use super::plan::{CaseKind, ExpectKind, PlanDoc, RunKey, Shard, Variant};
 use super::redact::Redactor;
 use crate::exit::Fatal;
 use serde::{Deserialize, Serialize};
@@ -47,11 +47,32 @@ pub struct GradeDoc {
     pub expectations: Vec<EntryDoc>,
 }
 
+impl GradeDoc {
+    /// The figures of these verdicts.
+    pub fn new(expectations: Vec<EntryDoc>) -> GradeDoc {
+        let s = super::grader::Summary::of(expectations.iter().map(|e| e.passed));
+        GradeDoc {
+            passed: s.passed,
+            failed: s.failed,
+            total: s.total,
+            pass_rate: s.pass_rate,
+            expectations,
+        }
+    }
+}
+
+/// One expectation's verdict (skill-creator's grading.json entry, plus
+/// its kind and, for a deterministic check, the check's name).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct EntryDoc {
     pub text: String,
     pub passed: bool,
     pub evidence: String,
+    #[serde(default)]
+    pub kind: ExpectKind,
+    /// The deterministic check that gave the verdict (else the grader did).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub check: Option<String>,
 }
 
 impl From<&Entry> for EntryDoc {
@@ -60,8 +81,18 @@ impl From<&Entry> for EntryDoc {
             text: e.text.clone(),
             passed: e.passed,
             evidence: e.evidence.clone(),
+            kind: ExpectKind::Quality,
+            check: None,
         }
     }
+}
+
+/// A tool call the permission system refused, as `run.json` keeps it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DenialDoc {
+    pub tool: String,
+    /// The call's input as JSON text (cut to 4 KiB, secrets redacted).
+    pub input: String,
 }
 
 /// `run.json`: one run's outcome.
@@ -94,13 +125,20 @@ pub struct RunRecord {
     pub exit_code: Option<i64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub grading: Option<GradeDoc>,
-    /// Tools listed by the stream's `init` line.
+    /// Tools listed by the stream's `init` line: the run's tool list.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub init_tools: Option<Vec<String>>,
     /// The tools the client's configuration lets it offer, when its stream
     /// does not list them.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub configured_tools: Option<Vec<String>>,
+    /// MCP servers the client started (the `init` line).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub mcp_servers: Vec<String>,
+    /// Tool calls the client's permission system refused (the `result`
+    /// line's `permission_denials`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub permission_denials: Vec<DenialDoc>,
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub tool_calls: BTreeMap<String, u64>,
     pub tokens: u64,
@@ -136,6 +174,8 @@ impl RunRecord {
             grading: None,
             init_tools: None,
             configured_tools: None,
+            mcp_servers: Vec::new(),
+            permission_denials: Vec::new(),
             tool_calls: BTreeMap::new(),
             tokens: 0,
             cost_usd: None,
@@ -308,9 +348,27 @@ pub fn cases_jsonl(plan: &PlanDoc) -> String {
         });
         if c.kind.is_eval() {
             line["task"] = json!({"check": "exit_code", "expected": 0});
+            let listed = scored_expectations(plan, c);
+            if !listed.is_empty() {
+                line["expectations"] = json!(
+                    listed
+                        .iter()
+                        .map(|e| {
+                            let mut x = json!({"text": e.text, "kind": e.kind.as_str()});
+                            if let Some(check) = &e.check {
+                                x["check"] = json!(check.name());
+                            }
+                            x
+                        })
+                        .collect::<Vec<_>>()
+                );
+            }
         }
         if let Some(split) = &c.split {
             line["split"] = json!(split);
+        }
+        if let Some(owner) = &c.owner {
+            line["owner"] = json!(owner);
         }
         s.push_str(&line.to_string());
         s.push('\n');
@@ -318,8 +376,22 @@ pub fn cases_jsonl(plan: &PlanDoc) -> String {
     s
 }
 
+/// The expectations of an eval that get a verdict in each run, and so
+/// reach the scorer: all of them, or with a `--runner` (which grades
+/// nothing itself) its deterministic checks only.
+pub fn scored_expectations<'a>(
+    plan: &PlanDoc,
+    case: &'a super::plan::CaseDoc,
+) -> Vec<&'a super::plan::ExpectationDoc> {
+    case.expectations
+        .iter()
+        .filter(|e| plan.agent.kind != "runner" || e.check.is_some())
+        .collect()
+}
+
 /// The scorer's `observations.jsonl`: one line per run with evidence, in
-/// plan order.
+/// plan order. An eval run lists each expectation's verdict, in the order
+/// of its case's `expectations` in cases.jsonl.
 pub fn observations_jsonl(records: &[RunRecord], redactor: &Redactor) -> String {
     let mut s = String::new();
     for r in records.iter().filter(|r| r.evidence) {
@@ -333,6 +405,14 @@ pub fn observations_jsonl(records: &[RunRecord], redactor: &Redactor) -> String 
         });
         if let Some(c) = &r.client {
             line["client"] = json!(c);
+        }
+        if let Some(g) = &r.grading {
+            line["expectations"] = json!(
+                g.expectations
+                    .iter()
+                    .map(|e| json!({"passed": e.passed, "evidence": redactor.text(&e.evidence)}))
+                    .collect::<Vec<_>>()
+            );
         }
         s.push_str(&line.to_string());
         s.push('\n');
@@ -392,7 +472,7 @@ pub fn benchmark(plan: &PlanDoc, records: &[(RunKey, RunRecord)]) -> Value {
         if !r.evidence {
             missing.push(json!({
                 "eval_id": id,
-                "configuration": r.variant.dir(),
+                "configuration": plan.arm_dir(r.variant),
                 "run_number": r.trial,
                 "reason": r.reason,
             }));
@@ -413,7 +493,7 @@ pub fn benchmark(plan: &PlanDoc, records: &[(RunKey, RunRecord)]) -> Value {
         runs.push(json!({
             "eval_id": id,
             "eval_name": case.id,
-            "configuration": r.variant.dir(),
+            "configuration": plan.arm_dir(r.variant),
             "run_number": r.trial,
             "result": {
                 "pass_rate": round6(pass_rate),
@@ -434,7 +514,7 @@ pub fn benchmark(plan: &PlanDoc, records: &[(RunKey, RunRecord)]) -> Value {
     for v in &plan.variants {
         let e = per.get(v).cloned().unwrap_or_default();
         summary.insert(
-            v.dir().to_string(),
+            plan.arm_dir(*v).to_string(),
             json!({"pass_rate": stats(&e.pass_rate), "time_seconds": stats(&e.seconds), "tokens": stats(&e.tokens)}),
         );
     }

@@ -171,6 +171,23 @@ impl Tree {
         Ok(w.finish(Vec::new()))
     }
 
+    /// Read a skill folder as the scorer hashes it and as a run installs
+    /// it: its snapshot (the scorer refuses what it cannot hash: links,
+    /// devices, too many files) and its files, which must hash the same.
+    /// `what` names the folder in messages.
+    pub fn read_skill_checked(
+        dir: &Path,
+        what: &str,
+    ) -> Result<(crate::score::skill::Snapshot, Tree), crate::exit::Fatal> {
+        let snap = crate::score::skill::snapshot(dir)?;
+        let tree =
+            Tree::read_skill(dir).map_err(|e| crate::exit::Fatal::usage(format!("{what}{e}")))?;
+        if tree.skill_sha256() != snap.skill_sha256 {
+            return Err(crate::score::skill::changed(dir));
+        }
+        Ok((snap, tree))
+    }
+
     /// Drop the files `rels` names (relative to the folder: case sources
     /// such as `trigger_tests.yaml`, which would show the agent its test).
     pub fn leave_out(&mut self, rels: &[String]) {
@@ -394,8 +411,9 @@ pub struct Setup<'a> {
     pub fixtures: Option<&'a Tree>,
     /// Make the folder a git repository even without fixtures.
     pub git: bool,
-    /// The skill to install, and where (relative to the workspace).
-    pub skill: Option<(&'a Path, &'a Tree)>,
+    /// The skills to install, and where (relative to the workspace): the
+    /// one under test (or its baseline), and siblings (`--with-siblings`).
+    pub skills: &'a [(PathBuf, &'a Tree)],
     /// Time limit for each git command.
     pub git_timeout: Duration,
     /// The folder will be kept (`--keep-workspace`): it is named
@@ -529,7 +547,8 @@ pub fn create(setup: &Setup) -> Result<Workspace, String> {
                 .map_err(|e| format!("evals/fixtures/{label} does not apply: {e}"))?;
         }
     }
-    if let Some((rel, tree)) = setup.skill {
+    let mut excluded: Vec<String> = Vec::new();
+    for (rel, tree) in setup.skills {
         let dest = ws.path().join(rel);
         std::fs::create_dir_all(&dest).map_err(|e| format!("{}: {e}", dest.display()))?;
         tree.write_into(&dest)?;
@@ -537,9 +556,10 @@ pub fn create(setup: &Setup) -> Result<Workspace, String> {
         let top = rel
             .components()
             .next()
-            .map(|c| c.as_os_str().to_string_lossy());
+            .map(|c| c.as_os_str().to_string_lossy().into_owned());
         if let Some(top) = top
             && ws.path().join(".git").is_dir()
+            && !excluded.contains(&top)
         {
             std::fs::create_dir_all(&info).map_err(|e| format!("{}: {e}", info.display()))?;
             use std::io::Write;
@@ -549,6 +569,7 @@ pub fn create(setup: &Setup) -> Result<Workspace, String> {
                 .open(info.join("exclude"))
                 .and_then(|mut f| f.write_all(format!("\n/{top}/\n").as_bytes()))
                 .map_err(|e| format!("{}: {e}", info.display()))?;
+            excluded.push(top);
         }
     }
     Ok(ws)
@@ -739,7 +760,7 @@ mod tests {
         let ws = create(&Setup {
             fixtures: Some(&t),
             git: false,
-            skill: None,
+            skills: &[],
             git_timeout: Duration::from_secs(30),
             keep: false,
         })

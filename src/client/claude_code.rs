@@ -231,7 +231,8 @@ pub struct Reading {
     pub alias: Option<String>,
     pub hidden: Option<Hidden>,
     pub changes: Vec<Change>,
-    /// Bytes of the text a later pass needs (the body line used).
+    /// Bytes of the text a later pass needs: Claude Code's frontmatter and
+    /// the body line it shows when there is no description.
     pub needs: usize,
 }
 
@@ -376,6 +377,9 @@ pub fn read(skill: &Skill) -> Reading {
                 }
             }
             r.split = Some(sp.clone());
+            // the frontmatter Claude Code reads must survive the cut, even
+            // where skillgate's own split ends elsewhere or finds none
+            r.needs = sp.body;
             sp.body
         }
     };
@@ -411,7 +415,7 @@ pub fn read(skill: &Skill) -> Reading {
         Some(d) => d,
         None => {
             let (line, at) = body_line(&text[content_start..]);
-            r.needs = content_start + at.map_or(0, |(_, end)| end);
+            r.needs = r.needs.max(content_start + at.map_or(0, |(_, end)| end));
             let span = at.map(|(s, e)| src.span(content_start + s, content_start + e));
             r.changes.push(Change::new(
                 ChangeKind::FromBody,

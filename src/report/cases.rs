@@ -148,6 +148,18 @@ pub fn human(r: &CasesReport, out: &mut dyn Write) -> std::io::Result<()> {
                 if e.expectations.len() == 1 { "" } else { "s" }
             )?;
             writeln!(out, "      {}", quoted(&e.prompt))?;
+            for x in &e.expectations {
+                writeln!(
+                    out,
+                    "      {:<7}  {}  ({})",
+                    x.kind,
+                    x.text,
+                    match x.check {
+                        Some(c) => format!("check `{c}`, line {}", x.line),
+                        None => format!("grader, line {}", x.line),
+                    }
+                )?;
+            }
             if !e.files.is_empty() {
                 writeln!(
                     out,

@@ -522,16 +522,101 @@ fn failed_expectations(c: &Tier3Case) -> String {
             continue;
         };
         for e in g.expectations.iter().filter(|e| !e.passed) {
+            let mut what = Vec::new();
+            if e.kind == crate::catalog::cases::ExpectKind::Blocker {
+                what.push("blocker".to_string());
+            }
+            if let Some(c) = &e.check {
+                what.push(format!("check {c}"));
+            }
             let _ = writeln!(
                 s,
-                "{} #{t}: failed: {}\n  evidence: {}",
+                "{} #{t}: failed: {}{}\n  evidence: {}",
                 v.as_str(),
                 e.text,
+                if what.is_empty() {
+                    String::new()
+                } else {
+                    format!(" ({})", what.join(", "))
+                },
                 e.evidence
             );
         }
     }
     s
+}
+
+/// Suite `<skill>.expectations`: one testcase per expectation of every
+/// case. A blocker fails when it failed in any with-skill trial; a quality
+/// expectation never fails a test (it is a score) and says its passes per
+/// arm; an assertion that does not discriminate says so and what to do.
+fn expectation_cases<'a>(t: &Tier3, r: &'a Report) -> Vec<Case> {
+    let Some(e) = &r.expectations else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    let key = |case: &'a str, text: &'a str| (case, text);
+    let mut nd: BTreeMap<(&str, &str), &crate::score::expectations::NonDiscriminating> =
+        BTreeMap::new();
+    for n in &e.non_discriminating {
+        nd.entry(key(&n.case, &n.expectation)).or_insert(n);
+    }
+    let mut failed: BTreeMap<(&str, &str), Vec<String>> = BTreeMap::new();
+    for f in &e.blockers.failures {
+        failed
+            .entry(key(&f.case, &f.expectation))
+            .or_default()
+            .push(format!(
+                "blocker failed in trial {}: {}\n  evidence: {}",
+                f.trial, f.expectation, f.evidence
+            ));
+    }
+    for item in &e.items {
+        let mut c = Case::new(
+            format!(
+                "{}: {}",
+                item.kind.as_str(),
+                cut(&item.expectation, NAME_CHARS)
+            ),
+            format!("{}.expectations.{}", t.skill, item.case),
+        );
+        c.out = format!(
+            "passed in {} of {} trials {}, {} of {} {}{}",
+            item.with_passed,
+            item.trials,
+            r.arms.with,
+            item.without_passed,
+            item.trials,
+            r.arms.without,
+            item.check
+                .as_ref()
+                .map(|k| format!("; check {k}"))
+                .unwrap_or_default()
+        );
+        if let Some(n) = nd.get(&(item.case.as_str(), item.expectation.as_str())) {
+            c.out.push_str(&format!(
+                "\ndoes not discriminate: always {} in both arms; {}",
+                n.always, n.fix
+            ));
+        }
+        let failures = failed
+            .get(&(item.case.as_str(), item.expectation.as_str()))
+            .map_or(&[][..], |v| &v[..]);
+        if !failures.is_empty() {
+            c.res = Res::Failure {
+                message: format!(
+                    "blocker failed in {} of {} with-skill trials",
+                    failures.len(),
+                    item.trials
+                ),
+                kind: "blocker".into(),
+                text: failures.join("\n"),
+            };
+        }
+        out.push(c);
+    }
+    dedupe(&mut out);
+    out
 }
 
 /// Tier 3.
@@ -677,23 +762,64 @@ pub fn tier3(t: &Tier3, out: &mut dyn Write) -> std::io::Result<()> {
                     text: evidence.out.clone(),
                 };
             }
+            if let Some(q) = r.expectations.as_ref().and_then(|e| e.quality.as_ref()) {
+                properties.push((
+                    "quality_with_pass_rate".into(),
+                    format!("{:.3}", q.with_pass_rate),
+                ));
+                properties.push((
+                    "quality_without_pass_rate".into(),
+                    format!("{:.3}", q.without_pass_rate),
+                ));
+                properties.push((
+                    "quality_delta_points".into(),
+                    crate::score::points(q.delta_points),
+                ));
+            }
+            properties.push(("arm_with".into(), r.arms.with.clone()));
+            properties.push(("arm_without".into(), r.arms.without.clone()));
             for g in &r.gates {
                 let mut c = Case::new(g.name.replace('_', "-"), format!("{}.gates", t.skill));
-                let shown = |v: Option<f64>| match g.name {
-                    "min_uplift" => v.map_or("n/a".into(), crate::score::signed),
-                    _ => crate::score::num(v),
+                let cmp = if g.passed { "≥" } else { "<" };
+                c.out = match g.name {
+                    "min_uplift" => format!(
+                        "{} {cmp} {}",
+                        g.value.map_or("n/a".into(), crate::score::signed),
+                        crate::score::signed(g.threshold)
+                    ),
+                    "min_trigger_f1" => format!(
+                        "{} {cmp} {}",
+                        crate::score::num(g.value),
+                        crate::score::num(Some(g.threshold))
+                    ),
+                    _ => crate::score::gate_line(g),
                 };
-                c.out = format!(
-                    "{} {} {}",
-                    shown(g.value),
-                    if g.passed { "≥" } else { "<" },
-                    shown(Some(g.threshold))
-                );
+                if let Some(n) = &g.note {
+                    c.out.push('\n');
+                    c.out.push_str(n);
+                }
                 if !g.passed {
+                    let mut text = c.out.clone();
+                    if g.name == "blockers"
+                        && let Some(e) = &r.expectations
+                    {
+                        for f in &e.blockers.failures {
+                            let _ = write!(
+                                text,
+                                "\n{} trial {}: blocker failed: {}\n  evidence: {}",
+                                f.case, f.trial, f.expectation, f.evidence
+                            );
+                        }
+                    }
                     c.res = Res::Failure {
-                        message: format!("--{}: {}", c.name, c.out),
+                        message: format!(
+                            "{}{}: {}",
+                            if c.name.starts_with("min-") { "--" } else { "" },
+                            c.name,
+                            cut(&c.out, 300)
+                        ),
                         kind: "gate".into(),
-                        text: c.out.clone(),
+                        text,
                     };
                 }
                 gates.push(c);
@@ -702,7 +828,12 @@ pub fn tier3(t: &Tier3, out: &mut dyn Write) -> std::io::Result<()> {
         (None, None) => {}
     }
     gates.insert(0, evidence);
-    let suites = vec![
+    let expectations = t
+        .report
+        .filter(|_| t.unscored.is_none())
+        .map(|r| expectation_cases(t, r))
+        .unwrap_or_default();
+    let mut suites = vec![
         Suite {
             name: format!("{}.trigger", t.skill),
             properties: base.clone(),
@@ -719,6 +850,19 @@ pub fn tier3(t: &Tier3, out: &mut dyn Write) -> std::io::Result<()> {
             cases: gates,
         },
     ];
+    if !expectations.is_empty() {
+        suites.insert(
+            2,
+            Suite {
+                name: format!("{}.expectations", t.skill),
+                properties: vec![
+                    ("skill".to_string(), t.skill.to_string()),
+                    ("trials".into(), n.to_string()),
+                ],
+                cases: expectations,
+            },
+        );
+    }
     write_suites(&format!("skillgate behavioral {}", t.skill), &suites, out)
 }
 

@@ -215,6 +215,22 @@ pub fn json_error(path: &Path, line: usize, e: &serde_json::Error) -> Fatal {
 /// Which set a case belongs to: the case model's own type.
 pub use crate::catalog::cases::Split;
 
+/// A blocker or a quality expectation: the case model's own type.
+pub use crate::catalog::cases::ExpectKind;
+
+/// One expectation a case declares (its verdicts come with each
+/// observation, in the same order).
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Expectation {
+    pub text: String,
+    #[serde(default)]
+    pub kind: ExpectKind,
+    /// The deterministic check that judges it; absent: a grader does.
+    #[serde(default)]
+    pub check: Option<String>,
+}
+
 /// One line of cases.jsonl.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Case {
@@ -223,6 +239,12 @@ pub struct Case {
     pub expect_trigger: bool,
     pub task: Option<Check>,
     pub split: Option<Split>,
+    /// The expectations each run is judged on, when the harness records
+    /// them one by one.
+    pub expectations: Vec<Expectation>,
+    /// The skill whose prompt this is, for a should-not case that belongs
+    /// to a sibling installed beside the tested skill (trigger theft).
+    pub owner: Option<String>,
     /// 1-based line in cases.jsonl.
     pub line: usize,
 }
@@ -238,6 +260,10 @@ struct CaseLine {
     task: Option<TaskLine>,
     #[serde(default)]
     split: Option<Split>,
+    #[serde(default)]
+    expectations: Vec<Expectation>,
+    #[serde(default)]
+    owner: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -251,7 +277,7 @@ struct TaskLine {
 pub fn parse_case(path: &Path, line: usize, text: &str) -> Result<Case, Fatal> {
     let c: CaseLine = serde_json::from_str(text).map_err(|e| {
         json_error(path, line, &e).with_help(
-            r#"each line is {"id":"…","prompt":"…","expectTrigger":true|false,"task":{"check":"exit_code"|"includes_all"|"json_equals","expected":…}?,"split":"train"|"validation"|"fresh"?}"#,
+            r#"each line is {"id":"…","prompt":"…","expectTrigger":true|false,"task":{"check":"exit_code"|"includes_all"|"json_equals","expected":…}?,"split":"train"|"validation"|"fresh"?,"expectations":[{"text":"…","kind":"blocker"|"quality"}]?,"owner":"…"?}"#,
         )
     })?;
     let at = format!("{}:{line}", path.display());
@@ -264,6 +290,24 @@ pub fn parse_case(path: &Path, line: usize, text: &str) -> Result<Case, Fatal> {
             "{at}: case `{}` has an empty prompt",
             c.id
         )));
+    }
+    if let Some(e) = c.expectations.iter().find(|e| e.text.trim().is_empty()) {
+        return Err(Fatal::usage(format!(
+            "{at}: case `{}` has an expectation without text{}",
+            c.id,
+            e.check
+                .as_ref()
+                .map(|k| format!(" (check `{k}`)"))
+                .unwrap_or_default()
+        ))
+        .with_help("give every expectation the text reports show for it"));
+    }
+    if c.owner.is_some() && c.expect_trigger {
+        return Err(Fatal::usage(format!(
+            "{at}: case `{}` has an `owner` but expects the tested skill to load",
+            c.id
+        ))
+        .with_help("`owner` names the sibling skill a should-not case belongs to; set \"expectTrigger\": false or drop it"));
     }
     let task = match c.task {
         None => None,
@@ -278,6 +322,8 @@ pub fn parse_case(path: &Path, line: usize, text: &str) -> Result<Case, Fatal> {
         expect_trigger: c.expect_trigger,
         task,
         split: c.split,
+        expectations: c.expectations,
+        owner: c.owner.filter(|o| !o.trim().is_empty()),
         line,
     })
 }
@@ -343,6 +389,21 @@ pub struct Observation {
     pub exit_code: Option<i64>,
     /// The agent client that ran it, when the line says (`client`).
     pub client: Option<String>,
+    /// Each expectation's verdict, when the harness records them.
+    pub expectations: Option<Vec<Verdict>>,
+}
+
+/// One expectation's verdict in one run.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct Verdict {
+    pub passed: bool,
+    /// What the run showed (the grader's or the check's words).
+    #[serde(default)]
+    pub evidence: String,
+    /// The expectation's text, when the harness repeats it (it must then
+    /// be the case's).
+    #[serde(default)]
+    pub text: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -359,13 +420,15 @@ struct ObservationLine {
     /// Required, but may be `null`.
     #[serde(rename = "exitCode")]
     exit_code: serde_json::Value,
+    #[serde(default)]
+    expectations: Option<Vec<Verdict>>,
 }
 
 /// Parse one line of observations.jsonl (already known to be non-blank).
 pub fn parse_observation(path: &Path, line: usize, text: &str) -> Result<Observation, Fatal> {
     let o: ObservationLine = serde_json::from_str(text).map_err(|e| {
         json_error(path, line, &e).with_help(
-            r#"each line is {"caseId":"…","trial":1,"variant":"with"|"without","invokedSkills":["…"],"output":"…","exitCode":0|null}"#,
+            r#"each line is {"caseId":"…","trial":1,"variant":"with"|"without","invokedSkills":["…"],"output":"…","exitCode":0|null,"expectations":[{"passed":true,"evidence":"…"}]?}"#,
         )
     })?;
     let exit_code = match &o.exit_code {
@@ -386,6 +449,7 @@ pub fn parse_observation(path: &Path, line: usize, text: &str) -> Result<Observa
         output: o.output,
         exit_code,
         client: o.client,
+        expectations: o.expectations,
     })
 }
 

@@ -8,6 +8,7 @@
 //! [`triggers`] gates trigger sets (`skillgate score triggers`).
 
 pub mod cmd;
+pub mod expectations;
 pub mod gate;
 pub mod input;
 mod render;
@@ -18,7 +19,7 @@ pub mod triggers;
 pub mod uplift;
 
 pub use gate::{Gate, Verdict};
-pub use render::{num, p_value, render, render_scored, signed, verdict_why};
+pub use render::{gate_line, num, p_value, points, render, render_scored, signed, verdict_why};
 
 use crate::exit::{Exit, Fatal};
 use input::{Case, Variant};
@@ -45,10 +46,17 @@ pub struct Options {
     pub min_trigger_f1: Option<f64>,
     /// Fail when the uplift interval's lower bound is below this.
     pub min_uplift: Option<f64>,
+    /// Fail when the quality delta (points) is below this, unless the
+    /// skill fixes a blocker the baseline fails.
+    pub min_quality_delta: Option<f64>,
     /// Why skill loads say nothing about triggering in this evidence (the
     /// skill was in every prompt); `None` when they do. With a reason, no
     /// trigger statistic is computed.
     pub triggers_unobserved: Option<String>,
+    /// What the `without` arm ran instead of no skill (an earlier version
+    /// of it, `--baseline-skill`): its label. The `without` arm may then
+    /// load the skill.
+    pub baseline: Option<String>,
 }
 
 impl Options {
@@ -59,7 +67,9 @@ impl Options {
             seed: gates.seed,
             min_trigger_f1: gates.min_trigger_f1,
             min_uplift: gates.min_uplift,
+            min_quality_delta: gates.min_quality_delta,
             triggers_unobserved: None,
+            baseline: None,
         }
     }
 }
@@ -71,7 +81,9 @@ impl Default for Options {
             seed: 0,
             min_trigger_f1: None,
             min_uplift: None,
+            min_quality_delta: None,
             triggers_unobserved: None,
+            baseline: None,
         }
     }
 }
@@ -122,6 +134,54 @@ pub struct TriggerReport {
     pub false_trigger_cases: Vec<String>,
     /// Should-trigger cases that did not, sorted.
     pub missed_trigger_cases: Vec<String>,
+    /// The prompts of sibling skills installed beside the tested one
+    /// (cases with an `owner`), when there are any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub theft: Option<Theft>,
+}
+
+/// Trigger theft: sibling skills' prompts the tested skill takes.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Theft {
+    /// Sibling prompts (cases with an owner).
+    pub cases: usize,
+    /// Those the tested skill loaded on in a majority of `with` runs.
+    pub stolen: Vec<Stolen>,
+}
+
+/// One stolen prompt.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Stolen {
+    pub case: String,
+    pub owner: String,
+    /// `with` runs that loaded the tested skill.
+    pub loaded: u32,
+    /// Runs that loaded the owner, with and without the tested skill.
+    pub owner_with: u32,
+    pub owner_without: u32,
+    pub trials: u32,
+}
+
+/// What each arm ran.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Arms {
+    pub with: String,
+    pub without: String,
+}
+
+impl Arms {
+    pub fn new(baseline: Option<&str>) -> Arms {
+        match baseline {
+            None => Arms {
+                with: "with skill".into(),
+                without: "without skill".into(),
+            },
+            Some(b) => Arms {
+                with: "with skill (this version)".into(),
+                without: format!("baseline {b}"),
+            },
+        }
+    }
 }
 
 /// The uplift interval.
@@ -181,6 +241,11 @@ pub struct Report {
     pub trigger_unobserved: Option<String>,
     /// `null` when no case has a task check.
     pub task: Option<TaskReport>,
+    /// Per-expectation figures (blockers, quality delta, assertions that
+    /// do not discriminate); `null` when no case lists its expectations.
+    pub expectations: Option<expectations::ExpectationReport>,
+    /// What the two arms ran.
+    pub arms: Arms,
     pub gates: Vec<Gate>,
     pub verdict: Verdict,
     /// Each case id's runs, in cases.jsonl order (for the JUnit and HTML
@@ -339,8 +404,15 @@ pub fn score_evidence(
 ) -> Result<Report, Fatal> {
     validate(opts)?;
     let (case_list, cases_sha256) = input::read_cases(cases)?;
-    let (runs, observations_sha256) =
-        read_runs(observations, cases, &case_list, opts.trials, skill, client)?;
+    let (runs, observations_sha256) = read_runs(
+        observations,
+        cases,
+        &case_list,
+        opts.trials,
+        skill,
+        client,
+        opts.baseline.is_some(),
+    )?;
     let mut report = evaluate(&case_list, &runs, opts);
     report.skill.name = skill.to_string();
     report.inputs = InputHashes {
@@ -376,6 +448,13 @@ fn validate(opts: &Options) -> Result<(), Fatal> {
             "--min-uplift must be between -1 and 1 (a difference of pass rates), not {y}"
         )));
     }
+    if let Some(q) = opts.min_quality_delta
+        && !(q.is_finite() && (-100.0..=100.0).contains(&q))
+    {
+        return Err(Fatal::usage(format!(
+            "--min-quality-delta must be between -100 and 100 (percentage points), not {q}"
+        )));
+    }
     Ok(())
 }
 
@@ -388,6 +467,68 @@ pub struct Runs {
     /// Task check passed (false for cases without a check).
     pub with_pass: Vec<bool>,
     pub without_pass: Vec<bool>,
+    /// Each run's verdict and evidence per expectation of its case (empty
+    /// for a case that lists none).
+    pub with_verdicts: Vec<Vec<(bool, String)>>,
+    pub without_verdicts: Vec<Vec<(bool, String)>>,
+    /// The run loaded the case's `owner` (cases with one).
+    pub owner_with: Vec<bool>,
+    pub owner_without: Vec<bool>,
+}
+
+/// One observation as counted.
+struct Seen {
+    line: usize,
+    triggered: bool,
+    passed: bool,
+    owner: bool,
+    verdicts: Vec<(bool, String)>,
+}
+
+/// The per-expectation verdicts of observation `no` of case `case`.
+fn verdicts(
+    shown: &std::path::Display,
+    no: usize,
+    case: &Case,
+    o: &input::Observation,
+) -> Result<Vec<(bool, String)>, Fatal> {
+    let want = case.expectations.len();
+    if want == 0 {
+        return Ok(Vec::new());
+    }
+    match &o.expectations {
+        Some(v) if v.len() == want => {
+            for (i, (got, e)) in v.iter().zip(&case.expectations).enumerate() {
+                if let Some(t) = &got.text
+                    && t.trim() != e.text.trim()
+                {
+                    return Err(Fatal::usage(format!(
+                        "{shown}:{no}: expectation {} of case `{}` is \"{t}\" here and \"{}\" in cases.jsonl",
+                        i + 1,
+                        case.id,
+                        e.text
+                    ))
+                    .with_help("list the verdicts in the order of the case's expectations"));
+                }
+            }
+            Ok(v.iter().map(|x| (x.passed, x.evidence.clone())).collect())
+        }
+        Some(v) => Err(Fatal::usage(format!(
+            "{shown}:{no}: case `{}` lists {want} expectations; this observation has {} verdicts",
+            case.id,
+            v.len()
+        ))
+        .with_help("record one verdict per expectation of the case, in its order")),
+        None if o.exit_code.is_none() => Ok(vec![
+            (false, "the run ended without an exit code".to_string());
+            want
+        ]),
+        None => Err(Fatal::usage(format!(
+            "{shown}:{no}: case `{}` lists {want} expectations, but this observation has no `expectations` verdicts",
+            case.id
+        ))
+        .with_help("record {\"passed\", \"evidence\"} for every expectation, or drop `expectations` from the case")),
+    }
 }
 
 /// Read observations.jsonl against the cases: exactly one observation for
@@ -399,6 +540,7 @@ fn read_runs(
     trials: u32,
     skill: &str,
     client: Option<&str>,
+    baseline_loads: bool,
 ) -> Result<(Runs, String), Fatal> {
     let shown = path.display();
     let by_id: HashMap<&str, usize> = cases
@@ -406,8 +548,7 @@ fn read_runs(
         .enumerate()
         .map(|(i, c)| (c.id.as_str(), i))
         .collect();
-    // (case, variant, trial) → (line, triggered, passed)
-    let mut seen: HashMap<(usize, Variant, u32), (usize, bool, bool)> = HashMap::new();
+    let mut seen: HashMap<(usize, Variant, u32), Seen> = HashMap::new();
     let mut lines = input::lines(path)?;
     while let Some((no, text)) = lines.next_line()? {
         if text.trim().is_empty() {
@@ -437,6 +578,7 @@ fn read_runs(
         let trial = o.trial as u32;
         let loaded = o.invoked_skills.iter().find(|s| input::loads(s, skill));
         if o.variant == Variant::Without
+            && !baseline_loads
             && let Some(entry) = loaded
         {
             return Err(Fatal::usage(format!(
@@ -449,9 +591,21 @@ fn read_runs(
             .task
             .as_ref()
             .is_some_and(|c| c.passes(o.exit_code, &o.output));
-        if let Some((first, _, _)) =
-            seen.insert((ci, o.variant, trial), (no, loaded.is_some(), passed))
-        {
+        let owner = cases[ci]
+            .owner
+            .as_ref()
+            .is_some_and(|w| o.invoked_skills.iter().any(|s| input::loads(s, w)));
+        let v = verdicts(&shown, no, &cases[ci], &o)?;
+        if let Some(Seen { line: first, .. }) = seen.insert(
+            (ci, o.variant, trial),
+            Seen {
+                line: no,
+                triggered: loaded.is_some(),
+                passed,
+                owner,
+                verdicts: v,
+            },
+        ) {
             return Err(Fatal::usage(format!(
                 "{shown}:{no}: duplicate observation for case `{}` trial {trial} variant `{}` (first on line {first})",
                 o.case_id,
@@ -492,15 +646,25 @@ fn read_runs(
         triggered: vec![false; n],
         with_pass: vec![false; n],
         without_pass: vec![false; n],
+        with_verdicts: vec![Vec::new(); n],
+        without_verdicts: vec![Vec::new(); n],
+        owner_with: vec![false; n],
+        owner_without: vec![false; n],
     };
-    for ((ci, v, trial), (_, triggered, passed)) in seen {
+    for ((ci, v, trial), o) in seen {
         let at = ci * trials as usize + (trial - 1) as usize;
         match v {
             Variant::With => {
-                runs.triggered[at] = triggered;
-                runs.with_pass[at] = passed;
+                runs.triggered[at] = o.triggered;
+                runs.with_pass[at] = o.passed;
+                runs.with_verdicts[at] = o.verdicts;
+                runs.owner_with[at] = o.owner;
             }
-            Variant::Without => runs.without_pass[at] = passed,
+            Variant::Without => {
+                runs.without_pass[at] = o.passed;
+                runs.without_verdicts[at] = o.verdicts;
+                runs.owner_without[at] = o.owner;
+            }
         }
     }
     Ok((runs, sha))
@@ -547,6 +711,32 @@ pub fn evaluate(cases: &[Case], runs: &Runs, opts: &Options) -> Report {
     }
     false_trigger.sort();
     missed.sort();
+    let owned: Vec<usize> = (0..cases.len())
+        .filter(|&ci| cases[ci].owner.is_some())
+        .collect();
+    let theft = (!owned.is_empty()).then(|| {
+        let count = |v: &[bool], ci: usize| {
+            v.get(ci * n..(ci + 1) * n)
+                .map_or(0, |s| s.iter().filter(|&&x| x).count() as u32)
+        };
+        let mut stolen: Vec<Stolen> = owned
+            .iter()
+            .filter(|&&ci| !per_case[ci].trigger_passed)
+            .map(|&ci| Stolen {
+                case: cases[ci].id.clone(),
+                owner: cases[ci].owner.clone().unwrap_or_default(),
+                loaded: per_case[ci].triggered,
+                owner_with: count(&runs.owner_with, ci),
+                owner_without: count(&runs.owner_without, ci),
+                trials: n as u32,
+            })
+            .collect();
+        stolen.sort_by(|a, b| a.case.cmp(&b.case));
+        Theft {
+            cases: owned.len(),
+            stolen,
+        }
+    });
     let trigger = TriggerReport {
         tp: conf.tp,
         fp: conf.fp,
@@ -559,9 +749,11 @@ pub fn evaluate(cases: &[Case], runs: &Runs, opts: &Options) -> Report {
         cases_passed: passed,
         false_trigger_cases: false_trigger,
         missed_trigger_cases: missed,
+        theft,
     };
 
     let task = task_report(cases, runs, opts.seed);
+    let per_expectation = expectations::report(cases, runs);
     let insufficient =
         distinct.len() < MIN_CASES || task.as_ref().is_some_and(|t| t.cases < MIN_CASES);
     let mut gates = Vec::new();
@@ -572,7 +764,25 @@ pub fn evaluate(cases: &[Case], runs: &Runs, opts: &Options) -> Report {
     if let Some(y) = opts.min_uplift {
         gates.push(gate::min_uplift(y, task.as_ref().map(|t| t.uplift.ci_low)));
     }
-    let unavailable = opts.min_uplift.is_some() && task.is_none();
+    let mut unavailable = opts.min_uplift.is_some() && task.is_none();
+    if let Some(q) = opts.min_quality_delta {
+        let quality = per_expectation.as_ref().and_then(|e| e.quality.as_ref());
+        let fixed = per_expectation
+            .as_ref()
+            .map_or(&[][..], |e| &e.blockers.fixed[..]);
+        let g = gate::min_quality_delta(q, quality.map(|x| x.delta_points), fixed);
+        unavailable |= g.value.is_none() && !g.passed;
+        gates.push(g);
+    }
+    if let Some(e) = per_expectation
+        .as_ref()
+        .filter(|e| e.blockers.expectations > 0)
+    {
+        gates.push(gate::blockers(&e.blockers));
+    }
+    if let Some(t) = trigger.as_ref().and_then(|t| t.theft.as_ref()) {
+        gates.push(gate::no_trigger_theft(t));
+    }
     let verdict = gate::verdict(insufficient, unavailable, &gates);
     Report {
         skill: SkillInfo {
@@ -592,6 +802,8 @@ pub fn evaluate(cases: &[Case], runs: &Runs, opts: &Options) -> Report {
         trigger,
         trigger_unobserved: opts.triggers_unobserved.clone(),
         task,
+        expectations: per_expectation,
+        arms: Arms::new(opts.baseline.as_deref()),
         gates,
         verdict,
         per_case,
@@ -705,6 +917,8 @@ mod tests {
             expect_trigger: expect,
             task: task.then_some(Check::ExitCode(0)),
             split: None,
+            expectations: Vec::new(),
+            owner: None,
             line: 1,
         }
     }
@@ -721,6 +935,7 @@ mod tests {
             triggered: vec![true; 6],
             with_pass: vec![true, true, true, false, false, false],
             without_pass: vec![false, false, true, true, false, true],
+            ..Runs::default()
         };
         // "a"+"b" pooled: with 3/4, without 2/4; "c": with 0/2, without 1/2.
         assert_eq!(task_units(&cases, &runs), vec![(3, 2, 4), (0, 1, 2)]);
@@ -746,6 +961,7 @@ mod tests {
             triggered: (0..10).map(|i| i % 2 == 0).collect(),
             with_pass: vec![false; 10],
             without_pass: vec![false; 10],
+            ..Runs::default()
         };
         let r = evaluate(&cases, &runs, &Options::default());
         assert!(r.task.is_none());
@@ -771,6 +987,7 @@ mod tests {
             triggered: vec![true; 30],
             with_pass: vec![true; 30],
             without_pass: vec![true; 30],
+            ..Runs::default()
         };
         let t = evaluate(&cases, &runs, &Options::default()).task.unwrap();
         assert_eq!(
@@ -799,6 +1016,7 @@ mod tests {
             ],
             with_pass: vec![false; 12],
             without_pass: vec![false; 12],
+            ..Runs::default()
         };
         let t = evaluate(&cases, &runs, &Options::default())
             .trigger

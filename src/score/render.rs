@@ -97,10 +97,15 @@ fn human(r: &Report, out: &mut dyn Write) -> std::io::Result<()> {
     };
     writeln!(
         out,
-        "evidence {} distinct cases{repeated}, {} trial{} each, with and without the skill",
+        "evidence {} distinct cases{repeated}, {} trial{} each, {}",
         r.cases,
         r.trials,
-        if r.trials == 1 { "" } else { "s" }
+        if r.trials == 1 { "" } else { "s" },
+        if r.arms.without == "without skill" {
+            "with and without the skill".to_string()
+        } else {
+            format!("{} and {}", r.arms.with, r.arms.without)
+        }
     )?;
     writeln!(out)?;
     match (&r.trigger, &r.trigger_unobserved) {
@@ -113,41 +118,110 @@ fn human(r: &Report, out: &mut dyn Write) -> std::io::Result<()> {
     }
     writeln!(out)?;
     match &r.task {
-        Some(t) => task(t, out)?,
+        Some(t) => task(t, &r.arms, out)?,
         None => writeln!(
             out,
             "task     no case has a task check: uplift not measured (task: null)"
         )?,
     }
+    if let Some(e) = &r.expectations {
+        writeln!(out)?;
+        expectations(e, &r.arms, r.trials, out)?;
+    }
     if !r.gates.is_empty() {
         writeln!(out)?;
         writeln!(out, "gates")?;
         for g in &r.gates {
-            let what = match g.name {
-                "min_trigger_f1" => "trigger F1",
-                "min_uplift" => "uplift CI lower bound",
-                other => other,
-            };
-            let cmp = if g.passed { "≥" } else { "<" };
             writeln!(
                 out,
-                "  {}  {}: {what} {} {cmp} {}",
+                "  {}  {}: {}",
                 if g.passed { "PASS" } else { "FAIL" },
                 g.name.replace('_', "-"),
-                num(g.value),
-                num(Some(g.threshold)),
+                gate_line(g)
             )?;
+            if let Some(n) = &g.note {
+                writeln!(out, "        {n}")?;
+            }
         }
     }
     writeln!(out)?;
     writeln!(out, "verdict  {}: {}", r.verdict.as_str(), verdict_why(r))
 }
 
+/// A gate's measured value against its threshold, in words.
+pub fn gate_line(g: &super::Gate) -> String {
+    let cmp = if g.passed { "≥" } else { "<" };
+    match g.name {
+        "min_trigger_f1" => format!(
+            "trigger F1 {} {cmp} {}",
+            num(g.value),
+            num(Some(g.threshold))
+        ),
+        "min_uplift" => format!(
+            "uplift CI lower bound {} {cmp} {}",
+            num(g.value),
+            num(Some(g.threshold))
+        ),
+        "min_quality_delta" => match g.value {
+            Some(v) => format!(
+                "quality delta {} {} {} points",
+                points(v),
+                if v >= g.threshold { "≥" } else { "<" },
+                points(g.threshold)
+            ),
+            None => format!(
+                "no quality delta (threshold {} points)",
+                points(g.threshold)
+            ),
+        },
+        "blockers" => {
+            let n = g.value.unwrap_or(0.0) as u64;
+            if n == 0 {
+                "no blocker failed in a with-skill trial".into()
+            } else {
+                format!(
+                    "{n} blocker failure{} in with-skill trials",
+                    if n == 1 { "" } else { "s" }
+                )
+            }
+        }
+        "no_trigger_theft" => {
+            let n = g.value.unwrap_or(0.0) as u64;
+            format!(
+                "{n} sibling prompt{} taken by the tested skill",
+                if n == 1 { "" } else { "s" }
+            )
+        }
+        other => format!("{other} {} {cmp} {}", num(g.value), num(Some(g.threshold))),
+    }
+}
+
+/// Percentage points, signed, one decimal (`+20.0`).
+pub fn points(x: f64) -> String {
+    let s = format!("{x:+.1}");
+    if s == "-0.0" { "+0.0".into() } else { s }
+}
+
 /// Why the verdict is what it is, in one line.
 pub fn verdict_why(r: &Report) -> String {
     match r.verdict {
         Verdict::Pass => "every gate passed".to_string(),
-        Verdict::Fail => "a gate failed".to_string(),
+        Verdict::Fail => {
+            let failed: Vec<String> = r
+                .gates
+                .iter()
+                .filter(|g| !g.passed)
+                .map(|g| match (g.name, &g.note) {
+                    ("blockers", Some(n)) => n.clone(),
+                    (name, _) => name.replace('_', "-"),
+                })
+                .collect();
+            format!(
+                "{} failed: {}",
+                if failed.len() == 1 { "a gate" } else { "gates" },
+                failed.join("; ")
+            )
+        }
         Verdict::Insufficient => {
             let task = r.task.as_ref().map(|t| t.cases).unwrap_or(MIN_CASES);
             format!(
@@ -189,10 +263,26 @@ fn trigger(t: &TriggerReport, trials: u32, out: &mut dyn Write) -> std::io::Resu
         out,
         "  missed triggers (should load; loaded in < {need} of {trials} runs): {}",
         list(&t.missed_trigger_cases)
-    )
+    )?;
+    if let Some(th) = &t.theft {
+        writeln!(
+            out,
+            "  trigger theft: {} of {} sibling prompts taken",
+            th.stolen.len(),
+            th.cases
+        )?;
+        for s in th.stolen.iter().take(SHOWN) {
+            writeln!(
+                out,
+                "    {} (owned by `{}`): the tested skill loaded in {} of {trials} runs; `{}` loaded in {} with it, {} without it",
+                s.case, s.owner, s.loaded, s.owner, s.owner_with, s.owner_without
+            )?;
+        }
+    }
+    Ok(())
 }
 
-fn task(t: &TaskReport, out: &mut dyn Write) -> std::io::Result<()> {
+fn task(t: &TaskReport, arms: &super::Arms, out: &mut dyn Write) -> std::io::Result<()> {
     let u = &t.uplift;
     let s = &t.sign_test;
     writeln!(
@@ -202,8 +292,9 @@ fn task(t: &TaskReport, out: &mut dyn Write) -> std::io::Result<()> {
     )?;
     writeln!(
         out,
-        "  pass rate  with skill {}  without {}",
+        "  pass rate  with skill {}  {} {}",
         num(Some(t.with_pass_rate)),
+        short_without(arms),
         num(Some(t.without_pass_rate))
     )?;
     writeln!(
@@ -227,6 +318,141 @@ fn task(t: &TaskReport, out: &mut dyn Write) -> std::io::Result<()> {
         s.zero,
         p_value(s.p_value)
     )
+}
+
+/// The baseline arm's short name: `without`, or `baseline`.
+fn short_without(arms: &super::Arms) -> &'static str {
+    if arms.without == "without skill" {
+        "without"
+    } else {
+        "baseline"
+    }
+}
+
+/// How many items were shown before "and N more".
+const SHOWN: usize = 10;
+
+fn expectations(
+    e: &super::expectations::ExpectationReport,
+    arms: &super::Arms,
+    trials: u32,
+    out: &mut dyn Write,
+) -> std::io::Result<()> {
+    writeln!(
+        out,
+        "expectations  per expectation: each verdict of each trial counts once"
+    )?;
+    match &e.quality {
+        Some(q) => writeln!(
+            out,
+            "  quality    {} expectations; with skill {} ({}/{})  {} {} ({}/{})  delta {} points",
+            q.expectations,
+            num(Some(q.with_pass_rate)),
+            q.with_passed,
+            q.with_total,
+            short_without(arms),
+            num(Some(q.without_pass_rate)),
+            q.without_passed,
+            q.without_total,
+            points(q.delta_points)
+        )?,
+        None => writeln!(out, "  quality    no quality expectation")?,
+    }
+    let b = &e.blockers;
+    if b.expectations == 0 {
+        writeln!(out, "  blockers   none declared")?;
+    } else {
+        writeln!(
+            out,
+            "  blockers   {} declared, {} with-skill verdicts ({trials} per blocker): {}",
+            b.expectations,
+            b.with_verdicts,
+            if b.failures.is_empty() {
+                "none failed".to_string()
+            } else {
+                format!("{} failed", b.failures.len())
+            }
+        )?;
+        for f in b.failures.iter().take(SHOWN) {
+            writeln!(
+                out,
+                "    FAIL  {} trial {}: \"{}\"{}",
+                f.case,
+                f.trial,
+                f.expectation,
+                f.check
+                    .as_ref()
+                    .map(|c| format!(" (check {c})"))
+                    .unwrap_or_default()
+            )?;
+            writeln!(out, "          evidence: {}", one_line(&f.evidence))?;
+        }
+        if b.failures.len() > SHOWN {
+            writeln!(
+                out,
+                "    and {} more (--format json lists all)",
+                b.failures.len() - SHOWN
+            )?;
+        }
+        for f in b.fixed.iter().take(SHOWN) {
+            writeln!(
+                out,
+                "  fixed      \"{}\" of {} fails {} {} of {} trials and passes in every with-skill trial",
+                f.expectation,
+                f.case,
+                short_without(arms),
+                f.without_failed,
+                f.trials
+            )?;
+        }
+    }
+    if e.non_discriminating.is_empty() {
+        writeln!(out, "  do not discriminate: none")?;
+    } else {
+        writeln!(
+            out,
+            "  do not discriminate: {} (same verdict in both arms in every trial)",
+            e.non_discriminating.len()
+        )?;
+        // one line per expectation text, naming the cases it is in
+        let mut groups: Vec<(&str, &str, &str, Vec<&str>)> = Vec::new();
+        let mut at: std::collections::HashMap<(&str, &str), usize> = Default::default();
+        for n in &e.non_discriminating {
+            match at.get(&(n.expectation.as_str(), n.always)) {
+                Some(&i) => groups[i].3.push(&n.case),
+                None => {
+                    at.insert((&n.expectation, n.always), groups.len());
+                    groups.push((&n.expectation, n.always, n.fix, vec![&n.case]));
+                }
+            }
+        }
+        for (text, always, fix, cases) in groups.iter().take(SHOWN) {
+            let named = if cases.len() > 5 {
+                format!("{}, … ({} cases)", cases[..3].join(", "), cases.len())
+            } else {
+                cases.join(", ")
+            };
+            writeln!(out, "    \"{text}\" always {always} in {named}: {fix}")?;
+        }
+        if groups.len() > SHOWN {
+            writeln!(
+                out,
+                "    and {} more (--format json lists all)",
+                groups.len() - SHOWN
+            )?;
+        }
+    }
+    Ok(())
+}
+
+/// `s` on one line, cut to 300 characters.
+fn one_line(s: &str) -> String {
+    let t: String = s.split_whitespace().collect::<Vec<_>>().join(" ");
+    if t.chars().count() > 300 {
+        format!("{}…", t.chars().take(300).collect::<String>())
+    } else {
+        t
+    }
 }
 
 /// A p-value: four decimals, or scientific notation below 0.001.

@@ -95,6 +95,7 @@ impl Env {
             .env_remove("CLAUDE_CONFIG_DIR")
             .env("FAKE_CLAUDE_LOG", &self.log)
             .env("FAKE_CLAUDE_PIDS", &self.pids)
+            .env("FAKE_CLAUDE_STATE", self.tmp.path().join("fake-state"))
             .env("FAKE_CLAUDE_RECORDINGS", fixtures().join("recordings"))
             .env("FAKE_RUNNER_LOG", &self.runner_log)
             .env("FAKE_RUNNER_PIDS", &self.pids);

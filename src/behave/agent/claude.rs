@@ -392,7 +392,10 @@ impl Parser {
             }
             Some("assistant") => self.message(v, Role::Assistant),
             Some("user") => self.message(v, Role::User),
-            Some("result") => self.t.result = Some(result(v)),
+            Some("result") => {
+                self.t.denials = denials(v);
+                self.t.result = Some(result(v));
+            }
             _ => {}
         }
     }
@@ -550,6 +553,26 @@ fn result(v: &Value) -> Final {
     }
 }
 
+/// The `result` line's `permission_denials`: `{"tool_name", "tool_use_id",
+/// "tool_input"}` each (measured on 2.1.197).
+fn denials(v: &Value) -> Vec<super::Denial> {
+    v.get("permission_denials")
+        .and_then(Value::as_array)
+        .map(|a| {
+            a.iter()
+                .map(|d| super::Denial {
+                    tool: d
+                        .get("tool_name")
+                        .and_then(Value::as_str)
+                        .unwrap_or("?")
+                        .to_string(),
+                    input: d.get("tool_input").cloned().unwrap_or(Value::Null),
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
 /// A tool result's content: a string, or blocks whose text parts are joined.
 fn tool_result_text(c: Option<&Value>) -> String {
     match c {
@@ -615,6 +638,7 @@ not json at all
         assert_eq!(r.output_tokens, 25);
         assert_eq!(r.cost_usd, Some(0.0123));
         assert_eq!(r.permission_denials, 1);
+        assert_eq!(t.denials[0].tool, "Bash");
         assert_eq!(t.skipped_lines, 1);
         assert_eq!(t.tool_counts().get("Bash"), Some(&1));
     }

@@ -101,6 +101,20 @@ impl AgentKind {
         }
     }
 
+    /// Whether its stream says which tool calls the permission system
+    /// refused (what `tool_refused` reads). Codex, Gemini CLI and opencode
+    /// report a refusal only as a failed tool call, which cannot be told
+    /// from any other failure.
+    pub fn reports_denials(self) -> bool {
+        matches!(self, AgentKind::Claude)
+    }
+
+    /// Whether its stream tells how many model turns a run took (what
+    /// `max_turns` reads): Gemini CLI's `result` line has no turn count.
+    pub fn reports_turns(self) -> bool {
+        !matches!(self, AgentKind::Gemini)
+    }
+
     /// The agent `[behave]` configures for this client.
     pub fn build(self, c: &BehaveConfig) -> Result<Box<dyn Agent>, Fatal> {
         Ok(match self {
@@ -169,6 +183,15 @@ pub struct Load {
     pub dir: Option<String>,
 }
 
+/// A tool call the client's permission system refused.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Denial {
+    /// The tool's name.
+    pub tool: String,
+    /// What the call asked for, as the client reports it.
+    pub input: Value,
+}
+
 /// How the run ended (Claude Code's `result` line, or its equivalent).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Final {
@@ -216,6 +239,9 @@ pub struct Trace {
     pub events: Vec<Event>,
     /// How the run ended; `None` when it did not finish.
     pub result: Option<Final>,
+    /// Tool calls the permission system refused, in order (Claude Code:
+    /// the `result` line's `permission_denials`).
+    pub denials: Vec<Denial>,
     /// Non-empty lines read.
     pub lines: usize,
     /// Lines that were not JSON objects (skipped).
@@ -248,6 +274,42 @@ impl Trace {
             .cloned()
             .collect()
     }
+
+    /// Offered MCP tools that may write: every one whose name does not
+    /// start with a read-only verb ([`read_only_tool`]). A tool list does
+    /// not say what a tool does, so an unknown verb counts as writing.
+    pub fn write_capable_mcp_tools(&self) -> Vec<String> {
+        self.mcp_tools()
+            .into_iter()
+            .filter(|t| !read_only_tool(t))
+            .collect()
+    }
+}
+
+/// Verbs that name a tool which only reads.
+const READ_VERBS: &[&str] = &[
+    "get", "list", "read", "search", "find", "fetch", "query", "describe", "show", "view",
+    "lookup", "count", "inspect", "status", "browse", "retrieve", "explain",
+];
+
+/// Whether an MCP tool (`mcp__<server>__<tool>`) is named as read-only:
+/// its first word (split at `_`, `-`, `.` and lower-to-upper case
+/// changes) is a read verb (`get_issue`, `listFiles`, `search`).
+pub fn read_only_tool(name: &str) -> bool {
+    let tool = name
+        .strip_prefix("mcp__")
+        .and_then(|rest| rest.split_once("__").map(|(_, t)| t))
+        .unwrap_or(name);
+    let mut word = String::new();
+    let mut prev_lower = false;
+    for c in tool.chars() {
+        if matches!(c, '_' | '-' | '.' | ' ') || (c.is_uppercase() && prev_lower) {
+            break;
+        }
+        prev_lower = c.is_lowercase();
+        word.push(c.to_ascii_lowercase());
+    }
+    READ_VERBS.contains(&word.as_str())
 }
 
 /// The folders of one call.
@@ -669,6 +731,39 @@ mod tests {
         );
         let unrelated = trace(&[("t", None)], &["t"]);
         assert_eq!(foreign_copy(&unrelated, "s", None), None);
+    }
+
+    #[test]
+    fn mcp_tools_count_as_writing_unless_named_with_a_read_verb() {
+        for ro in [
+            "mcp__github__get_issue",
+            "mcp__fs__listFiles",
+            "mcp__docs__search",
+            "mcp__db__query-rows",
+        ] {
+            assert!(read_only_tool(ro), "{ro}");
+        }
+        for rw in [
+            "mcp__github__create_issue",
+            "mcp__fs__write_file",
+            "mcp__db__exec",
+            "mcp__x__getaway",
+            "mcp__odd",
+        ] {
+            assert!(!read_only_tool(rw), "{rw}");
+        }
+        let t = Trace {
+            tools: Some(vec![
+                "Bash".into(),
+                "mcp__github__get_issue".into(),
+                "mcp__github__merge_pull_request".into(),
+            ]),
+            ..Trace::default()
+        };
+        assert_eq!(
+            t.write_capable_mcp_tools(),
+            ["mcp__github__merge_pull_request"]
+        );
     }
 
     #[test]

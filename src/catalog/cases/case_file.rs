@@ -65,6 +65,7 @@ pub const EVAL_KEYS: &[&str] = &[
     "expectations",
     "assertions",
     "trust_level",
+    "forbidden_skills",
 ];
 
 /// Load every `ROOT/evals/cases/*.json`, sorted by name, in parallel.

@@ -29,12 +29,14 @@
 
 pub mod case_file;
 pub mod evals_json;
+pub mod expectation;
 pub mod fixtures;
 pub mod scan;
 pub mod trigger_set;
 pub mod waza;
 
 pub use case_file::{CaseFile, parse_bytes};
+pub use expectation::{Check, ExpectKind};
 pub use fixtures::{FixtureError, FixtureRoot, resolve_fixture};
 
 use super::json::{self, Kind, Value};
@@ -154,10 +156,16 @@ impl EvalKind {
     }
 }
 
-/// One statement a grader checks against a run.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// One thing a run must show: a statement the grader checks, or a
+/// deterministic check skillgate runs (see [`expectation`]).
+#[derive(Debug, Clone, PartialEq)]
 pub struct Expectation {
+    /// The statement (without a `BLOCKER:`/`QUALITY:` prefix), or the
+    /// check's description.
     pub text: String,
+    pub kind: ExpectKind,
+    /// `None`: the grader judges it.
+    pub check: Option<Check>,
     /// Where it is written.
     pub span: Span,
 }
@@ -580,21 +588,32 @@ impl Reader<'_> {
             None => default_kind(!files.is_empty()),
             Some(k) => EvalKind::parse(k.as_str()?)?,
         };
-        let expectations = v
+        let mut expectations = Vec::new();
+        for e in v
             .get("expectations")
             .or_else(|| v.get("assertions"))
             .and_then(Value::as_array)
-            .map(|a| {
-                a.iter()
-                    .filter_map(|e| {
-                        e.as_str().map(|t| Expectation {
-                            text: t.to_string(),
-                            span: self.span(e),
-                        })
-                    })
-                    .collect()
-            })
-            .unwrap_or_default();
+            .unwrap_or_default()
+        {
+            // an eval with an expectation Tier 1 refuses is not run at all
+            let read = expectation::read(e, &self.source.text).0?;
+            expectations.push(Expectation {
+                text: read.text,
+                kind: read.kind,
+                check: read.check,
+                span: self.span(e),
+            });
+        }
+        if let Some(f) = v.get("forbidden_skills") {
+            for (skill, (start, end)) in expectation::forbidden(f).ok()? {
+                expectations.push(Expectation {
+                    text: expectation::forbidden_text(&skill),
+                    kind: ExpectKind::Blocker,
+                    check: Some(Check::SkillNotLoaded { skill }),
+                    span: self.source.span(start, end),
+                });
+            }
+        }
         Some(Eval {
             id,
             kind,

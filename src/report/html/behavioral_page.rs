@@ -2,7 +2,7 @@
 //! iteration of the same skill side by side.
 
 use super::evals::{self, Steps};
-use super::{Esc, Href, Section, iterations, page, summary};
+use super::{Esc, Href, Section, expectations, iterations, page, summary};
 use crate::behave::iteration::Iteration;
 use std::fmt::Write as _;
 
@@ -45,12 +45,38 @@ pub fn behavioral(b: &Behavioral) -> String {
         },
         Href(b.link_base, "")
     );
+    let _ = writeln!(
+        header,
+        "<p class=\"meta\">arms: <b>{}</b> and <b>{}</b>{}</p>",
+        Esc(&p.arm_label(crate::behave::plan::Variant::With)),
+        Esc(&p.arm_label(crate::behave::plan::Variant::Without)),
+        if p.siblings.is_empty() {
+            String::new()
+        } else {
+            format!(
+                " · {} sibling skill{} installed in both: {}",
+                p.siblings.len(),
+                if p.siblings.len() == 1 { "" } else { "s" },
+                p.siblings
+                    .iter()
+                    .take(20)
+                    .map(|s| format!("<code>{}</code>", Esc(&s.name)))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        }
+    );
     header.push_str(&summary::verdict_banner(it));
     let sections = vec![
         Section {
             id: "summary",
             title: "Summary".into(),
             html: summary::render(it),
+        },
+        Section {
+            id: "expectations",
+            title: "Blockers and quality".into(),
+            html: expectations::render(it),
         },
         Section {
             id: "iterations",

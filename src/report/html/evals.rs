@@ -130,10 +130,7 @@ pub fn render(it: &Iteration, steps: &[Steps], link_base: &str) -> String {
                 o,
                 "<div class=\"arm {}\"><h4>{}</h4>",
                 v.as_str(),
-                match v {
-                    Variant::With => "with the skill",
-                    Variant::Without => "without",
-                }
+                Esc(&p.arm_label(*v))
             );
             for (ri, run) in it.runs.iter().enumerate() {
                 if run.key.case == ci && run.key.variant == *v {
@@ -205,11 +202,23 @@ fn trial(o: &mut String, run: &Run, steps: Option<&Steps>, link_base: &str) {
     if let Some(g) = &r.grading {
         o.push_str("<ul class=\"expect\">");
         for e in &g.expectations {
+            let mut tags = Vec::new();
+            if e.kind == crate::catalog::cases::ExpectKind::Blocker {
+                tags.push("<b class=\"tag\">blocker</b>".to_string());
+            }
+            if let Some(c) = &e.check {
+                tags.push(format!(
+                    "<span class=\"tag\">check <code>{}</code></span>",
+                    Esc(c)
+                ));
+            }
             let _ = write!(
                 o,
-                "<li class=\"{}\"><span class=\"mark\">{}</span> {}<br><small>{}</small></li>",
+                "<li class=\"{}\"><span class=\"mark\">{}</span> {}{}{}<br><small>{}</small></li>",
                 if e.passed { "pass" } else { "fail" },
                 if e.passed { "✓" } else { "✗" },
+                tags.join(" "),
+                if tags.is_empty() { "" } else { " " },
                 Esc(&e.text),
                 Esc(&e.evidence)
             );
@@ -245,6 +254,18 @@ fn trial(o: &mut String, run: &Run, steps: Option<&Steps>, link_base: &str) {
             );
         }
         o.push_str("</details>");
+    }
+    if !r.permission_denials.is_empty() {
+        o.push_str("<p class=\"note\">refused by the permission system:</p><ul class=\"calls\">");
+        for d in &r.permission_denials {
+            let _ = write!(
+                o,
+                "<li><code>{}</code> {}</li>",
+                Esc(&d.tool),
+                Esc(&cut(&d.input, CALL_CHARS))
+            );
+        }
+        o.push_str("</ul>");
     }
     for w in &r.warnings {
         let _ = write!(o, "<p class=\"note\">warning: {}</p>", Esc(w));
@@ -305,7 +326,11 @@ pub fn triggers(it: &Iteration) -> String {
             "<tr><td><code>{}</code></td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>{verdict}</tr>",
             Esc(&c.id),
             Esc(&c.prompt),
-            if c.expect_trigger { "yes" } else { "no" },
+            match (&c.owner, c.expect_trigger) {
+                (Some(owner), _) => format!("no (a prompt of <code>{}</code>)", Esc(owner)),
+                (None, true) => "yes".into(),
+                (None, false) => "no".into(),
+            },
             marks(Variant::With),
             if p.variants.contains(&Variant::Without) {
                 marks(Variant::Without)

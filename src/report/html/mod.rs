@@ -21,6 +21,7 @@
 //! order: the same input gives the same bytes.
 
 pub mod evals;
+pub mod expectations;
 pub mod findings;
 pub mod graph;
 pub mod iterations;

@@ -78,7 +78,7 @@ fn scored(o: &mut String, r: &Report) {
                 r.trials,
                 if r.trials == 1 { "" } else { "s" }
             );
-            bars(o, task.with_pass_rate, task.without_pass_rate);
+            bars(o, task.with_pass_rate, task.without_pass_rate, &r.arms);
             let _ = write!(
                 o,
                 "<p>uplift mean(d) <b>{}</b>, {:.0}% interval [{}, {}] ({} percentile-bootstrap resamples over cases, seed {}, {})</p>",
@@ -119,12 +119,17 @@ fn scored(o: &mut String, r: &Report) {
     } else {
         o.push_str("<table class=\"list\"><thead><tr><th>gate</th><th>threshold</th><th>value</th><th>result</th></tr></thead><tbody>");
         for g in &r.gates {
+            let name = g.name.replace('_', "-");
             let _ = write!(
                 o,
-                "<tr><td><code>--{}</code></td><td>{}</td><td>{}</td><td class=\"{}\">{}</td></tr>",
-                g.name.replace('_', "-"),
+                "<tr><td><code>{}{name}</code></td><td>{}</td><td>{}{}</td><td class=\"{}\">{}</td></tr>",
+                if name.starts_with("min-") { "--" } else { "" },
                 signed_or_rate(g.name, Some(g.threshold)),
                 signed_or_rate(g.name, g.value),
+                g.note
+                    .as_ref()
+                    .map(|n| format!("<br><small>{}</small>", Esc(n)))
+                    .unwrap_or_default(),
                 if g.passed { "ok" } else { "fail" },
                 if g.passed { "PASS" } else { "FAIL" }
             );
@@ -179,19 +184,23 @@ fn trigger(o: &mut String, r: &Report, t: &crate::score::TriggerReport) {
 fn signed_or_rate(name: &str, v: Option<f64>) -> String {
     match (name, v) {
         ("min_uplift", Some(x)) => signed(x),
+        ("min_quality_delta", Some(x)) => format!("{} points", crate::score::points(x)),
+        ("blockers" | "no_trigger_theft", Some(x)) => format!("{x:.0}"),
         (_, v) => rate(v),
     }
 }
 
 /// Pass rates of both arms as bars.
-fn bars(o: &mut String, with: f64, without: f64) {
+fn bars(o: &mut String, with: f64, without: f64, arms: &crate::score::Arms) {
     o.push_str("<svg class=\"bars\" viewBox=\"0 0 480 60\" width=\"480\" height=\"60\" role=\"img\" aria-label=\"pass rate per arm\">");
-    for (i, (label, v, class)) in [
-        ("with skill", with, "with"),
-        ("without", without, "without"),
-    ]
-    .iter()
-    .enumerate()
+    let base = if arms.without == "without skill" {
+        "without"
+    } else {
+        "baseline"
+    };
+    for (i, (label, v, class)) in [("with skill", with, "with"), (base, without, "without")]
+        .iter()
+        .enumerate()
     {
         let y = 6.0 + i as f64 * 26.0;
         let _ = write!(

@@ -16,6 +16,7 @@ pub mod duplicate_prompt;
 pub mod eval_kind;
 pub mod eval_shape;
 pub mod evals_json_shape;
+pub mod expectations;
 pub mod fixture_escape;
 pub mod fixtures;
 pub mod load;
@@ -54,6 +55,7 @@ pub fn run(catalog: &Catalog, config: &Config, out: &mut Vec<Diagnostic>) {
     missing_case_file::check(catalog, out);
     minimums::check(catalog, config, out);
     eval_shape::check(catalog, out);
+    expectations::check(catalog, out);
     duplicate_eval_id::check(catalog, out);
     eval_kind::check(catalog, out);
     fixtures::check(catalog, out);

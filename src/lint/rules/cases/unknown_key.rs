@@ -15,7 +15,7 @@ rule! {
     /// `evals` (and `$schema`); in `trigger` `positive`, `negative`; in a
     /// trigger case `prompt`, `top_k`, `owner` (negatives only), `split`;
     /// in an eval `id`, `kind`, `prompt`, `expected_output`, `files`,
-    /// `expectations`, `assertions`, `trust_level`.
+    /// `expectations`, `assertions`, `trust_level`, `forbidden_skills`.
     ///
     /// Formats skillgate reads but does not own are open: in an evals file
     /// or a trigger set only a key one or two letters away from a known one
