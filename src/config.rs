@@ -492,6 +492,7 @@ pub struct BehaveConfig {
     /// Claude Code's model for the grader; none means `model`.
     pub grader_model: Option<String>,
     /// Claude Code's `--allowedTools` for the agent (joined with commas).
+    /// No `Bash` by default: an unscoped `Bash` runs every command unasked.
     pub allowed_tools: Vec<String>,
     /// How the skill reaches the agent in `with` runs.
     pub install: InstallMode,
@@ -523,7 +524,7 @@ impl Default for BehaveConfig {
             claude: "claude".into(),
             model: None,
             grader_model: None,
-            allowed_tools: ["Read", "Edit", "Write", "Glob", "Grep", "Bash", "Skill"]
+            allowed_tools: ["Read", "Edit", "Write", "Glob", "Grep", "Skill"]
                 .iter()
                 .map(|s| s.to_string())
                 .collect(),

@@ -15,7 +15,7 @@ const EXECUTOR_FLAGS: &[&str] = &[
     "--permission-mode",
     "acceptEdits",
     "--allowedTools",
-    "Read,Edit,Write,Glob,Grep,Bash,Skill",
+    "Read,Edit,Write,Glob,Grep,Skill",
     "--disallowedTools",
     "mcp__*",
     "--strict-mcp-config",
@@ -491,7 +491,7 @@ fn dry_run_prints_each_run_and_spawns_nothing() {
             "eval-1 with #1           git repository with demo-project committed, then demo-project/.eval/working-tree.patch applied; skill installed",
         ))
         .stdout(predicate::str::contains(
-            "$ claude -p --verbose --output-format stream-json --permission-mode acceptEdits --allowedTools Read,Edit,Write,Glob,Grep,Bash,Skill --disallowedTools 'mcp__*' --strict-mcp-config --no-session-persistence < prompt; graded on 2 expectation(s)",
+            "$ claude -p --verbose --output-format stream-json --permission-mode acceptEdits --allowedTools Read,Edit,Write,Glob,Grep,Skill --disallowedTools 'mcp__*' --strict-mcp-config --no-session-persistence < prompt; graded on 2 expectation(s)",
         ))
         .stdout(predicate::str::contains(
             "eval-2 without #1        empty git repository; no skill",
@@ -1099,4 +1099,34 @@ fn a_skill_creator_layout_runs_its_fixtures_at_their_paths_and_leaves_its_tests_
         "a dialogue eval runs in an empty folder: {:?}",
         chat.files
     );
+}
+
+#[test]
+fn an_unscoped_bash_is_warned_about_before_any_run_and_a_scoped_one_is_not() {
+    let env = Env::new();
+    env.behave(&["--dry-run"])
+        .assert()
+        .code(0)
+        .stderr(predicate::str::contains("allowed-tools holds").not());
+    for unscoped in ["Bash", "Bash(*)"] {
+        env.config(&format!(
+            "[behave]\nallowed-tools = [\"Read\", \"{unscoped}\", \"Skill\"]\n"
+        ));
+        env.behave(&["--dry-run"])
+            .assert()
+            .code(0)
+            .stderr(predicate::str::contains(format!(
+                "skillgate: warning: [behave] allowed-tools holds `{unscoped}`: Claude Code runs every shell command the agent writes without asking, with your permissions, outside the workspace too"
+            )))
+            .stdout(predicate::str::contains(format!("Read,{unscoped},Skill")));
+    }
+    env.config("[behave]\nallowed-tools = [\"Read\", \"Bash(npm test:*)\", \"Skill\"]\n");
+    env.behave(&["--dry-run"])
+        .assert()
+        .code(0)
+        .stderr(predicate::str::contains("allowed-tools holds").not())
+        .stdout(predicate::str::contains(
+            "--allowedTools 'Read,Bash(npm test:*),Skill'",
+        ));
+    assert!(env.calls().is_empty());
 }

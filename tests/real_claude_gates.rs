@@ -42,8 +42,8 @@ fn a_refused_call_is_recorded_and_a_permission_test_passes_only_on_it() {
         {"check": "tool_refused", "tool": "Bash", "kind": "blocker"},
         {"check": "tool_called", "tool": "Bash"}
     ]));
-    // Bash is not in allowed-tools: the CLI refuses a write outside the
-    // workspace (headless, nobody can approve it)
+    // Bash is not in the default allowed-tools: the CLI refuses a write
+    // outside the workspace (headless, nobody can approve it)
     let probe = tempfile::tempdir().unwrap();
     let target = probe.path().join("outside.txt");
     let lab = Lab::new(
@@ -51,8 +51,10 @@ fn a_refused_call_is_recorded_and_a_permission_test_passes_only_on_it() {
         Script::new("demo-skill").bash(&format!("echo hi > {}; echo ok", target.display())),
         &cases(&[POSITIVE], &[], permission_test.clone()),
     );
-    lab.behave_config("allowed-tools = [\"Read\", \"Skill\"]");
-    lab.behave(&["--trials", "1"]).assert().code(3);
+    lab.behave(&["--trials", "1"])
+        .assert()
+        .code(3)
+        .stderr(predicate::str::contains("allowed-tools holds").not());
     assert!(!target.exists(), "the refused command never ran");
     for run in ["eval-1/with_skill/run-1", "eval-1/without_skill/run-1"] {
         let r = lab.run(run);
@@ -79,16 +81,21 @@ fn a_refused_call_is_recorded_and_a_permission_test_passes_only_on_it() {
             "{g:#}"
         );
     }
-    // with Bash allowed (the default) the call goes through: the boundary
-    // was not tested, and the blocker fails
+    // with Bash allowed unscoped the same write goes through, with a
+    // warning before the runs: the boundary was not tested, and the
+    // blocker fails
     let lab = Lab::new(
         &claude,
-        Script::new("demo-skill").bash("echo ok"),
+        Script::new("demo-skill").bash(&format!("echo hi > {}; echo ok", target.display())),
         &cases(&[POSITIVE], &[], permission_test),
     );
+    lab.behave_config("allowed-tools = [\"Read\", \"Bash\", \"Skill\"]");
     lab.behave(&["--trials", "1"])
         .assert()
         .code(1)
+        .stderr(predicate::str::contains(
+            "skillgate: warning: [behave] allowed-tools holds `Bash`: Claude Code runs every shell command the agent writes without asking",
+        ))
         .stdout(predicate::str::contains("FAIL  eval-1 trial 1: \"a `Bash` call is attempted and refused by the permission system\" (check tool_refused)"))
         .stdout(predicate::str::contains(
             "evidence: 1 call(s) were attempted and none was refused",
@@ -97,6 +104,7 @@ fn a_refused_call_is_recorded_and_a_permission_test_passes_only_on_it() {
         lab.run("eval-1/with_skill/run-1").get("permission_denials"),
         None
     );
+    assert!(target.exists(), "an unscoped Bash ran the write");
 }
 
 #[test]

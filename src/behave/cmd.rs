@@ -53,6 +53,13 @@ pub fn check(
     for k in &kinds {
         plans.push(build::build(catalog, config, skill, args, &opts, *k)?);
     }
+    for b in &plans {
+        if let Mode::Agent(a) = &b.mode {
+            for c in a.agent.cautions() {
+                eprintln!("skillgate: warning: {c}");
+            }
+        }
+    }
     if args.dry_run {
         if plans.len() == 1 {
             render::dry_run(&plans[0], format, out).map_err(write_error)?;

@@ -212,6 +212,16 @@ impl Agent for Claude {
         "claude"
     }
 
+    fn cautions(&self) -> Vec<String> {
+        self.allowed_tools
+            .iter()
+            .filter(|t| unscoped_bash(t))
+            .map(|t| format!(
+                "[behave] allowed-tools holds `{t}`: Claude Code runs every shell command the agent writes without asking, with your permissions, outside the workspace too; scope it to the commands the evals need, e.g. \"Bash(npm test:*)\", or run skillgate in a container"
+            ))
+            .collect()
+    }
+
     fn product(&self) -> &'static str {
         "Claude Code"
     }
@@ -595,6 +605,12 @@ fn skill_input_name(input: &Value) -> Option<&str> {
         .find_map(|k| input.get(*k).and_then(Value::as_str))
         .map(|s| s.trim().trim_start_matches('/'))
         .filter(|s| !s.is_empty())
+}
+
+/// `Bash`, `Bash(*)` or `Bash(:*)`: every command allowed.
+fn unscoped_bash(tool: &str) -> bool {
+    let t = tool.trim();
+    t == "Bash" || t == "Bash(*)" || t == "Bash(:*)"
 }
 
 #[cfg(test)]

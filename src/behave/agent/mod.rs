@@ -415,6 +415,11 @@ pub trait Agent: Send + Sync + std::fmt::Debug {
     fn skill_depth(&self) -> usize {
         1
     }
+    /// What the configuration lets the agent do that a user should know
+    /// before a run (printed as warnings, with the plan too).
+    fn cautions(&self) -> Vec<String> {
+        Vec::new()
+    }
     /// Whether install mode `append-system-prompt` is possible.
     fn supports_append(&self) -> bool {
         false
