@@ -427,3 +427,64 @@ fn score_writes_one_testcase_per_case_and_per_gate() {
     assert!(up.child("failure").is_none());
     assert_eq!(up.child("system-out").unwrap().text, "+0.300 ≥ +0.100");
 }
+
+#[test]
+fn observations_of_several_clients_give_one_document_with_each_clients_suites() {
+    let ex = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/score/example");
+    let t = tempfile::tempdir().unwrap();
+    let lines = std::fs::read_to_string(ex.join("observations.jsonl")).unwrap();
+    let mut both = String::new();
+    for client in ["claude", "codex"] {
+        for l in lines.lines().filter(|l| !l.trim().is_empty()) {
+            both.push_str(&l.replacen('{', &format!("{{\"client\":\"{client}\","), 1));
+            both.push('\n');
+        }
+    }
+    let obs = t.path().join("observations.jsonl");
+    std::fs::write(&obs, both).unwrap();
+    let out = skillgate()
+        .args(["score", "--skill"])
+        .arg(ex.join("refund-policy"))
+        .arg("--cases")
+        .arg(ex.join("cases.jsonl"))
+        .arg("--observations")
+        .arg(&obs)
+        .args(["--min-trigger-f1", "0.95", "--format", "junit"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "F1 0.913 is below 0.95 for both"
+    );
+    let xml = String::from_utf8(out.stdout).unwrap();
+    let root = checked(&xml);
+    assert_eq!(root.attr("name"), "skillgate behavioral refund-policy");
+    let names: Vec<&str> = root.all("testsuite").map(|s| s.attr("name")).collect();
+    assert_eq!(
+        names,
+        [
+            "claude.refund-policy.trigger",
+            "claude.refund-policy.task",
+            "claude.refund-policy.gates",
+            "codex.refund-policy.trigger",
+            "codex.refund-policy.task",
+            "codex.refund-policy.gates",
+        ]
+    );
+    for client in ["claude", "codex"] {
+        let gates = suite(&root, &format!("{client}.refund-policy.gates"));
+        let props = gates.child("properties").unwrap();
+        let client_prop = props.all("property").find(|p| p.attr("name") == "client");
+        assert_eq!(client_prop.unwrap().attr("value"), client);
+        let f1 = case(gates, |c| c.attr("name") == "min-trigger-f1");
+        assert_eq!(
+            f1.attr("classname"),
+            format!("{client}.refund-policy.gates")
+        );
+        assert_eq!(
+            f1.child("failure").unwrap().attr("message"),
+            "--min-trigger-f1: 0.913 < 0.950"
+        );
+    }
+}

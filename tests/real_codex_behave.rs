@@ -192,6 +192,47 @@ fn two_clients_run_the_same_cases_are_gated_each_and_merge_only_when_asked() {
         "codex loaded the skill in both with runs"
     );
     assert_eq!(doc["verdict"], "insufficient");
+    // --format junit: one document holding each client's suites
+    let junit = |out: &[u8]| {
+        let xml = String::from_utf8(out.to_vec()).unwrap();
+        assert!(xml.starts_with("<?xml"), "{xml}");
+        assert_eq!(xml.matches("<?xml").count(), 1, "{xml}");
+        assert_eq!(xml.matches("<testsuites ").count(), 1, "{xml}");
+        assert!(!xml.contains("client   "), "{xml}");
+        xml
+    };
+    let merged_junit = lab.tmp.path().join("merged-junit");
+    let out = merge(&["--across-clients", "--format", "junit"], &merged_junit)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3));
+    let xml = junit(&out.stdout);
+    for c in ["claude", "codex"] {
+        assert!(
+            xml.contains(&format!("<testsuite name=\"{c}.demo-skill.trigger\"")),
+            "{xml}"
+        );
+    }
+    let out = run(&[
+        "--trials",
+        "1",
+        "--agent",
+        "codex,claude",
+        "--grader-agent",
+        "claude",
+        "--format",
+        "junit",
+    ])
+    .output()
+    .unwrap();
+    assert_eq!(out.status.code(), Some(3));
+    let xml = junit(&out.stdout);
+    let at = |c: &str| {
+        xml.find(&format!("<testsuite name=\"{c}.demo-skill.trigger\""))
+            .unwrap_or_else(|| panic!("{c}: {xml}"))
+    };
+    assert!(at("codex") < at("claude"), "in --agent order");
+    assert!(xml.contains("<property name=\"client\" value=\"codex\"/>"));
     assert_eq!(lab.leftovers(), Vec::<String>::new());
     assert_eq!(lab.escaped(), Vec::<String>::new());
 }

@@ -23,6 +23,7 @@ use crate::catalog::Catalog;
 use crate::cli::{BehaveArgs, Format, Gates, MergeArgs};
 use crate::config::Config;
 use crate::exit::{Exit, Fatal};
+use crate::report::junit::ClientSuites;
 use crate::report::write_error;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -94,9 +95,27 @@ pub fn check(
     }
     if plans.len() == 1 {
         let b = plans.pop().expect("one plan");
-        return run_plan(catalog, config, b, args, format, out);
+        return run_plan(catalog, config, b, args, format, out, None);
     }
     let mut worst = Exit::Ok;
+    if format == Format::Junit {
+        // one document: every client's suites under one <testsuites>
+        let mut suites = Vec::new();
+        for b in plans {
+            let exit = run_plan(
+                catalog,
+                config,
+                b,
+                args,
+                format,
+                &mut std::io::sink(),
+                Some(&mut suites),
+            )?;
+            worst = worst.worst(exit);
+        }
+        crate::report::junit::write_clients(skill, &suites, out).map_err(write_error)?;
+        return Ok(worst);
+    }
     let mut docs = Vec::new();
     let mut lines = Vec::new();
     for b in plans {
@@ -116,7 +135,7 @@ pub fn check(
         if format != Format::Json {
             writeln!(out, "client   {label}").map_err(write_error)?;
         }
-        let exit = run_plan(catalog, config, b, args, format, &mut buf)?;
+        let exit = run_plan(catalog, config, b, args, format, &mut buf, None)?;
         worst = worst.worst(exit);
         if format == Format::Json {
             let v: serde_json::Value =
@@ -149,6 +168,7 @@ fn run_plan(
     args: &BehaveArgs,
     format: Format,
     out: &mut dyn Write,
+    junit_sink: Option<&mut Vec<ClientSuites>>,
 ) -> Result<Exit, Fatal> {
     let base = results::skill_results(&catalog.root, &b.plan.skill.name);
     let iteration = results::new_iteration(&base)?;
@@ -217,9 +237,10 @@ fn run_plan(
     let scoring = Scoring {
         skill_dir: b.skill_abs.clone(),
         gates,
+        redactor,
     };
     finish(
-        &iteration, &b.plan, &records, &scoring, &redactor, format, out,
+        &iteration, &b.plan, &records, &scoring, format, out, junit_sink,
     )
 }
 
@@ -240,6 +261,8 @@ pub fn score_options(plan: &PlanDoc, gates: Gates) -> crate::score::Options {
 struct Scoring {
     skill_dir: PathBuf,
     gates: Gates,
+    /// What is kept out of the scorer's inputs.
+    redactor: Redactor,
 }
 
 /// Write the iteration's summary files and score it (a whole, complete
@@ -249,10 +272,11 @@ fn finish(
     plan: &PlanDoc,
     records: &[(RunKey, RunRecord)],
     scoring: &Scoring,
-    redactor: &Redactor,
     format: Format,
     out: &mut dyn Write,
+    junit_sink: Option<&mut Vec<ClientSuites>>,
 ) -> Result<Exit, Fatal> {
+    let redactor = &scoring.redactor;
     let shown = iteration.display().to_string();
     results::write_json(
         &iteration.join("benchmark.json"),
@@ -291,7 +315,14 @@ fn finish(
         }
     };
     let written = match (&why, &report) {
-        _ if format == Format::Junit => junit(plan, records, report.as_ref(), why.as_ref(), out),
+        _ if format == Format::Junit => junit(
+            plan,
+            records,
+            report.as_ref(),
+            why.as_ref(),
+            out,
+            junit_sink,
+        ),
         (Some(results::Unscored::Missing { .. }), _) => {
             render::missing(plan, &shown, records, format, out)
         }
@@ -321,22 +352,28 @@ fn junit(
     report: Option<&crate::score::Report>,
     why: Option<&results::Unscored>,
     out: &mut dyn Write,
+    sink: Option<&mut Vec<ClientSuites>>,
 ) -> std::io::Result<()> {
-    use crate::report::junit::{Tier3, tier3};
+    use crate::report::junit::{Tier3, client_suites, tier3};
     let mut runs: Vec<Vec<_>> = vec![Vec::new(); plan.cases.len()];
     for (k, r) in records {
         runs[k.case].push((k.variant, k.trial, Some(r)));
     }
-    tier3(
-        &Tier3 {
-            skill: &plan.skill.name,
-            trials: plan.trials,
-            cases: Tier3::cases_of(plan, &runs),
-            report,
-            unscored: why.map(|w| (w.why(), matches!(w, results::Unscored::Missing { .. }))),
-        },
-        out,
-    )
+    let t = Tier3 {
+        skill: &plan.skill.name,
+        client: sink.is_some().then_some(plan.agent.kind.as_str()),
+        trials: plan.trials,
+        cases: Tier3::cases_of(plan, &runs),
+        report,
+        unscored: why.map(|w| (w.why(), matches!(w, results::Unscored::Missing { .. }))),
+    };
+    match sink {
+        Some(all) => {
+            all.push(client_suites(&t));
+            Ok(())
+        }
+        None => tier3(&t, out),
+    }
 }
 
 /// Score the iteration's `cases.jsonl` and `observations.jsonl` (per
@@ -382,10 +419,10 @@ fn finish_clients(
     iteration: &Path,
     parts: &[ClientPart],
     scoring: &Scoring,
-    redactor: &Redactor,
     format: Format,
     out: &mut dyn Write,
 ) -> Result<Exit, Fatal> {
+    let redactor = &scoring.redactor;
     let mut observations = String::new();
     for (plan, records, dir) in parts {
         results::write_json(
@@ -584,6 +621,7 @@ pub fn merge(args: &MergeArgs, out: &mut dyn Write) -> Result<Exit, Fatal> {
     let scoring = Scoring {
         skill_dir: skill_dir.clone(),
         gates: args.gates,
+        redactor: Redactor::from_env(),
     };
     let one = groups.len() == 1;
     let mut parts = Vec::new();
@@ -603,19 +641,12 @@ pub fn merge(args: &MergeArgs, out: &mut dyn Write) -> Result<Exit, Fatal> {
             &plan,
             &records,
             &scoring,
-            &Redactor::from_env(),
             args.format,
             out,
+            None,
         );
     }
-    finish_clients(
-        &iteration,
-        &parts,
-        &scoring,
-        &Redactor::from_env(),
-        args.format,
-        out,
-    )
+    finish_clients(&iteration, &parts, &scoring, args.format, out)
 }
 
 /// One run read from a shard: its place, its record, its folder.

@@ -123,7 +123,12 @@ fn cut(text: &str, max: usize) -> String {
     super::html::cut(text, max).replace(['\n', '\r'], " ")
 }
 
-fn write_suites(name: &str, suites: &[Suite], out: &mut dyn Write) -> std::io::Result<()> {
+fn write_suites<S: std::borrow::Borrow<Suite>>(
+    name: &str,
+    suites: &[S],
+    out: &mut dyn Write,
+) -> std::io::Result<()> {
+    let suites: Vec<&Suite> = suites.iter().map(|s| s.borrow()).collect();
     let count = |f: fn(&Res) -> bool| -> usize {
         suites
             .iter()
@@ -440,6 +445,9 @@ pub struct Tier3Case<'a> {
 /// A Tier 3 evaluation: the scorer's report (when scored), or why not.
 pub struct Tier3<'a> {
     pub skill: &'a str,
+    /// The client that ran it, when one report of several (suite and class
+    /// names then start with it).
+    pub client: Option<&'a str>,
     pub trials: u32,
     pub cases: Vec<Tier3Case<'a>>,
     pub report: Option<&'a Report>,
@@ -452,6 +460,7 @@ impl<'a> Tier3<'a> {
     pub fn from_report(report: &'a Report) -> Tier3<'a> {
         Tier3 {
             skill: &report.skill.name,
+            client: None,
             trials: report.trials,
             cases: report
                 .per_case
@@ -578,7 +587,7 @@ fn expectation_cases<'a>(t: &Tier3, r: &'a Report) -> Vec<Case> {
                 item.kind.as_str(),
                 cut(&item.expectation, NAME_CHARS)
             ),
-            format!("{}.expectations.{}", t.skill, item.case),
+            format!("{}.expectations.{}", t.scope(), item.case),
         );
         c.out = format!(
             "passed in {} of {} trials {}, {} of {} {}{}",
@@ -619,8 +628,47 @@ fn expectation_cases<'a>(t: &Tier3, r: &'a Report) -> Vec<Case> {
     out
 }
 
+impl Tier3<'_> {
+    /// What suite and class names start with: the skill, after its client
+    /// when there is one.
+    fn scope(&self) -> String {
+        match self.client {
+            Some(c) => format!("{c}.{}", self.skill),
+            None => self.skill.to_string(),
+        }
+    }
+}
+
 /// Tier 3.
 pub fn tier3(t: &Tier3, out: &mut dyn Write) -> std::io::Result<()> {
+    write_suites(
+        &format!("skillgate behavioral {}", t.skill),
+        &tier3_suites(t),
+        out,
+    )
+}
+
+/// One client's Tier 3 suites, kept until every client has run
+/// ([`write_clients`]).
+pub struct ClientSuites(Vec<Suite>);
+
+/// One client's evaluation as suites whose names start with the client.
+pub fn client_suites(t: &Tier3) -> ClientSuites {
+    ClientSuites(tier3_suites(t))
+}
+
+/// Tier 3 run by several clients: each client's suites, in order, under
+/// one `<testsuites>`.
+pub fn write_clients(
+    skill: &str,
+    clients: &[ClientSuites],
+    out: &mut dyn Write,
+) -> std::io::Result<()> {
+    let suites: Vec<&Suite> = clients.iter().flat_map(|c| &c.0).collect();
+    write_suites(&format!("skillgate behavioral {skill}"), &suites, out)
+}
+
+fn tier3_suites(t: &Tier3) -> Vec<Suite> {
     let n = t.trials;
     let outcome = |id: &str| -> Option<&CaseOutcome> {
         t.report
@@ -635,8 +683,8 @@ pub fn tier3(t: &Tier3, out: &mut dyn Write) -> std::io::Result<()> {
     let mut task = Vec::new();
     for c in &t.cases {
         let name = format!("{}: {}", c.id, cut(c.prompt, NAME_CHARS));
-        let mut tc = Case::new(&name, format!("{}.trigger", t.skill));
-        let mut kc = Case::new(&name, format!("{}.task", t.skill));
+        let mut tc = Case::new(&name, format!("{}.trigger", t.scope()));
+        let mut kc = Case::new(&name, format!("{}.task", t.scope()));
         if let Some(err) = no_verdict(c) {
             tc.res = err.clone();
             kc.res = err;
@@ -703,12 +751,16 @@ pub fn tier3(t: &Tier3, out: &mut dyn Write) -> std::io::Result<()> {
     dedupe(&mut trigger);
     dedupe(&mut task);
     let mut gates = Vec::new();
-    let mut evidence = Case::new("evidence", format!("{}.gates", t.skill));
-    let base = vec![
+    let mut evidence = Case::new("evidence", format!("{}.gates", t.scope()));
+    let mut base = vec![
         ("skill".to_string(), t.skill.to_string()),
         ("trials".into(), n.to_string()),
     ];
+    if let Some(c) = t.client {
+        base.insert(0, ("client".to_string(), c.to_string()));
+    }
     let mut properties = base.clone();
+    let base_props = base.clone();
     match (t.report, &t.unscored) {
         (_, Some((why, true))) => {
             evidence.res = Res::Error {
@@ -779,7 +831,7 @@ pub fn tier3(t: &Tier3, out: &mut dyn Write) -> std::io::Result<()> {
             properties.push(("arm_with".into(), r.arms.with.clone()));
             properties.push(("arm_without".into(), r.arms.without.clone()));
             for g in &r.gates {
-                let mut c = Case::new(g.name.replace('_', "-"), format!("{}.gates", t.skill));
+                let mut c = Case::new(g.name.replace('_', "-"), format!("{}.gates", t.scope()));
                 let cmp = if g.passed { "≥" } else { "<" };
                 c.out = match g.name {
                     "min_uplift" => format!(
@@ -835,17 +887,17 @@ pub fn tier3(t: &Tier3, out: &mut dyn Write) -> std::io::Result<()> {
         .unwrap_or_default();
     let mut suites = vec![
         Suite {
-            name: format!("{}.trigger", t.skill),
+            name: format!("{}.trigger", t.scope()),
             properties: base.clone(),
             cases: trigger,
         },
         Suite {
-            name: format!("{}.task", t.skill),
+            name: format!("{}.task", t.scope()),
             properties: base,
             cases: task,
         },
         Suite {
-            name: format!("{}.gates", t.skill),
+            name: format!("{}.gates", t.scope()),
             properties,
             cases: gates,
         },
@@ -854,16 +906,13 @@ pub fn tier3(t: &Tier3, out: &mut dyn Write) -> std::io::Result<()> {
         suites.insert(
             2,
             Suite {
-                name: format!("{}.expectations", t.skill),
-                properties: vec![
-                    ("skill".to_string(), t.skill.to_string()),
-                    ("trials".into(), n.to_string()),
-                ],
+                name: format!("{}.expectations", t.scope()),
+                properties: base_props.clone(),
                 cases: expectations,
             },
         );
     }
-    write_suites(&format!("skillgate behavioral {}", t.skill), &suites, out)
+    suites
 }
 
 #[cfg(test)]

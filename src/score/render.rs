@@ -33,6 +33,19 @@ pub fn render_scored(
         )?;
         return writeln!(out);
     }
+    if format == Format::Junit {
+        use crate::report::junit::{Tier3, client_suites, write_clients};
+        let suites: Vec<_> = reports
+            .iter()
+            .map(|c| {
+                let mut t = Tier3::from_report(&c.report);
+                t.client = Some(&c.client);
+                client_suites(&t)
+            })
+            .collect();
+        let skill = reports.first().map_or("", |c| c.report.skill.name.as_str());
+        return write_clients(skill, &suites, out);
+    }
     for c in reports {
         writeln!(out, "client   {}", c.client)?;
         human(&c.report, out)?;
