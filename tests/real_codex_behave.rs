@@ -192,6 +192,27 @@ fn two_clients_run_the_same_cases_are_gated_each_and_merge_only_when_asked() {
         "codex loaded the skill in both with runs"
     );
     assert_eq!(doc["verdict"], "insufficient");
+    // the HTML report is about one client's iteration
+    let report = |dir: &std::path::Path, html: &std::path::Path| {
+        let mut c = assert_cmd::Command::cargo_bin("skillgate").unwrap();
+        c.current_dir(lab.root.parent().unwrap())
+            .arg("report")
+            .arg(dir)
+            .arg("-o")
+            .arg(html);
+        c
+    };
+    let html = lab.tmp.path().join("merged.html");
+    report(&merged, &html)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "holds one iteration per client (claude, codex), as `merge --across-clients` writes",
+        ));
+    assert!(!html.exists());
+    report(&merged.join("codex"), &html).assert().code(0);
+    let page = std::fs::read_to_string(&html).unwrap();
+    assert!(page.contains("demo-skill"), "the codex iteration's page");
     // --format junit: one document holding each client's suites
     let junit = |out: &[u8]| {
         let xml = String::from_utf8(out.to_vec()).unwrap();

@@ -40,6 +40,25 @@ fn kind(path: &Path) -> Result<Kind, Fatal> {
     if !found.is_empty() {
         return Ok(Kind::Results(found));
     }
+    // `merge --across-clients`: one iteration per client below it
+    let mut clients: Vec<String> = std::fs::read_dir(path)
+        .map_err(|e| Fatal::usage(format!("{}: {e}", path.display())))?
+        .filter_map(|e| e.ok())
+        .filter(|e| iteration::is_iteration(&e.path()))
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    if !clients.is_empty() {
+        clients.sort();
+        return Err(Fatal::usage(format!(
+            "{}: holds one iteration per client ({}), as `merge --across-clients` writes; a report shows one client's iteration",
+            path.display(),
+            clients.join(", ")
+        ))
+        .with_help(format!(
+            "pass one client's folder, e.g. {}; `skillgate score` on its cases.jsonl and observations.jsonl compares the clients",
+            path.join(&clients[0]).display()
+        )));
+    }
     // evals/results itself: one folder per skill
     let skills: Vec<String> = std::fs::read_dir(path)
         .map_err(|e| Fatal::usage(format!("{}: {e}", path.display())))?
