@@ -127,6 +127,29 @@ pub struct LintConfig {
     pub client_keys: Vec<String>,
     /// Extra top-level keys accepted without any finding.
     pub allowed_keys: Vec<String>,
+    /// The clients whose reading of each SKILL.md is checked (SG600–SG609).
+    /// Unset: Claude Code and `[route] client`. Claude Code's own rules
+    /// (SG600–SG608) run only when it is listed.
+    pub clients: Option<Vec<crate::client::ClientId>>,
+}
+
+impl LintConfig {
+    /// The clients linted, in order, given the client Tier 2 routes for.
+    pub fn linted_clients(&self, route: crate::client::ClientId) -> Vec<crate::client::ClientId> {
+        use crate::client::ClientId;
+        let mut v = match &self.clients {
+            Some(list) => list.clone(),
+            None => vec![ClientId::ClaudeCode, route],
+        };
+        v.retain(|c| *c != ClientId::Spec);
+        let mut seen = Vec::new();
+        v.retain(|c| {
+            let new = !seen.contains(c);
+            seen.push(*c);
+            new
+        });
+        v
+    }
 }
 
 impl Default for LintConfig {
@@ -155,6 +178,7 @@ impl Default for LintConfig {
             .map(|s| s.to_string())
             .collect(),
             allowed_keys: Vec::new(),
+            clients: None,
         }
     }
 }
@@ -294,8 +318,9 @@ pub struct RouteConfig {
     pub listing_budget_chars: Option<usize>,
     /// Characters of one entry a client shows before cutting it.
     pub entry_cap_chars: Option<usize>,
-    /// Whose listing Tier 2 routes: `claude-code` (what Claude Code shows
-    /// the model) or `spec` (the specification's strict reading).
+    /// Whose listing Tier 2 routes: `claude-code`, `codex`, `gemini-cli`,
+    /// `opencode` (what that client shows the model) or `spec` (the
+    /// specification's strict reading).
     pub client: crate::client::ClientId,
     /// Rank the client's built-in skills (from `skillgate listing
     /// --capture`) as competitors of the catalog's.
@@ -594,6 +619,14 @@ impl Config {
                 ))
                 .with_help("write the heading text, e.g. required-sections = [\"Overview\", \"Verification\"]"));
             }
+        }
+        if let Some(list) = &self.lint.clients
+            && list.contains(&crate::client::ClientId::Spec)
+        {
+            return Err(Fatal::usage(format!(
+                "{origin}: [lint] clients lists `spec`, which is not a client: the specification is always checked (SG1xx)"
+            ))
+            .with_help("list clients only: claude-code, codex, gemini-cli, opencode"));
         }
         if self.lint.line_budget == 0 {
             return Err(Fatal::usage(format!(

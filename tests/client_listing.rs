@@ -208,3 +208,144 @@ fn builtins_without_a_capture_say_so() {
         "{out}"
     );
 }
+
+/// A catalog each client reads differently: `b` writes a key twice and a
+/// `: ` in a value, `c` starts with a byte order mark, `group/e` is nested.
+fn mixed_catalog(config: &str) -> tempfile::TempDir {
+    let t = tempfile::tempdir().unwrap();
+    let put = |rel: &str, text: &[u8]| {
+        let p = t.path().join(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    };
+    put(
+        "skills/a/SKILL.md",
+        b"---\nname: a\ndescription: Use when fixing invoices.\n---\nbody\n",
+    );
+    put(
+        "skills/b/SKILL.md",
+        b"---\nname: b\ndescription: x\ndescription: Use when reviewing PRs: run the checks.\n---\nbody\n",
+    );
+    put(
+        "skills/c/SKILL.md",
+        b"\xef\xbb\xbf---\nname: c\ndescription: Use when drawing diagrams.\n---\nbody\n",
+    );
+    put(
+        "skills/group/e/SKILL.md",
+        b"---\nname: e\ndescription: Use when writing release notes.\n---\nbody\n",
+    );
+    put("skillgate.toml", config.as_bytes());
+    t
+}
+
+/// (rule, file, message) of every finding of `check --format json`.
+fn findings(root: &Path) -> Vec<(String, String, String)> {
+    let (out, _) = run(&["check", root.to_str().unwrap(), "--format", "json"]);
+    let doc: Value = serde_json::from_str(&out).unwrap();
+    doc["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            (
+                d["rule"].as_str().unwrap().to_string(),
+                d["file"].as_str().unwrap().to_string(),
+                d["message"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn each_linted_client_says_which_skills_it_leaves_out_and_why() {
+    let t = mixed_catalog("[lint]\nclients = [\"codex\", \"gemini-cli\", \"opencode\"]\n");
+    let all = findings(t.path());
+    let sg609: Vec<(&str, &str)> = all
+        .iter()
+        .filter(|(r, _, _)| r == "SG609")
+        .map(|(_, f, m)| (f.as_str(), m.split(':').next().unwrap()))
+        .collect();
+    assert_eq!(
+        sg609,
+        [
+            ("skills/b/SKILL.md", "`b` is not in Codex's listing"),
+            ("skills/b/SKILL.md", "`b` is not in opencode's listing"),
+            ("skills/c/SKILL.md", "`c` is not in Codex's listing"),
+            ("skills/c/SKILL.md", "`c` is not in Gemini CLI's listing"),
+            (
+                "skills/group/e/SKILL.md",
+                "`e` is not in Gemini CLI's listing"
+            ),
+        ],
+        "{all:#?}"
+    );
+    let msg = |file: &str, client: &str| {
+        all.iter()
+            .find(|(r, f, m)| r == "SG609" && f == file && m.contains(client))
+            .map(|(_, _, m)| m.clone())
+            .unwrap()
+    };
+    assert!(
+        msg("skills/b/SKILL.md", "Codex").contains(
+            "after its retry with values holding `: ` quoted: duplicate entry with key \"description\""
+        ),
+        "{all:#?}"
+    );
+    assert!(msg("skills/b/SKILL.md", "Codex").ends_with("; Claude Code and Gemini CLI list it"));
+    assert!(
+        msg("skills/c/SKILL.md", "Gemini").contains("the file starts with a byte order mark"),
+        "{all:#?}"
+    );
+    assert!(msg("skills/group/e/SKILL.md", "Gemini").contains("levels below the skills root"));
+    // Claude Code is not linted here: none of its rules speak
+    assert!(
+        !all.iter()
+            .any(|(r, _, _)| r.starts_with("SG60") && r != "SG609"),
+        "{all:#?}"
+    );
+}
+
+#[test]
+fn by_default_claude_code_and_the_routed_client_are_linted() {
+    let t = mixed_catalog("");
+    let all = findings(t.path());
+    assert!(!all.iter().any(|(r, _, _)| r == "SG609"), "{all:#?}");
+    assert!(
+        all.iter()
+            .any(|(r, f, _)| r == "SG601" && f == "skills/c/SKILL.md")
+    );
+    let t = mixed_catalog("[route]\nclient = \"gemini-cli\"\n");
+    let all = findings(t.path());
+    let sg609: Vec<&str> = all
+        .iter()
+        .filter(|(r, _, _)| r == "SG609")
+        .map(|(_, f, _)| f.as_str())
+        .collect();
+    assert_eq!(sg609, ["skills/c/SKILL.md", "skills/group/e/SKILL.md"]);
+    assert!(
+        all.iter()
+            .any(|(r, f, _)| r == "SG601" && f == "skills/c/SKILL.md")
+    );
+    let (human, code) = run(&["check", t.path().to_str().unwrap()]);
+    assert_eq!(code, Some(1), "SG013 on b: {human}");
+    assert!(
+        human.contains("warning[SG609]: `e` is not in Gemini CLI's listing"),
+        "{human}"
+    );
+    assert!(
+        human.contains("help: install the skill where Gemini CLI looks"),
+        "{human}"
+    );
+    let t = mixed_catalog("[lint]\nclients = [\"spec\"]\n");
+    let out = Command::cargo_bin("skillgate")
+        .unwrap()
+        .args(["check", t.path().to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr)
+            .contains("[lint] clients lists `spec`, which is not a client"),
+        "{out:?}"
+    );
+}

@@ -116,7 +116,12 @@ mod random {
                 std::fs::create_dir_all(&skill).unwrap();
                 std::fs::write(skill.join("SKILL.md"), format!("---\n{}", parts.concat())).unwrap();
             }
-            let (after, during, cut) = both_ways(dir.path(), &Config::default());
+            let every_client = Config::parse(
+                "[lint]\nclients = [\"claude-code\", \"codex\", \"gemini-cli\", \"opencode\"]\n",
+                "skillgate.toml",
+            )
+            .unwrap();
+            let (after, during, cut) = both_ways(dir.path(), &every_client);
             prop_assert_eq!(&after, &during);
             for d in &during {
                 if let (Some(span), Some(src)) = (d.span, cut.sources.get(&d.file)) {

@@ -271,7 +271,15 @@ pub fn read(skill: &Skill) -> Reading {
                     ));
                     v
                 }
-                _ => {
+                Some(Err(again)) => {
+                    r.hidden = Some(Hidden::BadFrontmatter {
+                        message: format!(
+                            "{first}; after its retry with values holding `: ` quoted: {again}"
+                        ),
+                    });
+                    return r;
+                }
+                None => {
                     r.hidden = Some(Hidden::BadFrontmatter { message: first });
                     return r;
                 }

@@ -110,6 +110,7 @@ pub static RULES: &[&Rule] = &[
     &client::alias::ALIAS_COLLISION,
     &client::retry::RETRY_CHANGED,
     &client::not_string::NOT_A_STRING,
+    &client::not_listed::NOT_LISTED,
 ];
 
 /// Look a rule up by id (case-insensitive) or by name.
@@ -165,7 +166,34 @@ pub fn lint_skill(env: &Env, skill: &Skill, load: &[Diagnostic]) -> (SkillLint, 
     }
     out.references = references::collect(&s);
     // the body line Claude Code shows when there is no description
-    let client_needs = crate::client::claude_code::read(skill).needs;
+    let mut client_needs = crate::client::claude_code::read(skill).needs;
+    // the text the clients' own splits read must survive the cut too:
+    // where skillgate finds no frontmatter block, a client may still find
+    // one, ending anywhere, so the whole text is kept
+    if let Some(src) = &skill.source {
+        let bom = if src.text.starts_with('\u{feff}') {
+            3
+        } else {
+            0
+        };
+        match crate::catalog::frontmatter::split(&src.text, bom) {
+            Err(_) => client_needs = src.text.len(),
+            // `---` right after the opening line: Gemini CLI's and
+            // gray-matter's patterns need at least a line break between the
+            // two, so they end at the next line starting with `---`
+            Ok((sp, _)) if sp.yaml.is_empty() => {
+                let mut at = sp.body;
+                for line in src.text[sp.body..].split_inclusive('\n') {
+                    at += line.len();
+                    if line.starts_with("---") {
+                        client_needs = client_needs.max(at);
+                        break;
+                    }
+                }
+            }
+            Ok(_) => {}
+        }
+    }
     let keep = load
         .iter()
         .chain(&out.diagnostics)

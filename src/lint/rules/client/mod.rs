@@ -1,21 +1,24 @@
 //! Client fidelity (`SG600`–`SG629`): what a client does silently with a
 //! SKILL.md that its own reading accepts. Each rule reads the client's
 //! listing ([`crate::client`]), and each message says which readers reject
-//! the file and which accept it. Claude Code's rules are SG600–SG608;
-//! SG520/SG521 (listing budget, entry cut) are Tier 2's.
+//! the file and which accept it. Claude Code's rules are SG600–SG608, the
+//! other clients' SG609; which clients are checked is `[lint] clients`
+//! (unset: Claude Code and `[route] client`). SG520/SG521 (listing budget,
+//! entry cut) are Tier 2's.
 
 pub mod alias;
 pub mod dropped;
 pub mod ends_early;
 pub mod from_body;
 pub mod hidden;
+pub mod not_listed;
 pub mod not_string;
 pub mod retry;
 pub mod surrogate;
 pub mod too_deep;
 
 use crate::catalog::Catalog;
-use crate::client::{ChangeKind, Client, Hidden, claude_code::ClaudeCode};
+use crate::client::{ChangeKind, Client, ClientId, Hidden, Listing, claude_code::ClaudeCode};
 use crate::config::Config;
 use crate::diag::Diagnostic;
 
@@ -24,6 +27,152 @@ pub fn run(catalog: &Catalog, config: &Config, out: &mut Vec<Diagnostic>) {
     if catalog.skills.is_empty() {
         return;
     }
+    let clients = config.lint.linted_clients(config.route.client);
+    let mut listings: Vec<(ClientId, Listing)> = Vec::new();
+    if clients.contains(&ClientId::ClaudeCode) {
+        claude_code(catalog, config, out);
+    }
+    for c in clients.into_iter().filter(|c| *c != ClientId::ClaudeCode) {
+        not_listed_by(catalog, config, c, &mut listings, out);
+    }
+}
+
+/// The listing of `client`, computed once.
+fn listing_of<'a>(
+    catalog: &Catalog,
+    config: &Config,
+    client: ClientId,
+    listings: &'a mut Vec<(ClientId, Listing)>,
+) -> &'a Listing {
+    let at = match listings.iter().position(|(c, _)| *c == client) {
+        Some(i) => i,
+        None => {
+            listings.push((client, client.model().listing(catalog, config, None)));
+            listings.len() - 1
+        }
+    };
+    &listings[at].1
+}
+
+/// SG609: the skills `client` leaves out of its listing, but for the
+/// reasons other rules report (a listing over budget) or an author means
+/// (`disable-model-invocation`, `paths:`).
+fn not_listed_by(
+    catalog: &Catalog,
+    config: &Config,
+    client: ClientId,
+    listings: &mut Vec<(ClientId, Listing)>,
+    out: &mut Vec<Diagnostic>,
+) {
+    let dropped: Vec<(usize, String, String, Hidden)> =
+        listing_of(catalog, config, client, listings)
+            .entries
+            .iter()
+            .filter(|e| !e.listed)
+            .filter_map(|e| {
+                let r = e.reason.clone()?;
+                match r {
+                    Hidden::OverBudget
+                    | Hidden::DisableModelInvocation { .. }
+                    | Hidden::Conditional { .. } => None,
+                    // a file skillgate could not read is SG001/SG002 already
+                    Hidden::Unreadable => None,
+                    Hidden::TooLarge { .. } if catalog.skills[e.skill].source.is_none() => None,
+                    r => Some((e.skill, e.path.clone(), e.name.clone(), r)),
+                }
+            })
+            .collect();
+    for (skill, path, name, reason) in dropped {
+        let others: Vec<&str> = ClientId::CLIENTS
+            .iter()
+            .filter(|c| **c != client)
+            .filter(|c| {
+                listing_of(catalog, config, **c, listings)
+                    .entries
+                    .iter()
+                    .any(|e| e.skill == skill && e.listed)
+            })
+            .map(|c| c.label())
+            .collect();
+        let readers = if others.is_empty() {
+            "no other modelled client lists it either".to_string()
+        } else {
+            format!(
+                "{} list{} it",
+                join_and(&others),
+                if others.len() == 1 { "s" } else { "" }
+            )
+        };
+        out.push(
+            not_listed::NOT_LISTED
+                .diag(
+                    &path,
+                    format!(
+                        "`{name}` is not in {}'s listing: {}; {readers}",
+                        client.label(),
+                        reason.describe()
+                    ),
+                )
+                .with_span_opt(not_listed_span(&catalog.skills[skill], &reason))
+                .with_help(not_listed_help(client, &reason)),
+        );
+    }
+}
+
+/// `a`, `a and b`, `a, b and c`.
+fn join_and(items: &[&str]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.to_string(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+    }
+}
+
+/// Where in the SKILL.md the reason lies: the key it names, else the
+/// first line for the frontmatter.
+fn not_listed_span(
+    skill: &crate::catalog::skill::Skill,
+    reason: &Hidden,
+) -> Option<crate::diag::Span> {
+    let key = |k: &str| {
+        skill
+            .frontmatter
+            .as_ref()
+            .and_then(|f| f.entries.iter().rev().find(|x| x.key == k))
+            .map(|x| x.value_span)
+    };
+    let first_line = || skill.source.as_ref().map(|s| s.line_span(1));
+    match reason {
+        Hidden::NotAString { key: k } => key(k).or_else(first_line),
+        Hidden::NameTooLong { .. } | Hidden::Shadowed { .. } | Hidden::NoName => {
+            key("name").or_else(first_line)
+        }
+        Hidden::NoDescription => key("description").or_else(first_line),
+        Hidden::NoFrontmatter { .. } | Hidden::BadFrontmatter { .. } => first_line(),
+        _ => None,
+    }
+}
+
+fn not_listed_help(client: ClientId, reason: &Hidden) -> String {
+    match reason {
+        Hidden::NoFrontmatter { .. } => "start the file with `---` on its first line (no byte order mark, no blank line) and close the frontmatter with a line `---`".into(),
+        Hidden::BadFrontmatter { .. } => "make the frontmatter strict YAML: each key once, values holding `: ` quoted".into(),
+        Hidden::NotAString { key } => format!("write `{key}` as a quoted string: `{key}: \"…\"`"),
+        Hidden::NameTooLong { limit, .. } => format!("shorten the name to {limit} characters at most"),
+        Hidden::Shadowed { .. } => "give each skill its own name".into(),
+        Hidden::NoName => "add a `name:` equal to the folder's name".into(),
+        Hidden::NoDescription => "add a `description:` that says what the skill does and when to use it".into(),
+        Hidden::TooDeep { .. } | Hidden::DotFolder { .. } => format!(
+            "install the skill where {} looks: `<skills root>/<name>/SKILL.md`, in a folder not starting with a dot",
+            client.label()
+        ),
+        Hidden::TooLarge { .. } => "move long reference material into files beside SKILL.md".into(),
+        _ => format!("see `skillgate listing --client {client}`"),
+    }
+}
+
+/// SG600–SG608: Claude Code's reading.
+fn claude_code(catalog: &Catalog, config: &Config, out: &mut Vec<Diagnostic>) {
     let listing = ClaudeCode.listing(catalog, config, None);
     for e in &listing.entries {
         for c in &e.changes {
