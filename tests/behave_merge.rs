@@ -212,3 +212,75 @@ fn a_shard_with_a_run_lacking_evidence_exits_4_and_so_does_its_merge() {
         .code(4)
         .stdout(predicate::str::contains("runs produced no verdict"));
 }
+
+#[test]
+fn shards_run_with_gates_are_judged_by_them_when_merged_and_differing_gates_are_named() {
+    let env = Env::new();
+    env.cases(&ten_evals());
+    // a gate out of range is refused before any run
+    env.behave(&["--trials", "1", "--shard", "1/2", "--min-uplift", "1.5"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "--min-uplift must be between -1 and 1",
+        ));
+    assert!(env.executor_calls().is_empty());
+    // the shards record the gate; the merge, given none, judges by it
+    for i in 1..=2 {
+        env.behave(&[
+            "--trials",
+            "1",
+            "--shard",
+            &format!("{i}/2"),
+            "--min-uplift",
+            "1",
+        ])
+        .assert()
+        .code(0);
+    }
+    let (a, b) = (env.iteration(1), env.iteration(2));
+    let out = env.tmp.path().join("merged");
+    env.cmd()
+        .arg("merge")
+        .arg(&a)
+        .arg(&b)
+        .arg("--out")
+        .arg(&out)
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains(
+            "PASS  min-uplift: uplift CI lower bound 1.000 ≥ 1.000",
+        ))
+        .stderr(predicate::str::contains("judged by other gates").not());
+    let plan: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("plan.json")).unwrap()).unwrap();
+    assert_eq!(plan["gates"]["min_uplift"], 1.0);
+    // a flag given to merge wins
+    env.cmd()
+        .arg("merge")
+        .arg(&a)
+        .arg(&b)
+        .arg("--out")
+        .arg(env.tmp.path().join("merged-2"))
+        .args(["--min-uplift", "0.5"])
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("lower bound 1.000 ≥ 0.500"));
+    // a third shard set whose second shard ran without the gate
+    env.behave(&["--trials", "1", "--shard", "2/2"])
+        .assert()
+        .code(0);
+    env.cmd()
+        .arg("merge")
+        .arg(&a)
+        .arg(env.iteration(3))
+        .arg("--out")
+        .arg(env.tmp.path().join("merged-3"))
+        .assert()
+        .code(0)
+        .stderr(predicate::str::contains(format!(
+            "skillgate: warning: {} was judged by other gates than {} (no gate against --min-uplift 1)",
+            env.iteration(3).display(),
+            a.display()
+        )));
+}

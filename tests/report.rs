@@ -460,3 +460,44 @@ fn an_appended_skill_shows_triggers_as_not_observed() {
         "{xml}"
     );
 }
+
+#[test]
+fn the_gates_a_run_was_judged_by_are_recorded_and_the_report_judges_by_them() {
+    let env = Env::new();
+    env.cases(&scored_cases(None));
+    let it = run_iteration(
+        &env,
+        &["--trials", "1", "--min-uplift", "0.1", "--seed", "7"],
+        1,
+    );
+    let plan = read_json(&it.join("plan.json"));
+    assert_eq!(
+        plan["gates"],
+        serde_json::json!({"seed": 7, "min_uplift": 0.1}),
+        "{plan:#}"
+    );
+    // no flags: the recorded gate
+    let html = report(&env, &it, &env.tmp.path().join("a.html"), &[]);
+    assert!(
+        html.contains("<td><code>--min-uplift</code></td>"),
+        "the recorded gate"
+    );
+    assert!(!html.contains("No gate was set"));
+    // a flag given wins over the recorded one, the rest stay
+    let html = report(
+        &env,
+        &it,
+        &env.tmp.path().join("b.html"),
+        &["--min-trigger-f1", "0.5"],
+    );
+    assert!(html.contains("<td><code>--min-uplift</code></td>"));
+    assert!(html.contains("<td><code>--min-trigger-f1</code></td>"));
+    // a run without gates records none, and the report says so
+    let it2 = run_iteration(&env, &["--trials", "1"], 2);
+    assert_eq!(
+        read_json(&it2.join("plan.json"))["gates"],
+        serde_json::json!({"seed": 0})
+    );
+    let html = report(&env, &it2, &env.tmp.path().join("c.html"), &[]);
+    assert!(html.contains("No gate was set"));
+}

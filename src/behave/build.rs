@@ -676,8 +676,17 @@ pub fn build(
         merged_from: Vec::new(),
         baseline: baseline.as_ref().map(|b| b.doc.clone()),
         siblings: siblings.iter().map(|(doc, _)| doc.clone()).collect(),
+        gates: Some(crate::cli::Gates {
+            min_quality_delta: args.gates.min_quality_delta.or(bc.min_quality_delta),
+            ..args.gates
+        }),
     };
     plan.seal();
+    // a gate the scorer would refuse is refused before any token is spent
+    crate::score::validate(&super::cmd::score_options(
+        &plan,
+        plan.gates.unwrap_or_default(),
+    ))?;
     Ok(Built {
         plan,
         cases,

@@ -95,7 +95,7 @@ pub fn check(
     }
     if plans.len() == 1 {
         let b = plans.pop().expect("one plan");
-        return run_plan(catalog, config, b, args, format, out, None);
+        return run_plan(catalog, b, args, format, out, None);
     }
     let mut worst = Exit::Ok;
     if format == Format::Junit {
@@ -104,7 +104,6 @@ pub fn check(
         for b in plans {
             let exit = run_plan(
                 catalog,
-                config,
                 b,
                 args,
                 format,
@@ -135,7 +134,7 @@ pub fn check(
         if format != Format::Json {
             writeln!(out, "client   {label}").map_err(write_error)?;
         }
-        let exit = run_plan(catalog, config, b, args, format, &mut buf, None)?;
+        let exit = run_plan(catalog, b, args, format, &mut buf, None)?;
         worst = worst.worst(exit);
         if format == Format::Json {
             let v: serde_json::Value =
@@ -163,7 +162,6 @@ pub fn check(
 /// Run one client's plan into a new iteration and score it.
 fn run_plan(
     catalog: &Catalog,
-    config: &Config,
     b: Built,
     args: &BehaveArgs,
     format: Format,
@@ -232,8 +230,7 @@ fn run_plan(
             ),
         ));
     }
-    let mut gates = args.gates;
-    gates.min_quality_delta = gates.min_quality_delta.or(config.behave.min_quality_delta);
+    let gates = b.plan.gates.unwrap_or(args.gates);
     let scoring = Scoring {
         skill_dir: b.skill_abs.clone(),
         gates,
@@ -581,6 +578,19 @@ pub fn merge(args: &MergeArgs, out: &mut dyn Write) -> Result<Exit, Fatal> {
         .map(|(_, shards)| check_shards(shards))
         .collect::<Result<Vec<_>, Fatal>>()?;
     let first = groups[0].1[0].1.clone();
+    if let Some((d, p)) = groups
+        .iter()
+        .flat_map(|(_, shards)| shards)
+        .find(|(_, p)| p.gates != first.gates)
+    {
+        eprintln!(
+            "skillgate: warning: {} was judged by other gates than {} ({} against {}); the merge uses the first folder's, and the flags given to merge over them",
+            d.display(),
+            groups[0].1[0].0.display(),
+            gates_text(p.gates),
+            gates_text(first.gates)
+        );
+    }
     let skill_dir = match &args.skill {
         Some(s) => s.clone(),
         None => [
@@ -620,7 +630,7 @@ pub fn merge(args: &MergeArgs, out: &mut dyn Write) -> Result<Exit, Fatal> {
     };
     let scoring = Scoring {
         skill_dir: skill_dir.clone(),
-        gates: args.gates,
+        gates: args.gates.over(first.gates),
         redactor: Redactor::from_env(),
     };
     let one = groups.len() == 1;
@@ -631,6 +641,9 @@ pub fn merge(args: &MergeArgs, out: &mut dyn Write) -> Result<Exit, Fatal> {
         } else {
             iteration.join(kind)
         };
+        let mut plan = plan;
+        // the merged plan records the gates it is judged by
+        plan.gates = Some(args.gates.over(plan.gates));
         let merged = copy_shards(shards, plan, records, &dest, &skill_dir)?;
         parts.push((merged.0, merged.1, dest));
     }
@@ -786,4 +799,29 @@ fn copy_run(src: &Path, dest: &Path) -> Result<(), Fatal> {
         }
     }
     Ok(())
+}
+
+/// Recorded gates for a message: `--min-uplift 0.1 --seed 7`, or `none`.
+fn gates_text(g: Option<Gates>) -> String {
+    let Some(g) = g else {
+        return "none recorded".into();
+    };
+    let mut parts = Vec::new();
+    for (flag, v) in [
+        ("--min-trigger-f1", g.min_trigger_f1),
+        ("--min-uplift", g.min_uplift),
+        ("--min-quality-delta", g.min_quality_delta),
+    ] {
+        if let Some(v) = v {
+            parts.push(format!("{flag} {v}"));
+        }
+    }
+    if g.seed != 0 {
+        parts.push(format!("--seed {}", g.seed));
+    }
+    if parts.is_empty() {
+        "no gate".into()
+    } else {
+        parts.join(" ")
+    }
 }

@@ -87,6 +87,7 @@ pub fn load(dir: &Path, gates: crate::cli::Gates) -> Result<Iteration, Fatal> {
             bad.id
         )));
     }
+    let gates = gates.over(plan.gates);
     let mut runs = Vec::new();
     for key in plan.runs() {
         if !plan.shard.holds(key.index) {

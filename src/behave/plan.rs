@@ -292,6 +292,12 @@ pub struct PlanDoc {
     /// (`--with-siblings`), with their skill hashes.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub siblings: Vec<SiblingDoc>,
+    /// The seed and gates the run was judged by (`--min-…` flags and
+    /// `[behave] min-quality-delta`): `merge` and `report` use them unless
+    /// given their own. Not part of the fingerprint: they judge the runs,
+    /// they do not decide them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gates: Option<crate::cli::Gates>,
 }
 
 /// A sibling skill installed beside the tested one.
@@ -316,6 +322,7 @@ impl PlanDoc {
         c.fingerprint = String::new();
         c.shard = Shard::WHOLE;
         c.merged_from = Vec::new();
+        c.gates = None;
         c.skill.path = String::new();
         c.skill.abs_path = String::new();
         let bytes = serde_json::to_vec(&c).unwrap_or_default();

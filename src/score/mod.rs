@@ -422,7 +422,9 @@ pub fn score_evidence(
     Ok(report)
 }
 
-fn validate(opts: &Options) -> Result<(), Fatal> {
+/// Refuse options the scorer cannot apply (a gate out of range, a trigger
+/// gate without trigger evidence); `check --behavioral` asks before any run.
+pub fn validate(opts: &Options) -> Result<(), Fatal> {
     if let (Some(_), Some(why)) = (opts.min_trigger_f1, &opts.triggers_unobserved) {
         return Err(Fatal::usage(format!(
             "--min-trigger-f1 cannot be checked: {why}"
