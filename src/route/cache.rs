@@ -357,6 +357,7 @@ impl Cache {
                     let listing = crate::client::Listing {
                         client: config.route.client,
                         entries: Vec::new(),
+                        commands: Vec::new(),
                         builtins: b.to_vec(),
                         budget: None,
                     };
