@@ -352,3 +352,76 @@ fn the_specification_lists_no_commands() {
         .collect();
     assert_eq!(kinds, ["skill", "skill"]);
 }
+
+/// `[route] commands = true`: the commands Claude Code lists compete with
+/// the skills for trigger prompts, and a prompt a command wins is named.
+#[test]
+fn listed_commands_compete_for_prompts_when_asked_for() {
+    let root = fixture("commands-route");
+    let r = root.to_str().unwrap();
+    // by default they are not routed: results stay what they were
+    let (out, code) = run(&["check", r]);
+    assert_eq!(code, Some(0), "{out}");
+    assert!(!out.contains("SG508"), "{out}");
+    assert!(
+        out.ends_with("trigger rank-1 rate: 100% (6/6 positive prompts rank their skill first)\n"),
+        "{out}"
+    );
+
+    let tmp = tempfile::tempdir().unwrap();
+    let cfg = tmp.path().join("c.toml");
+    std::fs::write(
+        &cfg,
+        "[cases]\nmin-evals = 0\nmin-negative = 1\n[route]\ncommands = true\n",
+    )
+    .unwrap();
+    let c = cfg.to_str().unwrap();
+    let (out, code) = run(&["check", r, "--config", c, "--format", "json"]);
+    assert_eq!(code, Some(0), "a warning does not gate: {out}");
+    let doc: Value = serde_json::from_str(&out).unwrap();
+    let wins: Vec<&Value> = doc["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["rule"] == "SG508")
+        .collect();
+    assert_eq!(wins.len(), 1, "{out}");
+    assert_eq!(
+        wins[0]["message"],
+        "`deploy-app`: the project's command `draft-notes` (.claude/commands/draft-notes.md), which Claude Code lists beside the skills, ranks first for this prompt"
+    );
+    assert_eq!(wins[0]["file"], "evals/cases/deploy-app.json");
+    assert_eq!(wins[0]["line"], 7);
+    let (human, _) = run(&["check", r, "--config", c]);
+    assert!(
+        human.ends_with("trigger checks: 8/8 passed across 2 routed skills\ntrigger rank-1 rate: 83% (5/6 positive prompts rank their skill first)\n"),
+        "{human}"
+    );
+
+    // `rank` shows the command with its file; the hidden one never
+    let prompt = "draft the release notes for the production release";
+    let rank = |extra: &[&str]| -> Value {
+        let mut args = vec!["rank", prompt, r, "--format", "json"];
+        args.extend(extra);
+        let (out, code) = run(&args);
+        assert_eq!(code, Some(0), "{out}");
+        serde_json::from_str(&out).unwrap()
+    };
+    let on = rank(&["--config", c]);
+    assert_eq!(on["results"][0]["name"], "draft-notes");
+    assert_eq!(on["results"][0]["file"], ".claude/commands/draft-notes.md");
+    let names = |v: &Value| -> Vec<String> {
+        v["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x["name"].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert!(!names(&on).contains(&"hotfix".to_string()));
+    let off = rank(&[]);
+    assert_eq!(names(&off), ["deploy-app"]);
+    // the specification lists no commands, whatever the key says
+    let spec = rank(&["--config", c, "--client", "spec"]);
+    assert_eq!(names(&spec), ["deploy-app"]);
+}

@@ -443,7 +443,7 @@ pub fn load_listed(root: &Path, limit: u64) -> Vec<super::Skill> {
         return Vec::new();
     }
     let mut found: Vec<(std::path::PathBuf, String, String)> = Vec::new();
-    walk_listed(&boundary, &base, "", 0, &mut found);
+    walk_listed(&boundary, &base, "", 0, &mut found, &mut Vec::new());
     found.sort_by(|a, b| a.1.cmp(&b.1));
     found.truncate(LISTED_MAX);
     found
@@ -461,13 +461,43 @@ pub fn load_listed(root: &Path, limit: u64) -> Vec<super::Skill> {
         .collect()
 }
 
-/// Collect `(path, path below .claude/commands, name)` under `dir`.
+/// What decides [`load_listed`]'s result, relative to the catalog root:
+/// `.claude` when it exists, and every folder and command file below
+/// `.claude/commands/` (a change to any of them changes its stamp).
+pub fn listed_watch(root: &Path) -> Vec<String> {
+    let mut out = Vec::new();
+    if !root.join(".claude").is_dir() {
+        return out;
+    }
+    out.push(".claude".to_string());
+    let boundary = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
+    let base = root.join(CLAUDE_DIR);
+    if !base.is_dir() || super::outside_root(&boundary, &base).is_some() {
+        return out;
+    }
+    let (mut found, mut dirs) = (Vec::new(), Vec::new());
+    walk_listed(&boundary, &base, "", 0, &mut found, &mut dirs);
+    out.extend(dirs.into_iter().map(|d| match d.as_str() {
+        "" => CLAUDE_DIR.to_string(),
+        d => format!("{CLAUDE_DIR}/{d}"),
+    }));
+    out.extend(
+        found
+            .into_iter()
+            .map(|(_, rel, _)| format!("{CLAUDE_DIR}/{rel}")),
+    );
+    out
+}
+
+/// Collect `(path, path below .claude/commands, name)` under `dir`, and
+/// the folders walked (below `.claude/commands`, `""` for itself).
 fn walk_listed(
     boundary: &Path,
     dir: &Path,
     rel: &str,
     depth: usize,
     out: &mut Vec<(std::path::PathBuf, String, String)>,
+    dirs: &mut Vec<String>,
 ) {
     if depth > LISTED_DEPTH || out.len() >= LISTED_MAX {
         return;
@@ -487,6 +517,7 @@ fn walk_listed(
     let Ok(rd) = std::fs::read_dir(dir) else {
         return;
     };
+    dirs.push(rel.to_string());
     let mut entries: Vec<(String, std::path::PathBuf)> = rd
         .flatten()
         .filter_map(|e| Some((e.file_name().into_string().ok()?, e.path())))
@@ -497,7 +528,7 @@ fn walk_listed(
             continue;
         }
         if path.is_dir() {
-            walk_listed(boundary, &path, &join(&name), depth + 1, out);
+            walk_listed(boundary, &path, &join(&name), depth + 1, out, dirs);
         } else if let Some(stem) = name.strip_suffix(".md")
             && !stem.is_empty()
         {
