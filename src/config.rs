@@ -325,6 +325,9 @@ pub struct RouteConfig {
     /// Rank the client's built-in skills (from `skillgate listing
     /// --capture`) as competitors of the catalog's.
     pub builtins: bool,
+    /// Rank the project's slash commands the client lists beside the
+    /// skills (Claude Code: `.claude/commands/**/*.md`) as competitors.
+    pub commands: bool,
 }
 
 impl Default for RouteConfig {
@@ -341,6 +344,7 @@ impl Default for RouteConfig {
             entry_cap_chars: None,
             client: crate::client::ClientId::ClaudeCode,
             builtins: false,
+            commands: false,
         }
     }
 }

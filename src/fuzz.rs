@@ -188,6 +188,7 @@ fn catalog_with(
         suites,
         suite_by_skill,
         commands: Default::default(),
+        claude_commands: Vec::new(),
         orphan_dirs: Vec::new(),
         sources,
         diagnostics: Vec::new(),

@@ -349,3 +349,220 @@ fn by_default_claude_code_and_the_routed_client_are_linted() {
         "{out:?}"
     );
 }
+
+/// The project's slash commands (`.claude/commands/**/*.md`) are in Claude
+/// Code's listing after the skills, each sorted by name, and spend the
+/// same budget.
+#[test]
+fn claude_code_lists_the_project_commands_after_the_skills() {
+    let root = fixture("claude-code-commands");
+    let doc = listing_json(&root, &["--client", "claude-code"]);
+    let listed: Vec<(&str, &str)> = doc["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["listed"] == true)
+        .map(|e| (e["name"].as_str().unwrap(), e["kind"].as_str().unwrap()))
+        .collect();
+    let names: Vec<&str> = listed.iter().map(|l| l.0).collect();
+    assert_eq!(
+        names,
+        [
+            "deploy",
+            "review",
+            "broken-yaml",
+            "build",
+            "empty-body",
+            "ends-early",
+            "heading-body",
+            "long",
+            "named",
+            "no-frontmatter",
+            "ns-b",
+            "ns:deeper:deepest",
+            "ns:inner",
+            "plan",
+            "review",
+            "scoped",
+            "Upper",
+        ]
+    );
+    assert!(listed[..2].iter().all(|l| l.1 == "skill"));
+    assert!(listed[2..].iter().all(|l| l.1 == "command"));
+    let command = |name: &str| {
+        doc["entries"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|e| e["name"] == name && e["kind"] == "command")
+            .unwrap_or_else(|| panic!("no command {name}"))
+    };
+    let review = command("review");
+    assert_eq!(review["path"], ".claude/commands/review.md");
+    // `argument-hint` is not shown
+    assert_eq!(
+        review["line"],
+        "- review: Reviews a pull request by number."
+    );
+    assert_eq!(
+        command("build")["text"],
+        "Builds the site. DO NOT USE FOR: deploys (use deploy instead)"
+    );
+    assert_eq!(
+        command("no-frontmatter")["text"],
+        "Summarize the open issues by label."
+    );
+    assert_eq!(command("no-frontmatter")["changes"][0]["kind"], "from-body");
+    assert_eq!(command("heading-body")["text"], "Explain a topic simply");
+    assert_eq!(command("empty-body")["text"], "Custom command");
+    assert_eq!(command("broken-yaml")["text"], "[unclosed");
+    assert_eq!(command("ends-early")["text"], "Converts A");
+    assert_eq!(
+        command("plan")["text"],
+        "Plans the work. - Before a large change."
+    );
+    assert_eq!(command("named")["text"], "A name key the listing ignores.");
+    assert!(command("named").get("alias").is_none());
+    // `paths:` does not hide a command
+    assert_eq!(command("scoped")["listed"], true);
+    let long = command("long")["text"].as_str().unwrap();
+    assert_eq!(long.encode_utf16().count(), 1536);
+    assert!(long.ends_with('…'));
+    let release = command("release");
+    assert_eq!(release["listed"], false);
+    assert_eq!(release["reason"]["kind"], "disable-model-invocation");
+    // the budget counts every listed line, commands included
+    let lines: Vec<&str> = doc["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["listed"] == true)
+        .map(|e| e["line"].as_str().unwrap())
+        .collect();
+    let width: usize = lines.iter().map(|l| l.chars().count()).sum::<usize>() + lines.len() - 1;
+    assert_eq!(doc["budget"]["used"], width);
+
+    // the human listing: the client's lines, the counts, what is hidden
+    let (human, code) = run(&["listing", root.to_str().unwrap()]);
+    assert_eq!(code, Some(0));
+    assert!(
+        human.starts_with(
+            "2 skills and 16 commands as Claude Code shows them (model of Claude Code 2.1.197): 17 listed, 1 not\n- deploy: Deploys the app to staging.\n- review: Reviews a change for bugs.\n- broken-yaml: [unclosed\n"
+        ),
+        "{human}"
+    );
+    assert!(human.contains("\n- ns:inner: Inner command of a namespace.\n"));
+    assert!(human.contains(
+        "\n    ^ .claude/commands/empty-body.md: Claude Code has no description to show and the body is empty, so it shows `Custom command`\n"
+    ));
+    assert!(human.contains(
+        "\n  release (.claude/commands/release.md): `disable-model-invocation: true` keeps it from the model\n"
+    ));
+
+    // over budget, commands go name-only like skills, in listing order
+    let tmp = tempfile::tempdir().unwrap();
+    let config = tmp.path().join("skillgate.toml");
+    std::fs::write(&config, "[route]\nlisting-budget-chars = 300\n").unwrap();
+    let doc = listing_json(&root, &["--config", config.to_str().unwrap()]);
+    let review = command_in(&doc, "review");
+    assert_eq!(review["name_only"], true);
+    assert_eq!(review["line"], "- review");
+    assert_eq!(
+        review["changes"].as_array().unwrap().last().unwrap()["kind"],
+        "name-only"
+    );
+}
+
+fn command_in<'a>(doc: &'a Value, name: &str) -> &'a Value {
+    doc["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["name"] == name && e["kind"] == "command")
+        .unwrap()
+}
+
+#[test]
+fn the_specification_lists_no_commands() {
+    let doc = listing_json(&fixture("claude-code-commands"), &["--client", "spec"]);
+    let kinds: Vec<&str> = doc["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["kind"].as_str().unwrap())
+        .collect();
+    assert_eq!(kinds, ["skill", "skill"]);
+}
+
+/// `[route] commands = true`: the commands Claude Code lists compete with
+/// the skills for trigger prompts, and a prompt a command wins is named.
+#[test]
+fn listed_commands_compete_for_prompts_when_asked_for() {
+    let root = fixture("commands-route");
+    let r = root.to_str().unwrap();
+    // by default they are not routed: results stay what they were
+    let (out, code) = run(&["check", r]);
+    assert_eq!(code, Some(0), "{out}");
+    assert!(!out.contains("SG508"), "{out}");
+    assert!(
+        out.ends_with("trigger rank-1 rate: 100% (6/6 positive prompts rank their skill first)\n"),
+        "{out}"
+    );
+
+    let tmp = tempfile::tempdir().unwrap();
+    let cfg = tmp.path().join("c.toml");
+    std::fs::write(
+        &cfg,
+        "[cases]\nmin-evals = 0\nmin-negative = 1\n[route]\ncommands = true\n",
+    )
+    .unwrap();
+    let c = cfg.to_str().unwrap();
+    let (out, code) = run(&["check", r, "--config", c, "--format", "json"]);
+    assert_eq!(code, Some(0), "a warning does not gate: {out}");
+    let doc: Value = serde_json::from_str(&out).unwrap();
+    let wins: Vec<&Value> = doc["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["rule"] == "SG508")
+        .collect();
+    assert_eq!(wins.len(), 1, "{out}");
+    assert_eq!(
+        wins[0]["message"],
+        "`deploy-app`: the project's command `draft-notes` (.claude/commands/draft-notes.md), which Claude Code lists beside the skills, ranks first for this prompt"
+    );
+    assert_eq!(wins[0]["file"], "evals/cases/deploy-app.json");
+    assert_eq!(wins[0]["line"], 7);
+    let (human, _) = run(&["check", r, "--config", c]);
+    assert!(
+        human.ends_with("trigger checks: 8/8 passed across 2 routed skills\ntrigger rank-1 rate: 83% (5/6 positive prompts rank their skill first)\n"),
+        "{human}"
+    );
+
+    // `rank` shows the command with its file; the hidden one never
+    let prompt = "draft the release notes for the production release";
+    let rank = |extra: &[&str]| -> Value {
+        let mut args = vec!["rank", prompt, r, "--format", "json"];
+        args.extend(extra);
+        let (out, code) = run(&args);
+        assert_eq!(code, Some(0), "{out}");
+        serde_json::from_str(&out).unwrap()
+    };
+    let on = rank(&["--config", c]);
+    assert_eq!(on["results"][0]["name"], "draft-notes");
+    assert_eq!(on["results"][0]["file"], ".claude/commands/draft-notes.md");
+    let names = |v: &Value| -> Vec<String> {
+        v["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x["name"].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert!(!names(&on).contains(&"hotfix".to_string()));
+    let off = rank(&[]);
+    assert_eq!(names(&off), ["deploy-app"]);
+    // the specification lists no commands, whatever the key says
+    let spec = rank(&["--config", c, "--client", "spec"]);
+    assert_eq!(names(&spec), ["deploy-app"]);
+}

@@ -503,3 +503,36 @@ fn a_skill_added_in_a_client_root_or_plugin_is_seen_on_the_next_run() {
     );
     assert_eq!(r.index.len(), uncached.index.len());
 }
+
+/// Claude Code lists the project's commands in the same listing, where
+/// they spend the budget the skills' texts need: an edited, added or
+/// removed command is a change to the catalog's listing.
+#[test]
+fn a_changed_command_is_a_change_to_claude_codes_listing() {
+    let cat = catalog(MIN_SKILLS);
+    let root = cat.path();
+    let ns = root.join(".claude/commands/ns");
+    std::fs::create_dir_all(&ns).unwrap();
+    std::fs::write(ns.join("a.md"), "---\ndescription: A command.\n---\nA.\n").unwrap();
+    let folder = tempfile::tempdir().unwrap();
+    let config = Config::default();
+    assert_eq!(config.route.client, skillgate::client::ClientId::ClaudeCode);
+    let analyzer = skillgate::route::analyzer(&config.route).unwrap();
+    let cache = Cache::new(folder.path(), root, &config, None).unwrap();
+    let load = || cache.load(root, &config, &analyzer, None).unwrap().1;
+    let settled = || {
+        load();
+        settle();
+        load();
+        assert_eq!(load(), Outcome::Hit);
+    };
+    settled();
+    std::fs::write(ns.join("a.md"), "---\ndescription: Other words.\n---\nA.\n").unwrap();
+    assert_eq!(load(), Outcome::Miss, "an edited command");
+    settled();
+    std::fs::write(ns.join("b.md"), "B.\n").unwrap();
+    assert_eq!(load(), Outcome::Miss, "a new command");
+    settled();
+    std::fs::remove_file(ns.join("b.md")).unwrap();
+    assert_eq!(load(), Outcome::Miss, "a removed command");
+}

@@ -8,6 +8,13 @@
 //!   blank first line, the YAML retry, tabs, numbers and booleans, body
 //!   fallback, duplicates, comments, `when_to_use`, the 1,536-unit cut and
 //!   a split emoji, hidden and conditional skills, nesting, names).
+//! - `tests/fixtures/client/claude-code-commands/`: a project's slash
+//!   commands (`.claude/commands/**/*.md`) beside its skills: nested
+//!   (`ns:inner`), no description (the first body line, a heading's text,
+//!   `Custom command` for an empty body), `disable-model-invocation`, a
+//!   command named like a skill, `: ` in a description, broken YAML,
+//!   `when_to_use`, `argument-hint`, `paths:`, the 1,536-unit cut, and the
+//!   order (skills by name, then commands by name).
 //! - `../shared/corpora/wild-sample/`: 1,000 real SKILL.md files, with a
 //!   budget large enough that every entry shows its text.
 //!
@@ -92,6 +99,39 @@ fn the_tricky_skills_are_listed_exactly_as_the_real_cli_lists_them() {
     assert_eq!(entry("disabled")["listed"], false);
     assert_eq!(entry("too-deep")["reason"]["kind"], "too-deep");
     assert_eq!(entry("Upper Case")["listed"], true);
+}
+
+#[test]
+fn the_project_commands_are_listed_exactly_as_the_real_cli_lists_them() {
+    let Some(claude) = real_client::cli("claude") else {
+        return;
+    };
+    let root =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/client/claude-code-commands");
+    let doc = verify(&root, &claude, &[]);
+    // every entry compared, and the order too (no `captured_order`)
+    assert_eq!(doc["verify"]["skills"], 2);
+    assert_eq!(doc["verify"]["commands"], 16);
+    assert!(doc["verify"].get("captured_order").is_none());
+    let commands = doc["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["kind"] == "command" && e["listed"] == true)
+        .count();
+    assert_eq!(commands, 15);
+    // and again over budget, where commands show their name only
+    let tmp = tempfile::tempdir().unwrap();
+    let config = tmp.path().join("skillgate.toml");
+    std::fs::write(&config, "[route]\nlisting-budget-chars = 3000\n").unwrap();
+    let doc = verify(&root, &claude, &["--config", config.to_str().unwrap()]);
+    assert!(
+        doc["entries"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|e| e["kind"] == "command" && e["name_only"] == true)
+    );
 }
 
 #[test]

@@ -423,6 +423,121 @@ fn load_one(
     (cmd, diags)
 }
 
+/// Most Markdown commands read for Claude Code's listing, and deepest
+/// folder walked: bounds on an untrusted tree.
+const LISTED_MAX: usize = 10_000;
+const LISTED_DEPTH: usize = 16;
+
+/// The Markdown commands Claude Code lists for a project, as skills read
+/// by its own reader (`client::claude_code`): every `*.md` below
+/// `.claude/commands/`, nested folders included (dot folders too), each
+/// [`Skill::folder`] its name (`ns/inner.md` is `ns:inner`); a folder
+/// holding a `SKILL.md` is one command named after the folder, its other
+/// files not read. Sorted by path. Problems are left to the checks of
+/// [`load_all`]; here a file that cannot be read is a skill without
+/// source, and a link leading outside the catalog is not followed.
+pub fn load_listed(root: &Path, limit: u64) -> Vec<super::Skill> {
+    let boundary = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
+    let base = root.join(CLAUDE_DIR);
+    if !base.is_dir() || super::outside_root(&boundary, &base).is_some() {
+        return Vec::new();
+    }
+    let mut found: Vec<(std::path::PathBuf, String, String)> = Vec::new();
+    walk_listed(&boundary, &base, "", 0, &mut found, &mut Vec::new());
+    found.sort_by(|a, b| a.1.cmp(&b.1));
+    found.truncate(LISTED_MAX);
+    found
+        .into_par_iter()
+        .map(|(path, rel, name)| {
+            let (mut s, _) = super::load_skill(
+                &path,
+                &format!("{CLAUDE_DIR}/{rel}"),
+                super::Scope::SkillsOnly,
+                limit,
+            );
+            s.folder = name;
+            s
+        })
+        .collect()
+}
+
+/// What decides [`load_listed`]'s result, relative to the catalog root:
+/// `.claude` when it exists, and every folder and command file below
+/// `.claude/commands/` (a change to any of them changes its stamp).
+pub fn listed_watch(root: &Path) -> Vec<String> {
+    let mut out = Vec::new();
+    if !root.join(".claude").is_dir() {
+        return out;
+    }
+    out.push(".claude".to_string());
+    let boundary = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
+    let base = root.join(CLAUDE_DIR);
+    if !base.is_dir() || super::outside_root(&boundary, &base).is_some() {
+        return out;
+    }
+    let (mut found, mut dirs) = (Vec::new(), Vec::new());
+    walk_listed(&boundary, &base, "", 0, &mut found, &mut dirs);
+    out.extend(dirs.into_iter().map(|d| match d.as_str() {
+        "" => CLAUDE_DIR.to_string(),
+        d => format!("{CLAUDE_DIR}/{d}"),
+    }));
+    out.extend(
+        found
+            .into_iter()
+            .map(|(_, rel, _)| format!("{CLAUDE_DIR}/{rel}")),
+    );
+    out
+}
+
+/// Collect `(path, path below .claude/commands, name)` under `dir`, and
+/// the folders walked (below `.claude/commands`, `""` for itself).
+fn walk_listed(
+    boundary: &Path,
+    dir: &Path,
+    rel: &str,
+    depth: usize,
+    out: &mut Vec<(std::path::PathBuf, String, String)>,
+    dirs: &mut Vec<String>,
+) {
+    if depth > LISTED_DEPTH || out.len() >= LISTED_MAX {
+        return;
+    }
+    let join = |name: &str| {
+        if rel.is_empty() {
+            name.to_string()
+        } else {
+            format!("{rel}/{name}")
+        }
+    };
+    let skill = dir.join("SKILL.md");
+    if depth > 0 && skill.is_file() {
+        out.push((skill, join("SKILL.md"), rel.replace('/', ":")));
+        return;
+    }
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return;
+    };
+    dirs.push(rel.to_string());
+    let mut entries: Vec<(String, std::path::PathBuf)> = rd
+        .flatten()
+        .filter_map(|e| Some((e.file_name().into_string().ok()?, e.path())))
+        .collect();
+    entries.sort();
+    for (name, path) in entries {
+        if super::outside_root(boundary, &path).is_some() {
+            continue;
+        }
+        if path.is_dir() {
+            walk_listed(boundary, &path, &join(&name), depth + 1, out, dirs);
+        } else if let Some(stem) = name.strip_suffix(".md")
+            && !stem.is_empty()
+        {
+            let r = join(stem);
+            out.push((path, join(&name), r.replace('/', ":")));
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -438,6 +553,39 @@ mod tests {
             folder,
             1 << 20,
         )
+    }
+
+    #[test]
+    fn listed_commands_are_named_by_their_path() {
+        let dir = tempfile::tempdir().unwrap();
+        let c = dir.path().join(CLAUDE_DIR);
+        for (rel, text) in [
+            ("top.md", "Top\n"),
+            ("ns/inner.md", "Inner\n"),
+            (".dot/d.md", "Dot\n"),
+            ("bundle/SKILL.md", "Bundle\n"),
+            ("bundle/ignored.md", "Ignored\n"),
+            ("notes.txt", "not a command\n"),
+            ("Upper.MD", "not a command either\n"),
+        ] {
+            let p = c.join(rel);
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+            std::fs::write(p, text).unwrap();
+        }
+        let got: Vec<(String, String)> = load_listed(dir.path(), 1 << 20)
+            .into_iter()
+            .map(|s| (s.folder, s.file))
+            .collect();
+        let want = [
+            (".dot:d", ".claude/commands/.dot/d.md"),
+            ("bundle", ".claude/commands/bundle/SKILL.md"),
+            ("ns:inner", ".claude/commands/ns/inner.md"),
+            ("top", ".claude/commands/top.md"),
+        ];
+        assert_eq!(
+            got,
+            want.map(|(a, b)| (a.to_string(), b.to_string())).to_vec()
+        );
     }
 
     #[test]

@@ -64,6 +64,11 @@ pub struct Catalog {
     pub suite_by_skill: Vec<Option<usize>>,
     /// Slash-command files of the three command folders.
     pub commands: commands::Commands,
+    /// The Markdown commands of `.claude/commands/` (nested ones too) as
+    /// Claude Code lists them beside the skills, each a [`Skill`] whose
+    /// `folder` is the command's name (see [`commands::load_listed`]); a
+    /// catalog folder only, read in every scope.
+    pub claude_commands: Vec<Skill>,
     /// Folders under the skills root that hold files but no skill.
     pub orphan_dirs: Vec<String>,
     /// Every file read, for reporters.
@@ -386,6 +391,11 @@ impl Catalog {
         for c in commands.all() {
             sources.insert(c.file.clone(), c.source.clone());
         }
+        let claude_commands = if target == Target::Catalog {
+            commands::load_listed(&base, config.catalog.max_file_bytes)
+        } else {
+            Vec::new()
+        };
 
         Ok((
             Catalog {
@@ -398,6 +408,7 @@ impl Catalog {
                 suite_by_skill,
                 suites: loaded.suites,
                 commands,
+                claude_commands,
                 orphan_dirs: found.orphan_dirs,
                 sources,
                 diagnostics,

@@ -7,8 +7,8 @@
 //! no tokens are spent.
 //!
 //! Claude Code: three runs of about a second each: the catalog's skills
-//! installed in `<workspace>/.claude/skills/` (what the model sees for this
-//! catalog), an empty workspace (the built-in skills' full text), and an
+//! installed in `<workspace>/.claude/skills/` and its Markdown commands in
+//! `<workspace>/.claude/commands/` (what the model sees for this catalog), an empty workspace (the built-in skills' full text), and an
 //! empty workspace with a one-character budget (which built-ins the CLI
 //! always shows whole). Codex, Gemini CLI and opencode: two runs, the
 //! catalog in `<workspace>/.agents/skills/` and an empty workspace. The
@@ -585,6 +585,14 @@ pub fn claude_code(
     std::fs::create_dir_all(ws.join(".claude/skills")).map_err(io)?;
     std::fs::create_dir_all(&empty).map_err(io)?;
     install(catalog, &ws.join(".claude/skills"))?;
+    // the project's Markdown commands, listed after its skills
+    for c in &catalog.claude_commands {
+        let to = ws.join(&c.file);
+        if let (Some(dir), Ok(bytes)) = (to.parent(), std::fs::read(catalog.root.join(&c.file))) {
+            std::fs::create_dir_all(dir).map_err(io)?;
+            std::fs::write(&to, bytes).map_err(io)?;
+        }
+    }
     let full = listing_of(&claude, &home, &empty, None)?;
     let fixed = listing_of(&claude, &home, &empty, Some(1))?;
     let listing = listing_of(&claude, &home, &ws, budget)?;
@@ -602,7 +610,10 @@ pub fn claude_code(
             text,
         })
         .collect();
-    let names: HashSet<&str> = catalog.skills.iter().map(|s| s.folder.as_str()).collect();
+    let names: HashSet<&str> = (catalog.skills.iter())
+        .chain(&catalog.claude_commands)
+        .map(|s| s.folder.as_str())
+        .collect();
     let bnames: HashSet<&str> = builtins.iter().map(|b| b.name.as_str()).collect();
     let entries = parse(&listing, &names, Some(&bnames))
         .into_iter()

@@ -255,8 +255,24 @@ fn key_span(src: &Source, range: &std::ops::Range<usize>, key: &str) -> Option<S
     found
 }
 
+/// What Claude Code reads a file as: the two readers differ only where
+/// the real CLI was seen to differ.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// A SKILL.md.
+    Skill,
+    /// A Markdown slash command (`.claude/commands/**/*.md`): its text for
+    /// an empty body is `Custom command`, and `paths:` does not hide it.
+    Command,
+}
+
 /// Read one skill.
 pub fn read(skill: &Skill) -> Reading {
+    read_as(skill, Kind::Skill)
+}
+
+/// Read one SKILL.md or Markdown command as Claude Code does.
+pub fn read_as(skill: &Skill, kind: Kind) -> Reading {
     let mut r = Reading {
         frontmatter: Frontmatter::Absent,
         split: None,
@@ -268,7 +284,10 @@ pub fn read(skill: &Skill) -> Reading {
         needs: 0,
     };
     let Some(src) = skill.source.as_deref() else {
-        r.hidden = Some(match std::fs::metadata(skill.dir.join("SKILL.md")) {
+        let file = std::path::Path::new(&skill.file)
+            .file_name()
+            .unwrap_or(std::ffi::OsStr::new("SKILL.md"));
+        r.hidden = Some(match std::fs::metadata(skill.dir.join(file)) {
             Ok(m) if m.len() > MAX_FILE_BYTES => Hidden::TooLarge {
                 bytes: m.len(),
                 limit: MAX_FILE_BYTES,
@@ -414,7 +433,10 @@ pub fn read(skill: &Skill) -> Reading {
     r.description = match from_frontmatter {
         Some(d) => d,
         None => {
-            let (line, at) = body_line(&text[content_start..]);
+            let (mut line, at) = body_line(&text[content_start..]);
+            if at.is_none() && kind == Kind::Command {
+                line = "Custom command".to_string();
+            }
             r.needs = r.needs.max(content_start + at.map_or(0, |(_, end)| end));
             let span = at.map(|(s, e)| src.span(content_start + s, content_start + e));
             r.changes.push(Change::new(
@@ -422,7 +444,7 @@ pub fn read(skill: &Skill) -> Reading {
                 span,
                 match &span {
                     Some(_) => format!("Claude Code has no description to show, so it shows the body's first line: `{line}`"),
-                    None => "Claude Code has no description to show and the body is empty, so it shows `Skill`".to_string(),
+                    None => format!("Claude Code has no description to show and the body is empty, so it shows `{line}`"),
                 },
             ));
             line
@@ -471,7 +493,7 @@ pub fn read(skill: &Skill) -> Reading {
         }
     }
     if r.hidden.is_none() {
-        r.hidden = hidden(&value, src, &yaml_range);
+        r.hidden = hidden(&value, src, &yaml_range, kind);
     }
     r
 }
@@ -526,7 +548,12 @@ fn note_retry(
 }
 
 /// `disable-model-invocation` and `paths`.
-fn hidden(value: &Value, src: &Source, range: &std::ops::Range<usize>) -> Option<Hidden> {
+fn hidden(
+    value: &Value,
+    src: &Source,
+    range: &std::ops::Range<usize>,
+    kind: Kind,
+) -> Option<Hidden> {
     if matches!(
         value.get("disable-model-invocation"),
         Some(Value::Bool(true))
@@ -535,6 +562,9 @@ fn hidden(value: &Value, src: &Source, range: &std::ops::Range<usize>) -> Option
         return Some(Hidden::DisableModelInvocation {
             span: key_span(src, range, "disable-model-invocation"),
         });
+    }
+    if kind == Kind::Command {
+        return None;
     }
     let patterns: Vec<String> = value
         .get("paths")
@@ -672,84 +702,34 @@ impl Client for ClaudeCode {
     fn listing(&self, catalog: &Catalog, config: &Config, builtins: Option<&[Builtin]>) -> Listing {
         let cap = config.route.entry_cap_chars.unwrap_or(ENTRY_CAP).max(1);
         let limit = config.route.listing_budget_chars.unwrap_or(BUDGET);
-        let readings: Vec<Reading> = catalog.skills.par_iter().map(read).collect();
-        let mut entries: Vec<Entry> = Vec::with_capacity(readings.len());
-        for (i, (skill, r)) in catalog.skills.iter().zip(readings).enumerate() {
-            let mut hidden = r.hidden.clone();
-            if catalog.target == crate::catalog::Target::Catalog
-                && let Some((d, root)) = super::depth(skill, catalog)
-                && d > DEPTH
-            {
-                hidden = Some(Hidden::TooDeep {
-                    depth: d,
-                    root,
-                    limit: DEPTH,
-                });
-            }
-            let mut changes = r.changes;
-            let mut text = match &r.when_to_use {
-                Some(w) => format!("{} - {w}", r.description),
-                None => r.description.clone(),
-            };
-            if js::len16(&text) > cap {
-                let (kept, at, split) = js::slice16(&text, cap - 1);
-                let lost: String = text[at..].chars().collect();
-                let span = skill
-                    .frontmatter
-                    .as_ref()
-                    .and_then(|f| f.entries.iter().rev().find(|e| e.key == "description"))
-                    .map(|e| e.value_span);
-                let preview: String = lost.chars().take(60).collect();
-                changes.push(Change::new(
-                    ChangeKind::Cut,
-                    span,
-                    format!(
-                        "the entry is {} UTF-16 units; Claude Code keeps {} and adds `…`, so {} are lost, from \"{}{}\"",
-                        js::len16(&text),
-                        cap - 1,
-                        js::len16(&lost),
-                        preview.trim_end(),
-                        if lost.chars().count() > 60 { "…" } else { "" }
-                    ),
-                ));
-                if split {
-                    changes.push(Change::new(
-                        ChangeKind::SurrogateSplit,
-                        span,
-                        format!(
-                            "the cut at {} UTF-16 units splits `{}` in two; the model receives U+FFFD (�) in its place",
-                            cap - 1,
-                            lost.chars().next().unwrap_or(' ')
-                        ),
-                    ));
-                }
-                text = format!("{kept}…");
-            }
-            let line = self.line(&skill.folder, &text);
-            entries.push(Entry {
-                name: skill.folder.clone(),
-                path: skill.file.clone(),
-                skill: i,
-                listed: hidden.is_none(),
-                reason: hidden,
-                text,
-                name_only: false,
-                line,
-                description: skill.description().map(|d| d.trim().to_string()),
-                alias: r.alias.filter(|a| *a != skill.folder),
-                changes,
-            });
-        }
-        // the listing's order: catalog skills by name, then built-ins
-        let mut order: Vec<(String, usize)> = entries
-            .iter()
-            .enumerate()
-            .filter(|(_, e)| e.listed)
-            .map(|(i, e)| (e.name.clone(), i))
+        let build = |skills: &[Skill], kind: Kind| -> Vec<Entry> {
+            let readings: Vec<Reading> = skills.par_iter().map(|s| read_as(s, kind)).collect();
+            (skills.iter().zip(readings).enumerate())
+                .map(|(i, (skill, r))| self.entry(catalog, i, skill, r, cap, kind))
+                .collect()
+        };
+        let mut entries = build(&catalog.skills, Kind::Skill);
+        let mut commands = build(&catalog.claude_commands, Kind::Command);
+        // the listing's order: catalog skills by name, then the commands
+        // by name, then built-ins; (is a command, index)
+        let sorted = |entries: &[Entry], command: bool| {
+            let mut order: Vec<(String, usize)> = entries
+                .iter()
+                .enumerate()
+                .filter(|(_, e)| e.listed)
+                .map(|(i, e)| (e.name.clone(), i))
+                .collect();
+            collate(&mut order);
+            order.into_iter().map(move |(_, i)| (command, i))
+        };
+        let order: Vec<(bool, usize)> = sorted(&entries, false)
+            .chain(sorted(&commands, true))
             .collect();
-        collate(&mut order);
+        let at = |&(command, i): &(bool, usize)| {
+            if command { &commands[i] } else { &entries[i] }
+        };
         let names: std::collections::HashSet<&str> =
-            order.iter().map(|(n, _)| n.as_str()).collect();
+            order.iter().map(|k| at(k).name.as_str()).collect();
         let shown_builtins: Vec<Builtin> = builtins
             .unwrap_or(&[])
             .iter()
@@ -759,13 +739,7 @@ impl Client for ClaudeCode {
         // the budget: (line, fixed, name-only line)
         let mut lines: Vec<(String, bool, String)> = order
             .iter()
-            .map(|&(_, i)| {
-                (
-                    entries[i].line.clone(),
-                    false,
-                    self.line(&entries[i].name, ""),
-                )
-            })
+            .map(|k| (at(k).line.clone(), false, self.line(&at(k).name, "")))
             .collect();
         lines.extend(
             shown_builtins
@@ -793,14 +767,19 @@ impl Client for ClaudeCode {
                 }
             }
         }
-        for (k, &(_, i)) in order.iter().enumerate() {
+        for (k, &(command, i)) in order.iter().enumerate() {
             if !keep[k] {
-                let e = &mut entries[i];
+                let e = if command {
+                    &mut commands[i]
+                } else {
+                    &mut entries[i]
+                };
                 e.changes.push(Change::new(
                     ChangeKind::NameOnly,
                     None,
                     format!(
-                        "the listing is {used} columns, over Claude Code's {limit}-column budget: this skill is shown by name only"
+                        "the listing is {used} columns, over Claude Code's {limit}-column budget: this {} is shown by name only",
+                        if command { "command" } else { "skill" }
                     ),
                 ));
                 e.name_only = true;
@@ -808,8 +787,17 @@ impl Client for ClaudeCode {
                 e.line = self.line(&e.name, "");
             }
         }
-        let mut sorted: Vec<Entry> = order.iter().map(|&(_, i)| entries[i].clone()).collect();
-        sorted.extend(entries.into_iter().filter(|e| !e.listed));
+        let in_order = |entries: Vec<Entry>, command: bool| {
+            let mut out: Vec<Entry> = order
+                .iter()
+                .filter(|k| k.0 == command)
+                .map(|&(_, i)| entries[i].clone())
+                .collect();
+            out.extend(entries.into_iter().filter(|e| !e.listed));
+            out
+        };
+        let entries_out = in_order(entries, false);
+        let commands_out = in_order(commands, true);
         let builtins_out = shown_builtins
             .into_iter()
             .zip(keep[order.len()..].iter())
@@ -822,13 +810,103 @@ impl Client for ClaudeCode {
             .collect();
         Listing {
             client: ClientId::ClaudeCode,
-            entries: sorted,
+            entries: entries_out,
+            commands: commands_out,
             builtins: builtins_out,
             budget: Some(Budget {
                 used,
                 limit,
                 unit: "columns",
             }),
+        }
+    }
+}
+
+impl ClaudeCode {
+    /// The entry of the `i`th skill (or command) of its kind, as `r` reads
+    /// it: hidden when too deep (a skill), `when_to_use` joined, cut at
+    /// `cap` UTF-16 units.
+    fn entry(
+        &self,
+        catalog: &Catalog,
+        i: usize,
+        skill: &Skill,
+        r: Reading,
+        cap: usize,
+        kind: Kind,
+    ) -> Entry {
+        let mut hidden = r.hidden.clone();
+        if kind == Kind::Skill
+            && catalog.target == crate::catalog::Target::Catalog
+            && let Some((d, root)) = super::depth(skill, catalog)
+            && d > DEPTH
+        {
+            hidden = Some(Hidden::TooDeep {
+                depth: d,
+                root,
+                limit: DEPTH,
+            });
+        }
+        let mut changes = r.changes;
+        let mut text = match &r.when_to_use {
+            Some(w) => format!("{} - {w}", r.description),
+            None => r.description.clone(),
+        };
+        if js::len16(&text) > cap {
+            let (kept, at, split) = js::slice16(&text, cap - 1);
+            let lost: String = text[at..].chars().collect();
+            let span = skill
+                .frontmatter
+                .as_ref()
+                .and_then(|f| f.entries.iter().rev().find(|e| e.key == "description"))
+                .map(|e| e.value_span);
+            let preview: String = lost.chars().take(60).collect();
+            changes.push(Change::new(
+                ChangeKind::Cut,
+                span,
+                format!(
+                    "the entry is {} UTF-16 units; Claude Code keeps {} and adds `…`, so {} are lost, from \"{}{}\"",
+                    js::len16(&text),
+                    cap - 1,
+                    js::len16(&lost),
+                    preview.trim_end(),
+                    if lost.chars().count() > 60 { "…" } else { "" }
+                ),
+            ));
+            if split {
+                changes.push(Change::new(
+                    ChangeKind::SurrogateSplit,
+                    span,
+                    format!(
+                        "the cut at {} UTF-16 units splits `{}` in two; the model receives U+FFFD (�) in its place",
+                        cap - 1,
+                        lost.chars().next().unwrap_or(' ')
+                    ),
+                ));
+            }
+            text = format!("{kept}…");
+        }
+        let line = self.line(&skill.folder, &text);
+        Entry {
+            name: skill.folder.clone(),
+            kind: match kind {
+                Kind::Skill => super::EntryKind::Skill,
+                Kind::Command => super::EntryKind::Command,
+            },
+            path: skill.file.clone(),
+            skill: i,
+            listed: hidden.is_none(),
+            reason: hidden,
+            text,
+            name_only: false,
+            line,
+            description: skill.description().map(|d| d.trim().to_string()),
+            alias: match kind {
+                Kind::Skill => r.alias.filter(|a| *a != skill.folder),
+                // a command answers to its path's name only
+                Kind::Command => None,
+            },
+            changes,
         }
     }
 }

@@ -14,6 +14,8 @@ use std::io::Write;
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct Mismatch {
     pub name: String,
+    /// A skill or a command.
+    pub kind: super::EntryKind,
     pub path: String,
     /// The predicted line (`None`: predicted not listed).
     pub predicted: Option<String>,
@@ -27,11 +29,25 @@ pub struct Verified {
     pub version: String,
     /// The catalog's skills compared (the ambiguous ones left out).
     pub skills: usize,
+    /// The catalog's slash commands compared (Claude Code lists them).
+    pub commands: usize,
     pub mismatches: Vec<Mismatch>,
     /// Skills sharing their name with another where the client lists one of
     /// them, chosen by the order the file system or its threads deliver
     /// the files (Gemini CLI, opencode): not compared, never a mismatch.
     pub ambiguous: Vec<String>,
+    /// Claude Code: the catalog's listed entries in the captured order,
+    /// when it is not the predicted order (skills by name, then commands
+    /// by name); the predicted order is `entries`' own.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub captured_order: Option<Vec<String>>,
+}
+
+impl Verified {
+    /// Everything compared is as predicted.
+    pub fn agrees(&self) -> bool {
+        self.mismatches.is_empty() && self.captured_order.is_none()
+    }
 }
 
 /// Compare `listing` (predicted with the capture's built-ins) with the
@@ -50,8 +66,8 @@ pub fn compare(listing: &Listing, cap: &capture::Capture) -> Verified {
         .collect();
     ambiguous.sort();
     ambiguous.dedup();
-    for e in &listing.entries {
-        if ambiguous.contains(&e.name) {
+    for e in listing.all() {
+        if e.kind == super::EntryKind::Skill && ambiguous.contains(&e.name) {
             continue;
         }
         let got = captured
@@ -63,19 +79,39 @@ pub fn compare(listing: &Listing, cap: &capture::Capture) -> Verified {
         if predicted != captured_line {
             mismatches.push(Mismatch {
                 name: e.name.clone(),
+                kind: e.kind,
                 path: e.path.clone(),
                 predicted,
                 captured: captured_line,
             });
         }
     }
+    // the order: the catalog's entries come first in Claude Code's
+    // listing, the built-ins (which may share their names) after them
+    let predicted: Vec<&str> = listing
+        .all()
+        .filter(|e| e.listed)
+        .map(|e| e.name.as_str())
+        .collect();
+    let got: Vec<&str> = cap
+        .entries
+        .iter()
+        .take(predicted.len())
+        .map(|(n, _)| n.as_str())
+        .collect();
+    let captured_order = (listing.client == super::ClientId::ClaudeCode
+        && mismatches.is_empty()
+        && got != predicted)
+        .then(|| got.iter().map(|n| n.to_string()).collect());
     Verified {
+        captured_order,
         version: cap.version.clone(),
         skills: listing
             .entries
             .iter()
             .filter(|e| !ambiguous.contains(&e.name))
             .count(),
+        commands: listing.commands.len(),
         mismatches,
         ambiguous,
     }
@@ -153,7 +189,7 @@ pub fn listing(args: &ListingArgs, out: &mut dyn Write) -> Result<Exit, Fatal> {
     };
     written.map_err(report::write_error)?;
     Ok(match &verified {
-        Some(v) if !v.mismatches.is_empty() => Exit::Failed,
+        Some(v) if !v.agrees() => Exit::Failed,
         _ => Exit::Ok,
     })
 }

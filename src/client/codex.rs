@@ -555,6 +555,7 @@ pub fn listing_with_roots(
         Listing {
             client: ClientId::Codex,
             entries: sorted,
+            commands: Vec::new(),
             builtins: builtins_out,
             budget: Some(Budget {
                 used: used + table_cost(roots),

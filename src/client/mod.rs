@@ -167,20 +167,57 @@ pub struct Listing {
     /// Every SKILL.md of the catalog: the listed ones in the client's order
     /// first, then the others in catalog order.
     pub entries: Vec<Entry>,
+    /// The catalog's slash commands the client lists beside the skills
+    /// (Claude Code: `.claude/commands/**/*.md`, after the skills), of kind
+    /// [`EntryKind::Command`], `skill` indexing `catalog.claude_commands`:
+    /// the listed ones in the client's order, then the others. They take
+    /// room in the listing's budget; Tier 2 does not route them.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub commands: Vec<Entry>,
     /// The client's built-in skills in the listing (from a capture).
     pub builtins: Vec<Builtin>,
     /// The listing's length against the client's budget, when it has one.
     pub budget: Option<Budget>,
 }
 
-/// One catalog skill in a listing.
+/// What a listing entry is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum EntryKind {
+    /// A SKILL.md.
+    #[default]
+    Skill,
+    /// A slash-command file the client lists beside the skills.
+    Command,
+}
+
+impl Listing {
+    /// Every entry in the client's order: the listed skills, the listed
+    /// commands, then the skills and commands not listed.
+    pub fn all(&self) -> impl Iterator<Item = &Entry> {
+        fn listed(v: &[Entry], l: bool) -> Vec<&Entry> {
+            v.iter().filter(|e| e.listed == l).collect()
+        }
+        let mut out = listed(&self.entries, true);
+        out.extend(listed(&self.commands, true));
+        out.extend(listed(&self.entries, false));
+        out.extend(listed(&self.commands, false));
+        out.into_iter()
+    }
+}
+
+/// One catalog skill (or slash command) in a listing.
 #[derive(Debug, Clone, Serialize)]
 pub struct Entry {
-    /// The name the model sees (Claude Code: the folder's).
+    /// The name the model sees (Claude Code: the folder's; a command's
+    /// path below `.claude/commands/` with `:` for `/`).
     pub name: String,
+    /// A skill or a command.
+    pub kind: EntryKind,
     /// The SKILL.md, relative to the catalog root.
     pub path: String,
-    /// Index into `catalog.skills` (not serialized).
+    /// Index into `catalog.skills` (a command: `catalog.claude_commands`;
+    /// not serialized).
     #[serde(skip)]
     pub skill: usize,
     /// The client lists the skill.
@@ -489,6 +526,7 @@ pub fn entry(
     let listed = reason.is_none();
     Entry {
         line,
+        kind: EntryKind::Skill,
         name: if name.is_empty() && !listed {
             skill.folder.clone()
         } else {
@@ -554,6 +592,7 @@ pub fn assemble(
     Listing {
         client,
         entries: sorted,
+        commands: Vec::new(),
         builtins,
         budget: None,
     }

@@ -49,6 +49,7 @@ impl Client for Spec {
             let e = Entry {
                 line: self.line(&shown, &text),
                 name: shown,
+                kind: super::EntryKind::Skill,
                 path: s.file.clone(),
                 skill: i,
                 listed: reason.is_none(),
@@ -70,6 +71,7 @@ impl Client for Spec {
         Listing {
             client: ClientId::Spec,
             entries: listed,
+            commands: Vec::new(),
             builtins: Vec::new(),
             budget: None,
         }

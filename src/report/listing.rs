@@ -3,7 +3,8 @@
 //! author wrote marked under it.
 //!
 //! JSON (`--format json`): `{"client", "tested_with", "entries": [{"name",
-//! "path", "listed", "reason"?, "text", "name_only", "line", "description",
+//! "kind" (`skill`, or `command`: a slash command Claude Code lists after
+//! the skills), "path", "listed", "reason"?, "text", "name_only", "line", "description",
 //! "alias"?, "changes": [{"kind", "line"?, "column"?, "detail"}]}],
 //! "builtins": [{"name", "text", "fixed"}], "builtins_captured_with"?,
 //! "budget"?, "captured"?, "verify"?}`. `name` is what the model sees and
@@ -35,8 +36,7 @@ pub fn tested(client: ClientId) -> Option<&'static str> {
 pub fn json(v: &View, out: &mut dyn Write) -> std::io::Result<()> {
     let l = v.listing;
     let entries: Vec<Value> = l
-        .entries
-        .iter()
+        .all()
         .map(|e| {
             let mut o = serde_json::to_value(e).unwrap_or(Value::Null);
             if let Some(r) = &e.reason {
@@ -74,25 +74,32 @@ pub fn json(v: &View, out: &mut dyn Write) -> std::io::Result<()> {
 
 pub fn human(v: &View, out: &mut dyn Write) -> std::io::Result<()> {
     let l = v.listing;
-    let listed = l.entries.iter().filter(|e| e.listed).count();
+    let total = l.entries.len() + l.commands.len();
+    let listed = l.all().filter(|e| e.listed).count();
+    let what = match l.commands.len() {
+        0 => format!("{} skills", l.entries.len()),
+        n => format!(
+            "{} skills and {n} command{}",
+            l.entries.len(),
+            if n == 1 { "" } else { "s" }
+        ),
+    };
     match tested(l.client) {
         Some(t) => writeln!(
             out,
-            "{} skills as {} shows them (model of {} {t}): {listed} listed, {} not",
-            l.entries.len(),
+            "{what} as {} shows them (model of {} {t}): {listed} listed, {} not",
             l.client.label(),
             l.client.label(),
-            l.entries.len() - listed
+            total - listed
         )?,
         None => writeln!(
             out,
-            "{} skills as {} reads them: {listed} listed, {} not",
-            l.entries.len(),
+            "{what} as {} reads them: {listed} listed, {} not",
             l.client.label(),
-            l.entries.len() - listed
+            total - listed
         )?,
     }
-    for e in l.entries.iter().filter(|e| e.listed) {
+    for e in l.all().filter(|e| e.listed) {
         writeln!(out, "{}", e.line)?;
         for c in e
             .changes
@@ -106,7 +113,7 @@ pub fn human(v: &View, out: &mut dyn Write) -> std::io::Result<()> {
             writeln!(out, "    ^ {at}{}", c.detail)?;
         }
     }
-    let hidden: Vec<_> = l.entries.iter().filter(|e| !e.listed).collect();
+    let hidden: Vec<_> = l.all().filter(|e| !e.listed).collect();
     if !hidden.is_empty() {
         writeln!(out, "not listed:")?;
         for e in hidden {
@@ -179,11 +186,29 @@ pub fn human(v: &View, out: &mut dyn Write) -> std::io::Result<()> {
                 ver.ambiguous.join(", ")
             )?;
         }
+        if let Some(order) = &ver.captured_order {
+            writeln!(
+                out,
+                "differs: the order; {} lists them as {}",
+                l.client.label(),
+                order.join(", ")
+            )?;
+        }
+        let (total, what) = match ver.commands {
+            0 => (ver.skills, "skills".to_string()),
+            n => (
+                ver.skills + n,
+                format!(
+                    "entries ({} skills, {n} command{})",
+                    ver.skills,
+                    if n == 1 { "" } else { "s" }
+                ),
+            ),
+        };
         writeln!(
             out,
-            "verify: {}/{} skills as predicted ({} {})",
-            ver.skills - ver.mismatches.len(),
-            ver.skills,
+            "verify: {}/{total} {what} as predicted ({} {})",
+            total - ver.mismatches.len(),
             l.client.label(),
             ver.version
         )?;

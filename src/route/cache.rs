@@ -32,7 +32,7 @@
 
 use super::index::{DocCounts, FxMap, Index, intern};
 use super::text::Analyzer;
-use super::{Analyzed, analyze_builtins, analyze_listing, analyze_skill};
+use super::{Analyzed, analyze_builtins, analyze_commands, analyze_listing, analyze_skill};
 use crate::catalog::{Catalog, Scope, Target};
 use crate::client::{Builtin, ClientId};
 use crate::config::Config;
@@ -357,6 +357,7 @@ impl Cache {
                     let listing = crate::client::Listing {
                         client: config.route.client,
                         entries: Vec::new(),
+                        commands: Vec::new(),
                         builtins: b.to_vec(),
                         budget: None,
                     };
@@ -415,9 +416,17 @@ impl Cache {
                 .as_deref()
                 .is_some_and(|c| d == c || d.starts_with(&format!("{c}/")))
         };
+        // Claude Code's commands spend the listing's budget: any change
+        // to them is a change to the skills' listing
+        let watched = if config.route.client == ClientId::ClaudeCode {
+            crate::catalog::commands::listed_watch(root)
+        } else {
+            Vec::new()
+        };
         let (dirs, files) = rayon::join(
             || {
                 (catalog.walk.dirs.par_iter())
+                    .chain(watched.par_iter())
                     .filter(|d| !ours(d))
                     .map(|d| (d.clone(), stamper.record(d, built)))
                     .collect::<Vec<_>>()
@@ -523,6 +532,14 @@ pub fn analyze(
         docs.extend(analyze_builtins(
             &listing,
             catalog.skills.len(),
+            analyzer,
+            config.route.name_weight,
+        ));
+    }
+    if super::routes_commands(config) {
+        docs.extend(analyze_commands(
+            &listing,
+            catalog.skills.len() + listing.builtins.len(),
             analyzer,
             config.route.name_weight,
         ));

@@ -335,23 +335,43 @@ fn run(router: &Router, config: &RouteConfig, scorer: &mut Scorer, job: &Job) ->
         && let Some(&(w, score)) = scores.top(1).first()
         && w != job.doc
         && score > 0.0
-        && router.is_builtin(w)
+        && router.is_competitor(w)
     {
         let (name, _) = router.routed(w);
+        let client = router.listing.client.label();
+        // a built-in skill of the client, or a project command it lists
+        let (message, kind, help) = if router.is_command(w) {
+            let path = &router.index.doc(w).file;
+            (
+                format!(
+                    "`{skill}`: the project's command `{name}` ({path}), which {client} lists beside the skills, ranks first for this prompt"
+                ),
+                "command",
+                format!(
+                    "the model sees the command `{name}` in the same listing; say in `{skill}`'s description what it does that `{name}` does not, or set `disable-model-invocation: true` in {path} if the model should never pick the command"
+                ),
+            )
+        } else {
+            (
+                format!(
+                    "`{skill}`: {client}'s built-in skill `{name}` ranks first for this prompt"
+                ),
+                "built-in",
+                format!(
+                    "the model sees `{name}` in the same listing; say in `{skill}`'s description what it does that `{name}` does not"
+                ),
+            )
+        };
         diags.push(
             rules::BUILTIN_WINS
-                .diag(
-                    file,
-                    format!(
-                        "`{skill}`: {}'s built-in skill `{name}` ranks first for this prompt",
-                        router.listing.client.label()
-                    ),
-                )
+                .diag(file, message)
                 .with_span(prompt.span)
-                .with_label(format!("`{name}` (built-in) at {score:.2}, `{skill}` {} at {:.2}", place(&st), st.score))
-                .with_help(format!(
-                    "the model sees `{name}` in the same listing; say in `{skill}`'s description what it does that `{name}` does not"
-                )),
+                .with_label(format!(
+                    "`{name}` ({kind}) at {score:.2}, `{skill}` {} at {:.2}",
+                    place(&st),
+                    st.score
+                ))
+                .with_help(help),
         );
     }
     let cell = match job.kind {

@@ -154,7 +154,8 @@ pub fn rank(args: &RankArgs, out: &mut dyn Write) -> Result<Exit, Fatal> {
     let analyzer = super::analyzer(&config.route)?;
     let (builtins, note) = super::builtins_for(&config, args.cache_dir.as_deref());
     let builtins = builtins.map(|b| b.builtins);
-    let cache = if args.no_cache || !args.root.is_dir() {
+    // the commands' documents need the catalog loaded: no cache then
+    let cache = if args.no_cache || !args.root.is_dir() || super::routes_commands(&config) {
         None
     } else {
         cache::folder(args.cache_dir.as_deref())

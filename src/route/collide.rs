@@ -42,10 +42,11 @@ pub struct Found {
 pub fn find(router: &Router, config: &RouteConfig) -> Vec<Found> {
     let threshold = config.collision_warning.min(config.collision_error);
     let index = &router.index;
-    // pairs within the catalog: a built-in's wording is not the author's
+    // pairs within the catalog's skills: a built-in's wording is not the
+    // author's, and a command is not a skill
     let pairs: Vec<_> = collisions(index, threshold)
         .into_iter()
-        .filter(|c| !router.is_builtin(c.a) && !router.is_builtin(c.b))
+        .filter(|c| !router.is_competitor(c.a) && !router.is_competitor(c.b))
         .collect();
     // each skill's words once, however many pairs it is in
     let mut involved: Vec<u32> = pairs.iter().flat_map(|c| [c.a, c.b]).collect();

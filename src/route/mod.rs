@@ -119,6 +119,32 @@ pub fn analyze_listing(
         .collect()
 }
 
+/// The listed commands of a client's listing as documents (`[route]
+/// commands = true`), numbered from `from`: `from + k` for
+/// `listing.commands[k]`, under the name and with the text the model sees.
+pub fn analyze_commands(
+    listing: &Listing,
+    from: usize,
+    analyzer: &Analyzer,
+    name_weight: u32,
+) -> Vec<DocCounts<String>> {
+    (listing.commands.iter().enumerate())
+        .filter(|(_, e)| e.listed)
+        .map(|(k, e)| DocCounts {
+            name: e.name.clone(),
+            file: e.path.clone(),
+            source: from + k,
+            counts: count_terms(analyzer, &e.name, &e.text, name_weight),
+        })
+        .collect()
+}
+
+/// Whether `[route] commands = true` puts the listing's commands in the
+/// index: only a client that lists commands has any.
+pub fn routes_commands(config: &Config) -> bool {
+    config.route.commands && config.route.client == ClientId::ClaudeCode
+}
+
 /// Where a built-in skill's document says it comes from.
 pub fn builtin_file(client: ClientId) -> String {
     format!("(built-in skill of {})", client.label())
@@ -178,8 +204,11 @@ pub struct Router<'c> {
     pub listing: Listing,
     /// Document of each `catalog.skills[i]`, `None` when unroutable.
     doc_of: Vec<Option<u32>>,
-    /// Catalog index of each document (`>= skills.len()`: a built-in).
+    /// Catalog index of each document (`>= skills.len()`: a built-in,
+    /// `>= commands_from`: a command).
     skill_of: Vec<usize>,
+    /// Where the commands' numbers start: after the built-ins'.
+    commands_from: usize,
     /// Catalog skills the client does not list, by index.
     pub unroutable: Vec<usize>,
     /// Catalog index by name, as [`Catalog::skill_named`] resolves it.
@@ -211,6 +240,15 @@ impl<'c> Router<'c> {
             docs.extend(analyze_builtins(
                 &listing,
                 catalog.skills.len(),
+                &analyzer,
+                config.route.name_weight,
+            ));
+        }
+        let commands_from = catalog.skills.len() + listing.builtins.len();
+        if routes_commands(config) {
+            docs.extend(analyze_commands(
+                &listing,
+                commands_from,
                 &analyzer,
                 config.route.name_weight,
             ));
@@ -249,6 +287,7 @@ impl<'c> Router<'c> {
             listing,
             doc_of,
             skill_of,
+            commands_from,
             unroutable,
             by_name,
             texts,
@@ -260,7 +299,8 @@ impl<'c> Router<'c> {
         self.doc_of.get(i).copied().flatten()
     }
 
-    /// The catalog skill behind document `d`; `None` for a built-in.
+    /// The catalog skill behind document `d`; `None` for a built-in or a
+    /// command.
     pub fn skill(&self, d: u32) -> Option<&'c crate::catalog::Skill> {
         self.catalog.skills.get(self.skill_of[d as usize])
     }
@@ -279,6 +319,10 @@ impl<'c> Router<'c> {
         let i = self.skill_of[d as usize];
         match self.entry(i) {
             Some(e) => (&e.name, &e.text),
+            None if i >= self.commands_from => {
+                let c = &self.listing.commands[i - self.commands_from];
+                (&c.name, &c.text)
+            }
             None => {
                 let b = &self.listing.builtins[i - self.catalog.skills.len()];
                 (&b.name, &b.text)
@@ -288,6 +332,18 @@ impl<'c> Router<'c> {
 
     /// Whether document `d` is one of the client's built-in skills.
     pub fn is_builtin(&self, d: u32) -> bool {
+        (self.catalog.skills.len()..self.commands_from).contains(&self.skill_of[d as usize])
+    }
+
+    /// Whether document `d` is one of the project's commands (`[route]
+    /// commands = true`).
+    pub fn is_command(&self, d: u32) -> bool {
+        self.skill_of[d as usize] >= self.commands_from
+    }
+
+    /// Whether document `d` competes with the catalog's skills without
+    /// being one: a built-in skill or a command.
+    pub fn is_competitor(&self, d: u32) -> bool {
         self.skill_of[d as usize] >= self.catalog.skills.len()
     }
 
@@ -341,12 +397,9 @@ pub fn check<'c>(catalog: &'c Catalog, config: &Config, args: &Opts) -> Result<R
         checks_passed: outcome.checks_passed,
         checks: outcome.checks,
         min_rank1: floor,
-        skills_routed: router.index.len()
-            - if builtins.is_some() {
-                router.listing.builtins.len()
-            } else {
-                0
-            },
+        skills_routed: (0..router.index.len() as u32)
+            .filter(|&d| !router.is_competitor(d))
+            .count(),
         unroutable: router
             .unroutable
             .iter()

@@ -201,7 +201,7 @@ rule! {
     /// "Review my diff for bugs" for a `code-review-and-quality` skill ranks
     /// Claude Code's `code-review` first: say what the catalog's skill does
     /// that the built-in does not.
-    pub static BUILTIN_WINS = ("SG508", "builtin-wins-prompt", Warning, "a client's built-in skill outranks the case file's skill for a positive prompt");
+    pub static BUILTIN_WINS = ("SG508", "builtin-wins-prompt", Warning, "a client's built-in skill, or a project command it lists (`[route] commands = true`), outranks the case file's skill for a positive prompt");
 }
 
 rule! {

@@ -384,7 +384,7 @@ impl Matrix {
             };
             let winner = if w == NOBODY {
                 "<i>no skill</i>".to_string()
-            } else if routed.router.is_builtin(w) {
+            } else if routed.router.is_competitor(w) {
                 Esc(&label(routed, w)).to_string()
             } else {
                 format!("<a href=\"#s{w}\">{}</a>", Esc(&index.doc(w).name))
@@ -401,11 +401,14 @@ impl Matrix {
     }
 }
 
-/// A skill's name as the model sees it; a client's built-in skill says so.
+/// A skill's name as the model sees it; a client's built-in skill or a
+/// command says so.
 fn label(routed: &Routed, d: u32) -> String {
     let name = &routed.router.index.doc(d).name;
     if routed.router.is_builtin(d) {
         format!("{name} (built-in)")
+    } else if routed.router.is_command(d) {
+        format!("{name} (command)")
     } else {
         name.clone()
     }

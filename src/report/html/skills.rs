@@ -53,9 +53,10 @@ pub fn render(
         rows[f.pair.a as usize].collisions.push(f.pair.b);
         rows[f.pair.b as usize].collisions.push(f.pair.a);
     }
-    // the catalog's skills: a client's built-ins are competitors, not rows
+    // the catalog's skills: a client's built-ins and commands are
+    // competitors, not rows
     let mut order: Vec<u32> = (0..index.len() as u32)
-        .filter(|&d| !router.is_builtin(d))
+        .filter(|&d| !router.is_competitor(d))
         .collect();
     order.sort_by(|&a, &b| {
         rows[b as usize]
