@@ -503,7 +503,7 @@ fn listed_commands_compete_for_prompts_when_asked_for() {
     // by default they are not routed: results stay what they were
     let (out, code) = run(&["check", r]);
     assert_eq!(code, Some(0), "{out}");
-    assert!(!out.contains("SG508"), "{out}");
+    assert!(!out.contains("SG512") && !out.contains("SG508"), "{out}");
     assert!(
         out.ends_with("trigger rank-1 rate: 100% (6/6 positive prompts rank their skill first)\n"),
         "{out}"
@@ -524,7 +524,7 @@ fn listed_commands_compete_for_prompts_when_asked_for() {
         .as_array()
         .unwrap()
         .iter()
-        .filter(|d| d["rule"] == "SG508")
+        .filter(|d| d["rule"] == "SG512")
         .collect();
     assert_eq!(wins.len(), 1, "{out}");
     assert_eq!(

@@ -96,6 +96,7 @@ pub static RULES: &[&Rule] = &[
     &route::BASELINE_REGRESSION,
     &route::UNROUTABLE_CASES,
     &route::BUILTIN_WINS,
+    &route::COMMAND_WINS,
     &route::NO_CAPTURE,
     &route::COLLISION,
     &route::OVERLAP,

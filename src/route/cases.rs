@@ -340,9 +340,10 @@ fn run(router: &Router, config: &RouteConfig, scorer: &mut Scorer, job: &Job) ->
         let (name, _) = router.routed(w);
         let client = router.listing.client.label();
         // a built-in skill of the client, or a project command it lists
-        let (message, kind, help) = if router.is_command(w) {
+        let (rule, message, kind, help) = if router.is_command(w) {
             let path = &router.index.doc(w).file;
             (
+                &rules::COMMAND_WINS,
                 format!(
                     "`{skill}`: the project's command `{name}` ({path}), which {client} lists beside the skills, ranks first for this prompt"
                 ),
@@ -353,6 +354,7 @@ fn run(router: &Router, config: &RouteConfig, scorer: &mut Scorer, job: &Job) ->
             )
         } else {
             (
+                &rules::BUILTIN_WINS,
                 format!(
                     "`{skill}`: {client}'s built-in skill `{name}` ranks first for this prompt"
                 ),
@@ -363,8 +365,7 @@ fn run(router: &Router, config: &RouteConfig, scorer: &mut Scorer, job: &Job) ->
             )
         };
         diags.push(
-            rules::BUILTIN_WINS
-                .diag(file, message)
+            rule.diag(file, message)
                 .with_span(prompt.span)
                 .with_label(format!(
                     "`{name}` ({kind}) at {score:.2}, `{skill}` {} at {:.2}",

@@ -201,7 +201,28 @@ rule! {
     /// "Review my diff for bugs" for a `code-review-and-quality` skill ranks
     /// Claude Code's `code-review` first: say what the catalog's skill does
     /// that the built-in does not.
-    pub static BUILTIN_WINS = ("SG508", "builtin-wins-prompt", Warning, "a client's built-in skill, or a project command it lists (`[route] commands = true`), outranks the case file's skill for a positive prompt");
+    pub static BUILTIN_WINS = ("SG508", "builtin-wins-prompt", Warning, "a client's built-in skill outranks the case file's skill for a positive prompt");
+}
+
+rule! {
+    /// ## What it does
+    /// With `[route] commands = true` (the project's slash commands that
+    /// Claude Code lists beside the skills, `.claude/commands/**/*.md`,
+    /// ranked as competitors), reports a positive trigger prompt for which
+    /// one of those commands ranks above the case file's skill, naming the
+    /// command and its file.
+    ///
+    /// ## Why is this bad?
+    /// Claude Code shows the model its project commands in the same listing
+    /// as the skills, and the model may call one instead: a prompt the
+    /// command describes better goes to it.
+    ///
+    /// ## Example
+    /// "Deploy the app to staging" for a `deploy-app` skill ranks the
+    /// project's `/deploy` command first: say in the skill what it does that
+    /// the command does not, or set `disable-model-invocation: true` in the
+    /// command if the model should never pick it.
+    pub static COMMAND_WINS = ("SG512", "command-wins-prompt", Warning, "a project command Claude Code lists outranks the case file's skill for a positive prompt");
 }
 
 rule! {
