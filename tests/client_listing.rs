@@ -566,3 +566,29 @@ fn listed_commands_compete_for_prompts_when_asked_for() {
     let spec = rank(&["--config", c, "--client", "spec"]);
     assert_eq!(names(&spec), ["deploy-app"]);
 }
+
+/// A `SKILL.md` under `.claude/commands/` is a command to Claude Code and a
+/// skill to no client: a catalog walked whole does not take it for a skill.
+#[test]
+fn a_skill_md_among_the_commands_is_a_command_not_a_skill() {
+    let t = tempfile::tempdir().unwrap();
+    for (rel, name) in [(".claude/commands/x", "x"), ("tools/y", "y")] {
+        let d = t.path().join(rel);
+        std::fs::create_dir_all(&d).unwrap();
+        std::fs::write(
+            d.join("SKILL.md"),
+            format!("---\nname: {name}\ndescription: Use when {name}.\n---\nbody\n"),
+        )
+        .unwrap();
+    }
+    let doc = listing_json(t.path(), &[]);
+    let kinds: Vec<(&str, &str)> = doc["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| (e["name"].as_str().unwrap(), e["kind"].as_str().unwrap()))
+        .collect();
+    assert_eq!(kinds, [("y", "skill"), ("x", "command")]);
+    let (out, _) = run(&["check", t.path().to_str().unwrap()]);
+    assert!(out.contains("1 skills checked"), "{out}");
+}

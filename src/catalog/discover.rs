@@ -11,6 +11,13 @@ use std::path::{Path, PathBuf};
 /// Folder names never descended into.
 pub const SKIP_DIRS: &[&str] = &[".git", "node_modules", "target"];
 
+/// `.claude/commands` (at the root or below): Claude Code reads a
+/// `SKILL.md` there as a slash command, and no client as a skill, so the
+/// walk does not look for skills in it (`catalog::commands` reads it).
+fn is_commands_dir(rel: &str) -> bool {
+    rel == ".claude/commands" || rel.ends_with("/.claude/commands")
+}
+
 /// Deepest folder nesting walked below a skills root.
 pub const MAX_DEPTH: usize = 32;
 
@@ -451,7 +458,10 @@ fn walk_dir(
                 is_link,
                 name,
             } => {
-                if SKIP_DIRS.contains(&name.as_str()) || filter.excluded(&child_rel) {
+                if SKIP_DIRS.contains(&name.as_str())
+                    || filter.excluded(&child_rel)
+                    || is_commands_dir(&child_rel)
+                {
                     continue;
                 }
                 found.links |= is_link;
