@@ -501,3 +501,45 @@ fn the_gates_a_run_was_judged_by_are_recorded_and_the_report_judges_by_them() {
     let html = report(&env, &it2, &env.tmp.path().join("c.html"), &[]);
     assert!(html.contains("No gate was set"));
 }
+
+#[test]
+fn the_listing_shows_the_project_commands_claude_code_lists_beside_the_skills() {
+    let root =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/client/claude-code-commands");
+    let t = tempfile::tempdir().unwrap();
+    let html = render(&root, &t.path().join("r.html"));
+    assert_only_own_markup(&html);
+    let section = &html[html.find("<section id=\"listing\">").unwrap()..];
+    let section = &section[..section.find("</section>").unwrap()];
+    let listed = skillgate()
+        .args(["listing", "--format", "json"])
+        .arg(&root)
+        .output()
+        .unwrap();
+    let doc: serde_json::Value = serde_json::from_slice(&listed.stdout).unwrap();
+    let commands: Vec<&serde_json::Value> = doc["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["kind"] == "command")
+        .collect();
+    let shown = commands.iter().filter(|e| e["listed"] == true).count();
+    assert!(
+        section.contains(&format!(
+            "It lists {shown} of the project's {} commands beside them (<code>.claude/commands/</code>), in the same budget.",
+            commands.len()
+        )),
+        "{section}"
+    );
+    // the hidden command, marked as one
+    assert!(
+        section.contains("<b>release</b> <small class=\"tag\">command</small> <a href="),
+        "{section}"
+    );
+    // a command whose text comes from its body
+    let changed = &section[section.find("id=\"texts-changed\"").unwrap()..];
+    assert!(
+        changed.contains("<b>no-frontmatter</b> <small class=\"tag\">command</small>"),
+        "{changed}"
+    );
+}

@@ -4,9 +4,11 @@
 //! whose text differs from what the author wrote (cut at the entry cap,
 //! shown by name only over the listing budget, read from the body, …),
 //! each with the text the model sees beside the description as written.
+//! The project commands Claude Code lists beside the skills are in each
+//! part too, marked as commands.
 
 use super::{Esc, Href, count_of, cut, thousands};
-use crate::client::ChangeKind;
+use crate::client::{ChangeKind, EntryKind};
 use crate::route::Router;
 use std::fmt::Write as _;
 
@@ -23,15 +25,31 @@ fn notable(c: &crate::client::Change) -> bool {
 /// Skills the client does not list, listed ones shown by name only, and
 /// listed ones whose text changed.
 pub fn counts(router: &Router) -> (usize, usize, usize) {
-    let l = &router.listing;
+    let all = || all_entries(router);
     (
-        l.entries.iter().filter(|e| !e.listed).count(),
-        l.entries.iter().filter(|e| e.listed && e.name_only).count(),
-        l.entries
-            .iter()
+        all().filter(|e| !e.listed).count(),
+        all().filter(|e| e.listed && e.name_only).count(),
+        all()
             .filter(|e| e.listed && e.changes.iter().any(notable))
             .count(),
     )
+}
+
+/// The skills, then the project commands the client lists beside them.
+fn all_entries<'a>(router: &'a Router<'_>) -> impl Iterator<Item = &'a crate::client::Entry> {
+    router
+        .listing
+        .entries
+        .iter()
+        .chain(router.listing.commands.iter())
+}
+
+/// ` <small>command</small>` after a command's name.
+fn tag(e: &crate::client::Entry) -> &'static str {
+    match e.kind {
+        EntryKind::Command => " <small class=\"tag\">command</small>",
+        EntryKind::Skill => "",
+    }
 }
 
 /// `text` with its first letter in upper case, to open a sentence.
@@ -71,6 +89,15 @@ pub fn render(router: &Router, link_base: &str) -> String {
                 .join(", "))
         );
     }
+    if !l.commands.is_empty() {
+        let shown = l.commands.iter().filter(|e| e.listed).count();
+        let _ = write!(
+            o,
+            " It lists {} of the project's {} beside them (<code>.claude/commands/</code>), in the same budget.",
+            thousands(shown),
+            count_of(l.commands.len(), "command"),
+        );
+    }
     if let Some(b) = &l.budget {
         let _ = write!(
             o,
@@ -87,7 +114,7 @@ pub fn render(router: &Router, link_base: &str) -> String {
     }
     o.push_str(" <code>skillgate listing</code> prints the listing itself.</p>\n");
 
-    let hidden: Vec<_> = l.entries.iter().filter(|e| !e.listed).collect();
+    let hidden: Vec<_> = all_entries(router).filter(|e| !e.listed).collect();
     let _ = writeln!(
         o,
         "<h3 id=\"not-listed\">Not listed: the model does not see these ({})</h3>",
@@ -102,8 +129,9 @@ pub fn render(router: &Router, link_base: &str) -> String {
         for e in hidden {
             let _ = writeln!(
                 o,
-                "<tr><td><b>{}</b> <a href=\"{}\"><code>{}</code></a></td><td>{}</td></tr>",
+                "<tr><td><b>{}</b>{} <a href=\"{}\"><code>{}</code></a></td><td>{}</td></tr>",
                 Esc(&e.name),
+                tag(e),
                 Href(link_base, &e.path),
                 Esc(&e.path),
                 Esc(&e.reason.as_ref().map(|r| r.describe()).unwrap_or_default())
@@ -112,9 +140,7 @@ pub fn render(router: &Router, link_base: &str) -> String {
         o.push_str("</tbody></table>\n");
     }
 
-    let name_only: Vec<_> = l
-        .entries
-        .iter()
+    let name_only: Vec<_> = all_entries(router)
         .filter(|e| e.listed && e.name_only)
         .collect();
     if !name_only.is_empty() {
@@ -138,9 +164,7 @@ pub fn render(router: &Router, link_base: &str) -> String {
         o.push_str("</p></details>\n");
     }
 
-    let shown: Vec<_> = l
-        .entries
-        .iter()
+    let shown: Vec<_> = all_entries(router)
         .filter(|e| e.listed && e.changes.iter().any(notable))
         .collect();
     let _ = writeln!(
@@ -156,8 +180,9 @@ pub fn render(router: &Router, link_base: &str) -> String {
     for e in shown {
         let _ = write!(
             o,
-            "<tr><td><b>{}</b> <a href=\"{}\"><code>{}</code></a></td><td><ul class=\"changes\">",
+            "<tr><td><b>{}</b>{} <a href=\"{}\"><code>{}</code></a></td><td><ul class=\"changes\">",
             Esc(&e.name),
+            tag(e),
             Href(link_base, &e.path),
             Esc(&e.path)
         );
