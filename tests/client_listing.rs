@@ -592,3 +592,42 @@ fn a_skill_md_among_the_commands_is_a_command_not_a_skill() {
     let (out, _) = run(&["check", t.path().to_str().unwrap()]);
     assert!(out.contains("1 skills checked"), "{out}");
 }
+
+/// Claude Code reads a project command as it reads a SKILL.md, so what it
+/// does silently to one is said of the command too.
+#[test]
+fn what_claude_code_does_silently_to_a_command_is_reported_on_the_command() {
+    let root = fixture("claude-code-commands");
+    let (out, _) = run(&["check", root.to_str().unwrap(), "--format", "json"]);
+    let doc: Value = serde_json::from_str(&out).unwrap();
+    let on_commands: Vec<(&str, &str)> = doc["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["rule"].as_str().unwrap().starts_with("SG60"))
+        .filter(|d| d["file"].as_str().unwrap().starts_with(".claude/commands/"))
+        .map(|d| (d["rule"].as_str().unwrap(), d["file"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        on_commands,
+        [("SG600", ".claude/commands/ends-early.md")],
+        "{out}"
+    );
+    let d = doc["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["rule"] == "SG600")
+        .unwrap();
+    assert!(
+        d["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("the command `ends-early`, which Claude Code lists beside the skills: Claude Code ends the frontmatter at this `---`"),
+        "{d}"
+    );
+    assert_eq!(
+        (d["line"].as_u64(), d["column"].as_u64()),
+        (Some(2), Some(24))
+    );
+}

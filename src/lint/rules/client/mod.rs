@@ -236,6 +236,33 @@ fn claude_code(catalog: &Catalog, config: &Config, out: &mut Vec<Diagnostic>) {
             _ => {}
         }
     }
+    // the project commands Claude Code lists beside the skills are read
+    // the same way: the same silent changes, said of the command (a command
+    // without a description showing its first line is how commands are
+    // written, so SG602 is not said of them)
+    for e in &listing.commands {
+        for c in &e.changes {
+            let rule = match c.kind {
+                ChangeKind::EndsEarly => &ends_early::ENDS_EARLY,
+                ChangeKind::FrontmatterDropped => &dropped::DROPPED,
+                ChangeKind::SurrogateSplit => &surrogate::SURROGATE_SPLIT,
+                ChangeKind::RetryChanged => &retry::RETRY_CHANGED,
+                ChangeKind::NotAString => &not_string::NOT_A_STRING,
+                _ => continue,
+            };
+            out.push(
+                rule.diag(
+                    &e.path,
+                    format!(
+                        "the command `{}`, which Claude Code lists beside the skills: {}",
+                        e.name, c.detail
+                    ),
+                )
+                .with_span_opt(c.span)
+                .with_help(help(c.kind)),
+            );
+        }
+    }
     // `Skill("<name>")` loads the first skill in listing order whose folder
     // or frontmatter name is <name>
     let listed: Vec<_> = listing.entries.iter().filter(|e| e.listed).collect();
