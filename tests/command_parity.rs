@@ -257,6 +257,11 @@ fn markdown_command_frontmatter_gets_the_yaml_portability_rules() {
             f("SG111", ".claude/commands/colon.md", Some(3)),
             f("SG112", ".claude/commands/tab.md", Some(3)),
             f("SG113", ".claude/commands/quote.md", Some(2)),
+            // Claude Code, which lists the command, ends the frontmatter at
+            // that `---` (SG600), and the unterminated quote left makes it
+            // ignore the frontmatter (SG601)
+            f("SG600", ".claude/commands/quote.md", Some(3)),
+            f("SG601", ".claude/commands/quote.md", Some(1)),
         ],
         "{diags:#?}"
     );
