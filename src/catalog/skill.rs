@@ -43,6 +43,12 @@ impl Frontmatter {
         self.entries.iter().find(|e| e.key == key)
     }
 
+    /// The last entry of `key`: the one a client whose YAML keeps the last
+    /// of two equal keys reads.
+    pub fn last(&self, key: &str) -> Option<&Entry> {
+        self.entries.iter().rev().find(|e| e.key == key)
+    }
+
     /// The value of `key` when it is a string.
     pub fn str(&self, key: &str) -> Option<Spanned<&str>> {
         let e = self.get(key)?;

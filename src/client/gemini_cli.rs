@@ -208,7 +208,7 @@ impl Client for GeminiCli {
     }
 
     fn line(&self, name: &str, text: &str) -> String {
-        format!("<name>{name}</name> <description>{text}</description>")
+        super::xml_line(name, text)
     }
 
     fn listing(

@@ -504,6 +504,12 @@ pub fn undiscovered(
     })
 }
 
+/// An XML-style entry's name and text as [`Client::line`] compares them
+/// (Gemini CLI, opencode).
+pub fn xml_line(name: &str, text: &str) -> String {
+    format!("<name>{name}</name> <description>{text}</description>")
+}
+
 /// One `<skill>` element of an XML-style listing (Gemini CLI, opencode).
 pub fn skill_element(name: &str, description: &str, location: &str) -> String {
     format!(

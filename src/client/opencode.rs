@@ -200,7 +200,7 @@ impl Client for Opencode {
     }
 
     fn line(&self, name: &str, text: &str) -> String {
-        format!("<name>{name}</name> <description>{text}</description>")
+        super::xml_line(name, text)
     }
 
     fn listing(

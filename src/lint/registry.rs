@@ -172,27 +172,27 @@ pub fn lint_skill(env: &Env, skill: &Skill, load: &[Diagnostic]) -> (SkillLint, 
     // where skillgate finds no frontmatter block, a client may still find
     // one, ending anywhere, so the whole text is kept
     if let Some(src) = &skill.source {
-        let bom = if src.text.starts_with('\u{feff}') {
+        let start = if src.text.starts_with('\u{feff}') {
             3
         } else {
             0
         };
-        match crate::catalog::frontmatter::split(&src.text, bom) {
-            Err(_) => client_needs = src.text.len(),
+        // skillgate's frontmatter block, as loading found it (empty: none)
+        let block = src.text.get(start..skill.body_start).unwrap_or("");
+        if block.is_empty() {
+            client_needs = src.text.len();
+        } else if block.lines().count() == 2 {
             // `---` right after the opening line: Gemini CLI's and
             // gray-matter's patterns need at least a line break between the
             // two, so they end at the next line starting with `---`
-            Ok((sp, _)) if sp.yaml.is_empty() => {
-                let mut at = sp.body;
-                for line in src.text[sp.body..].split_inclusive('\n') {
-                    at += line.len();
-                    if line.starts_with("---") {
-                        client_needs = client_needs.max(at);
-                        break;
-                    }
+            let mut at = skill.body_start;
+            for line in src.text[skill.body_start..].split_inclusive('\n') {
+                at += line.len();
+                if line.starts_with("---") {
+                    client_needs = client_needs.max(at);
+                    break;
                 }
             }
-            Ok(_) => {}
         }
     }
     let keep = load

@@ -760,7 +760,6 @@ fn tier3_suites(t: &Tier3) -> Vec<Suite> {
         base.insert(0, ("client".to_string(), c.to_string()));
     }
     let mut properties = base.clone();
-    let base_props = base.clone();
     match (t.report, &t.unscored) {
         (_, Some((why, true))) => {
             evidence.res = Res::Error {
@@ -893,7 +892,7 @@ fn tier3_suites(t: &Tier3) -> Vec<Suite> {
         },
         Suite {
             name: format!("{}.task", t.scope()),
-            properties: base,
+            properties: base.clone(),
             cases: task,
         },
         Suite {
@@ -907,7 +906,7 @@ fn tier3_suites(t: &Tier3) -> Vec<Suite> {
             2,
             Suite {
                 name: format!("{}.expectations", t.scope()),
-                properties: base_props.clone(),
+                properties: base,
                 cases: expectations,
             },
         );

@@ -246,10 +246,6 @@ impl Agent for Codex {
         self.program = program;
     }
 
-    fn install_dir(&self, skill: &str) -> PathBuf {
-        Path::new(".agents").join("skills").join(skill)
-    }
-
     fn project_skill_dirs(&self) -> &'static [&'static str] {
         &[".agents/skills", ".codex/skills"]
     }

@@ -362,8 +362,11 @@ pub trait Agent: Send + Sync + std::fmt::Debug {
     /// The skill under test (a client that switches its bundled skills off
     /// by name keeps one named like it).
     fn set_skill(&mut self, _skill: &str) {}
-    /// Where a `with` run installs the skill, relative to the workspace.
-    fn install_dir(&self, skill: &str) -> PathBuf;
+    /// Where a `with` run installs the skill, relative to the workspace:
+    /// the shared `.agents/skills/` unless the client reads its own folder.
+    fn install_dir(&self, skill: &str) -> PathBuf {
+        std::path::Path::new(".agents").join("skills").join(skill)
+    }
     /// Folders, relative to any folder of the workspace, whose subfolders
     /// the client reads as project skills.
     fn project_skill_dirs(&self) -> &'static [&'static str];

@@ -270,10 +270,6 @@ impl Agent for Opencode {
         self.skill = Some(skill.to_string());
     }
 
-    fn install_dir(&self, skill: &str) -> PathBuf {
-        Path::new(".agents").join("skills").join(skill)
-    }
-
     fn project_skill_dirs(&self) -> &'static [&'static str] {
         &[
             ".agents/skills",

@@ -18,7 +18,7 @@ pub mod surrogate;
 pub mod too_deep;
 
 use crate::catalog::Catalog;
-use crate::client::{ChangeKind, Client, ClientId, Hidden, Listing, claude_code::ClaudeCode};
+use crate::client::{ChangeKind, ClientId, Hidden, Listing};
 use crate::config::Config;
 use crate::diag::Diagnostic;
 
@@ -28,30 +28,38 @@ pub fn run(catalog: &Catalog, config: &Config, out: &mut Vec<Diagnostic>) {
         return;
     }
     let clients = config.lint.linted_clients(config.route.client);
-    let mut listings: Vec<(ClientId, Listing)> = Vec::new();
+    let mut readings = Readings::default();
     if clients.contains(&ClientId::ClaudeCode) {
-        claude_code(catalog, config, out);
+        let (listing, _) = readings.of(catalog, config, ClientId::ClaudeCode);
+        claude_code(catalog, listing, out);
     }
     for c in clients.into_iter().filter(|c| *c != ClientId::ClaudeCode) {
-        not_listed_by(catalog, config, c, &mut listings, out);
+        not_listed_by(catalog, config, c, &mut readings, out);
     }
 }
 
-/// The listing of `client`, computed once.
-fn listing_of<'a>(
-    catalog: &Catalog,
-    config: &Config,
-    client: ClientId,
-    listings: &'a mut Vec<(ClientId, Listing)>,
-) -> &'a Listing {
-    let at = match listings.iter().position(|(c, _)| *c == client) {
-        Some(i) => i,
-        None => {
-            listings.push((client, client.model().listing(catalog, config, None)));
-            listings.len() - 1
-        }
-    };
-    &listings[at].1
+/// Each client's listing of the catalog, computed once, with which skills
+/// it lists (by index into `catalog.skills`).
+#[derive(Default)]
+struct Readings(Vec<(ClientId, Listing, Vec<bool>)>);
+
+impl Readings {
+    fn of(&mut self, catalog: &Catalog, config: &Config, client: ClientId) -> (&Listing, &[bool]) {
+        let at = match self.0.iter().position(|(c, _, _)| *c == client) {
+            Some(i) => i,
+            None => {
+                let listing = client.model().listing(catalog, config, None);
+                let mut listed = vec![false; catalog.skills.len()];
+                for e in listing.entries.iter().filter(|e| e.listed) {
+                    listed[e.skill] = true;
+                }
+                self.0.push((client, listing, listed));
+                self.0.len() - 1
+            }
+        };
+        let (_, listing, listed) = &self.0[at];
+        (listing, listed)
+    }
 }
 
 /// SG609: the skills `client` leaves out of its listing, but for the
@@ -61,46 +69,49 @@ fn not_listed_by(
     catalog: &Catalog,
     config: &Config,
     client: ClientId,
-    listings: &mut Vec<(ClientId, Listing)>,
+    readings: &mut Readings,
     out: &mut Vec<Diagnostic>,
 ) {
-    let dropped: Vec<(usize, String, String, Hidden)> =
-        listing_of(catalog, config, client, listings)
-            .entries
-            .iter()
-            .filter(|e| !e.listed)
-            .filter_map(|e| {
-                let r = e.reason.clone()?;
-                match r {
-                    Hidden::OverBudget
-                    | Hidden::DisableModelInvocation { .. }
-                    | Hidden::Conditional { .. } => None,
-                    // a file skillgate could not read is SG001/SG002 already
-                    Hidden::Unreadable => None,
-                    Hidden::TooLarge { .. } if catalog.skills[e.skill].source.is_none() => None,
-                    r => Some((e.skill, e.path.clone(), e.name.clone(), r)),
-                }
-            })
-            .collect();
+    let dropped: Vec<(usize, String, String, Hidden)> = readings
+        .of(catalog, config, client)
+        .0
+        .entries
+        .iter()
+        .filter(|e| !e.listed)
+        .filter_map(|e| {
+            let r = e.reason.clone()?;
+            match r {
+                Hidden::OverBudget
+                | Hidden::DisableModelInvocation { .. }
+                | Hidden::Conditional { .. } => None,
+                // a file skillgate could not read is SG001/SG002 already
+                Hidden::Unreadable => None,
+                Hidden::TooLarge { .. } if catalog.skills[e.skill].source.is_none() => None,
+                r => Some((e.skill, e.path.clone(), e.name.clone(), r)),
+            }
+        })
+        .collect();
+    if dropped.is_empty() {
+        return;
+    }
+    let others: Vec<(ClientId, Vec<bool>)> = ClientId::CLIENTS
+        .iter()
+        .filter(|c| **c != client)
+        .map(|&c| (c, readings.of(catalog, config, c).1.to_vec()))
+        .collect();
     for (skill, path, name, reason) in dropped {
-        let others: Vec<&str> = ClientId::CLIENTS
+        let listing: Vec<&str> = others
             .iter()
-            .filter(|c| **c != client)
-            .filter(|c| {
-                listing_of(catalog, config, **c, listings)
-                    .entries
-                    .iter()
-                    .any(|e| e.skill == skill && e.listed)
-            })
-            .map(|c| c.label())
+            .filter(|(_, listed)| listed[skill])
+            .map(|(c, _)| c.label())
             .collect();
-        let readers = if others.is_empty() {
+        let readers = if listing.is_empty() {
             "no other modelled client lists it either".to_string()
         } else {
             format!(
                 "{} list{} it",
-                join_and(&others),
-                if others.len() == 1 { "s" } else { "" }
+                join_and(&listing),
+                if listing.len() == 1 { "s" } else { "" }
             )
         };
         out.push(
@@ -138,7 +149,7 @@ fn not_listed_span(
         skill
             .frontmatter
             .as_ref()
-            .and_then(|f| f.entries.iter().rev().find(|x| x.key == k))
+            .and_then(|f| f.last(k))
             .map(|x| x.value_span)
     };
     let first_line = || skill.source.as_ref().map(|s| s.line_span(1));
@@ -172,8 +183,7 @@ fn not_listed_help(client: ClientId, reason: &Hidden) -> String {
 }
 
 /// SG600–SG608: Claude Code's reading.
-fn claude_code(catalog: &Catalog, config: &Config, out: &mut Vec<Diagnostic>) {
-    let listing = ClaudeCode.listing(catalog, config, None);
+fn claude_code(catalog: &Catalog, listing: &Listing, out: &mut Vec<Diagnostic>) {
     for e in &listing.entries {
         for c in &e.changes {
             let (rule, readers) = match c.kind {
@@ -281,7 +291,7 @@ fn claude_code(catalog: &Catalog, config: &Config, out: &mut Vec<Diagnostic>) {
         let span = catalog.skills[e.skill]
             .frontmatter
             .as_ref()
-            .and_then(|f| f.entries.iter().rev().find(|x| x.key == "name"))
+            .and_then(|f| f.last("name"))
             .map(|x| x.value_span);
         out.push(
             alias::ALIAS_COLLISION
