@@ -8,8 +8,8 @@
 //! sample in ../shared/corpora, N = 5). For the end-to-end command with its
 //! report, use hyperfine (see README).
 
-use skillgate::catalog::Catalog;
-use skillgate::config::Config;
+use catalog::Catalog;
+use config::Config;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -51,13 +51,13 @@ fn main() {
     let n: usize = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(5);
     let config = Config::default();
     let (w, c, found) = best(n, || {
-        let (_catalog, diags) = skillgate::lint::load_and_run(&root, &config).unwrap();
+        let (_catalog, diags) = lint::load_and_run(&root, &config).unwrap();
         diags.len()
     });
     println!("check (lint while loading): {w:?} wall, {c:?} cpu, {found} findings");
     let (w, c, skills) = best(n, || Catalog::load(&root, &config).unwrap().skills.len());
     println!("load: {w:?} wall, {c:?} cpu, {skills} skills");
     let catalog = Catalog::load(&root, &config).unwrap();
-    let (w, c, found) = best(n, || skillgate::lint::run(&catalog, &config).len());
+    let (w, c, found) = best(n, || lint::run(&catalog, &config).len());
     println!("lint after loading: {w:?} wall, {c:?} cpu, {found} findings (best of {n})");
 }

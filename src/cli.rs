@@ -1,6 +1,8 @@
 //! Command-line definitions (clap derive). Each subcommand's behaviour lives
 //! in the library module named in its doc; this file only declares flags.
 
+pub use base::Format;
+use base::{AgentKind, ClientId};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 
@@ -92,13 +94,78 @@ fn human_json_junit() -> impl clap::builder::TypedValueParser<Value = Format> {
     })
 }
 
+/// `--format` of `check`: every format.
+fn any_format() -> impl clap::builder::TypedValueParser<Value = Format> {
+    use clap::builder::TypedValueParser;
+    clap::builder::EnumValueParser::<FormatArg>::new().map(|f| match f {
+        FormatArg::Human => Format::Human,
+        FormatArg::Json => Format::Json,
+        FormatArg::Github => Format::Github,
+        FormatArg::Sarif => Format::Sarif,
+        FormatArg::Junit => Format::Junit,
+    })
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum Format {
+enum FormatArg {
     Human,
     Json,
     Github,
     Sarif,
     Junit,
+}
+
+/// `--client`, `--capture`: a [`ClientId`], as clap lists and parses it.
+fn client_id() -> impl clap::builder::TypedValueParser<Value = ClientId> {
+    use clap::builder::TypedValueParser;
+    clap::builder::EnumValueParser::<ClientArg>::new().map(|c| match c {
+        ClientArg::Spec => ClientId::Spec,
+        ClientArg::ClaudeCode => ClientId::ClaudeCode,
+        ClientArg::Codex => ClientId::Codex,
+        ClientArg::GeminiCli => ClientId::GeminiCli,
+        ClientArg::Opencode => ClientId::Opencode,
+    })
+}
+
+/// [`ClientId`]'s values on the command line (the library has no clap).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum ClientArg {
+    /// The Agent Skills specification, read strictly.
+    Spec,
+    /// Claude Code (tested with 2.1.197).
+    #[value(alias = "claude")]
+    ClaudeCode,
+    /// Codex CLI (tested with 0.171.0).
+    Codex,
+    /// Gemini CLI (tested with 0.61.0).
+    #[value(alias = "gemini")]
+    GeminiCli,
+    /// opencode (tested with 1.18.33).
+    Opencode,
+}
+
+/// `--grader-agent`: an [`AgentKind`], as clap lists and parses it.
+fn agent_kind() -> impl clap::builder::TypedValueParser<Value = AgentKind> {
+    use clap::builder::TypedValueParser;
+    clap::builder::EnumValueParser::<AgentArg>::new().map(|a| match a {
+        AgentArg::Claude => AgentKind::Claude,
+        AgentArg::Codex => AgentKind::Codex,
+        AgentArg::Gemini => AgentKind::Gemini,
+        AgentArg::Opencode => AgentKind::Opencode,
+    })
+}
+
+/// [`AgentKind`]'s values on the command line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum AgentArg {
+    /// Claude Code (`claude -p`).
+    Claude,
+    /// Codex CLI (`codex exec`).
+    Codex,
+    /// Gemini CLI (`gemini -p`).
+    Gemini,
+    /// opencode (`opencode run`).
+    Opencode,
 }
 
 #[derive(Debug, Args)]
@@ -107,7 +174,7 @@ pub struct CheckArgs {
     #[arg(default_value = ".")]
     pub root: PathBuf,
     /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Human)]
+    #[arg(long, default_value = "human", value_parser = any_format())]
     pub format: Format,
     /// Configuration file (default: skillgate.toml at the catalog root).
     #[arg(long)]
@@ -127,11 +194,11 @@ pub struct CheckArgs {
     /// Route the listing of CLIENT (default: [route] client, else claude-code).
     #[arg(
         long,
-        value_enum,
+        value_parser = client_id(),
         value_name = "CLIENT",
         help_heading = "Tier 2: routing"
     )]
-    pub client: Option<crate::client::ClientId>,
+    pub client: Option<ClientId>,
     /// Threads that read and check files, Tiers 1 and 2 (default: all
     /// cores). Tier 3's agent runs are --jobs.
     #[arg(long, short = 'j', value_name = "N")]
@@ -202,11 +269,11 @@ pub struct BehaveArgs {
     /// run's own client).
     #[arg(
         long,
-        value_enum,
+        value_parser = agent_kind(),
         value_name = "CLIENT",
         help_heading = "Tier 3: behavioral evals (with --behavioral)"
     )]
-    pub grader_agent: Option<crate::behave::agent::AgentKind>,
+    pub grader_agent: Option<AgentKind>,
     /// Replace the built-in agent with CMD (split into program and
     /// arguments, never run through a shell).
     #[arg(
@@ -241,6 +308,29 @@ pub struct BehaveArgs {
     pub gates: Gates,
 }
 
+impl From<&BehaveArgs> for behave::BehaveArgs {
+    fn from(a: &BehaveArgs) -> behave::BehaveArgs {
+        behave::BehaveArgs {
+            behavioral: a.behavioral.clone(),
+            trials: a.trials,
+            no_baseline: a.no_baseline,
+            baseline_skill: a.baseline_skill.clone(),
+            with_siblings: a.with_siblings,
+            shard: a.shard.clone(),
+            jobs: a.jobs,
+            agent: a.agent.clone(),
+            grader_agent: a.grader_agent,
+            runner: a.runner.clone(),
+            timeout_ms: a.timeout_ms,
+            max_bytes: a.max_bytes,
+            dry_run: a.dry_run,
+            keep_workspace: a.keep_workspace,
+            allow_personal_copy: a.allow_personal_copy,
+            gates: a.gates.into(),
+        }
+    }
+}
+
 /// The scorer's seed and gates, shared by `check --behavioral`, `score`
 /// and `merge`.
 /// `check --behavioral` records them in `plan.json` (`gates`), so `merge`
@@ -267,16 +357,13 @@ pub struct Gates {
     pub min_quality_delta: Option<f64>,
 }
 
-impl Gates {
-    /// These flags over the gates an iteration recorded: each flag given
-    /// wins, the rest are the recorded ones (the seed too, unless given).
-    pub fn over(self, recorded: Option<Gates>) -> Gates {
-        let Some(r) = recorded else { return self };
-        Gates {
-            seed: if self.seed != 0 { self.seed } else { r.seed },
-            min_trigger_f1: self.min_trigger_f1.or(r.min_trigger_f1),
-            min_uplift: self.min_uplift.or(r.min_uplift),
-            min_quality_delta: self.min_quality_delta.or(r.min_quality_delta),
+impl From<Gates> for score::Gates {
+    fn from(g: Gates) -> score::Gates {
+        score::Gates {
+            seed: g.seed,
+            min_trigger_f1: g.min_trigger_f1,
+            min_uplift: g.min_uplift,
+            min_quality_delta: g.min_quality_delta,
         }
     }
 }
@@ -301,8 +388,8 @@ pub struct RankArgs {
     #[arg(long)]
     pub config: Option<PathBuf>,
     /// Rank the listing of CLIENT (default: [route] client, else claude-code).
-    #[arg(long, value_enum, value_name = "CLIENT")]
-    pub client: Option<crate::client::ClientId>,
+    #[arg(long, value_parser = client_id(), value_name = "CLIENT")]
+    pub client: Option<ClientId>,
     /// Read every SKILL.md, neither reading nor writing the rank cache.
     #[arg(long)]
     pub no_cache: bool,
@@ -318,8 +405,8 @@ pub struct ListingArgs {
     #[arg(default_value = ".")]
     pub root: PathBuf,
     /// Whose listing (default: [route] client, else claude-code).
-    #[arg(long, value_enum, value_name = "CLIENT")]
-    pub client: Option<crate::client::ClientId>,
+    #[arg(long, value_parser = client_id(), value_name = "CLIENT")]
+    pub client: Option<ClientId>,
     /// Output format.
     #[arg(long, default_value = "human", value_parser = human_or_json())]
     pub format: Format,
@@ -329,8 +416,8 @@ pub struct ListingArgs {
     /// Run the installed client against a loopback endpoint and record the
     /// listing it sends, built-in skills included (stored in the cache
     /// folder).
-    #[arg(long, value_enum, value_name = "CLIENT", conflicts_with = "verify")]
-    pub capture: Option<crate::client::ClientId>,
+    #[arg(long, value_parser = client_id(), value_name = "CLIENT", conflicts_with = "verify")]
+    pub capture: Option<ClientId>,
     /// Capture the listing and report every skill whose captured entry
     /// differs from skillgate's prediction (exit 1 when one does).
     #[arg(long)]
@@ -466,11 +553,11 @@ pub struct ReportArgs {
     /// claude-code).
     #[arg(
         long,
-        value_enum,
+        value_parser = client_id(),
         value_name = "CLIENT",
         help_heading = "Routing report"
     )]
-    pub client: Option<crate::client::ClientId>,
+    pub client: Option<ClientId>,
     /// Threads that read and check files (default: all cores).
     #[arg(long, short = 'j', value_name = "N")]
     pub threads: Option<usize>,

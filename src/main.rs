@@ -1,12 +1,25 @@
+//! The skillgate binary: clap definitions ([`cli`]) and one file per
+//! subcommand ([`commands`]) over the library crates under `crates/`.
+
+mod cli;
+mod commands;
+mod schema;
+
+// The layers below, by the names the code used for them when it was one
+// crate, so that a `crate::catalog::…` path reads the same in every layer.
+use base::{diag, exit};
+#[allow(clippy::single_component_path_imports)]
+use {authoring, behave, catalog, client, config, lint, report, route, score};
+
 use clap::Parser;
 use std::io::Write;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    let cli = skillgate::cli::Cli::parse();
+    let cli = cli::Cli::parse();
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
-    let exit = match skillgate::app::run(cli, &mut out) {
+    let exit = match commands::run(cli, &mut out) {
         Ok(exit) => exit,
         Err(fatal) => {
             let _ = out.flush();
@@ -23,7 +36,7 @@ fn main() -> ExitCode {
         && e.kind() != std::io::ErrorKind::BrokenPipe
     {
         eprintln!("error: cannot write output: {e}");
-        return ExitCode::from(skillgate::exit::Exit::Usage.code());
+        return ExitCode::from(exit::Exit::Usage.code());
     }
     ExitCode::from(exit.code())
 }

@@ -244,11 +244,9 @@ fn dry_run_of_a_waza_skill_runs_its_prompts_and_leaves_the_file_out_of_the_insta
         .output()
         .unwrap();
     let doc: Value = serde_json::from_slice(&json.stdout).unwrap();
-    let hash = skillgate::behave::workspace::Tree::read_skill(&layout(
-        "agentskills/skills/receipt-scanner",
-    ))
-    .unwrap()
-    .skill_sha256();
+    let hash = behave::workspace::Tree::read_skill(&layout("agentskills/skills/receipt-scanner"))
+        .unwrap()
+        .skill_sha256();
     assert_eq!(doc["plan"]["skill"]["sha256"], hash.as_str());
     assert_eq!(
         doc["plan"]["skill"]["not_installed"],

@@ -2,9 +2,9 @@
 //! default (never asserted as wall-clock); run with
 //! `cargo test --release --test case_timing -- --ignored --nocapture`.
 
-use skillgate::catalog::Catalog;
-use skillgate::catalog::json;
-use skillgate::config::Config;
+use catalog::Catalog;
+use catalog::json;
+use config::Config;
 use std::fmt::Write as _;
 use std::time::Instant;
 
@@ -64,7 +64,7 @@ fn time_loading_and_checking_case_files() {
     }
     let config = Config::default();
     let t = Instant::now();
-    let loaded = skillgate::catalog::cases::load_all(root, &config, &[]);
+    let loaded = catalog::cases::load_all(root, &config, &[]);
     let load = t.elapsed();
     assert_eq!(loaded.case_files.len(), n);
     assert!(loaded.diagnostics.is_empty());
@@ -72,7 +72,7 @@ fn time_loading_and_checking_case_files() {
     let catalog = Catalog::load(root, &config).unwrap();
     let whole = t.elapsed();
     let t = Instant::now();
-    let found = skillgate::lint::run(&catalog, &config);
+    let found = lint::run(&catalog, &config);
     let lint = t.elapsed();
     assert!(found.is_empty(), "{:?}", &found[..found.len().min(3)]);
     eprintln!(

@@ -1,5 +1,5 @@
 //! Replays every input kept under `tests/fixtures/fuzz-regressions/<target>/`
-//! through the same entry point its fuzz target calls (`skillgate::fuzz`).
+//! through the same entry point its fuzz target calls (`report::fuzz`).
 //! CI runs these inputs, not the fuzzer: a crash, hang or broken invariant
 //! the fuzzer once found fails here if it comes back.
 //!
@@ -42,35 +42,35 @@ fn replay(target: &str, entry: fn(&[u8])) {
 
 #[test]
 fn frontmatter_regression_inputs_are_handled() {
-    replay("frontmatter", skillgate::fuzz::frontmatter);
+    replay("frontmatter", report::fuzz::frontmatter);
 }
 
 #[test]
 fn case_file_regression_inputs_are_handled() {
-    replay("case_file", skillgate::fuzz::case_file);
+    replay("case_file", report::fuzz::case_file);
 }
 
 #[test]
 fn case_source_regression_inputs_are_handled() {
-    replay("case_source", skillgate::fuzz::case_source);
+    replay("case_source", report::fuzz::case_source);
 }
 
 #[test]
 fn analyzer_regression_inputs_are_handled() {
-    replay("analyzer", skillgate::fuzz::analyzer);
+    replay("analyzer", report::fuzz::analyzer);
 }
 
 #[test]
 fn stream_json_regression_inputs_are_handled() {
-    replay("stream_json", skillgate::fuzz::stream_json);
+    replay("stream_json", report::fuzz::stream_json);
 }
 
 #[test]
 fn grader_reply_regression_inputs_are_handled() {
-    replay("grader_reply", skillgate::fuzz::grader_reply);
+    replay("grader_reply", report::fuzz::grader_reply);
 }
 
 #[test]
 fn rank_cache_regression_inputs_are_handled() {
-    replay("rank_cache", skillgate::fuzz::rank_cache);
+    replay("rank_cache", report::fuzz::rank_cache);
 }

@@ -13,8 +13,8 @@
 mod support;
 
 use assert_cmd::Command;
+use score::uplift::SplitMix64;
 use serde_json::Value;
-use skillgate::score::uplift::SplitMix64;
 use std::path::{Path, PathBuf};
 
 /// A catalog in a temp folder: `skills/<name>/SKILL.md` files.

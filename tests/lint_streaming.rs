@@ -4,17 +4,17 @@
 
 mod common;
 
-use skillgate::catalog::Catalog;
-use skillgate::config::Config;
-use skillgate::diag::{Diagnostic, sort_diagnostics};
+use base::diag::{Diagnostic, sort_diagnostics};
+use catalog::Catalog;
+use config::Config;
 use std::path::Path;
 
 fn both_ways(root: &Path, config: &Config) -> (Vec<Diagnostic>, Vec<Diagnostic>, Catalog) {
     let full = Catalog::load(root, config).unwrap();
     let mut after = full.diagnostics.clone();
-    after.extend(skillgate::lint::run(&full, config));
+    after.extend(lint::run(&full, config));
     sort_diagnostics(&mut after);
-    let (cut, lint) = skillgate::lint::load_and_run(root, config).unwrap();
+    let (cut, lint) = lint::load_and_run(root, config).unwrap();
     let mut during = cut.diagnostics.clone();
     during.extend(lint);
     sort_diagnostics(&mut during);
@@ -33,7 +33,12 @@ fn checking_while_loading_finds_exactly_what_checking_afterwards_finds() {
         "line-budget",
     ] {
         let root = common::fixture(case);
-        let config = skillgate::app::load_config(&root, None).unwrap();
+        let config = catalog::config_path(&root)
+            .map_or_else(
+                || Ok(config::Config::default()),
+                |p| config::Config::load(&p),
+            )
+            .unwrap();
         let (after, during, _) = both_ways(&root, &config);
         assert!(!after.is_empty(), "{case}");
         assert_eq!(after, during, "{case}");
@@ -81,8 +86,8 @@ fn the_frontmatter_claude_code_reads_survives_the_cut() {
 
 mod random {
     use super::both_ways;
+    use config::Config;
     use proptest::prelude::*;
-    use skillgate::config::Config;
 
     fn piece() -> impl Strategy<Value = &'static str> {
         prop_oneof![

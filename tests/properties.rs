@@ -10,9 +10,9 @@
 
 use assert_cmd::Command;
 use proptest::prelude::*;
-use skillgate::route::index::{DocInput, Index, Query};
-use skillgate::route::rank::Scorer;
-use skillgate::route::text::{Analyzer, LANGUAGES};
+use route::index::{DocInput, Index, Query};
+use route::rank::Scorer;
+use route::text::{Analyzer, LANGUAGES};
 
 /// Text drawn from the characters that make analysis interesting: ASCII
 /// words and punctuation, accents (composed and decomposed), ligatures and

@@ -7,9 +7,9 @@
 
 mod route_common;
 
+use config::Config;
+use route::cache::{Cache, MIN_SKILLS, Outcome, RACY_NANOS};
 use route_common::bin;
-use skillgate::config::Config;
-use skillgate::route::cache::{Cache, MIN_SKILLS, Outcome, RACY_NANOS};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
@@ -258,8 +258,8 @@ fn the_cache_reports_hits_partial_rereads_and_misses() {
     let root = cat.path();
     let folder = tempfile::tempdir().unwrap();
     let mut config = Config::default();
-    config.route.client = skillgate::client::ClientId::Spec;
-    let analyzer = skillgate::route::analyzer(&config.route).unwrap();
+    config.route.client = client::ClientId::Spec;
+    let analyzer = route::analyzer(&config.route).unwrap();
     let cache = Cache::new(folder.path(), root, &config, None).unwrap();
     let load = || cache.load(root, &config, &analyzer, None).unwrap().1;
 
@@ -392,8 +392,8 @@ fn a_cache_folder_inside_the_catalog_does_not_invalidate_itself() {
     let cat = catalog(MIN_SKILLS);
     let root = cat.path();
     let mut config = Config::default();
-    config.route.client = skillgate::client::ClientId::Spec;
-    let analyzer = skillgate::route::analyzer(&config.route).unwrap();
+    config.route.client = client::ClientId::Spec;
+    let analyzer = route::analyzer(&config.route).unwrap();
     let folder = root.join("skills/.rank-cache");
     let cache = Cache::new(&folder, root, &config, None).unwrap();
     let load = || cache.load(root, &config, &analyzer, None).unwrap().1;
@@ -446,7 +446,7 @@ fn a_skill_added_in_a_client_root_or_plugin_is_seen_on_the_next_run() {
     std::fs::write(root.join("plugins/tools/README.md"), "x").unwrap();
     let folder = tempfile::tempdir().unwrap();
     let config = Config::default();
-    let analyzer = skillgate::route::analyzer(&config.route).unwrap();
+    let analyzer = route::analyzer(&config.route).unwrap();
     let cache = Cache::new(folder.path(), root, &config, None).unwrap();
     let load = || cache.load(root, &config, &analyzer, None).unwrap();
     let warm = || {
@@ -454,7 +454,7 @@ fn a_skill_added_in_a_client_root_or_plugin_is_seen_on_the_next_run() {
         assert_eq!(load().1, Outcome::Miss);
         assert_eq!(load().1, Outcome::Hit);
     };
-    let has = |r: &skillgate::route::cache::Ranking, name: &str| r.index.find(name).is_some();
+    let has = |r: &route::cache::Ranking, name: &str| r.index.find(name).is_some();
 
     warm();
     let new_skill = |dir: &str, name: &str| {
@@ -490,13 +490,8 @@ fn a_skill_added_in_a_client_root_or_plugin_is_seen_on_the_next_run() {
     let (r, outcome) = load();
     assert_eq!(outcome, Outcome::Miss);
     assert!(has(&r, "skills") && has(&r, "zz-claude") && has(&r, "zz-plugin"));
-    let uncached = skillgate::route::cache::analyze(
-        &skillgate::catalog::Catalog::load_scoped(
-            root,
-            &config,
-            skillgate::catalog::Scope::SkillsOnly,
-        )
-        .unwrap(),
+    let uncached = route::cache::analyze(
+        &catalog::Catalog::load_scoped(root, &config, catalog::Scope::SkillsOnly).unwrap(),
         &config,
         &analyzer,
         None,
@@ -516,8 +511,8 @@ fn a_changed_command_is_a_change_to_claude_codes_listing() {
     std::fs::write(ns.join("a.md"), "---\ndescription: A command.\n---\nA.\n").unwrap();
     let folder = tempfile::tempdir().unwrap();
     let config = Config::default();
-    assert_eq!(config.route.client, skillgate::client::ClientId::ClaudeCode);
-    let analyzer = skillgate::route::analyzer(&config.route).unwrap();
+    assert_eq!(config.route.client, client::ClientId::ClaudeCode);
+    let analyzer = route::analyzer(&config.route).unwrap();
     let cache = Cache::new(folder.path(), root, &config, None).unwrap();
     let load = || cache.load(root, &config, &analyzer, None).unwrap().1;
     let settled = || {

@@ -133,12 +133,12 @@ fn skill_results(e: &Endpoint) -> Vec<(bool, String)> {
         .bodies(Kind::Agent)
         .iter()
         .flat_map(|b| {
-            let skill_ids: Vec<String> = skillgate::loopback::anthropic::tool_uses(b)
+            let skill_ids: Vec<String> = loopback::anthropic::tool_uses(b)
                 .into_iter()
                 .filter(|u| u.name == "Skill")
                 .map(|u| u.id)
                 .collect();
-            skillgate::loopback::anthropic::tool_results(b)
+            loopback::anthropic::tool_results(b)
                 .into_iter()
                 .filter(move |r| skill_ids.contains(&r.id))
         })

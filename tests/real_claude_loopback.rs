@@ -4,7 +4,7 @@
 
 mod real_client;
 
-use skillgate::loopback::{Server, anthropic};
+use loopback::{Server, anthropic};
 use std::process::{Command, Stdio};
 use std::time::Duration;
 

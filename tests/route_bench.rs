@@ -24,10 +24,10 @@
 
 mod route_common;
 
+use catalog::Catalog;
+use config::Config;
 use route_common::manifest;
-use skillgate::catalog::Catalog;
-use skillgate::config::Config;
-use skillgate::score::uplift::SplitMix64;
+use score::uplift::SplitMix64;
 use std::collections::HashSet;
 use std::fmt::Write as _;
 use std::path::Path;
@@ -215,9 +215,9 @@ fn generator_is_deterministic_and_its_catalogs_route() {
     let catalog = Catalog::load(a.path(), &config).unwrap();
     assert_eq!(catalog.skills.len(), 60);
     assert_eq!(catalog.cases.len(), 60);
-    let router = skillgate::route::Router::new(&catalog, &config).unwrap();
+    let router = route::Router::new(&catalog, &config).unwrap();
     assert_eq!(router.index.len(), 60);
-    let outcome = skillgate::route::cases::check(&router, &config.route);
+    let outcome = route::cases::check(&router, &config.route);
     assert_eq!(outcome.positives, 180);
     assert_eq!(outcome.checks, 300);
     // prompts drawn from a skill's own words mostly find it
@@ -286,15 +286,14 @@ fn bench_tier2_at_scale() {
     let catalog = Catalog::load(&big, &config).unwrap();
     println!("load 15,000 skills: {}", secs(t));
     let t = start();
-    let router = skillgate::route::Router::new(&catalog, &config).unwrap();
+    let router = route::Router::new(&catalog, &config).unwrap();
     println!(
         "index 15,000 skills ({} terms): {}",
         router.index.vocab_len(),
         secs(t)
     );
     let t = start();
-    let pairs =
-        skillgate::route::collide::collisions(&router.index, config.route.collision_warning);
+    let pairs = route::collide::collisions(&router.index, config.route.collision_warning);
     println!(
         "collision pass over 15,000 skills at {}: {} ({} pairs)",
         config.route.collision_warning,
@@ -315,7 +314,7 @@ fn bench_tier2_at_scale() {
     let catalog = Catalog::load(&mid, &config).unwrap();
     println!("load 10,000 skills + 10,000 case files: {}", secs(t));
     let t = start();
-    let router = skillgate::route::Router::new(&catalog, &config).unwrap();
+    let router = route::Router::new(&catalog, &config).unwrap();
     println!("index 10,000 skills: {}", secs(t));
     let prompts: Vec<&str> = catalog
         .cases
@@ -327,7 +326,7 @@ fn bench_tier2_at_scale() {
     let terms: usize = prompts
         .iter()
         .map(|p| {
-            skillgate::route::index::Query::new(p, &router.analyzer, &router.index)
+            route::index::Query::new(p, &router.analyzer, &router.index)
                 .terms
                 .len()
         })
@@ -338,7 +337,7 @@ fn bench_tier2_at_scale() {
         secs(t)
     );
     let t = start();
-    let outcome = skillgate::route::cases::check(&router, &config.route);
+    let outcome = route::cases::check(&router, &config.route);
     println!(
         "rank {} prompts against 10,000 skills: {} (rank-1 {}/{}, {} of {} checks pass)",
         outcome.checks,
@@ -350,8 +349,7 @@ fn bench_tier2_at_scale() {
     );
     assert_eq!(outcome.checks, 50_000);
     let t = start();
-    let pairs =
-        skillgate::route::collide::collisions(&router.index, config.route.collision_warning);
+    let pairs = route::collide::collisions(&router.index, config.route.collision_warning);
     println!(
         "collision pass over 10,000 skills: {} ({} pairs)",
         secs(t),

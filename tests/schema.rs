@@ -57,10 +57,10 @@ fn config_schema_matches_what_the_parser_accepts() {
     let v = schema("config");
     let good = "[route]\ntop-k = 5\ncollision-warning = 0.6\n[lint]\nrequired-sections = [\"Overview\"]\nexemptions = [{ skill = \"a\", reason = \"card\" }]\n";
     assert!(v.is_valid(&toml_to_json(good)));
-    assert!(skillgate::config::Config::parse(good, "t").is_ok());
+    assert!(config::Config::parse(good, "t").is_ok());
     let typo = "[route]\ntop_k = 5\n";
     assert!(!v.is_valid(&toml_to_json(typo)));
-    assert!(skillgate::config::Config::parse(typo, "t").is_err());
+    assert!(config::Config::parse(typo, "t").is_err());
     let own = Path::new(env!("CARGO_MANIFEST_DIR")).join("skillgate.toml");
     if let Ok(text) = std::fs::read_to_string(own) {
         assert!(

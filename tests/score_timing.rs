@@ -2,7 +2,7 @@
 //!
 //! cargo test --release --test score_timing -- --ignored --nocapture
 
-use skillgate::score::{Inputs, Options, score_files};
+use score::{Inputs, Options, score_files};
 use std::fmt::Write as _;
 use std::time::Instant;
 

@@ -9,9 +9,9 @@
 
 mod common;
 use assert_cmd::Command;
+use catalog::Catalog;
+use config::Config;
 use serde_json::Value;
-use skillgate::catalog::Catalog;
-use skillgate::config::Config;
 use std::collections::BTreeMap;
 use std::path::Path;
 

@@ -2,4 +2,4 @@
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 
-fuzz_target!(|data: &[u8]| skillgate::fuzz::case_file(data));
+fuzz_target!(|data: &[u8]| report::fuzz::case_file(data));

@@ -1,5 +1,5 @@
 //! Finding the real agent CLIs for the tests that drive them against a
-//! loopback model endpoint ([`skillgate::loopback`]).
+//! loopback model endpoint ([`loopback`]).
 //!
 //! A CLI is taken from `SKILLGATE_<NAME>` (a path) when set, else from
 //! `PATH`. When it is absent the test skips with a message, so the README's

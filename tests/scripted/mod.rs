@@ -1,7 +1,7 @@
 //! A scripted model for the real agent CLIs, and a lab that drives
 //! `skillgate check --behavioral` through it end to end.
 //!
-//! [`Endpoint`] is a [`skillgate::loopback::Server`] answering one model
+//! [`Endpoint`] is a [`loopback::Server`] answering one model
 //! API ([`Client`] picks it: the Messages API for Claude Code, the
 //! Responses API for Codex, the Gemini API for Gemini CLI, Chat Completions
 //! for opencode) from one [`Script`], whatever the API: the model loads the
@@ -21,11 +21,11 @@
 //! and the `skillgate` command pointed at the CLI and the endpoint.
 #![allow(dead_code)]
 
-use serde_json::{Value, json};
-use skillgate::loopback::{
+use loopback::{
     Api, Exchange, Request, Response, Server, Turn, anthropic::Messages, gemini::Gemini,
     openai_chat::Chat, openai_responses::Responses,
 };
+use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
@@ -273,7 +273,7 @@ fn agent_turn(client: Client, s: &Script, x: &Exchange) -> Turn {
         .any(|u| u.name == load_tool && u.input == load_input);
     if wants && !loaded && x.tools.iter().any(|t| t == load_tool) {
         let mut t = turn(Err((load_tool, load_input)), s);
-        if let Some(skillgate::loopback::Block::ToolUse { id, .. }) = t.blocks.first_mut() {
+        if let Some(loopback::Block::ToolUse { id, .. }) = t.blocks.first_mut() {
             *id = format!("toolu_load_{}", x.calls.len());
         }
         return t;
@@ -284,7 +284,7 @@ fn agent_turn(client: Client, s: &Script, x: &Exchange) -> Turn {
             && x.tools.iter().any(|t| t == tool)
         {
             let mut t = turn(Err((tool, input)), s);
-            if let Some(skillgate::loopback::Block::ToolUse { id, .. }) = t.blocks.first_mut() {
+            if let Some(loopback::Block::ToolUse { id, .. }) = t.blocks.first_mut() {
                 *id = format!("toolu_shell_{}", x.calls.len());
             }
             return t;
@@ -561,10 +561,10 @@ impl Lab {
         let mut c = assert_cmd::Command::cargo_bin("skillgate").unwrap();
         // credentials and endpoints of the developer's own shell never
         // reach these runs
-        for k in skillgate::behave::agent::claude::KEEP
+        for k in behave::agent::claude::KEEP
             .iter()
-            .chain(skillgate::behave::agent::gemini::KEEP)
-            .chain(skillgate::behave::agent::codex::KEEP)
+            .chain(behave::agent::gemini::KEEP)
+            .chain(behave::agent::codex::KEEP)
             .chain(["OPENAI_API_KEY", "SKILLGATE_CACHE_DIR", "XDG_CACHE_HOME"].iter())
         {
             c.env_remove(k);

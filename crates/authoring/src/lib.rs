@@ -1,0 +1,13 @@
+//! Commands for skill authors working on cases: `skillgate cases` lists
+//! what skillgate found for a skill and where, `skillgate init` writes a
+//! starter trigger set. Both read the catalog as `check` does; printing is
+//! `report::cases`' job.
+
+// The layers below, by the names the code used for them when it was one
+// crate, so that a `crate::catalog::…` path reads the same in every layer.
+use base::{diag, exit};
+#[allow(clippy::single_component_path_imports)]
+use {catalog, config, lint, route};
+
+pub mod cases;
+pub mod init;

@@ -1,0 +1,14 @@
+//! The bottom layer: the diagnostic model ([`diag`]), exit codes and fatal
+//! errors ([`exit`]), rules' identity ([`Rule`], [`rule!`]) and the ids
+//! several layers share ([`ClientId`], [`AgentKind`], [`Format`]; an exact
+//! [`json::Json`] value). Everything above depends on it; it depends on no
+//! other layer.
+
+pub mod diag;
+pub mod exit;
+pub mod ids;
+pub mod json;
+pub mod rule;
+
+pub use ids::{AgentKind, ClientId, Format};
+pub use rule::Rule;

@@ -1,0 +1,331 @@
+//! Case files, `evals/cases/<skill>.json` (ARCHITECTURE.md, "Case files").
+//!
+//! Each file is read once (bounded by `[catalog] max-case-bytes`), parsed by
+//! [`crate::catalog::json`] so every value keeps its byte range, and turned
+//! into a typed [`CaseFile`]. Loading reports only what stops a file from
+//! being read at all (unreadable, too large, not UTF-8, not JSON);
+//! everything about the file's shape is a Tier 1 rule (`SG4xx`) that reads
+//! [`CaseFile::json`].
+
+use super::{CASES_DIR, Eval};
+use super::{EvalKind, FixtureBase, Reader, Side, TriggerCase};
+use crate::catalog::json::{self, Value};
+use crate::catalog::skill::Spanned;
+use crate::catalog::source::Source;
+use crate::config::Config;
+use crate::diag::{Diagnostic, Span};
+use crate::rules::cases as rules;
+use rayon::prelude::*;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// A loaded case file.
+#[derive(Debug, Clone)]
+pub struct CaseFile {
+    /// Path relative to the catalog root.
+    pub file: String,
+    /// File name without `.json`.
+    pub stem: String,
+    /// The file's text (empty when it could not be read).
+    pub source: Arc<Source>,
+    /// `skill_name`, when present and a string.
+    pub skill_name: Option<Spanned<String>>,
+    /// Well-formed positive trigger cases (drafts too), in file order.
+    pub positive: Vec<TriggerCase>,
+    /// Well-formed negative trigger cases, in file order.
+    pub negative: Vec<TriggerCase>,
+    /// Well-formed evals, in file order.
+    pub evals: Vec<Eval>,
+    /// Whether the file parsed as a case file at all (valid JSON whose top
+    /// level is an object).
+    pub parsed: bool,
+    /// The JSON tree, when the file is valid JSON (Tier 1 reads it).
+    pub json: Option<json::Tree>,
+}
+
+impl CaseFile {
+    /// A [`Span`] over `start..end` of this file.
+    pub fn span(&self, start: usize, end: usize) -> Span {
+        self.source.span(start, end)
+    }
+
+    /// The span of a JSON value of this file.
+    pub fn value_span(&self, v: &Value) -> Span {
+        self.source.span(v.start, v.end)
+    }
+}
+
+/// Keys of an eval object.
+pub const EVAL_KEYS: &[&str] = &[
+    "id",
+    "kind",
+    "prompt",
+    "expected_output",
+    "files",
+    "expectations",
+    "assertions",
+    "trust_level",
+    "forbidden_skills",
+];
+
+/// Load every `ROOT/evals/cases/*.json`, sorted by name, in parallel.
+///
+/// A file that is too large, unreadable or not UTF-8, and a file that is not
+/// valid JSON, gets a diagnostic (with the exact line and column for JSON
+/// errors) and still a [`CaseFile`] with `parsed == false`, so "this skill
+/// has no case file" is never reported for a file that exists.
+pub fn load_all(root: &Path, config: &Config) -> (Vec<CaseFile>, Vec<Diagnostic>) {
+    let dir = root.join(CASES_DIR);
+    let mut diags = Vec::new();
+    // nothing outside the catalog is read, whatever symlinks say
+    let boundary = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
+    if let Some(real) = crate::catalog::outside_root(&boundary, &dir) {
+        diags.push(
+            rules::UNREADABLE
+                .diag(CASES_DIR, crate::catalog::outside_message(&real))
+                .with_help(crate::catalog::OUTSIDE_HELP),
+        );
+        return (Vec::new(), diags);
+    }
+    let entries = match std::fs::read_dir(&dir) {
+        Ok(rd) => rd,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return (Vec::new(), diags),
+        Err(e) => {
+            if dir.is_dir() {
+                diags.push(
+                    rules::UNREADABLE
+                        .diag(CASES_DIR, format!("cannot list the case folder: {e}"))
+                        .with_help("fix the folder's permissions"),
+                );
+            }
+            return (Vec::new(), diags);
+        }
+    };
+    let mut paths: Vec<(PathBuf, String)> = Vec::new();
+    for entry in entries {
+        let entry = match entry {
+            Ok(e) => e,
+            Err(e) => {
+                diags.push(
+                    rules::UNREADABLE
+                        .diag(CASES_DIR, format!("cannot list the case folder: {e}"))
+                        .with_help("fix the folder's permissions"),
+                );
+                continue;
+            }
+        };
+        let os_name = entry.file_name();
+        let Some(name) = os_name.to_str() else {
+            let shown = os_name.to_string_lossy();
+            if shown.ends_with(".json") {
+                diags.push(
+                    rules::UNREADABLE
+                        .diag(
+                            format!("{CASES_DIR}/{shown}"),
+                            "case file name is not valid UTF-8",
+                        )
+                        .with_help("rename the file to `<skill-name>.json`"),
+                );
+            }
+            continue;
+        };
+        if !name.ends_with(".json") {
+            continue;
+        }
+        // follow symlinks: a linked case file is read like any other; a
+        // folder named `x.json` is not a case file
+        if entry.path().is_dir() {
+            continue;
+        }
+        paths.push((entry.path(), name.to_string()));
+    }
+    paths.sort_by(|a, b| a.1.cmp(&b.1));
+    let limit = config.catalog.max_case_bytes;
+    let loaded: Vec<(CaseFile, Vec<Diagnostic>)> = paths
+        .par_iter()
+        .map(|(path, name)| load_one(&boundary, path, name, limit))
+        .collect();
+    let mut files = Vec::with_capacity(loaded.len());
+    for (case, d) in loaded {
+        diags.extend(d);
+        files.push(case);
+    }
+    (files, diags)
+}
+
+/// Read and parse one case file. Never fails: problems become diagnostics.
+/// A symlink that leads outside `boundary` (the canonical catalog root) is
+/// not read.
+fn load_one(boundary: &Path, path: &Path, name: &str, limit: u64) -> (CaseFile, Vec<Diagnostic>) {
+    let file = format!("{CASES_DIR}/{name}");
+    match super::read_source(boundary, path, &file, limit) {
+        Ok(bytes) => parse_bytes(name, bytes, limit),
+        Err(d) => (unread(name), vec![*d]),
+    }
+}
+
+/// The [`CaseFile`] of `evals/cases/<name>` before (or without) its text.
+fn unread(name: &str) -> CaseFile {
+    CaseFile {
+        file: format!("{CASES_DIR}/{name}"),
+        stem: name.strip_suffix(".json").unwrap_or(name).to_string(),
+        source: Source::new(String::new()),
+        skill_name: None,
+        positive: Vec::new(),
+        negative: Vec::new(),
+        evals: Vec::new(),
+        parsed: false,
+        json: None,
+    }
+}
+
+/// Decode and parse the bytes of case file `evals/cases/<name>` (already
+/// read, at most `limit` bytes): what [`load_all`] does after reading a
+/// file, and the entry point of the `cases` fuzz target.
+pub fn parse_bytes(name: &str, bytes: Vec<u8>, limit: u64) -> (CaseFile, Vec<Diagnostic>) {
+    let mut case = unread(name);
+    let mut diags = Vec::new();
+    case.source = super::decode(&case.file, bytes, &mut diags);
+    if let Some(tree) = super::parse_json(&case.file, &case.source, limit, &mut diags) {
+        build(&mut case, &tree.root);
+        case.json = Some(tree);
+    }
+    (case, diags)
+}
+
+/// Fill the typed fields from a parsed tree.
+fn build(case: &mut CaseFile, root: &Value) {
+    if root.as_object().is_none() {
+        return;
+    }
+    case.parsed = true;
+    let r = Reader {
+        file: &case.file,
+        source: &case.source,
+    };
+    let skill_name = r.string(root.get("skill_name"));
+    let mut positive = Vec::new();
+    let mut negative = Vec::new();
+    if let Some(trigger) = root.get("trigger") {
+        positive = triggers(&r, trigger.get("positive"), Side::Positive);
+        negative = triggers(&r, trigger.get("negative"), Side::Negative);
+    }
+    let evals: Vec<Eval> = root
+        .get("evals")
+        .and_then(Value::as_array)
+        .map(|evals| {
+            evals
+                .iter()
+                .filter_map(|e| r.eval(e, &FixtureBase::Catalog, |_| EvalKind::Execution))
+                .collect()
+        })
+        .unwrap_or_default();
+    case.skill_name = skill_name;
+    case.positive = positive;
+    case.negative = negative;
+    case.evals = evals;
+}
+
+fn triggers(r: &Reader, list: Option<&Value>, side: Side) -> Vec<TriggerCase> {
+    let Some(items) = list.and_then(Value::as_array) else {
+        return Vec::new();
+    };
+    items
+        .iter()
+        .filter_map(|item| r.trigger(item, "prompt", side))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::catalog::cases::Split;
+
+    fn load_text(text: &str) -> (CaseFile, Vec<Diagnostic>) {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("x.json");
+        std::fs::write(&p, text).unwrap();
+        load_one(&dir.path().canonicalize().unwrap(), &p, "x.json", 1 << 20)
+    }
+
+    #[test]
+    fn typed_fields_keep_spans_and_defaults() {
+        let text = r#"{
+  "skill_name": "x",
+  "trigger": {
+    "positive": [{"prompt": "do the thing", "top_k": 1, "split": "fresh"}],
+    "negative": [{"prompt": "other thing", "owner": "y"}]
+  },
+  "evals": [
+    {"id": 7, "prompt": "p", "expected_output": "o", "files": ["x"], "assertions": ["a", "b"]},
+    {"id": "talk", "kind": "dialogue", "prompt": "q", "expected_output": "o", "expectations": ["c"], "trust_level": "provisional"}
+  ]
+}"#;
+        let (c, d) = load_text(text);
+        assert!(d.is_empty(), "{d:?}");
+        assert!(c.parsed);
+        assert_eq!(c.skill_name.as_ref().unwrap().value, "x");
+        let p = &c.positive[0];
+        assert_eq!(p.prompt.value, "do the thing");
+        assert_eq!(p.prompt.span.line, 4);
+        assert_eq!(p.top_k, Some(1));
+        assert_eq!(p.split, Some(Split::Fresh));
+        let n = &c.negative[0];
+        assert_eq!(n.owner.as_ref().unwrap().value, "y");
+        assert_eq!(n.owner.as_ref().unwrap().span.line, 5);
+        assert_eq!(n.top_k, None);
+        assert_eq!(c.evals.len(), 2);
+        assert_eq!(c.evals[0].id.value, "7");
+        assert_eq!(c.evals[0].kind, EvalKind::Execution);
+        assert_eq!(
+            c.evals[0]
+                .expectations
+                .iter()
+                .map(|e| e.text.as_str())
+                .collect::<Vec<_>>(),
+            ["a", "b"]
+        );
+        assert_eq!(c.evals[0].files[0].value, "x");
+        assert_eq!(c.evals[1].kind, EvalKind::Dialogue);
+        assert_eq!(c.evals[1].span.line, 9);
+        assert_eq!(
+            c.evals[1].trust_level.as_ref().unwrap().value,
+            "provisional"
+        );
+    }
+
+    #[test]
+    fn malformed_entries_are_left_out_of_the_typed_lists() {
+        let text = r#"{"skill_name": "x", "trigger": {"positive": [
+            {"prompt": 3}, {"prompt": " "}, {"prompt": "ok", "top_k": 0}, "bare", {"prompt": "fine"}]},
+            "evals": [{"id": 1, "kind": "chat", "prompt": "p"}, {"prompt": "no id"}, {"id": 2, "prompt": "p"}]}"#;
+        let (c, _) = load_text(text);
+        assert_eq!(c.positive.len(), 1);
+        assert_eq!(c.positive[0].prompt.value, "fine");
+        assert_eq!(c.evals.len(), 1);
+        assert_eq!(c.evals[0].id.value, "2");
+    }
+
+    #[test]
+    fn invalid_json_is_located() {
+        let (c, d) = load_text("{\n  \"skill_name\": \"x\",\n  \"trigger\": {,}\n}\n");
+        assert!(!c.parsed);
+        assert_eq!(d.len(), 1);
+        assert_eq!(d[0].rule, "SG401");
+        let s = d[0].span.unwrap();
+        assert_eq!((s.line, s.col), (3, 15));
+        assert!(
+            d[0].message.contains("line 3 column 15"),
+            "{}",
+            d[0].message
+        );
+    }
+
+    #[test]
+    fn a_top_level_array_parses_but_is_not_a_case_file() {
+        let (c, d) = load_text("[]");
+        assert!(d.is_empty());
+        assert!(!c.parsed);
+        assert!(c.json.is_some());
+    }
+}

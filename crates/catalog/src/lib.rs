@@ -1,0 +1,763 @@
+//! Discovery and loading: every file is read once, in parallel, into one
+//! [`Catalog`] that all tiers read.
+
+// The layers below, by the names the code used for them when it was one
+// crate, so that a `crate::catalog::…` path reads the same in every layer.
+pub(crate) use crate as catalog;
+use base::rule;
+use base::{diag, exit};
+#[allow(clippy::single_component_path_imports)]
+use {base, config};
+
+pub mod cases;
+pub mod commands;
+pub mod discover;
+pub mod frontmatter;
+pub mod json;
+pub mod rules;
+pub mod skill;
+pub mod source;
+pub mod yaml;
+
+pub use skill::{Frontmatter, Skill, Spanned};
+pub use source::{Source, SourceMap};
+
+use crate::config::Config;
+use crate::diag::Diagnostic;
+use crate::exit::Fatal;
+use rayon::prelude::*;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+/// What the command line pointed at.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Target {
+    /// A catalog folder.
+    Catalog,
+    /// One skill folder.
+    SkillDir,
+    /// One SKILL.md.
+    SkillFile,
+}
+
+/// How much of the catalog to read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scope {
+    /// Everything every tier needs: skills, their folders' files, case
+    /// files and slash commands.
+    Full,
+    /// Only the SKILL.md files (what `skillgate rank` needs).
+    SkillsOnly,
+}
+
+/// The loaded catalog.
+#[derive(Debug)]
+pub struct Catalog {
+    /// The catalog root on disk (for a single skill: its folder).
+    pub root: PathBuf,
+    /// The root as given on the command line (joined with file paths in
+    /// GitHub annotations).
+    pub display_root: String,
+    pub target: Target,
+    /// Skills sorted by file path.
+    pub skills: Vec<Skill>,
+    /// `evals/cases/*.json`, sorted by path.
+    pub cases: Vec<cases::CaseFile>,
+    /// Case sources in the skills' own folders (`evals/evals.json`, trigger
+    /// sets, waza files, and files there that hold no cases), by path.
+    pub case_sources: Vec<cases::CaseSource>,
+    /// Every skill's cases from all of those, merged (see [`cases::Suite`]).
+    pub suites: Vec<cases::Suite>,
+    /// Index into `suites` of each skill's suite, by skill index.
+    pub suite_by_skill: Vec<Option<usize>>,
+    /// Slash-command files of the three command folders.
+    pub commands: commands::Commands,
+    /// The Markdown commands of `.claude/commands/` (nested ones too) as
+    /// Claude Code lists them beside the skills, each a [`Skill`] whose
+    /// `folder` is the command's name (see [`commands::load_listed`]); a
+    /// catalog folder only, read in every scope.
+    pub claude_commands: Vec<Skill>,
+    /// Folders under the skills root that hold files but no skill.
+    pub orphan_dirs: Vec<String>,
+    /// Every file read, for reporters.
+    pub sources: SourceMap,
+    /// Findings made while loading.
+    pub diagnostics: Vec<Diagnostic>,
+    /// What the walk for SKILL.md files saw (a catalog folder only).
+    pub walk: Walk,
+    /// The skills roots read, in walk order (a catalog folder only).
+    pub roots: Vec<RootRead>,
+}
+
+/// One skills root as the summary reports it.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct RootRead {
+    /// Relative to the catalog root, `.` for the root itself.
+    pub path: String,
+    /// SKILL.md files found under it.
+    pub skills: usize,
+    /// Why it was not walked: it is the same folder as an earlier root, or
+    /// a link leading outside the catalog.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub skipped: Option<String>,
+}
+
+/// The folders a catalog walk listed, for `route::cache`: when
+/// none of them changed, the same walk finds the same SKILL.md files.
+#[derive(Debug, Default)]
+pub struct Walk {
+    /// Every folder listed, relative to the catalog root (`""` is the
+    /// root), sorted. The root is always there: it decides where the
+    /// skills root is.
+    pub dirs: Vec<String>,
+    /// The walk saw no symlinked folder or SKILL.md and no problem, so
+    /// the folders' own modification times tell whether it would find
+    /// something else now.
+    pub exact: bool,
+}
+
+/// Where `skillgate.toml` for `root` lives (the catalog root, or for a single
+/// skill, none).
+pub fn config_path(root: &Path) -> Option<PathBuf> {
+    let p = root.join("skillgate.toml");
+    (root.is_dir() && p.is_file()).then_some(p)
+}
+
+/// Where `path` really leads when that is outside `root` (a canonical
+/// path); `None` when it stays inside or cannot be resolved (reading it
+/// then reports why).
+///
+/// Files and folders are found through symlinks, and a link that leaves
+/// the catalog would put a file from elsewhere into a report
+/// (`SKILL.md -> /proc/self/environ` shows the environment, secrets
+/// included, in a diagnostic's snippet) or walk the whole disk (`x -> /`).
+/// Such links are reported (SG002, SG400) and never followed.
+pub fn outside_root(root: &Path, path: &Path) -> Option<PathBuf> {
+    let real = path.canonicalize().ok()?;
+    (!real.starts_with(root)).then_some(real)
+}
+
+/// The diagnostic message for a link [`outside_root`].
+pub fn outside_message(real: &Path) -> String {
+    format!(
+        "symlink leads outside the catalog (to {}); it was not followed",
+        real.display()
+    )
+}
+
+/// The help for a link [`outside_root`].
+pub const OUTSIDE_HELP: &str = "replace the link with the file or folder itself: skillgate reads only what is inside the catalog";
+
+/// Read at most `limit` bytes of `path`; `Ok(None)` when it is larger.
+///
+/// Only regular files are read (symlinks are followed): a FIFO, socket or
+/// device is an error. Opening a FIFO for reading would wait forever for a
+/// writer, and a device such as `/dev/zero` never ends.
+pub fn read_bounded(path: &Path, limit: u64) -> std::io::Result<Option<Vec<u8>>> {
+    let mut opts = std::fs::OpenOptions::new();
+    opts.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        // returns at once for a FIFO; no effect on a regular file
+        opts.custom_flags(libc::O_NONBLOCK);
+    }
+    let f = opts.open(path)?;
+    let meta = f.metadata()?;
+    if !meta.is_file() {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            "not a regular file (a FIFO, socket or device)",
+        ));
+    }
+    // Size the buffer from the file's length (plus one byte to see the end,
+    // or that it grew past the limit): one allocation, no doubling, no
+    // spare capacity kept for the life of the catalog.
+    let hint = meta.len().min(limit) as usize;
+    let mut buf = Vec::with_capacity(hint + 1);
+    f.take(limit + 1).read_to_end(&mut buf)?;
+    if buf.len() as u64 > limit {
+        return Ok(None);
+    }
+    Ok(Some(buf))
+}
+
+impl Catalog {
+    /// Discover and load everything under `root` (a catalog folder, a skill
+    /// folder or a SKILL.md).
+    pub fn load(root: &Path, config: &Config) -> Result<Catalog, Fatal> {
+        Catalog::load_scoped(root, config, Scope::Full)
+    }
+
+    /// [`Catalog::load`], reading only what `scope` asks for.
+    pub fn load_scoped(root: &Path, config: &Config, scope: Scope) -> Result<Catalog, Fatal> {
+        Self::load_with(root, config, scope, |_, _| ((), None)).map(|(c, _)| c)
+    }
+
+    /// [`Catalog::load_scoped`], running `per_skill` on each skill in the
+    /// parallel task that has just read it, with the findings made while
+    /// loading it. Its results come back in skill order.
+    ///
+    /// When `per_skill` returns `Some(keep)`, only the text up to the line
+    /// holding byte `keep`, one more line (context for reports) and at
+    /// least the whole frontmatter stays in memory; [`Skill::cut`] says how
+    /// many bytes went. `skillgate check` lints this way so that 15,000
+    /// skills do not hold every body in memory at once.
+    pub fn load_with<T: Send>(
+        root: &Path,
+        config: &Config,
+        scope: Scope,
+        per_skill: impl Fn(&Skill, &[Diagnostic]) -> (T, Option<usize>) + Sync,
+    ) -> Result<(Catalog, Vec<T>), Fatal> {
+        let display_root = root.display().to_string();
+        let meta = std::fs::metadata(root).map_err(|e| {
+            Fatal::usage(format!("{display_root}: {e}"))
+                .with_help("pass a catalog folder, a skill folder or a SKILL.md")
+        })?;
+        let (base, target) = if meta.is_file() {
+            if root.file_name().is_none_or(|n| n != "SKILL.md") {
+                return Err(Fatal::usage(format!(
+                    "{display_root}: not a SKILL.md, a skill folder or a catalog folder"
+                )));
+            }
+            let parent = root
+                .parent()
+                .filter(|p| !p.as_os_str().is_empty())
+                .unwrap_or(Path::new("."));
+            (parent.to_path_buf(), Target::SkillFile)
+        } else if root.join("SKILL.md").is_file() {
+            (root.to_path_buf(), Target::SkillDir)
+        } else {
+            (root.to_path_buf(), Target::Catalog)
+        };
+        let filter = discover::Filter::new(&config.catalog.include, &config.catalog.exclude)
+            .map_err(|e| Fatal::usage(format!("skillgate.toml: [catalog] {e}")))?;
+        // nothing outside this folder is read, whatever symlinks say
+        let boundary = base.canonicalize().unwrap_or_else(|_| base.clone());
+
+        let mut found = discover::Found::default();
+        let mut roots_read = Vec::new();
+        let mut probed: Vec<String> = Vec::new();
+        match target {
+            Target::SkillFile | Target::SkillDir => {
+                let path = base.join("SKILL.md");
+                match outside_root(&boundary, &path) {
+                    Some(real) => found.diagnostics.push(
+                        rules::load::UNREADABLE
+                            .diag("SKILL.md", outside_message(&real))
+                            .with_help(OUTSIDE_HELP),
+                    ),
+                    None => found.skill_files.push(discover::SkillFile {
+                        path,
+                        rel: "SKILL.md".into(),
+                        canonical: None,
+                        link: false,
+                    }),
+                }
+            }
+            Target::Catalog => {
+                let explicit = !config.catalog.roots.is_empty();
+                let defaults = if explicit {
+                    discover::DefaultRoots {
+                        roots: config.catalog.roots.clone(),
+                        ..discover::DefaultRoots::default()
+                    }
+                } else {
+                    discover::default_roots(&base, &boundary)
+                };
+                found.links |= defaults.links;
+                probed = defaults.probed;
+                let mut seen = std::collections::HashMap::new();
+                for r in &defaults.roots {
+                    let dir = if r.is_empty() {
+                        base.clone()
+                    } else {
+                        base.join(r)
+                    };
+                    if !dir.is_dir() {
+                        return Err(Fatal::usage(format!(
+                            "{}: skills root `{r}` from skillgate.toml does not exist",
+                            dir.display()
+                        )));
+                    }
+                    found.links |=
+                        std::fs::symlink_metadata(&dir).is_ok_and(|m| m.file_type().is_symlink());
+                    let walked = discover::walk(
+                        &dir,
+                        r,
+                        &filter,
+                        !r.is_empty(),
+                        &boundary,
+                        &mut seen,
+                        &mut found,
+                    );
+                    roots_read.push(RootRead {
+                        path: if r.is_empty() { ".".into() } else { r.clone() },
+                        skills: 0,
+                        skipped: match walked {
+                            discover::Walked::Same(first) if first.is_empty() => {
+                                Some("the same folder as the catalog root".to_string())
+                            }
+                            discover::Walked::Same(first) => {
+                                Some(format!("the same folder as {first}/"))
+                            }
+                            _ => None,
+                        },
+                    });
+                }
+                for (rel, real) in defaults.outside {
+                    roots_read.push(RootRead {
+                        path: rel,
+                        skills: 0,
+                        skipped: Some(format!(
+                            "a symlink leading outside the catalog (to {})",
+                            real.display()
+                        )),
+                    });
+                }
+                discover::settle(&mut found);
+                for f in &found.skill_files {
+                    // the deepest root holding the file
+                    if let Some(r) = roots_read
+                        .iter_mut()
+                        .filter(|r| {
+                            r.skipped.is_none()
+                                && (r.path == "."
+                                    || f.rel
+                                        .strip_prefix(r.path.as_str())
+                                        .is_some_and(|rest| rest.starts_with('/')))
+                        })
+                        .max_by_key(|r| r.path.len())
+                    {
+                        r.skills += 1;
+                    }
+                }
+            }
+        }
+
+        let walk = if target == Target::Catalog {
+            let mut dirs = std::mem::take(&mut found.dirs);
+            dirs.extend(probed);
+            dirs.push(String::new());
+            dirs.sort();
+            dirs.dedup();
+            Walk {
+                dirs,
+                exact: !found.links && found.diagnostics.is_empty(),
+            }
+        } else {
+            Walk::default()
+        };
+
+        let limit = config.catalog.max_file_bytes;
+        let loaded: Vec<(Skill, Vec<Diagnostic>, T)> = found
+            .skill_files
+            .par_iter()
+            .map(|f| {
+                let (mut skill, diags) = load_skill(&f.path, &f.rel, scope, limit);
+                let (result, keep) = per_skill(&skill, &diags);
+                if let Some(keep) = keep {
+                    cut_source(&mut skill, keep);
+                }
+                (skill, diags, result)
+            })
+            .collect();
+
+        let mut diagnostics = found.diagnostics;
+        let mut sources = SourceMap::new();
+        let mut skills = Vec::with_capacity(loaded.len());
+        let mut results = Vec::with_capacity(loaded.len());
+        for (skill, diags, result) in loaded {
+            results.push(result);
+            diagnostics.extend(diags);
+            if let Some(src) = &skill.source {
+                sources.insert(skill.file.clone(), src.clone());
+            }
+            skills.push(skill);
+        }
+
+        let full = target == Target::Catalog && scope == Scope::Full;
+        let loaded: cases::Loaded = if full {
+            cases::load_all(&base, config, &skills)
+        } else {
+            cases::Loaded::default()
+        };
+        diagnostics.extend(loaded.diagnostics);
+        for c in &loaded.case_files {
+            sources.insert(c.file.clone(), c.source.clone());
+        }
+        for c in &loaded.sources {
+            sources.insert(c.file.clone(), c.source.clone());
+        }
+        let suite_by_skill = cases::suite_index(&loaded.suites, skills.len());
+        let (commands, cmd_diags) = if full {
+            commands::load_all(&base, config)
+        } else {
+            (commands::Commands::default(), Vec::new())
+        };
+        diagnostics.extend(cmd_diags);
+        for c in commands.all() {
+            sources.insert(c.file.clone(), c.source.clone());
+        }
+        let claude_commands = if target == Target::Catalog {
+            commands::load_listed(&base, config.catalog.max_file_bytes)
+        } else {
+            Vec::new()
+        };
+
+        Ok((
+            Catalog {
+                root: base,
+                display_root,
+                target,
+                skills,
+                cases: loaded.case_files,
+                case_sources: loaded.sources,
+                suite_by_skill,
+                suites: loaded.suites,
+                commands,
+                claude_commands,
+                orphan_dirs: found.orphan_dirs,
+                sources,
+                diagnostics,
+                walk,
+                roots: roots_read,
+            },
+            results,
+        ))
+    }
+
+    /// The index of the skill named `name` (as [`Catalog::skill_named`]
+    /// finds it), or a usage error listing the skills there are.
+    pub fn require_skill(&self, name: &str) -> Result<usize, Fatal> {
+        if let Some(i) = cases::skill_named(&self.skills, name) {
+            return Ok(i);
+        }
+        let mut names: Vec<&str> = self.skills.iter().map(cases::skill_key).collect();
+        names.sort();
+        let shown: Vec<&str> = names.iter().take(12).copied().collect();
+        Err(
+            Fatal::usage(format!("no skill named `{name}` in {}", self.display_root)).with_help(
+                if shown.is_empty() {
+                    "the catalog holds no skills".to_string()
+                } else {
+                    format!(
+                        "skills here: {}{}",
+                        shown.join(", "),
+                        if names.len() > shown.len() {
+                            ", …"
+                        } else {
+                            ""
+                        }
+                    )
+                },
+            ),
+        )
+    }
+
+    /// The suite of cases of skill `i` (index into `skills`).
+    pub fn suite_of(&self, i: usize) -> Option<&cases::Suite> {
+        self.suite_by_skill
+            .get(i)
+            .copied()
+            .flatten()
+            .map(|k| &self.suites[k])
+    }
+
+    /// The skills roots walked, relative to `root` (`""` is the root
+    /// itself), without those skipped; none for a single skill.
+    pub fn root_paths(&self) -> impl Iterator<Item = &str> + Clone {
+        self.roots
+            .iter()
+            .filter(|r| r.skipped.is_none())
+            .map(|r| if r.path == "." { "" } else { r.path.as_str() })
+    }
+
+    /// The skill whose frontmatter `name` (else folder name) is `name`.
+    pub fn skill_named(&self, name: &str) -> Option<&Skill> {
+        self.skills
+            .iter()
+            .find(|s| s.name() == Some(name))
+            .or_else(|| {
+                self.skills
+                    .iter()
+                    .find(|s| s.name().is_none() && s.folder == name)
+            })
+    }
+}
+
+/// Keep only the text a later step needs: up to the end of the line after
+/// the one holding byte `keep`, and never less than the frontmatter.
+fn cut_source(skill: &mut Skill, keep: usize) {
+    let Some(src) = &skill.source else { return };
+    let text = &src.text;
+    let keep = keep.max(skill.body_start).min(text.len());
+    let (line, _) = src.index.line_col(text, keep);
+    let next_next = line as usize + 2;
+    if next_next > src.index.line_count() {
+        return;
+    }
+    let cut = src.index.line_start(next_next as u32);
+    if cut >= text.len() {
+        return;
+    }
+    skill.cut = text.len() - cut;
+    skill.source = Some(Source::new(text[..cut].to_string()));
+}
+
+/// Read and parse one SKILL.md. Never fails: problems become diagnostics.
+pub fn load_skill(path: &Path, rel: &str, scope: Scope, limit: u64) -> (Skill, Vec<Diagnostic>) {
+    let mut diags = Vec::new();
+    let dir = path.parent().unwrap_or(Path::new(".")).to_path_buf();
+    // The folder's real name: resolving the path costs a system call per
+    // component, so it is only done when the last component is `.`, `..`
+    // or a symlink (one `lstat`), the only cases where it changes the name.
+    let needs_resolving = dir.file_name().is_none()
+        || std::fs::symlink_metadata(&dir).is_ok_and(|m| m.file_type().is_symlink());
+    let resolved = needs_resolving.then(|| dir.canonicalize().ok()).flatten();
+    let folder = resolved
+        .as_deref()
+        .unwrap_or(&dir)
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let rel_dir = match rel.rsplit_once('/') {
+        Some((d, _)) => d.to_string(),
+        None => ".".to_string(),
+    };
+    let listing = match scope {
+        Scope::Full => list_skill_files(&dir),
+        Scope::SkillsOnly => Listing::default(),
+    };
+    for (folder, message) in listing.problems {
+        diags.push(
+            rules::load::UNREADABLE
+                .diag(
+                    if folder.is_empty() {
+                        rel_dir.clone()
+                    } else {
+                        discover::join_rel(&rel_dir, &folder)
+                    },
+                    message,
+                )
+                .with_help("fix the folder, or move what the skill does not need out of it"),
+        );
+    }
+    let (files, empty_dirs, evals_dir) = (listing.files, listing.empty, listing.evals);
+    let mut skill = Skill {
+        file: rel.to_string(),
+        dir,
+        rel_dir,
+        folder,
+        source: None,
+        frontmatter: None,
+        body_start: 0,
+        files,
+        empty_dirs,
+        evals_dir,
+        cut: 0,
+    };
+    let bytes = match read_bounded(path, limit) {
+        Ok(Some(b)) => b,
+        Ok(None) => {
+            diags.push(
+                rules::load::FILE_TOO_LARGE
+                    .diag(rel, format!("SKILL.md is larger than {limit} bytes and was not parsed"))
+                    .with_help("split reference material into supporting files, or raise [catalog] max-file-bytes"),
+            );
+            return (skill, diags);
+        }
+        Err(e) => {
+            diags.push(
+                rules::load::UNREADABLE
+                    .diag(rel, format!("cannot read SKILL.md: {e}"))
+                    .with_help(if e.kind() == std::io::ErrorKind::InvalidInput {
+                        "replace it with a regular file"
+                    } else {
+                        "fix the file's permissions"
+                    }),
+            );
+            return (skill, diags);
+        }
+    };
+    let (src, start) = skill::decode(rel, bytes, &mut diags);
+    if let Some(target) = link_target(&src.text[start..]) {
+        // where the link leads, when that stays inside the catalog
+        let shown = match normalize_rel(&discover::join_rel(&skill.rel_dir, target)) {
+            Some(t) if skill.dir.join(target).exists() => format!("; its target {t} exists"),
+            Some(t) => format!("; its target {t} does not exist"),
+            None => String::new(),
+        };
+        let line = src.line_span(1);
+        diags.push(
+            rules::load::SYMLINK_AS_FILE
+                .diag(
+                    rel,
+                    format!(
+                        "SKILL.md holds only the path `{target}`: a symlink checked out as a plain file{shown}"
+                    ),
+                )
+                .with_span(line)
+                .with_label("the link's target, not a skill")
+                .with_help(
+                    "check the link out as a link (`git config core.symlinks true`, then `git checkout -- <this file>`; on Windows enable Developer Mode), or replace the file with a copy of its target",
+                ),
+        );
+        skill.body_start = start;
+        skill.source = Some(src);
+        return (skill, diags);
+    }
+    let (fm, body) = skill::parse_frontmatter(rel, &src, start, &mut diags);
+    skill.frontmatter = fm;
+    skill.body_start = body;
+    skill.source = Some(src);
+    (skill, diags)
+}
+
+/// The path a file holds when its whole content is one path and nothing
+/// else: what git writes for a symlink when it does not create links.
+/// A path here has a `/` (or `\\`), no whitespace inside, and no YAML or
+/// Markdown around it.
+pub fn link_target(text: &str) -> Option<&str> {
+    let t = text.strip_suffix('\n').unwrap_or(text);
+    let t = t.strip_suffix('\r').unwrap_or(t);
+    if t.is_empty()
+        || t.len() > 4096
+        || t.starts_with("---")
+        || t.chars().any(|c| c.is_whitespace() || c.is_control())
+        || !t.contains(['/', '\\'])
+        || t.contains("://")
+    {
+        return None;
+    }
+    Some(t)
+}
+
+/// `a/b/../c` as `a/c`; `None` for an absolute path or one that climbs
+/// above where it starts.
+fn normalize_rel(path: &str) -> Option<String> {
+    if path.starts_with(['/', '\\']) || path.get(1..2) == Some(":") {
+        return None;
+    }
+    let mut parts: Vec<&str> = Vec::new();
+    for c in path.split(['/', '\\']) {
+        match c {
+            "" | "." => {}
+            ".." => {
+                parts.pop()?;
+            }
+            c => parts.push(c),
+        }
+    }
+    Some(parts.join("/"))
+}
+
+/// Most files listed in one skill folder.
+pub const MAX_SKILL_FILES: usize = 10_000;
+/// Deepest subfolder listed inside a skill folder.
+pub const MAX_SKILL_DEPTH: usize = 8;
+
+/// A skill folder's listing.
+#[derive(Debug, Default)]
+struct Listing {
+    /// Files (relative, `/`-separated, sorted), SKILL.md excluded.
+    files: Vec<String>,
+    /// Empty subfolders, sorted.
+    empty: Vec<String>,
+    /// What could not be listed: (folder relative to the skill, message).
+    problems: Vec<(String, String)>,
+    /// The folder has an `evals/` subfolder.
+    evals: bool,
+}
+
+/// Files and empty subfolders of a skill folder (not descending into
+/// `evals/`, nested skills or skipped folders). Nothing is left out
+/// silently: an unreadable subfolder, nesting past [`MAX_SKILL_DEPTH`] and
+/// more than [`MAX_SKILL_FILES`] files are problems. Past the file limit
+/// the listing is dropped whole rather than cut at an arbitrary (directory
+/// order) point, so the result stays the same on every file system.
+fn list_skill_files(dir: &Path) -> Listing {
+    let mut out = Listing::default();
+    let mut stack = vec![(dir.to_path_buf(), String::new(), 0usize)];
+    while let Some((d, rel, depth)) = stack.pop() {
+        let rd = match std::fs::read_dir(&d) {
+            Ok(rd) => rd,
+            Err(e) => {
+                out.problems
+                    .push((rel, format!("cannot read this folder of the skill: {e}")));
+                continue;
+            }
+        };
+        let mut any = false;
+        for e in rd {
+            any = true;
+            let e = match e {
+                Ok(e) => e,
+                Err(err) => {
+                    out.problems.push((
+                        rel.clone(),
+                        format!("cannot list this folder of the skill: {err}"),
+                    ));
+                    continue;
+                }
+            };
+            let name = e.file_name().to_string_lossy().into_owned();
+            let r = discover::join_rel(&rel, &name);
+            let ft = match e.file_type() {
+                Ok(ft) => ft,
+                Err(err) => {
+                    out.problems.push((r, format!("cannot read: {err}")));
+                    continue;
+                }
+            };
+            if depth == 0 && name == "evals" && (ft.is_dir() || e.path().is_dir()) {
+                // a linked evals/ too: the case scan decides whether it
+                // stays inside the catalog
+                out.evals = true;
+                continue;
+            }
+            if ft.is_dir() {
+                if discover::SKIP_DIRS.contains(&name.as_str()) {
+                    continue;
+                }
+                if e.path().join("SKILL.md").exists() {
+                    continue;
+                }
+                if depth + 1 > MAX_SKILL_DEPTH {
+                    out.problems.push((
+                        r,
+                        format!(
+                            "folders nest deeper than {MAX_SKILL_DEPTH} levels inside the skill; this one was not listed"
+                        ),
+                    ));
+                    continue;
+                }
+                stack.push((e.path(), r, depth + 1));
+            } else if !(depth == 0 && name == "SKILL.md") {
+                if out.files.len() == MAX_SKILL_FILES {
+                    out.problems.push((
+                        String::new(),
+                        format!(
+                            "the skill folder holds more than {MAX_SKILL_FILES} files; its supporting files were not checked"
+                        ),
+                    ));
+                    out.files.clear();
+                    out.empty.clear();
+                    out.evals = dir.join("evals").is_dir();
+                    out.problems.sort();
+                    out.problems.dedup();
+                    return out;
+                }
+                out.files.push(r);
+            }
+        }
+        if !any && depth > 0 {
+            out.empty.push(rel);
+        }
+    }
+    out.files.sort();
+    out.empty.sort();
+    out.problems.sort();
+    out.problems.dedup();
+    out
+}

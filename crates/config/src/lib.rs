@@ -1,0 +1,729 @@
+//! `skillgate.toml`: every threshold, convention and path, with defaults.
+//!
+//! The file is optional; a missing key takes its default, an unknown key is a
+//! configuration error (exit 2) so a typo never silently disables a check.
+
+// The layers below, by the names the code used for them when it was one
+// crate, so that a `crate::catalog::…` path reads the same in every layer.
+#[allow(clippy::single_component_path_imports)]
+use base;
+use base::{diag, exit};
+
+use crate::diag::Severity;
+use crate::exit::Fatal;
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// The whole configuration.
+#[derive(Debug, Clone, Default, Deserialize, schemars::JsonSchema)]
+#[serde(default, deny_unknown_fields, rename_all = "kebab-case")]
+pub struct Config {
+    pub catalog: CatalogConfig,
+    pub lint: LintConfig,
+    pub commands: CommandsConfig,
+    pub cases: CasesConfig,
+    pub route: RouteConfig,
+    pub behave: BehaveConfig,
+}
+
+/// `[catalog]`: where skills are found.
+#[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
+#[serde(default, deny_unknown_fields, rename_all = "kebab-case")]
+pub struct CatalogConfig {
+    /// Folders (relative to the root) searched for SKILL.md. Default: `skills`
+    /// when it exists, else the root itself.
+    pub roots: Vec<String>,
+    /// Globs (relative to the root) a SKILL.md path must match. Default: all.
+    pub include: Vec<String>,
+    /// Globs (relative to the root) that exclude a path.
+    pub exclude: Vec<String>,
+    /// Largest SKILL.md read, in bytes.
+    pub max_file_bytes: u64,
+    /// Largest case file read, in bytes.
+    pub max_case_bytes: u64,
+}
+
+impl Default for CatalogConfig {
+    fn default() -> Self {
+        CatalogConfig {
+            roots: Vec::new(),
+            include: Vec::new(),
+            exclude: Vec::new(),
+            max_file_bytes: 1024 * 1024,
+            max_case_bytes: 4 * 1024 * 1024,
+        }
+    }
+}
+
+/// A rule's configured level.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Level {
+    Off,
+    Notice,
+    Warning,
+    Error,
+}
+
+impl Level {
+    pub fn severity(self) -> Option<Severity> {
+        match self {
+            Level::Off => None,
+            Level::Notice => Some(Severity::Notice),
+            Level::Warning => Some(Severity::Warning),
+            Level::Error => Some(Severity::Error),
+        }
+    }
+}
+
+/// An exemption from required sections; `reason` is mandatory.
+#[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct Exemption {
+    pub skill: String,
+    /// Sections the skill may omit; empty means all required sections.
+    #[serde(default)]
+    pub sections: Vec<String>,
+    pub reason: String,
+}
+
+/// A required section: one `## ` heading, or a list of equivalent headings
+/// of which any one will do (`["Verification", "Checklist"]`).
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, schemars::JsonSchema)]
+#[serde(untagged)]
+pub enum SectionSpec {
+    One(String),
+    AnyOf(Vec<String>),
+}
+
+impl SectionSpec {
+    /// The accepted headings, without leading `#`s.
+    pub fn names(&self) -> Vec<&str> {
+        let all: &[String] = match self {
+            SectionSpec::One(s) => std::slice::from_ref(s),
+            SectionSpec::AnyOf(v) => v,
+        };
+        all.iter()
+            .map(|s| s.trim_start_matches('#').trim())
+            .collect()
+    }
+
+    /// The heading shown in messages (the first one).
+    pub fn primary(&self) -> &str {
+        self.names().first().copied().unwrap_or("")
+    }
+}
+
+/// `[lint]`: the catalog's conventions and rule levels.
+#[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
+#[serde(default, deny_unknown_fields, rename_all = "kebab-case")]
+pub struct LintConfig {
+    /// Per-rule level overrides: `SG201 = "error"`, `SG203 = "off"`.
+    pub rules: BTreeMap<String, Level>,
+    /// `## ` sections every SKILL.md body must have (outside fenced code;
+    /// compared ignoring case and repeated spaces). An entry may be a list
+    /// of equivalent headings.
+    pub required_sections: Vec<SectionSpec>,
+    /// Skills allowed to omit required sections, each with a reason.
+    pub exemptions: Vec<Exemption>,
+    /// Body lines above which a skill is too long.
+    pub line_budget: usize,
+    /// Client-specific frontmatter keys accepted with a warning.
+    pub client_keys: Vec<String>,
+    /// Extra top-level keys accepted without any finding.
+    pub allowed_keys: Vec<String>,
+    /// The clients whose reading of each SKILL.md is checked (SG600–SG609).
+    /// Unset: Claude Code and `[route] client`. Claude Code's own rules
+    /// (SG600–SG608) run only when it is listed.
+    pub clients: Option<Vec<crate::base::ClientId>>,
+}
+
+impl LintConfig {
+    /// The clients linted, in order, given the client Tier 2 routes for.
+    pub fn linted_clients(&self, route: crate::base::ClientId) -> Vec<crate::base::ClientId> {
+        use crate::base::ClientId;
+        let mut v = match &self.clients {
+            Some(list) => list.clone(),
+            None => vec![ClientId::ClaudeCode, route],
+        };
+        v.retain(|c| *c != ClientId::Spec);
+        let mut seen = Vec::new();
+        v.retain(|c| {
+            let new = !seen.contains(c);
+            seen.push(*c);
+            new
+        });
+        v
+    }
+}
+
+impl Default for LintConfig {
+    fn default() -> Self {
+        LintConfig {
+            rules: BTreeMap::new(),
+            required_sections: Vec::new(),
+            exemptions: Vec::new(),
+            line_budget: 500,
+            // Claude Code's documented skill frontmatter extensions.
+            client_keys: [
+                "when_to_use",
+                "argument-hint",
+                "arguments",
+                "disable-model-invocation",
+                "user-invocable",
+                "model",
+                "effort",
+                "context",
+                "agent",
+                "hooks",
+                "paths",
+                "shell",
+            ]
+            .iter()
+            .map(|s| s.to_string())
+            .collect(),
+            allowed_keys: Vec::new(),
+            clients: None,
+        }
+    }
+}
+
+/// `[commands]`: slash-command parity.
+#[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
+#[serde(default, deny_unknown_fields, rename_all = "kebab-case")]
+pub struct CommandsConfig {
+    /// Names that differ between folders on purpose: `plan = "planning"`
+    /// means `.claude/commands/plan.md` pairs with `planning.toml`.
+    pub name_map: BTreeMap<String, String>,
+    /// Claude Code built-in command names a `.claude/commands/` file must
+    /// not shadow. Setting it replaces the default list.
+    pub builtins: Vec<String>,
+}
+
+impl Default for CommandsConfig {
+    fn default() -> Self {
+        CommandsConfig {
+            name_map: BTreeMap::new(),
+            builtins: [
+                // Claude Code's documented built-in commands (checked
+                // against its slash-command reference, 2026); aliases too
+                "add-dir",
+                "agents",
+                "bashes",
+                "branch",
+                "btw",
+                "bug",
+                "clear",
+                "compact",
+                "config",
+                "context",
+                "cost",
+                "diff",
+                "doctor",
+                "effort",
+                "exit",
+                "export",
+                "fast",
+                "feedback",
+                "fork",
+                "help",
+                "hooks",
+                "ide",
+                "init",
+                "install-github-app",
+                "login",
+                "logout",
+                "mcp",
+                "memory",
+                "model",
+                "output-style",
+                "permissions",
+                "plugin",
+                "pr-comments",
+                "pr_comments",
+                "privacy-settings",
+                "quit",
+                "recap",
+                "release-notes",
+                "rename",
+                "resume",
+                "review",
+                "rewind",
+                "sandbox",
+                "security-review",
+                "stats",
+                "status",
+                "statusline",
+                "terminal-setup",
+                "theme",
+                "todos",
+                "upgrade",
+                "usage",
+                "vim",
+            ]
+            .iter()
+            .map(|s| s.to_string())
+            .collect(),
+        }
+    }
+}
+
+/// `[cases]`: where trigger prompts and evals are read from, and the
+/// minimums each skill's cases must meet.
+#[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
+#[serde(default, deny_unknown_fields, rename_all = "kebab-case")]
+pub struct CasesConfig {
+    /// Fewest positive trigger prompts a skill's cases may hold (SG407).
+    pub min_positive: usize,
+    /// Fewest negative trigger prompts a skill's cases may hold (SG407).
+    pub min_negative: usize,
+    /// Fewest behavioral evals a skill's cases may hold (SG407).
+    pub min_evals: usize,
+    /// Globs, relative to each skill folder, of more files to read as
+    /// trigger sets (`[{"query", "should_trigger"}]`), e.g.
+    /// `["tests/triggers.json"]`. A file matching one is a trigger set even
+    /// when its shape is wrong (then SG418 says what is wrong).
+    pub trigger_sets: Vec<String>,
+    /// Globs, relative to each skill folder, of files never read as case
+    /// sources, e.g. `["evals/benchmark.json"]`.
+    pub ignore: Vec<String>,
+}
+
+impl Default for CasesConfig {
+    fn default() -> Self {
+        CasesConfig {
+            min_positive: 3,
+            min_negative: 2,
+            min_evals: 1,
+            trigger_sets: Vec::new(),
+            ignore: Vec::new(),
+        }
+    }
+}
+
+/// `[route]`: Tier 2.
+#[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
+#[serde(default, deny_unknown_fields, rename_all = "kebab-case")]
+pub struct RouteConfig {
+    /// Default `top_k` for positive prompts.
+    pub top_k: usize,
+    /// How many times a skill's name tokens count in its document.
+    pub name_weight: u32,
+    /// Cosine similarity at or above which two descriptions are an error.
+    pub collision_error: f64,
+    /// Cosine similarity at or above which two descriptions are a warning.
+    pub collision_warning: f64,
+    /// Snowball stemmer language for the catalog's words.
+    pub language: String,
+    /// Extra stop words.
+    pub stop_words: Vec<String>,
+    /// Rank-1 floor in percent, as `--min-rank1`.
+    pub min_rank1: Option<f64>,
+    /// Characters of the whole skill listing a client shows.
+    pub listing_budget_chars: Option<usize>,
+    /// Characters of one entry a client shows before cutting it.
+    pub entry_cap_chars: Option<usize>,
+    /// Whose listing Tier 2 routes: `claude-code`, `codex`, `gemini-cli`,
+    /// `opencode` (what that client shows the model) or `spec` (the
+    /// specification's strict reading).
+    pub client: crate::base::ClientId,
+    /// Rank the client's built-in skills (from `skillgate listing
+    /// --capture`) as competitors of the catalog's.
+    pub builtins: bool,
+    /// Rank the project's slash commands the client lists beside the
+    /// skills (Claude Code: `.claude/commands/**/*.md`) as competitors.
+    pub commands: bool,
+}
+
+impl Default for RouteConfig {
+    fn default() -> Self {
+        RouteConfig {
+            top_k: 3,
+            name_weight: 2,
+            collision_error: 0.75,
+            collision_warning: 0.50,
+            language: "english".into(),
+            stop_words: Vec::new(),
+            min_rank1: None,
+            listing_budget_chars: None,
+            entry_cap_chars: None,
+            client: crate::base::ClientId::ClaudeCode,
+            builtins: false,
+            commands: false,
+        }
+    }
+}
+
+/// How the skill reaches the agent in `with` runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum InstallMode {
+    /// Copy into the client's project skills folder
+    /// (`<workspace>/.claude/skills/<name>/` for Claude Code,
+    /// `<workspace>/.agents/skills/<name>/` for the others; the default).
+    Discover,
+    /// Pass SKILL.md through `--append-system-prompt` (Claude Code only).
+    AppendSystemPrompt,
+}
+
+/// One agent client or several (`agent = "codex"`, `agent = ["claude",
+/// "codex"]`).
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, schemars::JsonSchema)]
+#[serde(untagged)]
+pub enum AgentList {
+    One(crate::base::AgentKind),
+    Many(Vec<crate::base::AgentKind>),
+}
+
+impl AgentList {
+    pub fn kinds(&self) -> Vec<crate::base::AgentKind> {
+        match self {
+            AgentList::One(k) => vec![*k],
+            AgentList::Many(v) => v.clone(),
+        }
+    }
+}
+
+/// `[behave.codex]`: Codex CLI (`codex exec`).
+#[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
+#[serde(default, deny_unknown_fields, rename_all = "kebab-case")]
+pub struct CodexConfig {
+    /// The `codex` binary (a name searched in `PATH`, or a path).
+    pub program: String,
+    /// `-m` for the agent; none means the CLI's default model.
+    pub model: Option<String>,
+    /// `-m` for the grader; none means `model`.
+    pub grader_model: Option<String>,
+    /// `-s` for the agent: `workspace-write` (writes in the workspace only,
+    /// `/tmp` and `$TMPDIR` excluded, no network) or `read-only`.
+    pub sandbox: CodexSandbox,
+    /// A Responses API endpoint to use instead of OpenAI's (a gateway, a
+    /// proxy); skillgate declares it as the provider `skillgate` with
+    /// `wire_api = "responses"`.
+    pub base_url: Option<String>,
+    /// The variable holding the key for `base-url`.
+    pub env_key: String,
+}
+
+impl Default for CodexConfig {
+    fn default() -> Self {
+        CodexConfig {
+            program: "codex".into(),
+            model: None,
+            grader_model: None,
+            sandbox: CodexSandbox::WorkspaceWrite,
+            base_url: None,
+            env_key: "OPENAI_API_KEY".into(),
+        }
+    }
+}
+
+/// Codex's sandbox for agent runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum CodexSandbox {
+    WorkspaceWrite,
+    ReadOnly,
+}
+
+impl CodexSandbox {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CodexSandbox::WorkspaceWrite => "workspace-write",
+            CodexSandbox::ReadOnly => "read-only",
+        }
+    }
+}
+
+/// `[behave.gemini]`: Gemini CLI (`gemini -p`).
+#[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
+#[serde(default, deny_unknown_fields, rename_all = "kebab-case")]
+pub struct GeminiConfig {
+    /// The `gemini` binary (a name searched in `PATH`, or a path).
+    pub program: String,
+    /// `-m` for the agent; none means the CLI's default (`auto`, which
+    /// sends a router request with the prompt first).
+    pub model: Option<String>,
+    /// `-m` for the grader; none means `model`.
+    pub grader_model: Option<String>,
+    /// The tools the policy file allows (besides `activate_skill`, always
+    /// allowed); every other tool is denied. `run_shell_command` is allowed
+    /// only for `shell-commands`.
+    pub allowed_tools: Vec<String>,
+    /// Command prefixes `run_shell_command` may run (none: no shell).
+    pub shell_commands: Vec<String>,
+}
+
+impl Default for GeminiConfig {
+    fn default() -> Self {
+        GeminiConfig {
+            program: "gemini".into(),
+            model: None,
+            grader_model: None,
+            allowed_tools: [
+                "read_file",
+                "list_directory",
+                "glob",
+                "grep_search",
+                "write_file",
+                "replace",
+            ]
+            .iter()
+            .map(|s| s.to_string())
+            .collect(),
+            shell_commands: Vec::new(),
+        }
+    }
+}
+
+/// `[behave.opencode]`: opencode (`opencode run`).
+#[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
+#[serde(default, deny_unknown_fields, rename_all = "kebab-case")]
+pub struct OpencodeConfig {
+    /// The `opencode` binary (a name searched in `PATH`, or a path).
+    pub program: String,
+    /// `provider/model` for the agent; none means opencode's default.
+    pub model: Option<String>,
+    /// `provider/model` for the grader; none means `model`.
+    pub grader_model: Option<String>,
+    /// Allow `edit`/`write` (inside the workspace: `external_directory` is
+    /// always denied); `false` denies them.
+    pub edit: bool,
+    /// Command prefixes `bash` may run (none: no shell).
+    pub shell_commands: Vec<String>,
+    /// Provider definitions added to the run's configuration (opencode's
+    /// `provider` object, e.g. an OpenAI-compatible endpoint).
+    pub provider: Option<serde_json::Map<String, serde_json::Value>>,
+}
+
+impl Default for OpencodeConfig {
+    fn default() -> Self {
+        OpencodeConfig {
+            program: "opencode".into(),
+            model: None,
+            grader_model: None,
+            edit: true,
+            shell_commands: Vec::new(),
+            provider: None,
+        }
+    }
+}
+
+/// `[behave]`: Tier 3.
+#[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
+#[serde(default, deny_unknown_fields, rename_all = "kebab-case")]
+pub struct BehaveConfig {
+    /// The client or clients that run the cases (`--agent` overrides).
+    pub agent: AgentList,
+    /// The client that grades (`--grader-agent` overrides); none means each
+    /// run's own client.
+    pub grader_agent: Option<crate::base::AgentKind>,
+    /// Claude Code's binary (a name searched in `PATH`, or a path).
+    pub claude: String,
+    /// Claude Code's model for the agent (`--model`); none means the CLI's
+    /// default.
+    pub model: Option<String>,
+    /// Claude Code's model for the grader; none means `model`.
+    pub grader_model: Option<String>,
+    /// Claude Code's `--allowedTools` for the agent (joined with commas).
+    /// No `Bash` by default: an unscoped `Bash` runs every command unasked.
+    pub allowed_tools: Vec<String>,
+    /// How the skill reaches the agent in `with` runs.
+    pub install: InstallMode,
+    /// Time limit of one agent run, in seconds.
+    pub executor_timeout_secs: u64,
+    /// Time limit of one grader call, in seconds.
+    pub grader_timeout_secs: u64,
+    /// Most bytes of agent stream kept; past it the run is stopped.
+    pub max_trace_bytes: u64,
+    /// Most bytes of grader output kept; past it the call is stopped.
+    pub max_grader_bytes: u64,
+    /// Milliseconds between SIGTERM and SIGKILL when a limit is hit.
+    pub kill_grace_ms: u64,
+    /// Time limit of each git command that sets up a workspace, in seconds.
+    pub git_timeout_secs: u64,
+    pub codex: CodexConfig,
+    pub gemini: GeminiConfig,
+    pub opencode: OpencodeConfig,
+    /// The quality-delta gate of `check --behavioral`, in percentage points
+    /// (`--min-quality-delta` wins).
+    pub min_quality_delta: Option<f64>,
+}
+
+impl Default for BehaveConfig {
+    fn default() -> Self {
+        BehaveConfig {
+            agent: AgentList::One(crate::base::AgentKind::Claude),
+            grader_agent: None,
+            claude: "claude".into(),
+            model: None,
+            grader_model: None,
+            allowed_tools: ["Read", "Edit", "Write", "Glob", "Grep", "Skill"]
+                .iter()
+                .map(|s| s.to_string())
+                .collect(),
+            install: InstallMode::Discover,
+            executor_timeout_secs: 15 * 60,
+            grader_timeout_secs: 5 * 60,
+            max_trace_bytes: 64 * 1024 * 1024,
+            max_grader_bytes: 16 * 1024 * 1024,
+            kill_grace_ms: 5000,
+            git_timeout_secs: 60,
+            codex: CodexConfig::default(),
+            gemini: GeminiConfig::default(),
+            opencode: OpencodeConfig::default(),
+            min_quality_delta: None,
+        }
+    }
+}
+
+/// Largest configuration file read.
+const MAX_CONFIG_BYTES: u64 = 1024 * 1024;
+
+impl Config {
+    /// Parse configuration text; `origin` names the file in errors.
+    pub fn parse(text: &str, origin: &str) -> Result<Config, Fatal> {
+        let config: Config = toml::from_str(text).map_err(|e| {
+            let place = e
+                .span()
+                .map(|s| {
+                    let idx = crate::diag::LineIndex::new(text);
+                    let (l, c) = idx.line_col(text, s.start);
+                    format!(":{l}:{c}")
+                })
+                .unwrap_or_default();
+            Fatal::usage(format!(
+                "{origin}{place}: invalid configuration: {}",
+                e.message()
+            ))
+            .with_help("see the configuration reference in README.md, or `skillgate schema config`")
+        })?;
+        config.validate(origin)?;
+        Ok(config)
+    }
+
+    /// Read `path`; a missing file is an error here (callers decide whether
+    /// the file is optional).
+    pub fn load(path: &Path) -> Result<Config, Fatal> {
+        let origin = path.display().to_string();
+        let meta = std::fs::metadata(path)
+            .map_err(|e| Fatal::usage(format!("{origin}: cannot read configuration: {e}")))?;
+        if meta.len() > MAX_CONFIG_BYTES {
+            return Err(Fatal::usage(format!(
+                "{origin}: configuration is {} bytes, more than the {MAX_CONFIG_BYTES}-byte limit",
+                meta.len()
+            )));
+        }
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| Fatal::usage(format!("{origin}: cannot read configuration: {e}")))?;
+        Config::parse(&text, &origin)
+    }
+
+    fn validate(&self, origin: &str) -> Result<(), Fatal> {
+        for spec in &self.lint.required_sections {
+            let names = spec.names();
+            if names.is_empty() || names.iter().any(|n| n.is_empty()) {
+                return Err(Fatal::usage(format!(
+                    "{origin}: [lint] required-sections has an empty heading"
+                ))
+                .with_help("write the heading text, e.g. required-sections = [\"Overview\", \"Verification\"]"));
+            }
+        }
+        if let Some(list) = &self.lint.clients
+            && list.contains(&crate::base::ClientId::Spec)
+        {
+            return Err(Fatal::usage(format!(
+                "{origin}: [lint] clients lists `spec`, which is not a client: the specification is always checked (SG1xx)"
+            ))
+            .with_help("list clients only: claude-code, codex, gemini-cli, opencode"));
+        }
+        if self.lint.line_budget == 0 {
+            return Err(Fatal::usage(format!(
+                "{origin}: [lint] line-budget must be at least 1"
+            )));
+        }
+        for ex in &self.lint.exemptions {
+            if ex.reason.trim().is_empty() {
+                return Err(Fatal::usage(format!(
+                    "{origin}: the exemption for `{}` has an empty reason",
+                    ex.skill
+                ))
+                .with_help("say why the skill may omit the section, e.g. reason = \"reference card, no workflow\""));
+            }
+        }
+        for (key, globs) in [
+            ("trigger-sets", &self.cases.trigger_sets),
+            ("ignore", &self.cases.ignore),
+        ] {
+            crate::globs(globs).map_err(|e| {
+                Fatal::usage(format!("{origin}: [cases] {key}: {e}")).with_help(
+                    "write globs relative to each skill folder, e.g. \"evals/*.queries.json\"",
+                )
+            })?;
+        }
+        let r = &self.route;
+        for (key, v) in [
+            ("collision-error", r.collision_error),
+            ("collision-warning", r.collision_warning),
+        ] {
+            if !(0.0..=1.0).contains(&v) {
+                return Err(Fatal::usage(format!(
+                    "{origin}: [route] {key} = {v} is outside 0..=1"
+                )));
+            }
+        }
+        if let Some(p) = r.min_rank1
+            && !(0.0..=100.0).contains(&p)
+        {
+            return Err(Fatal::usage(format!(
+                "{origin}: [route] min-rank1 = {p} is outside 0..=100"
+            )));
+        }
+        if r.top_k == 0 {
+            return Err(Fatal::usage(format!(
+                "{origin}: [route] top-k must be at least 1"
+            )));
+        }
+        Ok(())
+    }
+}
+
+/// Build a glob set; the patterns were checked when the configuration was
+/// read.
+pub fn globs(patterns: &[String]) -> Result<globset::GlobSet, String> {
+    let mut b = globset::GlobSetBuilder::new();
+    for p in patterns {
+        b.add(globset::Glob::new(p).map_err(|e| format!("invalid glob `{p}`: {e}"))?);
+    }
+    b.build().map_err(|e| e.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn empty_config_takes_defaults() {
+        let c = Config::parse("", "skillgate.toml").unwrap();
+        assert_eq!(c.route.top_k, 3);
+        assert_eq!(c.catalog.max_file_bytes, 1 << 20);
+    }
+
+    #[test]
+    fn unknown_key_is_an_error_with_a_position() {
+        let e = Config::parse("[route]\ntop_k = 3\n", "skillgate.toml").unwrap_err();
+        assert_eq!(e.exit, crate::exit::Exit::Usage);
+        assert!(e.message.starts_with("skillgate.toml:2:1"), "{}", e.message);
+    }
+
+    #[test]
+    fn exemption_without_reason_is_refused() {
+        let e = Config::parse(
+            "[lint]\nexemptions = [{ skill = \"a\", reason = \" \" }]\n",
+            "skillgate.toml",
+        )
+        .unwrap_err();
+        assert!(e.message.contains("empty reason"));
+    }
+}

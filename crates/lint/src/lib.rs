@@ -1,0 +1,70 @@
+//! Tier 1: structural lint.
+//!
+//! Every rule is a small file under `rules/` holding one [`Rule`] declared
+//! with [`rule!`], whose doc comment is the documentation `skillgate rule ID`
+//! prints, and the check that produces its diagnostics. [`registry`] lists
+//! every rule of every tier (load-time, lint, routing, behavioral) so ids,
+//! levels and docs live in one place.
+
+// The layers below, by the names the code used for them when it was one
+// crate, so that a `crate::catalog::…` path reads the same in every layer.
+pub(crate) use crate as lint;
+use base::{diag, exit};
+#[allow(clippy::single_component_path_imports)]
+use {base, catalog, client, config, route};
+
+pub mod registry;
+pub mod rules;
+
+use crate::catalog::Catalog;
+use crate::config::Config;
+use crate::diag::Diagnostic;
+
+pub use crate::base::{Rule, rule};
+
+/// Run every Tier 1 rule over the loaded catalog.
+pub fn run(catalog: &Catalog, config: &Config) -> Vec<Diagnostic> {
+    registry::run_lint(catalog, config)
+}
+
+/// Load the catalog at `root` and run every Tier 1 rule, each skill
+/// checked as soon as it is read and then kept only as far as its findings
+/// need (see [`Catalog::load_with`]): the same findings as [`Catalog::load`]
+/// followed by [`run`], in a fraction of the memory.
+pub fn load_and_run(
+    root: &std::path::Path,
+    config: &Config,
+) -> Result<(Catalog, Vec<Diagnostic>), crate::exit::Fatal> {
+    let env = rules::context::Env::new(config);
+    let (catalog, per_skill) =
+        Catalog::load_with(root, config, crate::catalog::Scope::Full, |skill, load| {
+            let (lint, keep) = registry::lint_skill(&env, skill, load);
+            (lint, Some(keep))
+        })?;
+    let diagnostics = registry::finish(&catalog, config, per_skill);
+    Ok((catalog, diagnostics))
+}
+
+/// Apply `[lint.rules]` level overrides: drop `off` rules, change severities.
+pub fn apply_levels(diags: &mut Vec<Diagnostic>, config: &Config) {
+    if config.lint.rules.is_empty() {
+        return;
+    }
+    diags.retain_mut(|d| {
+        let level = config
+            .lint
+            .rules
+            .get(d.rule)
+            .or_else(|| registry::find(d.rule).and_then(|r| config.lint.rules.get(r.name)));
+        match level {
+            None => true,
+            Some(l) => match l.severity() {
+                None => false,
+                Some(s) => {
+                    d.severity = s;
+                    true
+                }
+            },
+        }
+    });
+}

@@ -1,0 +1,218 @@
+//! `skillgate listing`: the listing a client shows the model, one entry
+//! per skill in the client's own form, with what differs from what the
+//! author wrote marked under it.
+//!
+//! JSON (`--format json`): `{"client", "tested_with", "entries": [{"name",
+//! "kind" (`skill`, or `command`: a slash command Claude Code lists after
+//! the skills), "path", "listed", "reason"?, "text", "name_only", "line", "description",
+//! "alias"?, "changes": [{"kind", "line"?, "column"?, "detail"}]}],
+//! "builtins": [{"name", "text", "fixed"}], "builtins_captured_with"?,
+//! "budget"?, "captured"?, "verify"?}`. `name` is what the model sees and
+//! `text` exactly what follows `- <name>: ` in the listing. Keys may be
+//! added, never renamed.
+
+use crate::catalog::Catalog;
+use crate::client::cmd::Verified;
+use crate::client::{ClientId, ClientIdExt, Listing};
+use serde_json::{Value, json};
+use std::io::Write;
+
+/// What to print.
+pub struct View<'a> {
+    pub listing: &'a Listing,
+    pub catalog: &'a Catalog,
+    /// The CLI version the built-ins were captured with, when they were.
+    pub builtins_version: Option<&'a str>,
+    /// A capture just made (`--capture`): the catalog entries the CLI sent.
+    pub captured: Option<&'a [(String, String)]>,
+    pub verified: Option<&'a Verified>,
+}
+
+/// The client version its model reproduces, when it is a real client.
+pub fn tested(client: ClientId) -> Option<&'static str> {
+    client.tested_version()
+}
+
+pub fn json(v: &View, out: &mut dyn Write) -> std::io::Result<()> {
+    let l = v.listing;
+    let entries: Vec<Value> = l
+        .all()
+        .map(|e| {
+            let mut o = serde_json::to_value(e).unwrap_or(Value::Null);
+            if let Some(r) = &e.reason {
+                o["reason"] = json!({
+                    "kind": serde_json::to_value(r).ok().and_then(|k| k.get("kind").cloned()),
+                    "message": r.describe(),
+                });
+            }
+            o
+        })
+        .collect();
+    let mut doc = json!({
+        "client": l.client.as_str(),
+        "tested_with": tested(l.client),
+        "entries": entries,
+        "builtins": l.builtins,
+        "budget": l.budget,
+    });
+    if let Some(ver) = v.builtins_version {
+        doc["builtins_captured_with"] = json!(ver);
+    }
+    if let Some(c) = v.captured {
+        doc["captured"] = c
+            .iter()
+            .map(|(n, t)| json!({"name": n, "text": t}))
+            .collect::<Vec<_>>()
+            .into();
+    }
+    if let Some(ver) = v.verified {
+        doc["verify"] = serde_json::to_value(ver).unwrap_or(Value::Null);
+    }
+    serde_json::to_writer_pretty(&mut *out, &doc)?;
+    writeln!(out)
+}
+
+pub fn human(v: &View, out: &mut dyn Write) -> std::io::Result<()> {
+    let l = v.listing;
+    let total = l.entries.len() + l.commands.len();
+    let listed = l.all().filter(|e| e.listed).count();
+    let what = match l.commands.len() {
+        0 => format!("{} skills", l.entries.len()),
+        n => format!(
+            "{} skills and {n} command{}",
+            l.entries.len(),
+            if n == 1 { "" } else { "s" }
+        ),
+    };
+    match tested(l.client) {
+        Some(t) => writeln!(
+            out,
+            "{what} as {} shows them (model of {} {t}): {listed} listed, {} not",
+            l.client.label(),
+            l.client.label(),
+            total - listed
+        )?,
+        None => writeln!(
+            out,
+            "{what} as {} reads them: {listed} listed, {} not",
+            l.client.label(),
+            total - listed
+        )?,
+    }
+    for e in l.all().filter(|e| e.listed) {
+        writeln!(out, "{}", e.line)?;
+        for c in e
+            .changes
+            .iter()
+            .filter(|c| c.kind != crate::client::ChangeKind::WhenToUse)
+        {
+            let at = match c.line {
+                Some(line) => format!("{}:{line}:{}: ", e.path, c.column.unwrap_or(1)),
+                None => format!("{}: ", e.path),
+            };
+            writeln!(out, "    ^ {at}{}", c.detail)?;
+        }
+    }
+    let hidden: Vec<_> = l.all().filter(|e| !e.listed).collect();
+    if !hidden.is_empty() {
+        writeln!(out, "not listed:")?;
+        for e in hidden {
+            let why = e.reason.as_ref().map(|r| r.describe()).unwrap_or_default();
+            writeln!(out, "  {} ({}): {why}", e.name, e.path)?;
+        }
+    }
+    if !l.builtins.is_empty() {
+        writeln!(
+            out,
+            "then {} built-in skill{} of {} (captured from {}): {}",
+            l.builtins.len(),
+            if l.builtins.len() == 1 { "" } else { "s" },
+            l.client.label(),
+            v.builtins_version.unwrap_or("?"),
+            l.builtins
+                .iter()
+                .map(|b| b.name.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )?;
+    } else if l.client == ClientId::ClaudeCode && v.builtins_version.is_none() {
+        writeln!(
+            out,
+            "Claude Code's built-in skills follow in the real listing; none captured yet (`skillgate listing --capture claude-code`)"
+        )?;
+    }
+    if let Some(b) = &l.budget {
+        writeln!(
+            out,
+            "listing width: {} of {} {}{}",
+            b.used,
+            b.limit,
+            b.unit,
+            if b.used > b.limit {
+                " (over budget: some skills show their name only)"
+            } else {
+                ""
+            }
+        )?;
+    }
+    if let Some(c) = v.captured {
+        writeln!(
+            out,
+            "captured: {} catalog entries in the CLI's listing",
+            c.len()
+        )?;
+    }
+    if let Some(ver) = v.verified {
+        for m in &ver.mismatches {
+            writeln!(out, "differs: {} ({})", m.name, m.path)?;
+            writeln!(
+                out,
+                "  predicted: {}",
+                m.predicted.as_deref().unwrap_or("(not listed)")
+            )?;
+            writeln!(
+                out,
+                "  captured:  {}",
+                m.captured.as_deref().unwrap_or("(not listed)")
+            )?;
+        }
+        if !ver.ambiguous.is_empty() {
+            writeln!(
+                out,
+                "not compared: {} name{} that several skills share, of which {} lists one chosen by the order it reads the files: {}",
+                ver.ambiguous.len(),
+                if ver.ambiguous.len() == 1 { "" } else { "s" },
+                l.client.label(),
+                ver.ambiguous.join(", ")
+            )?;
+        }
+        if let Some(order) = &ver.captured_order {
+            writeln!(
+                out,
+                "differs: the order; {} lists them as {}",
+                l.client.label(),
+                order.join(", ")
+            )?;
+        }
+        let (total, what) = match ver.commands {
+            0 => (ver.skills, "skills".to_string()),
+            n => (
+                ver.skills + n,
+                format!(
+                    "entries ({} skills, {n} command{})",
+                    ver.skills,
+                    if n == 1 { "" } else { "s" }
+                ),
+            ),
+        };
+        writeln!(
+            out,
+            "verify: {}/{total} {what} as predicted ({} {})",
+            total - ver.mismatches.len(),
+            l.client.label(),
+            ver.version
+        )?;
+    }
+    let _ = v.catalog;
+    Ok(())
+}

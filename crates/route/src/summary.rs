@@ -1,0 +1,33 @@
+//! Tier 2's figures for the summary every renderer prints.
+
+use serde::Serialize;
+
+/// Tier 2 figures shown in the summary.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct RouteSummary {
+    /// Positive prompts whose skill ranks strictly first.
+    pub rank1: usize,
+    /// Positive prompts checked.
+    pub positives: usize,
+    /// Trigger checks (positive, negative, owner) that passed.
+    pub checks_passed: usize,
+    /// Trigger checks run.
+    pub checks: usize,
+    /// The rank-1 floor in percent, when one was set.
+    pub min_rank1: Option<f64>,
+    /// Skills in the routing index.
+    pub skills_routed: usize,
+    /// Skills the client does not list (the strict reading: no name or
+    /// description), by file.
+    pub unroutable: Vec<String>,
+    /// Whose listing was routed (`[route] client`, `--client`).
+    pub client: Option<crate::client::ClientId>,
+}
+
+impl RouteSummary {
+    /// Rank-1 rate in whole percent, rounded as the original scripts do.
+    pub fn rank1_percent(&self) -> Option<u64> {
+        (self.positives > 0)
+            .then(|| (100.0 * self.rank1 as f64 / self.positives as f64).round() as u64)
+    }
+}

@@ -1,0 +1,252 @@
+//! Wires a parsed command line to the library and yields an exit code: the
+//! only place that loads configuration, picks a renderer and maps outcomes
+//! to exit codes. One file per subcommand; `check` and the subcommands
+//! without a file of their own (`rules`, `rule`, `schema`) are here.
+
+pub mod behave;
+pub mod cases;
+pub mod init;
+pub mod listing;
+pub mod rank;
+pub mod report;
+pub mod score;
+pub mod triggers;
+
+use crate::catalog::{self, Catalog};
+use crate::cli::{CheckArgs, Cli, Command, Format, RuleArgs, RulesArgs};
+use crate::config::Config;
+use crate::diag::{Diagnostic, sort_diagnostics};
+use crate::exit::{Exit, Fatal};
+use crate::lint::{self, registry};
+use crate::report::{Outcome, Summary};
+use std::io::Write;
+use std::path::Path;
+
+/// Run one command, writing its report to `out`.
+pub fn run(cli: Cli, out: &mut dyn Write) -> Result<Exit, Fatal> {
+    match cli.command {
+        Command::Check(args) => check(&args, out),
+        Command::Rank(args) => rank::rank(&args, out),
+        Command::Listing(args) => listing::listing(&args, out),
+        Command::Cases(args) => cases::run(&args, out),
+        Command::Init(args) => init::run(&args, out),
+        Command::Score(args) => score::run(&args, out),
+        Command::Merge(args) => behave::merge(&args, out),
+        Command::Report(args) => report::run(&args, out),
+        Command::Rules(args) => rules(&args, out),
+        Command::Rule(args) => rule(&args, out),
+        Command::Schema(args) => {
+            writeln!(out, "{}", crate::schema::schema(args.kind))
+                .map_err(crate::report::write_error)?;
+            Ok(Exit::Ok)
+        }
+    }
+}
+
+/// Load `skillgate.toml`: the `--config` file when given, else the one at the
+/// catalog root when it exists, else defaults.
+pub fn load_config(root: &Path, explicit: Option<&Path>) -> Result<Config, Fatal> {
+    match explicit {
+        Some(p) => Config::load(p),
+        None => match catalog::config_path(root) {
+            Some(p) => Config::load(&p),
+            None => Ok(Config::default()),
+        },
+    }
+}
+
+/// Size rayon's global pool; only the first call takes effect.
+pub fn set_threads(threads: Option<usize>) -> Result<(), Fatal> {
+    if let Some(n) = threads {
+        if n == 0 {
+            return Err(Fatal::usage("--threads must be at least 1"));
+        }
+        let _ = rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .build_global();
+    }
+    Ok(())
+}
+
+/// `skillgate check`: Tier 1, then Tier 2, then (when asked) Tier 3.
+fn check(args: &CheckArgs, out: &mut dyn Write) -> Result<Exit, Fatal> {
+    set_threads(args.threads)?;
+    if !args.root.exists() {
+        return Err(
+            Fatal::usage(format!("{}: no such file or folder", args.root.display()))
+                .with_help("pass a catalog folder, a skill folder or a SKILL.md"),
+        );
+    }
+    if args.no_route
+        && (args.baseline.is_some() || args.save_baseline.is_some() || args.min_rank1.is_some())
+    {
+        return Err(Fatal::usage(
+            "--baseline, --save-baseline and --min-rank1 need Tier 2, which --no-route skips",
+        )
+        .with_help("drop --no-route, or drop the routing flags"));
+    }
+    let config = load_config(&args.root, args.config.as_deref())?;
+    if let Some(skill) = &args.behave.behavioral {
+        let catalog = Catalog::load(&args.root, &config)?;
+        return behave::check(
+            &catalog,
+            &config,
+            skill,
+            &(&args.behave).into(),
+            args.format,
+            out,
+        );
+    }
+    let (catalog, mut diagnostics) = tier1(&args.root, &config)?;
+    let mut summary = Summary {
+        skills_checked: catalog.skills.len(),
+        roots: catalog.roots.clone(),
+        ..Summary::default()
+    };
+    let mut gate_failed = false;
+    let mut prompts = Vec::new();
+    let mut routed_files = Vec::new();
+    if !args.no_route {
+        let routed = crate::route::check(
+            &catalog,
+            &config,
+            &crate::route::Opts {
+                min_rank1: args.min_rank1,
+                baseline: args.baseline.as_deref(),
+                save_baseline: args.save_baseline.as_deref(),
+                client: args.client,
+            },
+        )?;
+        diagnostics.extend(routed.diagnostics);
+        gate_failed |= routed.gate_failed;
+        summary.route = routed.summary;
+        if args.format == Format::Junit {
+            routed_files = routed
+                .router
+                .index
+                .docs()
+                .iter()
+                .map(|d| d.file.clone())
+                .collect();
+            prompts = routed.prompts;
+        }
+    }
+    settle(&mut diagnostics, &mut summary, &config);
+    let prefix = path_prefix(&catalog, &args.root);
+    let files = if args.format == Format::Junit {
+        checked_files(&catalog)
+    } else {
+        Vec::new()
+    };
+    crate::report::render(
+        args.format,
+        &Outcome {
+            diagnostics: &diagnostics,
+            summary: &summary,
+            sources: &catalog.sources,
+            path_prefix: &prefix,
+            checked: crate::report::junit::Checked {
+                files: &files,
+                prompts: &prompts,
+                routed: &routed_files,
+            },
+        },
+        out,
+    )?;
+    Ok(if summary.errors > 0 || gate_failed {
+        Exit::Failed
+    } else {
+        Exit::Ok
+    })
+}
+
+/// Load the catalog and run Tier 1 over it: the catalog and the loading
+/// and lint findings. Tier 1 runs as each skill is read, so bodies need
+/// not all be in memory at once.
+pub fn tier1(root: &Path, config: &Config) -> Result<(Catalog, Vec<Diagnostic>), Fatal> {
+    let (catalog, lint_diagnostics) = lint::load_and_run(root, config)?;
+    let mut diagnostics = catalog.diagnostics.clone();
+    diagnostics.extend(lint_diagnostics);
+    Ok((catalog, diagnostics))
+}
+
+/// Every file Tier 1 checks: SKILL.md files, case files, command files.
+fn checked_files(catalog: &Catalog) -> Vec<String> {
+    let mut files: Vec<String> = catalog.skills.iter().map(|s| s.file.clone()).collect();
+    files.extend(catalog.cases.iter().map(|c| c.file.clone()));
+    files.extend(catalog.commands.all().map(|c| c.file.clone()));
+    files.sort();
+    files.dedup();
+    files
+}
+
+/// Apply the configured rule levels, sort, and count what is left.
+pub fn settle(diagnostics: &mut Vec<Diagnostic>, summary: &mut Summary, config: &Config) {
+    lint::apply_levels(diagnostics, config);
+    sort_diagnostics(diagnostics);
+    summary.count(diagnostics);
+}
+
+/// The root as given on the command line, joined with file paths in
+/// annotations (a single SKILL.md: its folder).
+pub fn path_prefix(catalog: &Catalog, root: &Path) -> String {
+    match catalog.target {
+        catalog::Target::SkillFile => root
+            .parent()
+            .map(|p| p.display().to_string())
+            .unwrap_or_default(),
+        _ => catalog.display_root.clone(),
+    }
+}
+
+/// `skillgate rules`.
+fn rules(args: &RulesArgs, out: &mut dyn Write) -> Result<Exit, Fatal> {
+    let w = |out: &mut dyn Write| -> std::io::Result<()> {
+        if args.format == Format::Json {
+            let list: Vec<_> = registry::RULES
+                .iter()
+                .map(|r| {
+                    serde_json::json!({"id": r.id, "name": r.name, "severity": r.severity.as_str(), "summary": r.summary})
+                })
+                .collect();
+            serde_json::to_writer_pretty(&mut *out, &list)?;
+            writeln!(out)
+        } else {
+            for r in registry::RULES {
+                writeln!(
+                    out,
+                    "{:<6} {:<8} {:<28} {}",
+                    r.id,
+                    r.severity.as_str(),
+                    r.name,
+                    r.summary
+                )?;
+            }
+            Ok(())
+        }
+    };
+    w(out).map_err(crate::report::write_error)?;
+    Ok(Exit::Ok)
+}
+
+/// `skillgate rule ID`.
+fn rule(args: &RuleArgs, out: &mut dyn Write) -> Result<Exit, Fatal> {
+    let Some(r) = registry::find(&args.id) else {
+        return Err(Fatal::usage(format!("no rule `{}`", args.id))
+            .with_help("`skillgate rules` lists every rule"));
+    };
+    let text = format!(
+        "# {} {}\n\n{} (default: {})\n\n{}",
+        r.id,
+        r.name,
+        r.summary,
+        r.severity,
+        r.doc
+            .lines()
+            .map(|l| l.strip_prefix(' ').unwrap_or(l))
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+    writeln!(out, "{}", text.trim_end()).map_err(crate::report::write_error)?;
+    Ok(Exit::Ok)
+}

@@ -1,0 +1,65 @@
+//! `skillgate rank "<prompt>"`: every skill's score for one prompt.
+
+use crate::catalog::{Catalog, Scope};
+use crate::cli::{Format, RankArgs};
+use crate::commands::load_config;
+use crate::exit::{Exit, Fatal};
+use crate::report;
+use crate::route::cache::{self, Cache};
+use crate::route::cmd::report;
+use std::io::Write;
+
+/// Largest prompt accepted, in bytes.
+const MAX_PROMPT_BYTES: usize = 64 * 1024;
+
+pub fn rank(args: &RankArgs, out: &mut dyn Write) -> Result<Exit, Fatal> {
+    if args.prompt.len() > MAX_PROMPT_BYTES {
+        return Err(Fatal::usage(format!(
+            "the prompt is {} bytes, more than the {MAX_PROMPT_BYTES}-byte limit",
+            args.prompt.len()
+        )));
+    }
+    if !args.root.exists() {
+        return Err(
+            Fatal::usage(format!("{}: no such file or folder", args.root.display()))
+                .with_help("pass a catalog folder, a skill folder or a SKILL.md"),
+        );
+    }
+    let mut config = load_config(&args.root, args.config.as_deref())?;
+    config.route.client = crate::client::chosen(&config, args.client);
+    let analyzer = crate::route::analyzer(&config.route)?;
+    let (builtins, note) = crate::route::builtins_for(&config, args.cache_dir.as_deref());
+    let builtins = builtins.map(|b| b.builtins);
+    // the commands' documents need the catalog loaded: no cache then
+    let cache = if args.no_cache || !args.root.is_dir() || crate::route::routes_commands(&config) {
+        None
+    } else {
+        cache::folder(args.cache_dir.as_deref())
+            .and_then(|f| Cache::new(&f, &args.root, &config, builtins.as_deref()))
+    };
+    let ranking = match &cache {
+        Some(c) => {
+            c.load(&args.root, &config, &analyzer, builtins.as_deref())?
+                .0
+        }
+        None => {
+            let catalog = Catalog::load_scoped(&args.root, &config, Scope::SkillsOnly)?;
+            cache::analyze(&catalog, &config, &analyzer, builtins.as_deref())
+        }
+    };
+    let mut r = report(
+        &ranking,
+        config.route.client,
+        &analyzer,
+        &args.prompt,
+        args.limit,
+        args.explain,
+    );
+    r.note = note;
+    let written = match args.format {
+        Format::Json => report::rank::json(&r, out),
+        _ => report::rank::human(&r, out),
+    };
+    written.map_err(report::write_error)?;
+    Ok(Exit::Ok)
+}
