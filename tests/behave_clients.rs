@@ -451,6 +451,54 @@ fn a_codex_that_rejects_a_safety_setting_is_refused_before_any_run() {
 }
 
 #[test]
+fn codex_run_homes_go_to_the_first_cache_folder_outside_the_temporary_folder() {
+    let env = Env::new();
+    let bin = env.tmp.path().join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    // a Codex that gets as far as checking its settings, then refuses one
+    let codex = fake(
+        &bin,
+        "codex",
+        "codex-cli 0.172.0",
+        "Error loading config.toml: unknown configuration field `sandbox_workspace_write.exclude_slash_tmp` in -c/--config override",
+    );
+    env.config(&format!(
+        "[behave.codex]\nprogram = {:?}\n",
+        codex.display().to_string()
+    ));
+    // HOME is in the temporary folder (TMPDIR), XDG_CACHE_HOME is not:
+    // the run home goes there, with nothing to set
+    let cache = cache();
+    env.behave(&["--trials", "1", "--agent", "codex"])
+        .env_remove("SKILLGATE_CACHE_DIR")
+        .env("XDG_CACHE_HOME", cache.path())
+        .assert()
+        .code(4)
+        .stderr(predicate::str::contains(
+            "Codex 0.172.0 does not accept one of skillgate's safety settings",
+        ));
+    assert!(cache.path().join("skillgate/run-homes").is_dir());
+    // both in the temporary folder: refused, saying what to set
+    env.behave(&["--trials", "1", "--agent", "codex"])
+        .env_remove("SKILLGATE_CACHE_DIR")
+        .env("XDG_CACHE_HOME", env.tmp.path().join("xdg"))
+        .assert()
+        .code(4)
+        .stderr(predicate::str::contains(
+            "is inside the temporary folder; this client needs its run home outside it",
+        ))
+        .stderr(predicate::str::contains(
+            "help: set SKILLGATE_CACHE_DIR (or XDG_CACHE_HOME) to a folder you can write outside",
+        ))
+        .stderr(predicate::str::contains("help: \n").not());
+    assert!(
+        !env.tmp.path().join("xdg").exists(),
+        "nothing created there"
+    );
+    assert!(!env.iteration(1).exists());
+}
+
+#[test]
 fn a_copy_of_the_skill_in_the_personal_folder_codex_reads_is_refused_by_its_name() {
     let env = Env::new();
     let bin = env.tmp.path().join("bin");

@@ -63,8 +63,11 @@ impl Fatal {
         }
     }
 
+    /// Add what to do about it; an empty help adds nothing (no empty
+    /// `help:` line is ever printed).
     pub fn with_help(mut self, help: impl Into<String>) -> Self {
-        self.help = Some(help.into());
+        let help = help.into();
+        self.help = (!help.trim().is_empty()).then_some(help);
         self
     }
 }

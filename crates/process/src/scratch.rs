@@ -125,24 +125,70 @@ pub fn scratch(what: &str, keep: bool) -> Result<Workspace, String> {
     })
 }
 
-/// Where run homes that must not be in the system temporary folder go:
-/// `run-homes/` in skillgate's cache folder (see the rank cache). Refused
-/// when that folder is itself in the temporary folder.
+/// Where run homes that must not be in the system temporary folder go
+/// (Codex refuses to write its helpers there): `run-homes/` in the first
+/// of skillgate's cache folders ([`cache_candidates`]) that is outside it.
+/// The temporary folder is the one the client started with this
+/// environment sees: [`std::env::temp_dir`], `$TMPDIR` or else `/tmp`.
+/// `SKILLGATE_CACHE_DIR`, when set, is the only candidate; otherwise
+/// `$XDG_CACHE_HOME/skillgate`, then `~/.cache/skillgate`.
 pub fn home_root() -> Result<PathBuf, String> {
-    let root = cache_folder(None)
-        .ok_or("no cache folder (set SKILLGATE_CACHE_DIR, XDG_CACHE_HOME or HOME)")?
-        .join("run-homes");
-    std::fs::create_dir_all(&root).map_err(|e| format!("{}: {e}", root.display()))?;
-    let real = root.canonicalize().unwrap_or_else(|_| root.clone());
     let tmp = std::env::temp_dir();
     let tmp = tmp.canonicalize().unwrap_or(tmp);
-    if real.starts_with(&tmp) || real.starts_with("/tmp") {
-        return Err(format!(
-            "{} is inside the temporary folder; this client needs its run home outside it: set SKILLGATE_CACHE_DIR to a folder elsewhere",
-            real.display()
-        ));
+    let candidates = cache_candidates();
+    if candidates.is_empty() {
+        return Err("no cache folder (set SKILLGATE_CACHE_DIR, XDG_CACHE_HOME or HOME)".into());
     }
-    Ok(real)
+    let mut refused: Option<PathBuf> = None;
+    let mut failed: Option<String> = None;
+    for dir in candidates {
+        let root = dir.join("run-homes");
+        if canonical_ancestors(&root).starts_with(&tmp) {
+            refused.get_or_insert(root);
+            continue;
+        }
+        match std::fs::create_dir_all(&root) {
+            Ok(()) => return Ok(root.canonicalize().unwrap_or(root)),
+            Err(e) => {
+                failed.get_or_insert(format!("{}: {e}", root.display()));
+            }
+        }
+    }
+    Err(match (failed, refused) {
+        (Some(f), _) => f,
+        (None, r) => format!(
+            "{} is inside the temporary folder; this client needs its run home outside it: set SKILLGATE_CACHE_DIR to a folder elsewhere",
+            r.unwrap_or_default().display()
+        ),
+    })
+}
+
+/// What to do when [`home_root`] finds no folder.
+pub fn home_help() -> String {
+    let tmp = std::env::temp_dir();
+    format!(
+        "set SKILLGATE_CACHE_DIR (or XDG_CACHE_HOME) to a folder you can write outside {}",
+        tmp.display()
+    )
+}
+
+/// `path` with its longest existing ancestor made canonical (symlinks
+/// resolved) and the rest appended: where `path` will be once created.
+fn canonical_ancestors(path: &Path) -> PathBuf {
+    let mut rest = Vec::new();
+    let mut at = path;
+    loop {
+        if let Ok(real) = at.canonicalize() {
+            return rest.iter().rev().fold(real, |p, c| p.join(c));
+        }
+        match (at.parent(), at.file_name()) {
+            (Some(parent), Some(name)) => {
+                rest.push(name.to_os_string());
+                at = parent;
+            }
+            _ => return path.to_path_buf(),
+        }
+    }
 }
 
 /// A fresh run home in [`home_root`], named like [`scratch`]'s folders.
@@ -157,30 +203,44 @@ pub fn home_scratch(what: &str, keep: bool) -> Result<Workspace, String> {
     )
 }
 
-/// skillgate's cache folder (the rank cache, run homes): `dir` when given, else `$SKILLGATE_CACHE_DIR`,
-/// else the platform's user cache folder (`$XDG_CACHE_HOME/skillgate`,
-/// `~/.cache/skillgate`; `~/Library/Caches/skillgate` on macOS;
-/// `%LOCALAPPDATA%\skillgate\cache` on Windows). `None` when none is known.
+/// skillgate's cache folder (the rank cache, run homes): `dir` when given,
+/// else the first of [`cache_candidates`]. `None` when none is known.
 pub fn cache_folder(dir: Option<&Path>) -> Option<PathBuf> {
-    if let Some(d) = dir {
-        return Some(d.to_path_buf());
+    match dir {
+        Some(d) => Some(d.to_path_buf()),
+        None => cache_candidates().into_iter().next(),
     }
+}
+
+/// The cache folders, in the order they are tried: `$SKILLGATE_CACHE_DIR`
+/// alone when it is set, else the platform's user cache folder
+/// (`$XDG_CACHE_HOME/skillgate` when that is absolute, then
+/// `~/.cache/skillgate`; `~/Library/Caches/skillgate` on macOS;
+/// `%LOCALAPPDATA%\skillgate\cache` on Windows).
+pub fn cache_candidates() -> Vec<PathBuf> {
     let var = |k: &str| {
         std::env::var_os(k)
             .filter(|v| !v.is_empty())
             .map(PathBuf::from)
     };
     if let Some(d) = var("SKILLGATE_CACHE_DIR") {
-        return Some(d);
+        return vec![d];
     }
     if cfg!(windows) {
-        return var("LOCALAPPDATA").map(|d| d.join("skillgate").join("cache"));
+        return var("LOCALAPPDATA")
+            .map(|d| d.join("skillgate").join("cache"))
+            .into_iter()
+            .collect();
     }
     if cfg!(target_os = "macos") {
-        return var("HOME").map(|h| h.join("Library/Caches/skillgate"));
+        return var("HOME")
+            .map(|h| h.join("Library/Caches/skillgate"))
+            .into_iter()
+            .collect();
     }
-    var("XDG_CACHE_HOME")
+    let xdg = var("XDG_CACHE_HOME")
         .filter(|d| d.is_absolute())
-        .map(|d| d.join("skillgate"))
-        .or_else(|| var("HOME").map(|h| h.join(".cache/skillgate")))
+        .map(|d| d.join("skillgate"));
+    let home = var("HOME").map(|h| h.join(".cache/skillgate"));
+    xdg.into_iter().chain(home).collect()
 }

@@ -348,12 +348,18 @@ impl Agent for Codex {
         let home =
             crate::behave::workspace::home_scratch("preflight", false).map_err(|e| Stop {
                 message: format!("cannot create a folder to check Codex's settings in: {e}"),
-                help: String::new(),
+                help: crate::process::scratch::home_help(),
             })?;
         let cwd = home.path().join("workspace");
+        let writable = || {
+            format!(
+                "make {} writable, or set SKILLGATE_CACHE_DIR to a folder that is",
+                home.path().display()
+            )
+        };
         std::fs::create_dir_all(&cwd).map_err(|e| Stop {
             message: format!("cannot create a folder to check Codex's settings in: {e}"),
-            help: String::new(),
+            help: writable(),
         })?;
         let mut args = self
             .executor(
@@ -379,7 +385,7 @@ impl Agent for Codex {
         )
         .map_err(|e| Stop {
             message: e,
-            help: String::new(),
+            help: writable(),
         })?;
         let timeout = std::time::Duration::from_secs(60);
         let out = crate::behave::process::run(&crate::behave::process::Spec {
