@@ -421,9 +421,9 @@ fn a_client_older_than_the_tested_version_is_refused_naming_the_settings() {
     assert!(!env.iteration(1).exists(), "nothing ran");
 }
 
-#[test]
-fn a_codex_that_rejects_a_safety_setting_is_refused_before_any_run() {
-    let env = Env::new();
+/// Configure `env` with a Codex 0.172.0 that gets as far as checking its
+/// settings, then refuses one of skillgate's.
+fn codex_rejecting_a_setting(env: &Env) {
     let bin = env.tmp.path().join("bin");
     std::fs::create_dir_all(&bin).unwrap();
     let codex = fake(
@@ -436,6 +436,12 @@ fn a_codex_that_rejects_a_safety_setting_is_refused_before_any_run() {
         "[behave.codex]\nprogram = {:?}\n",
         codex.display().to_string()
     ));
+}
+
+#[test]
+fn a_codex_that_rejects_a_safety_setting_is_refused_before_any_run() {
+    let env = Env::new();
+    codex_rejecting_a_setting(&env);
     let cache = cache();
     env.behave(&["--trials", "1", "--agent", "codex"])
         .env("SKILLGATE_CACHE_DIR", cache.path())
@@ -453,19 +459,7 @@ fn a_codex_that_rejects_a_safety_setting_is_refused_before_any_run() {
 #[test]
 fn codex_run_homes_go_to_the_first_cache_folder_outside_the_temporary_folder() {
     let env = Env::new();
-    let bin = env.tmp.path().join("bin");
-    std::fs::create_dir_all(&bin).unwrap();
-    // a Codex that gets as far as checking its settings, then refuses one
-    let codex = fake(
-        &bin,
-        "codex",
-        "codex-cli 0.172.0",
-        "Error loading config.toml: unknown configuration field `sandbox_workspace_write.exclude_slash_tmp` in -c/--config override",
-    );
-    env.config(&format!(
-        "[behave.codex]\nprogram = {:?}\n",
-        codex.display().to_string()
-    ));
+    codex_rejecting_a_setting(&env);
     // HOME is in the temporary folder (TMPDIR), XDG_CACHE_HOME is not:
     // the run home goes there, with nothing to set
     let cache = cache();
