@@ -7,6 +7,7 @@ pub mod behave;
 pub mod cases;
 pub mod init;
 pub mod listing;
+pub mod merge;
 pub mod rank;
 pub mod report;
 pub mod score;
@@ -31,7 +32,7 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<Exit, Fatal> {
         Command::Cases(args) => cases::run(&args, out),
         Command::Init(args) => init::run(&args, out),
         Command::Score(args) => score::run(&args, out),
-        Command::Merge(args) => behave::merge(&args, out),
+        Command::Merge(args) => merge::merge(&args, out),
         Command::Report(args) => report::run(&args, out),
         Command::Rules(args) => rules(&args, out),
         Command::Rule(args) => rule(&args, out),
