@@ -282,9 +282,13 @@ fn an_api_key_in_the_environment_appears_in_no_result_and_no_report() {
 fn every_process_is_started_by_the_one_spawn_point() {
     // Behaviour is tested above; this keeps new code from growing a second
     // way to start programs (or a shell) unnoticed.
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    // every crate's source: the binary's src/ and each layer's crates/*/src/
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut spawns = Vec::new();
-    for p in files_under(&src) {
+    for p in files_under(&root.join("src"))
+        .into_iter()
+        .chain(files_under(&root.join("crates")))
+    {
         if p.extension().is_none_or(|e| e != "rs") {
             continue;
         }
@@ -295,14 +299,14 @@ fn every_process_is_started_by_the_one_spawn_point() {
             if line.contains("Command::new(") {
                 spawns.push(format!(
                     "{}:{}",
-                    p.strip_prefix(&src).unwrap().display(),
+                    p.strip_prefix(root).unwrap().display(),
                     i + 1
                 ));
             }
             for shell in ["\"sh\"", "\"bash\"", "\"/bin/sh\"", "\"-c\""] {
                 // opencode calls its shell tool `bash`: the name of a tool in
                 // its permission block, not a program skillgate starts
-                let tool_name = p.ends_with("behave/agent/opencode.rs") && shell == "\"bash\"";
+                let tool_name = p.ends_with("behave/src/agent/opencode.rs") && shell == "\"bash\"";
                 assert!(
                     tool_name || !line.contains(shell),
                     "{}:{}: names a shell: {line}",
@@ -313,5 +317,8 @@ fn every_process_is_started_by_the_one_spawn_point() {
         }
     }
     assert_eq!(spawns.len(), 1, "{spawns:?}");
-    assert!(spawns[0].starts_with("behave/process.rs:"), "{spawns:?}");
+    assert!(
+        spawns[0].starts_with("crates/process/src/lib.rs:"),
+        "{spawns:?}"
+    );
 }
