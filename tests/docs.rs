@@ -1,0 +1,426 @@
+//! The documentation holds together: every relative link and `#anchor` in
+//! README.md, ARCHITECTURE.md and `docs/**/*.md` reaches a file of this
+//! repository and, for an anchor, a heading of that file (GitHub's slugs);
+//! and every page under `docs/` can be reached from README.md.
+//!
+//! Markdown is read with pulldown-cmark, so a link inside a code span or a
+//! code block is text, as on GitHub. `http(s)` and other URLs with a scheme
+//! are not fetched.
+
+use pulldown_cmark::{BrokenLink, Event, LinkType, Options, Parser, Tag, TagEnd};
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+/// What a repository-relative path (`/`-separated) is.
+enum Target {
+    Missing,
+    Folder,
+    /// A file, with its text when it is Markdown.
+    File(Option<String>),
+}
+
+fn options() -> Options {
+    Options::ENABLE_TABLES
+        | Options::ENABLE_STRIKETHROUGH
+        | Options::ENABLE_TASKLISTS
+        | Options::ENABLE_FOOTNOTES
+}
+
+/// GitHub's anchor for a heading's text: lowercase, each space a hyphen,
+/// every other character that is not a letter, a digit, `-` or `_`
+/// dropped.
+fn slug(text: &str) -> String {
+    text.trim()
+        .to_lowercase()
+        .chars()
+        .filter_map(|c| match c {
+            ' ' => Some('-'),
+            '-' | '_' => Some(c),
+            c if c.is_alphanumeric() => Some(c),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The anchors of a Markdown text's headings, in order; a repeated slug
+/// gets `-1`, `-2`, … as on GitHub.
+fn anchors(markdown: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut seen = BTreeSet::new();
+    let mut heading: Option<String> = None;
+    for event in Parser::new_ext(markdown, options()) {
+        match event {
+            Event::Start(Tag::Heading { .. }) => heading = Some(String::new()),
+            Event::Text(t) | Event::Code(t) => {
+                if let Some(h) = heading.as_mut() {
+                    h.push_str(&t);
+                }
+            }
+            Event::End(TagEnd::Heading(_)) => {
+                let base = slug(&heading.take().unwrap_or_default());
+                let mut candidate = base.clone();
+                let mut n = 0;
+                while seen.contains(&candidate) {
+                    n += 1;
+                    candidate = format!("{base}-{n}");
+                }
+                seen.insert(candidate.clone());
+                out.push(candidate);
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// One link or image of a Markdown text: its destination and its line.
+struct Link {
+    dest: String,
+    line: usize,
+}
+
+/// Every link and image destination outside code, and every
+/// `[text][reference]` whose reference is not defined (as `!missing` with
+/// the reference's name).
+fn links(markdown: &str) -> Vec<Link> {
+    let line_of = |offset: usize| markdown[..offset].matches('\n').count() + 1;
+    let mut broken = Vec::new();
+    let mut out = Vec::new();
+    {
+        let mut callback = |b: BrokenLink<'_>| {
+            if matches!(b.link_type, LinkType::Reference | LinkType::Collapsed) {
+                broken.push((b.span.start, b.reference.to_string()));
+            }
+            None
+        };
+        let parser =
+            Parser::new_with_broken_link_callback(markdown, options(), Some(&mut callback));
+        for (event, range) in parser.into_offset_iter() {
+            if let Event::Start(Tag::Link { dest_url, .. } | Tag::Image { dest_url, .. }) = event {
+                out.push(Link {
+                    dest: dest_url.to_string(),
+                    line: line_of(range.start),
+                });
+            }
+        }
+    }
+    out.extend(broken.into_iter().map(|(at, reference)| Link {
+        dest: format!("!missing {reference}"),
+        line: line_of(at),
+    }));
+    out.sort_by_key(|l| l.line);
+    out
+}
+
+fn percent_decode(s: &str) -> String {
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%'
+            && i + 2 < bytes.len()
+            && bytes[i + 1].is_ascii_hexdigit()
+            && bytes[i + 2].is_ascii_hexdigit()
+            && let Ok(b) = u8::from_str_radix(&s[i + 1..i + 3], 16)
+        {
+            out.push(b);
+            i += 3;
+            continue;
+        }
+        out.push(bytes[i]);
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// `base` (a file's folder, `/`-separated, "" for the root) joined with a
+/// relative `path`, `.` and `..` resolved; `None` when it climbs out of the
+/// repository.
+fn join(base: &str, path: &str) -> Option<String> {
+    let mut parts: Vec<&str> = base.split('/').filter(|p| !p.is_empty()).collect();
+    for part in path.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => {
+                parts.pop()?;
+            }
+            p => parts.push(p),
+        }
+    }
+    Some(parts.join("/"))
+}
+
+fn has_scheme(dest: &str) -> bool {
+    let Some(colon) = dest.find(':') else {
+        return false;
+    };
+    let scheme = &dest[..colon];
+    !scheme.is_empty()
+        && scheme
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c))
+        && scheme.chars().next().unwrap().is_ascii_alphabetic()
+}
+
+/// Every problem with the links of `sources` (repository-relative path,
+/// Markdown text), one line each, `file:line: …`.
+fn problems(sources: &[(String, String)], lookup: &dyn Fn(&str) -> Target) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut anchor_cache: BTreeMap<String, Option<Vec<String>>> = BTreeMap::new();
+    let mut anchors_of = |path: &str| -> Option<Vec<String>> {
+        anchor_cache
+            .entry(path.to_string())
+            .or_insert_with(|| match sources.iter().find(|(p, _)| p == path) {
+                Some((_, text)) => Some(anchors(text)),
+                None => match lookup(path) {
+                    Target::File(Some(text)) => Some(anchors(&text)),
+                    _ => None,
+                },
+            })
+            .clone()
+    };
+    for (file, text) in sources {
+        let folder = file.rsplit_once('/').map_or("", |(dir, _)| dir);
+        for Link { dest, line } in links(text) {
+            let at = format!("{file}:{line}");
+            if let Some(reference) = dest.strip_prefix("!missing ") {
+                out.push(format!(
+                    "{at}: link reference `[{reference}]` is not defined"
+                ));
+                continue;
+            }
+            if has_scheme(&dest) || dest.starts_with("//") {
+                continue;
+            }
+            if dest.is_empty() {
+                out.push(format!("{at}: empty link"));
+                continue;
+            }
+            if dest.starts_with('/') {
+                out.push(format!(
+                    "{at}: `{dest}` starts with `/`: write the link relative to {file}"
+                ));
+                continue;
+            }
+            let (path_part, anchor) = match dest.split_once('#') {
+                Some((p, a)) => (p, Some(percent_decode(a))),
+                None => (dest.as_str(), None),
+            };
+            let path_part = path_part.split_once('?').map_or(path_part, |(p, _)| p);
+            let target = if path_part.is_empty() {
+                file.clone()
+            } else {
+                match join(folder, &percent_decode(path_part)) {
+                    Some(t) => t,
+                    None => {
+                        out.push(format!(
+                            "{at}: `{dest}` leads out of the repository (a user's clone has nothing there)"
+                        ));
+                        continue;
+                    }
+                }
+            };
+            if target != *file || !path_part.is_empty() {
+                match lookup(&target) {
+                    Target::Missing => {
+                        out.push(format!("{at}: `{dest}`: {target} does not exist"));
+                        continue;
+                    }
+                    Target::Folder if anchor.is_some() => {
+                        out.push(format!(
+                            "{at}: `{dest}`: {target} is a folder, it has no headings"
+                        ));
+                        continue;
+                    }
+                    _ => {}
+                }
+            }
+            let Some(anchor) = anchor else { continue };
+            match anchors_of(&target) {
+                None => out.push(format!(
+                    "{at}: `{dest}`: {target} is not Markdown, so `#{anchor}` cannot be checked"
+                )),
+                Some(list) if !list.contains(&anchor) => out.push(format!(
+                    "{at}: `{dest}`: {target} has no heading whose anchor is `{anchor}` (its anchors: {})",
+                    list.join(", ")
+                )),
+                Some(_) => {}
+            }
+        }
+    }
+    out
+}
+
+/// The pages under `docs/` that no chain of relative links from README.md
+/// reaches.
+fn unreachable(sources: &[(String, String)]) -> Vec<String> {
+    let mut reached = BTreeSet::from(["README.md".to_string()]);
+    let mut todo = vec!["README.md".to_string()];
+    while let Some(file) = todo.pop() {
+        let Some((_, text)) = sources.iter().find(|(p, _)| *p == file) else {
+            continue;
+        };
+        let folder = file.rsplit_once('/').map_or("", |(dir, _)| dir);
+        for Link { dest, .. } in links(text) {
+            if has_scheme(&dest) || dest.starts_with('!') {
+                continue;
+            }
+            let path = dest.split('#').next().unwrap_or("");
+            if path.is_empty() {
+                continue;
+            }
+            if let Some(t) = join(folder, &percent_decode(path))
+                && reached.insert(t.clone())
+            {
+                todo.push(t);
+            }
+        }
+    }
+    sources
+        .iter()
+        .map(|(p, _)| p.clone())
+        .filter(|p| p.starts_with("docs/") && !reached.contains(p))
+        .collect()
+}
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn markdown_under(dir: &Path, out: &mut Vec<PathBuf>) {
+    let mut entries: Vec<_> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.unwrap().path())
+        .collect();
+    entries.sort();
+    for p in entries {
+        if p.is_dir() {
+            markdown_under(&p, out);
+        } else if p.extension().is_some_and(|e| e == "md") {
+            out.push(p);
+        }
+    }
+}
+
+/// README.md, ARCHITECTURE.md and every `docs/**/*.md`, by
+/// repository-relative path.
+fn repository_docs() -> Vec<(String, String)> {
+    let mut files = vec![root().join("README.md"), root().join("ARCHITECTURE.md")];
+    markdown_under(&root().join("docs"), &mut files);
+    files
+        .into_iter()
+        .map(|p| {
+            let rel = p.strip_prefix(root()).unwrap();
+            let rel = rel
+                .components()
+                .map(|c| c.as_os_str().to_str().unwrap())
+                .collect::<Vec<_>>()
+                .join("/");
+            let text = std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{rel}: {e}"));
+            (rel, text)
+        })
+        .collect()
+}
+
+fn on_disk(path: &str) -> Target {
+    let p = root().join(path);
+    match std::fs::metadata(&p) {
+        Err(_) => Target::Missing,
+        Ok(m) if m.is_dir() => Target::Folder,
+        Ok(_) if path.ends_with(".md") => Target::File(std::fs::read_to_string(&p).ok()),
+        Ok(_) => Target::File(None),
+    }
+}
+
+#[test]
+fn every_relative_link_and_anchor_in_the_docs_resolves() {
+    let docs = repository_docs();
+    let found = problems(&docs, &on_disk);
+    assert!(found.is_empty(), "broken links:\n{}", found.join("\n"));
+}
+
+#[test]
+fn every_docs_page_is_reached_from_the_readme() {
+    let docs = repository_docs();
+    let lost = unreachable(&docs);
+    assert!(
+        lost.is_empty(),
+        "pages no link from README.md leads to (add a row to README's documentation table): {}",
+        lost.join(", ")
+    );
+}
+
+#[test]
+fn the_link_check_finds_a_missing_file_a_missing_anchor_and_an_escape() {
+    let readme = "\
+# Tool
+
+See [the guide](docs/guide.md#set-up), [limits](docs/guide.md#limits),
+[gone](docs/gone.md), [up](../shared/x.md), [self](#tool), [lost](#nowhere),
+![picture](docs/img/a.png), [ref][undefined], [web](https://example.com/x.md),
+`[in code](docs/missing.md)`.
+
+```md
+[in a block](docs/missing.md)
+```
+";
+    let guide = "# Guide\n\n## Set up\n\n## Set up\n\nBack [home](../README.md#tool), [twice](#set-up-1).\n";
+    let sources = vec![
+        ("README.md".to_string(), readme.to_string()),
+        ("docs/guide.md".to_string(), guide.to_string()),
+    ];
+    let lookup = |p: &str| match p {
+        "README.md" => Target::File(Some(readme.to_string())),
+        "docs/guide.md" => Target::File(Some(guide.to_string())),
+        "docs/img/a.png" => Target::File(None),
+        "docs" | "docs/img" => Target::Folder,
+        _ => Target::Missing,
+    };
+    let found = problems(&sources, &lookup);
+    assert_eq!(
+        found,
+        [
+            "README.md:3: `docs/guide.md#limits`: docs/guide.md has no heading whose anchor is `limits` (its anchors: guide, set-up, set-up-1)",
+            "README.md:4: `docs/gone.md`: docs/gone.md does not exist",
+            "README.md:4: `../shared/x.md` leads out of the repository (a user's clone has nothing there)",
+            "README.md:4: `#nowhere`: README.md has no heading whose anchor is `nowhere` (its anchors: tool)",
+            "README.md:5: link reference `[undefined]` is not defined",
+        ],
+        "{found:#?}"
+    );
+    // the picture is missing once its file is
+    let no_picture = |p: &str| match p {
+        "docs/img/a.png" => Target::Missing,
+        p => lookup(p),
+    };
+    assert!(
+        problems(&sources, &no_picture)
+            .contains(&"README.md:5: `docs/img/a.png`: docs/img/a.png does not exist".to_string())
+    );
+    // a page nothing links to is found
+    let orphan = vec![
+        sources[0].clone(),
+        sources[1].clone(),
+        ("docs/orphan.md".to_string(), "# Orphan\n".to_string()),
+    ];
+    assert_eq!(unreachable(&orphan), ["docs/orphan.md"]);
+}
+
+#[test]
+fn slugs_follow_github() {
+    assert_eq!(slug("Tier 1 — lint"), "tier-1--lint");
+    assert_eq!(slug("`[behave]` — Tier 3"), "behave--tier-3");
+    assert_eq!(
+        slug("Release gates: blockers, quality, deterministic checks, versions"),
+        "release-gates-blockers-quality-deterministic-checks-versions"
+    );
+    assert_eq!(
+        slug("The agent interface (Tier 3)"),
+        "the-agent-interface-tier-3"
+    );
+    assert_eq!(slug("snake_case and CI/CD"), "snake_case-and-cicd");
+    assert_eq!(
+        anchors("# A\n\n## A\n\n```\n# not a heading\n```\n\n## `A`\n"),
+        ["a", "a-1", "a-2"]
+    );
+}
