@@ -1,11 +1,14 @@
 //! The documentation holds together: every relative link and `#anchor` in
 //! README.md, ARCHITECTURE.md and `docs/**/*.md` reaches a file of this
 //! repository and, for an anchor, a heading of that file (GitHub's slugs);
-//! and every page under `docs/` can be reached from README.md.
+//! every page under `docs/` can be reached from README.md; README.md stays
+//! under 300 lines; and the README's tour prints what it shows.
 //!
 //! Markdown is read with pulldown-cmark, so a link inside a code span or a
 //! code block is text, as on GitHub. `http(s)` and other URLs with a scheme
 //! are not fetched.
+
+mod common;
 
 use pulldown_cmark::{BrokenLink, Event, LinkType, Options, Parser, Tag, TagEnd};
 use std::collections::{BTreeMap, BTreeSet};
@@ -422,5 +425,146 @@ fn slugs_follow_github() {
     assert_eq!(
         anchors("# A\n\n## A\n\n```\n# not a heading\n```\n\n## `A`\n"),
         ["a", "a-1", "a-2"]
+    );
+}
+
+/// The README's section under the heading `title`, up to the next heading
+/// of the same level.
+fn section<'a>(markdown: &'a str, title: &str) -> &'a str {
+    let start = markdown
+        .find(&format!("\n## {title}\n"))
+        .unwrap_or_else(|| panic!("README.md has no `## {title}` section"));
+    let rest = &markdown[start + 1..];
+    let end = rest[3..].find("\n## ").map_or(rest.len(), |e| e + 4);
+    &rest[..end]
+}
+
+/// The code blocks of a Markdown text: (info string, content).
+fn code_blocks(markdown: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let mut current: Option<(String, String)> = None;
+    for event in Parser::new_ext(markdown, options()) {
+        match event {
+            Event::Start(Tag::CodeBlock(kind)) => {
+                let info = match kind {
+                    pulldown_cmark::CodeBlockKind::Fenced(i) => i.to_string(),
+                    pulldown_cmark::CodeBlockKind::Indented => String::new(),
+                };
+                current = Some((info, String::new()));
+            }
+            Event::Text(t) => {
+                if let Some((_, body)) = current.as_mut() {
+                    body.push_str(&t);
+                }
+            }
+            Event::End(TagEnd::CodeBlock) => out.extend(current.take()),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// A command line split into words: white space separates, double quotes
+/// group (no other shell syntax is allowed in the tour).
+fn words(line: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut word = String::new();
+    let mut quoted = false;
+    let mut any = false;
+    for c in line.chars() {
+        match c {
+            '"' => {
+                quoted = !quoted;
+                any = true;
+            }
+            c if c.is_whitespace() && !quoted => {
+                if any {
+                    out.push(std::mem::take(&mut word));
+                    any = false;
+                }
+            }
+            c => {
+                assert!(
+                    !"'$`|&;<>*\\".contains(c) || quoted,
+                    "the tour's command `{line}` uses shell syntax the test does not run"
+                );
+                word.push(c);
+                any = true;
+            }
+        }
+    }
+    assert!(!quoted, "unbalanced quote in `{line}`");
+    if any {
+        out.push(word);
+    }
+    out
+}
+
+#[test]
+fn the_readme_tour_runs_as_written_from_a_clone() {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let tour = section(&readme, "A 60-second tour");
+    let blocks = code_blocks(tour);
+    let mut installed = false;
+    let mut ran = 0;
+    for (info, body) in &blocks {
+        match info.as_str() {
+            "sh" => {
+                for line in body.lines().filter(|l| !l.trim().is_empty()) {
+                    assert_eq!(
+                        line.trim(),
+                        "cargo install --locked --path .",
+                        "the tour's shell block should only put skillgate on PATH"
+                    );
+                    installed = true;
+                }
+            }
+            "console" => {
+                let mut lines = body.lines().peekable();
+                while let Some(line) = lines.next() {
+                    let command = line.strip_prefix("$ ").unwrap_or_else(|| {
+                        panic!("console block line `{line}` is no `$ ` command")
+                    });
+                    assert!(
+                        installed,
+                        "the tour runs `{command}` before putting skillgate on PATH"
+                    );
+                    let mut shown = String::new();
+                    while let Some(l) = lines.next_if(|l| !l.starts_with("$ ")) {
+                        shown.push_str(l);
+                        shown.push('\n');
+                    }
+                    let words = words(command);
+                    assert_eq!(words[0], "skillgate", "`{command}`");
+                    for w in &words {
+                        assert!(!w.contains("../"), "`{command}` reaches outside the clone");
+                    }
+                    let out = common::skillgate()
+                        .current_dir(root())
+                        .args(&words[1..])
+                        .output()
+                        .unwrap();
+                    assert_eq!(
+                        String::from_utf8_lossy(&out.stdout),
+                        shown,
+                        "`{command}` prints something else than the tour shows (stderr: {})",
+                        String::from_utf8_lossy(&out.stderr)
+                    );
+                    ran += 1;
+                }
+            }
+            other => panic!("the tour has a `{other}` code block the test does not run"),
+        }
+    }
+    assert!(ran >= 2, "the tour shows {ran} skillgate commands");
+}
+
+#[test]
+fn the_readme_is_under_300_lines() {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let n = readme.lines().count();
+    assert!(
+        n < 300,
+        "README.md has {n} lines: move detail to a page under docs/"
     );
 }
