@@ -2,7 +2,8 @@
 //! README.md, ARCHITECTURE.md and `docs/**/*.md` reaches a file of this
 //! repository and, for an anchor, a heading of that file (GitHub's slugs);
 //! every page under `docs/` can be reached from README.md; README.md stays
-//! under 300 lines; and the README's tour prints what it shows.
+//! under 300 lines; the README's tour prints what it shows; and the
+//! examples of docs/case-files.md are read as the page says.
 //!
 //! Markdown is read with pulldown-cmark, so a link inside a code span or a
 //! code block is text, as on GitHub. `http(s)` and other URLs with a scheme
@@ -567,4 +568,95 @@ fn the_readme_is_under_300_lines() {
         n < 300,
         "README.md has {n} lines: move detail to a page under docs/"
     );
+}
+
+/// The code blocks of docs/case-files.md's "The formats" section, by info
+/// string, in order.
+fn case_format_examples() -> Vec<(String, String)> {
+    let page = std::fs::read_to_string(root().join("docs/case-files.md")).unwrap();
+    let start = page
+        .find("\n## The formats\n")
+        .expect("docs/case-files.md has a `## The formats` section");
+    let end = start
+        + page[start..]
+            .find("\n## How the sources combine\n")
+            .unwrap();
+    code_blocks(&page[start..end])
+}
+
+#[test]
+fn the_case_format_examples_are_read_as_written() {
+    let blocks = case_format_examples();
+    let kinds: Vec<&str> = blocks.iter().map(|(k, _)| k.as_str()).collect();
+    assert_eq!(kinds, ["json", "json", "json", "yaml"], "the four formats");
+    let dir = tempfile::tempdir().unwrap();
+    let cat = dir.path();
+    let write = |rel: &str, text: &str| {
+        let p = cat.join(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    };
+    for skill in [
+        "suite-stability",
+        "debugging",
+        "pdf-forms",
+        "pdf-merge",
+        "receipt-scanner",
+    ] {
+        write(
+            &format!("skills/{skill}/SKILL.md"),
+            &format!(
+                "---\nname: {skill}\ndescription: Handles {skill} work. Use when the user asks about {skill}.\n---\n# {skill}\n"
+            ),
+        );
+    }
+    write("evals/cases/suite-stability.json", &blocks[0].1);
+    write("evals/fixtures/test-driven-development/BUG.md", "a bug\n");
+    write("skills/pdf-forms/evals/evals.json", &blocks[1].1);
+    write("skills/pdf-forms/evals/files/w9.txt", "form\n");
+    write("skills/pdf-forms/evals/files/details.txt", "details\n");
+    write("skills/pdf-forms/evals/trigger-queries.json", &blocks[2].1);
+    write("skills/receipt-scanner/trigger_tests.yaml", &blocks[3].1);
+
+    let cases = |skill: &str| -> serde_json::Value {
+        let out = common::skillgate()
+            .args(["cases", skill])
+            .arg(cat)
+            .args(["--format", "json"])
+            .output()
+            .unwrap();
+        serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+            panic!(
+                "{skill}: not JSON ({e}): {}{}",
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&out.stderr)
+            )
+        })
+    };
+    let count = |v: &serde_json::Value, key: &str| v[key].as_array().map_or(0, Vec::len);
+    // (skill, positive, negative, evals)
+    for (skill, positive, negative, evals) in [
+        ("suite-stability", 2, 1, 2),
+        ("pdf-forms", 1, 2, 2),
+        ("receipt-scanner", 1, 1, 0),
+    ] {
+        let v = cases(skill);
+        // The examples are short: only the minimums (SG407) may complain.
+        let problems: Vec<&serde_json::Value> = v["problems"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|p| p["rule"] != "SG407")
+            .collect();
+        assert!(problems.is_empty(), "{skill}: {problems:#?}");
+        assert_eq!(
+            (
+                count(&v, "positive"),
+                count(&v, "negative"),
+                count(&v, "evals")
+            ),
+            (positive, negative, evals),
+            "{skill}: {v:#}"
+        );
+    }
 }
