@@ -660,3 +660,82 @@ fn the_case_format_examples_are_read_as_written() {
         );
     }
 }
+
+/// `node`, or the definition its `$ref` names (directly or as the one
+/// reference of an `anyOf`/`allOf`/`oneOf`).
+fn resolve<'a>(
+    schema: &'a serde_json::Value,
+    node: &'a serde_json::Value,
+) -> &'a serde_json::Value {
+    if let Some(r) = node["$ref"].as_str() {
+        let name = r.rsplit('/').next().unwrap();
+        return resolve(schema, &schema["$defs"][name]);
+    }
+    for combinator in ["anyOf", "allOf", "oneOf"] {
+        if let Some(list) = node[combinator].as_array()
+            && let Some(target) = list.iter().find(|n| n["$ref"].is_string())
+        {
+            return resolve(schema, target);
+        }
+    }
+    node
+}
+
+#[test]
+fn every_configuration_key_has_a_row_in_docs_configuration() {
+    let out = common::skillgate()
+        .args(["schema", "config"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let schema: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let page = std::fs::read_to_string(root().join("docs/configuration.md")).unwrap();
+    // The text under each heading that names a table: "## `[route]` — …".
+    let mut sections: BTreeMap<String, String> = BTreeMap::new();
+    let mut current: Option<String> = None;
+    for line in page.lines() {
+        if line.starts_with('#') {
+            current = line
+                .split_once("`[")
+                .and_then(|(_, rest)| rest.split_once("]`"))
+                .map(|(name, _)| name.to_string());
+            if let Some(name) = &current {
+                sections.entry(name.clone()).or_default();
+            }
+            continue;
+        }
+        if let Some(name) = &current {
+            let text = sections.get_mut(name).unwrap();
+            text.push_str(line);
+            text.push('\n');
+        }
+    }
+    let mut missing = Vec::new();
+    let mut tables = vec![(String::new(), &schema)];
+    while let Some((table, node)) = tables.pop() {
+        let Some(properties) = resolve(&schema, node)["properties"].as_object() else {
+            continue;
+        };
+        for (key, sub) in properties {
+            let path = if table.is_empty() {
+                key.clone()
+            } else {
+                format!("{table}.{key}")
+            };
+            if table.is_empty() || sections.contains_key(&path) {
+                if !sections.contains_key(&path) {
+                    missing.push(format!("a `## `[{path}]`` section"));
+                }
+                tables.push((path, sub));
+            } else if !sections[&table].contains(&format!("\n| `{key}` |")) {
+                missing.push(format!("`{key}` in the `[{table}]` table"));
+            }
+        }
+    }
+    missing.sort();
+    assert!(
+        missing.is_empty(),
+        "docs/configuration.md lacks what `skillgate schema config` has: {}",
+        missing.join(", ")
+    );
+}
