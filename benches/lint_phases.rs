@@ -6,7 +6,7 @@
 //!
 //! `cargo bench --bench lint_phases -- [DIR] [N]` (default DIR: the wild
 //! sample in ../shared/corpora, N = 5). For the end-to-end command with its
-//! report, use hyperfine (see README).
+//! report, use hyperfine (see docs/tier2-routing.md, "Scale").
 
 use catalog::Catalog;
 use config::Config;

@@ -5,7 +5,7 @@
 //!
 //! Skips (with a message) when no Chromium is installed. With
 //! `SKILLGATE_SCREENSHOTS=DIR` it also writes `routing.png` and
-//! `behavioral.png` there (the README's pictures come from
+//! `behavioral.png` there (the pictures of docs/report.md come from
 //! `SKILLGATE_SCREENSHOTS=docs/img cargo test --test report_browser`).
 
 mod browser_support;

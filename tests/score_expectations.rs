@@ -256,21 +256,10 @@ fn verdicts_that_do_not_match_the_case_are_refused_with_their_line() {
 }
 
 #[test]
-fn the_readme_worked_example_is_the_real_output() {
+fn the_docs_worked_example_is_the_real_output() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
-    let at = readme
-        .find("**A worked example.**")
-        .expect("the README example");
-    let rest = &readme[at..];
-    let sh = rest.find("```sh\n").unwrap() + 6;
-    let sh_end = sh + rest[sh..].find("```").unwrap();
-    let command = rest[sh..sh_end].replace("\\\n", " ");
-    let words: Vec<&str> = command.split_whitespace().collect();
+    let (words, shown) = common::doc_example("tier3-gates.md", "## A worked example");
     assert_eq!(words[0], "skillgate");
-    let after = sh_end + 3;
-    let out_start = after + rest[after..].find("```\n").unwrap() + 4;
-    let shown = &rest[out_start..][..rest[out_start..].find("```").unwrap()];
     let out = common::skillgate()
         .current_dir(root)
         .args(&words[1..])

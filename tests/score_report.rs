@@ -1,5 +1,7 @@
 //! `skillgate score` reports: verdicts and their exit codes, the JSON shape,
-//! determinism, and the README example.
+//! determinism, and the example of docs/scorer.md.
+
+mod common;
 
 use assert_cmd::Command;
 use predicates::str::contains;
@@ -10,8 +12,8 @@ fn manifest() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// The exact command the README shows, run from the repository root.
-const README_COMMAND: &str = "skillgate score --skill tests/fixtures/score/example/refund-policy --cases tests/fixtures/score/example/cases.jsonl --observations tests/fixtures/score/example/observations.jsonl --min-trigger-f1 0.8 --min-uplift 0.1";
+/// The exact command docs/scorer.md shows, run from the repository root.
+const DOCS_COMMAND: &str = "skillgate score --skill tests/fixtures/score/example/refund-policy --cases tests/fixtures/score/example/cases.jsonl --observations tests/fixtures/score/example/observations.jsonl --min-trigger-f1 0.8 --min-uplift 0.1";
 
 fn run_line(line: &str) -> Command {
     let mut words = line.split_whitespace();
@@ -22,7 +24,7 @@ fn run_line(line: &str) -> Command {
 }
 
 fn example(extra: &[&str]) -> Command {
-    let mut c = run_line(README_COMMAND.split(" --min-trigger-f1").next().unwrap());
+    let mut c = run_line(DOCS_COMMAND.split(" --min-trigger-f1").next().unwrap());
     c.args(extra);
     c
 }
@@ -40,8 +42,16 @@ fn json_of(c: &mut Command) -> (i32, Value) {
 }
 
 #[test]
+fn the_docs_example_is_this_command_and_its_real_output() {
+    let (words, shown) = common::doc_example("scorer.md", "Run the example from the repository:");
+    assert_eq!(words.join(" "), DOCS_COMMAND);
+    let out = run_line(DOCS_COMMAND).output().unwrap();
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), shown);
+}
+
+#[test]
 fn readme_example_passes_its_gates() {
-    let out = run_line(README_COMMAND).output().unwrap();
+    let out = run_line(DOCS_COMMAND).output().unwrap();
     assert_eq!(
         out.status.code(),
         Some(0),

@@ -5,8 +5,8 @@ use predicates::prelude::PredicateBooleanExt;
 use predicates::str::contains;
 use std::path::Path;
 
-/// The exact trigger-set command the README shows.
-const README_COMMAND: &str =
+/// The exact trigger-set command docs/scorer.md shows.
+const DOCS_COMMAND: &str =
     "skillgate score triggers tests/fixtures/score/example/triggers.json --hide-heldout";
 
 fn run_line(line: &str) -> Command {
@@ -52,8 +52,19 @@ fn array(rows: &[String]) -> String {
 }
 
 #[test]
+fn docs_scorer_page_shows_this_command() {
+    let page =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/scorer.md"))
+            .unwrap();
+    assert!(
+        page.contains(&format!("```sh\n{DOCS_COMMAND}\n```")),
+        "docs/scorer.md no longer shows `{DOCS_COMMAND}`"
+    );
+}
+
+#[test]
 fn readme_example_fails_the_client_that_misses_and_hides_heldout_text() {
-    run_line(README_COMMAND)
+    run_line(DOCS_COMMAND)
         .assert()
         .code(1)
         .stdout(contains("client claude-code: PASS"))
@@ -77,7 +88,7 @@ fn without_hide_heldout_every_failing_row_is_shown() {
 
 #[test]
 fn hide_heldout_keeps_heldout_text_out_of_json_too() {
-    let out = run_line(&format!("{README_COMMAND} --format json"))
+    let out = run_line(&format!("{DOCS_COMMAND} --format json"))
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(1));

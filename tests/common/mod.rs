@@ -232,3 +232,33 @@ pub fn copy_tree(from: &Path) -> tempfile::TempDir {
     copy(from, dir.path());
     dir
 }
+
+/// The example a page of the documentation (`docs/<page>`) shows after the
+/// text `marker`: the words of the first ```sh block after it (continuation
+/// lines joined) and the text of the plain ``` block that follows (the
+/// output), so that a test can run the one and compare the other.
+pub fn doc_example(page: &str, marker: &str) -> (Vec<String>, String) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("docs")
+        .join(page);
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("docs/{page}: {e}"));
+    let at = text
+        .find(marker)
+        .unwrap_or_else(|| panic!("docs/{page} no longer holds {marker:?}"));
+    let rest = &text[at..];
+    let sh = rest
+        .find("```sh\n")
+        .expect("a ```sh block after the marker")
+        + 6;
+    let sh_end = sh + rest[sh..].find("```").unwrap();
+    let command = rest[sh..sh_end].replace("\\\n", " ");
+    let words = command.split_whitespace().map(str::to_string).collect();
+    let after = sh_end + 3;
+    let out_start = after
+        + rest[after..]
+            .find("```\n")
+            .expect("a plain ``` block for the output")
+        + 4;
+    let shown = rest[out_start..][..rest[out_start..].find("```").unwrap()].to_string();
+    (words, shown)
+}

@@ -167,7 +167,7 @@ struct Timing {
     #[serde(skip_serializing_if = "Option::is_none")]
     grader_duration_seconds: Option<f64>,
     /// Every input token, cached ones included (the same meaning for every
-    /// client: see the README).
+    /// client: see docs/tier3-behavioral.md, "Usage").
     executor_input_tokens: u64,
     executor_cached_input_tokens: u64,
     executor_output_tokens: u64,

@@ -597,7 +597,7 @@ impl Config {
                 "{origin}{place}: invalid configuration: {}",
                 e.message()
             ))
-            .with_help("see the configuration reference in README.md, or `skillgate schema config`")
+            .with_help("see the configuration reference in docs/configuration.md, or `skillgate schema config`")
         })?;
         config.validate(origin)?;
         Ok(config)
