@@ -73,6 +73,26 @@ fn check(args: &CheckArgs, out: &mut dyn Write) -> Result<Exit, Fatal> {
         .with_help("drop --no-route, or drop the routing flags"));
     }
     let config = load_config(&args.root, args.config.as_deref())?;
+    if args.fix || args.diff {
+        if args.behave.behavioral.is_some() {
+            return Err(
+                Fatal::usage("--fix and --diff do not run with --behavioral")
+                    .with_help("fix first, then run the behavioral evals"),
+            );
+        }
+        let opts = crate::fix::Opts {
+            unsafe_fixes: args.unsafe_fixes,
+        };
+        let human = args.format == Format::Human;
+        if let Some(exit) = crate::fix::command(&args.root, &config, opts, args.diff, human, out)? {
+            return Ok(exit);
+        }
+    } else if args.unsafe_fixes {
+        return Err(
+            Fatal::usage("--unsafe-fixes applies only with --fix or --diff")
+                .with_help("add --fix (write) or --diff (show)"),
+        );
+    }
     if let Some(skill) = &args.behave.behavioral {
         let catalog = Catalog::load(&args.root, &config)?;
         return crate::behave::cmd::check(&catalog, &config, skill, &args.behave, args.format, out);
@@ -111,6 +131,9 @@ fn check(args: &CheckArgs, out: &mut dyn Write) -> Result<Exit, Fatal> {
             prompts = routed.prompts;
         }
     }
+    crate::suppress::apply(&mut diagnostics, &catalog, &config)?;
+    lint::apply_levels(&mut diagnostics, &config);
+    known_findings(args, &catalog, &mut diagnostics, &mut summary)?;
     settle(&mut diagnostics, &mut summary, &config);
     let prefix = path_prefix(&catalog, &args.root);
     let files = if args.format == Format::Junit {
@@ -138,6 +161,37 @@ fn check(args: &CheckArgs, out: &mut dyn Write) -> Result<Exit, Fatal> {
     } else {
         Exit::Ok
     })
+}
+
+/// The findings half of `--save-baseline` and `--baseline` (the routing
+/// half is Tier 2's): record this run's findings in the file Tier 2 just
+/// wrote, and drop the findings the baseline lists.
+fn known_findings(
+    args: &CheckArgs,
+    catalog: &Catalog,
+    diagnostics: &mut Vec<Diagnostic>,
+    summary: &mut Summary,
+) -> Result<(), Fatal> {
+    use crate::route::baseline::{Baseline, drop_known, findings_of};
+    let record = args
+        .save_baseline
+        .as_ref()
+        .map(|_| findings_of(diagnostics, &catalog.sources));
+    if let Some(path) = &args.baseline
+        && let Some(old) = Baseline::load(path)?.findings
+    {
+        let known = drop_known(diagnostics, &old, &catalog.sources);
+        summary.baseline = Some(report::BaselineSummary {
+            known: known.known,
+            fixed: known.fixed,
+        });
+    }
+    if let (Some(path), Some(record)) = (&args.save_baseline, record) {
+        let mut b = Baseline::load(path)?;
+        b.findings = Some(record);
+        b.save(path)?;
+    }
+    Ok(())
 }
 
 /// Load the catalog and run Tier 1 over it: the catalog and the loading
@@ -186,18 +240,24 @@ fn rules(args: &RulesArgs, out: &mut dyn Write) -> Result<Exit, Fatal> {
             let list: Vec<_> = registry::RULES
                 .iter()
                 .map(|r| {
-                    serde_json::json!({"id": r.id, "name": r.name, "severity": r.severity.as_str(), "summary": r.summary})
+                    serde_json::json!({"id": r.id, "name": r.name, "severity": r.severity.as_str(), "summary": r.summary, "fix": lint::fix_kind(r)})
                 })
                 .collect();
             serde_json::to_writer_pretty(&mut *out, &list)?;
             writeln!(out)
         } else {
+            writeln!(
+                out,
+                "{:<6} {:<8} {:<6} {:<28} SUMMARY",
+                "ID", "SEVERITY", "FIX", "NAME"
+            )?;
             for r in registry::RULES {
                 writeln!(
                     out,
-                    "{:<6} {:<8} {:<28} {}",
+                    "{:<6} {:<8} {:<6} {:<28} {}",
                     r.id,
                     r.severity.as_str(),
+                    lint::fix_kind(r).unwrap_or("-"),
                     r.name,
                     r.summary
                 )?;

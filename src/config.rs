@@ -131,6 +131,10 @@ pub struct LintConfig {
     /// Unset: Claude Code and `[route] client`. Claude Code's own rules
     /// (SG600–SG608) run only when it is listed.
     pub clients: Option<Vec<crate::client::ClientId>>,
+    /// Rules ignored in some skills: globs of skill folders (relative to
+    /// the catalog root, or a bare folder name) to rule ids or names, as
+    /// ruff's `per-file-ignores`: `"skills/legacy-*" = ["SG201"]`.
+    pub per_skill_ignores: BTreeMap<String, Vec<String>>,
 }
 
 impl LintConfig {
@@ -179,6 +183,7 @@ impl Default for LintConfig {
             .collect(),
             allowed_keys: Vec::new(),
             clients: None,
+            per_skill_ignores: BTreeMap::new(),
         }
     }
 }
@@ -594,6 +599,7 @@ impl Config {
             .with_help("see the configuration reference in README.md, or `skillgate schema config`")
         })?;
         config.validate(origin)?;
+        crate::suppress::check_config_rules(text, origin)?;
         Ok(config)
     }
 

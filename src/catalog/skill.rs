@@ -148,7 +148,14 @@ pub fn decode(file: &str, bytes: Vec<u8>, diags: &mut Vec<Diagnostic>) -> (Arc<S
                 .diag(file, "file starts with a UTF-8 byte order mark")
                 .with_span(src.span(0, 3))
                 .with_label("BOM")
-                .with_help("save the file as UTF-8 without BOM; parsers that expect `---` (or a key) at byte 0 misread the file"),
+                .with_help("save the file as UTF-8 without BOM; parsers that expect `---` (or a key) at byte 0 misread the file")
+                .with_fix(crate::diag::Fix::new(
+                    crate::diag::Applicability::Safe,
+                    "remove the byte order mark",
+                    0,
+                    3,
+                    "",
+                )),
         );
     }
     line_endings(file, &src, diags);
@@ -274,6 +281,9 @@ pub fn parse_frontmatter(
                     .with_help(format!(
                         "wrap the value in quotes (`{key}: \"…\"`), or use a block scalar (`{key}: >-` with the text indented on the next lines)"
                     ));
+            }
+            if e.kind != YamlErrorKind::Limit {
+                d.fix = crate::lint::rules::portability::fix_at(text, split.yaml.clone(), at);
             }
             diags.push(d);
             return (None, split.body);

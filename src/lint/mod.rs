@@ -35,6 +35,21 @@ impl Rule {
     }
 }
 
+/// Whether a rule fixes what it finds, as its doc's `## Fix` section says:
+/// `"safe"` (applied by `--fix`), `"unsafe"` (only with `--unsafe-fixes`),
+/// or `None`.
+pub fn fix_kind(rule: &Rule) -> Option<&'static str> {
+    let (_, fix) = rule.doc.split_once("## Fix\n")?;
+    let first = fix.trim_start();
+    if first.starts_with("Safe fix") {
+        Some("safe")
+    } else if first.starts_with("Unsafe fix") {
+        Some("unsafe")
+    } else {
+        None
+    }
+}
+
 /// Declare a rule: `rule! { /// docs… pub static RULE = (id, name, Severity, summary); }`.
 #[macro_export]
 macro_rules! rule {

@@ -3,8 +3,8 @@
 use super::Rule;
 use super::rules::context::{Ctx, Env, SkillCtx};
 use super::rules::{
-    budget, cases, client, commands, description, fields, files, keys, load, name, orphan,
-    portability, references, sections, trigger, workflow,
+    budget, cases, client, commands, comment_cut, description, fields, files, keys, load, name,
+    orphan, portability, references, sections, trigger, workflow,
 };
 use crate::catalog::{Catalog, Skill};
 use crate::config::Config;
@@ -28,6 +28,8 @@ pub static RULES: &[&Rule] = &[
     &load::DUPLICATE_KEY,
     &load::NOT_A_MAPPING,
     &load::SYMLINK_AS_FILE,
+    &super::rules::suppression::UNUSED_SUPPRESSION,
+    &super::rules::suppression::INVALID_SUPPRESSION,
     &name::NAME_REQUIRED,
     &name::NAME_FORMAT,
     &name::NAME_FOLDER_MISMATCH,
@@ -41,6 +43,7 @@ pub static RULES: &[&Rule] = &[
     &portability::UNQUOTED_COLON,
     &portability::TAB_INDENTATION,
     &portability::UNTERMINATED_QUOTE,
+    &comment_cut::COMMENT_CUT,
     &orphan::ORPHAN_FOLDER,
     &trigger::MISSING_TRIGGER,
     &sections::MISSING_SECTION,
@@ -132,6 +135,7 @@ const SKILL_CHECKS: &[SkillCheck] = &[
     fields::check,
     keys::check,
     portability::check,
+    comment_cut::check,
     trigger::check,
     sections::check,
     budget::check,

@@ -9,11 +9,14 @@ pub mod commands;
 pub mod context;
 pub mod load;
 pub mod markdown;
+pub mod suppression;
 pub mod yaml_lines;
 
 // SG1xx: the Agent Skills specification.
+pub mod comment_cut;
 pub mod description;
 pub mod fields;
+pub mod fixes;
 pub mod keys;
 pub mod name;
 pub mod orphan;
