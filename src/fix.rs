@@ -275,6 +275,58 @@ fn unexplained(before: &Shown, after: &Shown, repair: &Repair, parses: bool) -> 
     None
 }
 
+/// Check the listings of `catalog`, as the fixes `files` (skill index and
+/// the fixes applied to it this pass) left it, against `original`: each
+/// fixed file's entries may change only as its fixes' repairs (with those
+/// of earlier passes, `repairs`) say; every other entry must stay as it was,
+/// except in a listing over its budget before any fix. On success the
+/// files' repairs are recorded in `repairs`.
+fn verify(
+    catalog: &Catalog,
+    config: &Config,
+    original: &Listings,
+    repairs: &mut HashMap<String, (Repair, bool)>,
+    changed: &BTreeMap<String, (String, String)>,
+    files: &[(usize, &[(&'static str, Fix)])],
+) -> Result<(), String> {
+    let now = listings(catalog, config);
+    let mut allowed: HashMap<String, (Repair, bool)> = HashMap::new();
+    for (i, taken) in files {
+        let file = &catalog.skills[*i].file;
+        let (mut repair, mut parses) = repairs.get(file).cloned().unwrap_or_default();
+        for (rule, f) in *taken {
+            repair.name = f.repair.name.clone().or(repair.name);
+            repair.description = f.repair.description.clone().or(repair.description);
+            parses |= parse_repairing(rule);
+        }
+        allowed.insert(file.clone(), (repair, parses));
+    }
+    for ((client, over, before), (_, _, after)) in original.iter().zip(&now) {
+        for (path, b) in before {
+            let Some(a) = after.get(path) else { continue };
+            // a file fixed now or in an earlier pass: its own repairs
+            let own = allowed.get(path).or_else(|| {
+                changed
+                    .contains_key(path)
+                    .then(|| repairs.get(path))
+                    .flatten()
+            });
+            if let Some((repair, parses)) = own {
+                if let Some(why) = unexplained(b, a, repair, *parses) {
+                    return Err(format!("in {}'s listing, {why}", client.label()));
+                }
+            } else if !*over && a != b && !budget_only(b, a) {
+                return Err(format!(
+                    "in {}'s listing, the entry of {path} would change",
+                    client.label()
+                ));
+            }
+        }
+    }
+    repairs.extend(allowed);
+    Ok(())
+}
+
 /// A skill re-read from `text`, and its loading findings.
 fn reread(old: &Skill, text: &str) -> (Skill, Vec<Diagnostic>) {
     let mut s = old.clone();
@@ -333,7 +385,14 @@ pub fn run(catalog: &mut Catalog, config: &Config, opts: Opts) -> Result<Outcome
             by_file.entry(&d.file).or_default().push((d.rule, fix));
         }
         // apply each file's fixes
-        type Pass = (usize, Skill, Vec<Diagnostic>, Vec<(&'static str, Fix)>);
+        type Pass = (
+            usize,
+            Skill,
+            Vec<Diagnostic>,
+            Skill,
+            Vec<Diagnostic>,
+            Vec<(&'static str, Fix)>,
+        );
         let mut pass: Vec<Pass> = Vec::new();
         for (file, fixes) in &by_file {
             let i = index[*file];
@@ -368,86 +427,72 @@ pub fn run(catalog: &mut Catalog, config: &Config, opts: Opts) -> Result<Outcome
                 .filter(|d| d.file == *file)
                 .cloned()
                 .collect();
-            pass.push((i, old.clone(), load_old, taken));
+            pass.push((i, old.clone(), load_old, new.clone(), load.clone(), taken));
             install(catalog, i, new, load);
         }
         if pass.is_empty() {
             break;
         }
-        // verify the listings against the original
-        let now = listings(catalog, config);
-        let mut bad: BTreeMap<usize, String> = BTreeMap::new();
-        for (i, _, _, taken) in &pass {
-            let file = &catalog.skills[*i].file;
-            let (mut repair, mut parses) = repairs.get(file).cloned().unwrap_or_default();
-            for (rule, f) in taken {
-                repair.name = f.repair.name.clone().or(repair.name);
-                repair.description = f.repair.description.clone().or(repair.description);
-                parses |= parse_repairing(rule);
-            }
-            for ((client, _, before), (_, _, after)) in original.iter().zip(&now) {
-                let (Some(b), Some(a)) = (before.get(file), after.get(file)) else {
-                    continue;
-                };
-                if let Some(why) = unexplained(b, a, &repair, parses) {
-                    bad.insert(*i, format!("in {}'s listing, {why}", client.label()));
-                    break;
+        let all: Vec<(usize, &[(&'static str, Fix)])> =
+            pass.iter().map(|p| (p.0, p.5.as_slice())).collect();
+        let verdicts: Vec<Result<(), String>> = match verify(
+            catalog,
+            config,
+            &original,
+            &mut repairs,
+            &outcome.changed,
+            &all,
+        ) {
+            Ok(()) => pass.iter().map(|_| Ok(())).collect(),
+            Err(why) if pass.len() == 1 => vec![Err(why)],
+            Err(_) => {
+                // find which: put every file back, then try them one by one
+                for (i, old, load, ..) in &pass {
+                    install(catalog, *i, old.clone(), load.clone());
                 }
-            }
-            if !bad.contains_key(i) {
-                repairs.insert(file.clone(), (repair, parses));
-            }
-        }
-        // entries of files this pass did not touch must not move, except in
-        // a listing over its budget before any fix (there every entry made
-        // readable takes room from another: reported, see `notes`)
-        let touched: BTreeSet<&str> = pass
-            .iter()
-            .map(|(i, _, _, _)| catalog.skills[*i].file.as_str())
-            .collect();
-        let mut others_moved = None;
-        'clients: for ((client, over, before), (_, _, after)) in original.iter().zip(&now) {
-            if *over {
-                continue;
-            }
-            for (path, b) in before {
-                if touched.contains(path.as_str()) || outcome.changed.contains_key(path) {
-                    continue;
+                let mut v = Vec::new();
+                for (i, old, load, new, new_load, taken) in &pass {
+                    install(catalog, *i, new.clone(), new_load.clone());
+                    let one = [(*i, taken.as_slice())];
+                    let r = verify(
+                        catalog,
+                        config,
+                        &original,
+                        &mut repairs,
+                        &outcome.changed,
+                        &one,
+                    );
+                    if r.is_err() {
+                        install(catalog, *i, old.clone(), load.clone());
+                    }
+                    v.push(r);
                 }
-                if !after.get(path).is_some_and(|a| a == b || budget_only(b, a)) {
-                    others_moved = Some(format!(
-                        "in {}'s listing, the entry of {path} would change",
-                        client.label()
-                    ));
-                    break 'clients;
-                }
+                v
             }
-        }
-        if let Some(why) = others_moved {
-            for (i, _, _, _) in &pass {
-                bad.entry(*i).or_insert_with(|| why.clone());
-            }
-        }
-        for (i, old, load, taken) in pass {
+        };
+        for ((i, old, load, _, _, taken), verdict) in pass.into_iter().zip(verdicts) {
             let file = old.file.clone();
-            if let Some(why) = bad.get(&i) {
-                install(catalog, i, old, load);
-                for (rule, f) in taken {
-                    refused.insert((file.clone(), rule, f.description.clone()));
-                    outcome.refused.push(Refused {
-                        file: file.clone(),
-                        rule,
-                        description: f.description,
-                        why: why.clone(),
-                    });
+            match verdict {
+                Err(why) => {
+                    install(catalog, i, old, load);
+                    for (rule, f) in taken {
+                        refused.insert((file.clone(), rule, f.description.clone()));
+                        outcome.refused.push(Refused {
+                            file: file.clone(),
+                            rule,
+                            description: f.description,
+                            why: why.clone(),
+                        });
+                    }
                 }
-            } else {
-                for (rule, f) in taken {
-                    outcome.applied.push(Applied {
-                        file: file.clone(),
-                        rule,
-                        description: f.description,
-                    });
+                Ok(()) => {
+                    for (rule, f) in taken {
+                        outcome.applied.push(Applied {
+                            file: file.clone(),
+                            rule,
+                            description: f.description,
+                        });
+                    }
                 }
             }
         }
