@@ -179,13 +179,23 @@ pub struct CheckArgs {
     /// Configuration file (default: skillgate.toml at the catalog root).
     #[arg(long)]
     pub config: Option<PathBuf>,
+    /// Apply the safe fixes, then report what remains.
+    #[arg(long, help_heading = "Fixes")]
+    pub fix: bool,
+    /// Also apply the fixes that change wording or names (with --fix or --diff).
+    #[arg(long, help_heading = "Fixes")]
+    pub unsafe_fixes: bool,
+    /// Print the fixes as a unified diff and write nothing.
+    #[arg(long, conflicts_with = "fix", help_heading = "Fixes")]
+    pub diff: bool,
     /// Fail when fewer than PCT % of positive prompts rank their skill first.
     #[arg(long, value_name = "PCT", help_heading = "Tier 2: routing")]
     pub min_rank1: Option<f64>,
-    /// Record every prompt's rank to FILE.
+    /// Record every finding and every prompt's rank to FILE.
     #[arg(long, value_name = "FILE", help_heading = "Tier 2: routing")]
     pub save_baseline: Option<PathBuf>,
-    /// Fail only on regressions against a baseline saved with --save-baseline.
+    /// Fail only on findings not in FILE and on routing regressions against
+    /// it (saved with --save-baseline).
     #[arg(long, value_name = "FILE", help_heading = "Tier 2: routing")]
     pub baseline: Option<PathBuf>,
     /// Skip Tier 2 (routing).

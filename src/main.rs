@@ -3,7 +3,9 @@
 
 mod cli;
 mod commands;
+mod fix;
 mod schema;
+mod suppress;
 
 // The layers below, by the names the code used for them when it was one
 // crate, so that a `crate::catalog::…` path reads the same in every layer.

@@ -47,10 +47,19 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<Exit, Fatal> {
 /// Load `skillgate.toml`: the `--config` file when given, else the one at the
 /// catalog root when it exists, else defaults.
 pub fn load_config(root: &Path, explicit: Option<&Path>) -> Result<Config, Fatal> {
+    // Every rule id or name the file mentions must exist (exit 2 with a
+    // did-you-mean otherwise): the registry lives above the config crate.
+    let load = |p: &Path| -> Result<Config, Fatal> {
+        let config = Config::load(p)?;
+        if let Ok(text) = std::fs::read_to_string(p) {
+            crate::suppress::check_config_rules(&text, &p.display().to_string())?;
+        }
+        Ok(config)
+    };
     match explicit {
-        Some(p) => Config::load(p),
+        Some(p) => load(p),
         None => match catalog::config_path(root) {
-            Some(p) => Config::load(&p),
+            Some(p) => load(&p),
             None => Ok(Config::default()),
         },
     }
@@ -87,6 +96,26 @@ fn check(args: &CheckArgs, out: &mut dyn Write) -> Result<Exit, Fatal> {
         .with_help("drop --no-route, or drop the routing flags"));
     }
     let config = load_config(&args.root, args.config.as_deref())?;
+    if args.fix || args.diff {
+        if args.behave.behavioral.is_some() {
+            return Err(
+                Fatal::usage("--fix and --diff do not run with --behavioral")
+                    .with_help("fix first, then run the behavioral evals"),
+            );
+        }
+        let opts = crate::fix::Opts {
+            unsafe_fixes: args.unsafe_fixes,
+        };
+        let human = args.format == Format::Human;
+        if let Some(exit) = crate::fix::command(&args.root, &config, opts, args.diff, human, out)? {
+            return Ok(exit);
+        }
+    } else if args.unsafe_fixes {
+        return Err(
+            Fatal::usage("--unsafe-fixes applies only with --fix or --diff")
+                .with_help("add --fix (write) or --diff (show)"),
+        );
+    }
     if let Some(skill) = &args.behave.behavioral {
         let catalog = Catalog::load(&args.root, &config)?;
         return behave::check(
@@ -132,6 +161,9 @@ fn check(args: &CheckArgs, out: &mut dyn Write) -> Result<Exit, Fatal> {
             prompts = routed.prompts;
         }
     }
+    crate::suppress::apply(&mut diagnostics, &catalog, &config)?;
+    lint::apply_levels(&mut diagnostics, &config);
+    known_findings(args, &catalog, &mut diagnostics, &mut summary)?;
     settle(&mut diagnostics, &mut summary, &config);
     let prefix = path_prefix(&catalog, &args.root);
     let files = if args.format == Format::Junit {
@@ -161,12 +193,44 @@ fn check(args: &CheckArgs, out: &mut dyn Write) -> Result<Exit, Fatal> {
     })
 }
 
+/// The findings half of `--save-baseline` and `--baseline` (the routing
+/// half is Tier 2's): record this run's findings in the file Tier 2 just
+/// wrote, and drop the findings the baseline lists.
+fn known_findings(
+    args: &CheckArgs,
+    catalog: &Catalog,
+    diagnostics: &mut Vec<Diagnostic>,
+    summary: &mut Summary,
+) -> Result<(), Fatal> {
+    use crate::route::baseline::{Baseline, drop_known, findings_of};
+    let record = args
+        .save_baseline
+        .as_ref()
+        .map(|_| findings_of(diagnostics, &catalog.sources));
+    if let Some(path) = &args.baseline
+        && let Some(old) = Baseline::load(path)?.findings
+    {
+        let known = drop_known(diagnostics, &old, &catalog.sources);
+        summary.baseline = Some(crate::report::BaselineSummary {
+            known: known.known,
+            fixed: known.fixed,
+        });
+    }
+    if let (Some(path), Some(record)) = (&args.save_baseline, record) {
+        let mut b = Baseline::load(path)?;
+        b.findings = Some(record);
+        b.save(path)?;
+    }
+    Ok(())
+}
+
 /// Load the catalog and run Tier 1 over it: the catalog and the loading
 /// and lint findings. Tier 1 runs as each skill is read, so bodies need
 /// not all be in memory at once.
 pub fn tier1(root: &Path, config: &Config) -> Result<(Catalog, Vec<Diagnostic>), Fatal> {
     let (catalog, lint_diagnostics) = lint::load_and_run(root, config)?;
     let mut diagnostics = catalog.diagnostics.clone();
+    lint::rules::portability::attach_load_fixes(&catalog, &mut diagnostics);
     diagnostics.extend(lint_diagnostics);
     Ok((catalog, diagnostics))
 }
@@ -207,18 +271,24 @@ fn rules(args: &RulesArgs, out: &mut dyn Write) -> Result<Exit, Fatal> {
             let list: Vec<_> = registry::RULES
                 .iter()
                 .map(|r| {
-                    serde_json::json!({"id": r.id, "name": r.name, "severity": r.severity.as_str(), "summary": r.summary})
+                    serde_json::json!({"id": r.id, "name": r.name, "severity": r.severity.as_str(), "summary": r.summary, "fix": lint::fix_kind(r)})
                 })
                 .collect();
             serde_json::to_writer_pretty(&mut *out, &list)?;
             writeln!(out)
         } else {
+            writeln!(
+                out,
+                "{:<6} {:<8} {:<6} {:<28} SUMMARY",
+                "ID", "SEVERITY", "FIX", "NAME"
+            )?;
             for r in registry::RULES {
                 writeln!(
                     out,
-                    "{:<6} {:<8} {:<28} {}",
+                    "{:<6} {:<8} {:<6} {:<28} {}",
                     r.id,
                     r.severity.as_str(),
+                    lint::fix_kind(r).unwrap_or("-"),
                     r.name,
                     r.summary
                 )?;

@@ -72,6 +72,96 @@ pub struct Diagnostic {
     /// What to do about it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub help: Option<String>,
+    /// The edit that repairs it, when one correct edit exists
+    /// (`skillgate check --fix`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fix: Option<Fix>,
+}
+
+/// Whether a fix may be applied without asking.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Applicability {
+    /// Keeps what every client lists, except the repair the finding names:
+    /// applied by `--fix`.
+    Safe,
+    /// Changes wording or meaning: applied only with `--unsafe-fixes`.
+    Unsafe,
+}
+
+/// One replacement in the original file: bytes `start..end` become
+/// `replacement`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
+pub struct Edit {
+    pub start: usize,
+    pub end: usize,
+    pub replacement: String,
+}
+
+/// What the clients read once a fix is applied: the repair the finding
+/// names. `None` fields must read as before.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Serialize)]
+pub struct Repair {
+    /// The frontmatter `name` the fix makes the clients read.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// The description the fix makes the clients read.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+}
+
+/// A machine-applicable repair of one finding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
+pub struct Fix {
+    pub applicability: Applicability,
+    /// What the fix does, imperative ("quote the value").
+    pub description: String,
+    /// Non-overlapping edits in one file, in byte order.
+    pub edits: Vec<Edit>,
+    /// What the listings may change to; empty: nothing a client lists may
+    /// change.
+    #[serde(skip_serializing_if = "Repair::is_empty")]
+    pub repair: Repair,
+}
+
+impl Repair {
+    pub fn is_empty(&self) -> bool {
+        self.name.is_none() && self.description.is_none()
+    }
+}
+
+impl Fix {
+    /// A fix of one edit.
+    pub fn new(
+        applicability: Applicability,
+        description: impl Into<String>,
+        start: usize,
+        end: usize,
+        replacement: impl Into<String>,
+    ) -> Fix {
+        Fix {
+            applicability,
+            description: description.into(),
+            edits: vec![Edit {
+                start,
+                end,
+                replacement: replacement.into(),
+            }],
+            repair: Repair::default(),
+        }
+    }
+
+    /// The same fix, allowed to make the clients read `description`.
+    pub fn repairing_description(mut self, description: impl Into<String>) -> Fix {
+        self.repair.description = Some(description.into());
+        self
+    }
+
+    /// The same fix, allowed to make the clients read `name`.
+    pub fn repairing_name(mut self, name: impl Into<String>) -> Fix {
+        self.repair.name = Some(name.into());
+        self
+    }
 }
 
 impl Diagnostic {
@@ -89,7 +179,14 @@ impl Diagnostic {
             message: message.into(),
             label: None,
             help: None,
+            fix: None,
         }
+    }
+
+    /// Attach the fix that repairs this finding.
+    pub fn with_fix(mut self, fix: Fix) -> Self {
+        self.fix = Some(fix);
+        self
     }
 
     pub fn with_span(mut self, span: Span) -> Self {

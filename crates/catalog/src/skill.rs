@@ -148,7 +148,14 @@ pub fn decode(file: &str, bytes: Vec<u8>, diags: &mut Vec<Diagnostic>) -> (Arc<S
                 .diag(file, "file starts with a UTF-8 byte order mark")
                 .with_span(src.span(0, 3))
                 .with_label("BOM")
-                .with_help("save the file as UTF-8 without BOM; parsers that expect `---` (or a key) at byte 0 misread the file"),
+                .with_help("save the file as UTF-8 without BOM; parsers that expect `---` (or a key) at byte 0 misread the file")
+                .with_fix(crate::diag::Fix::new(
+                    crate::diag::Applicability::Safe,
+                    "remove the byte order mark",
+                    0,
+                    3,
+                    "",
+                )),
         );
     }
     line_endings(file, &src, diags);
@@ -275,6 +282,8 @@ pub fn parse_frontmatter(
                         "wrap the value in quotes (`{key}: \"…\"`), or use a block scalar (`{key}: >-` with the text indented on the next lines)"
                     ));
             }
+            // Its fix (an unquoted `: ` or an unterminated quote) is attached
+            // by the lint layer: `lint::rules::portability::attach_load_fixes`.
             diags.push(d);
             return (None, split.body);
         }

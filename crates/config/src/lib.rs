@@ -137,6 +137,10 @@ pub struct LintConfig {
     /// Unset: Claude Code and `[route] client`. Claude Code's own rules
     /// (SG600–SG608) run only when it is listed.
     pub clients: Option<Vec<crate::base::ClientId>>,
+    /// Rules ignored in some skills: globs of skill folders (relative to
+    /// the catalog root, or a bare folder name) to rule ids or names, as
+    /// ruff's `per-file-ignores`: `"skills/legacy-*" = ["SG201"]`.
+    pub per_skill_ignores: BTreeMap<String, Vec<String>>,
 }
 
 impl LintConfig {
@@ -185,6 +189,7 @@ impl Default for LintConfig {
             .collect(),
             allowed_keys: Vec::new(),
             clients: None,
+            per_skill_ignores: BTreeMap::new(),
         }
     }
 }

@@ -22,6 +22,22 @@ use crate::diag::Diagnostic;
 
 pub use crate::base::{Rule, rule};
 
+/// Whether a rule fixes what it finds, as its doc's `## Fix` section says:
+/// `"safe"` (applied by `--fix`), `"unsafe"` (only with `--unsafe-fixes`),
+/// or `None`.
+pub fn fix_kind(rule: &Rule) -> Option<&'static str> {
+    let (_, fix) = rule.doc.split_once("## Fix\n")?;
+    let first = fix.trim_start();
+    if first.starts_with("Safe fix") {
+        Some("safe")
+    } else if first.starts_with("Unsafe fix") {
+        Some("unsafe")
+    } else {
+        None
+    }
+}
+
+
 /// Run every Tier 1 rule over the loaded catalog.
 pub fn run(catalog: &Catalog, config: &Config) -> Vec<Diagnostic> {
     registry::run_lint(catalog, config)

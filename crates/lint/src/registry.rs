@@ -3,8 +3,8 @@
 use super::Rule;
 use super::rules::context::{Ctx, Env, SkillCtx};
 use super::rules::{
-    budget, cases, client, commands, description, fields, files, keys, load, name, orphan,
-    portability, references, sections, trigger, workflow,
+    budget, cases, client, commands, comment_cut, description, fields, files, keys, load, name,
+    orphan, portability, references, sections, trigger, workflow,
 };
 use crate::catalog::{Catalog, Skill};
 use crate::config::Config;
@@ -28,6 +28,8 @@ pub static RULES: &[&Rule] = &[
     &load::DUPLICATE_KEY,
     &load::NOT_A_MAPPING,
     &load::SYMLINK_AS_FILE,
+    &super::rules::suppression::UNUSED_SUPPRESSION,
+    &super::rules::suppression::INVALID_SUPPRESSION,
     &name::NAME_REQUIRED,
     &name::NAME_FORMAT,
     &name::NAME_FOLDER_MISMATCH,
@@ -42,6 +44,7 @@ pub static RULES: &[&Rule] = &[
     &portability::TAB_INDENTATION,
     &portability::UNTERMINATED_QUOTE,
     &orphan::ORPHAN_FOLDER,
+    &comment_cut::COMMENT_CUT,
     &trigger::MISSING_TRIGGER,
     &sections::MISSING_SECTION,
     &sections::SELF_EXEMPTION,
@@ -132,6 +135,7 @@ const SKILL_CHECKS: &[SkillCheck] = &[
     fields::check,
     keys::check,
     portability::check,
+    comment_cut::check,
     trigger::check,
     sections::check,
     budget::check,

@@ -50,9 +50,14 @@ impl fmt::Debug for Shown<'_> {
 
 impl fmt::Display for Shown<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // `[*]`: `--fix` repairs it (as ruff marks fixable findings)
+        let mark = match &self.d.fix {
+            Some(fix) if fix.applicability == crate::diag::Applicability::Safe => " [*]",
+            _ => "",
+        };
         write!(
             f,
-            "{}[{}]: {}",
+            "{}[{}]{mark}: {}",
             self.d.severity, self.d.rule, self.d.message
         )?;
         if self.source.is_none() {
@@ -249,6 +254,12 @@ pub fn render(o: &Outcome, out: &mut dyn Write) -> std::io::Result<()> {
         s.notices,
         plural(s.notices, "notice")
     )?;
+    if let Some(line) = fixable_line(o.diagnostics) {
+        writeln!(out, "{line}")?;
+    }
+    if let Some(b) = &s.baseline {
+        writeln!(out, "{}", baseline_line(b))?;
+    }
     for line in route_lines(s) {
         writeln!(out, "{line}")?;
     }
@@ -256,6 +267,49 @@ pub fn render(o: &Outcome, out: &mut dyn Write) -> std::io::Result<()> {
         writeln!(out, "{line}")?;
     }
     Ok(())
+}
+
+/// What the findings baseline accepted, and which of its findings are
+/// gone.
+pub fn baseline_line(b: &super::BaselineSummary) -> String {
+    let mut line = format!(
+        "baseline: {} known {} not shown",
+        b.known,
+        plural(b.known, "finding")
+    );
+    if !b.fixed.is_empty() {
+        let shown: Vec<String> = b
+            .fixed
+            .iter()
+            .map(|f| format!("{} {}", f.rule, f.file))
+            .collect();
+        line.push_str(&format!(
+            "; {} fixed since it was saved: {} (refresh it with --save-baseline)",
+            b.fixed.len(),
+            first_few(&shown)
+        ));
+    }
+    line
+}
+
+/// `3 fixable with --fix (1 more with --unsafe-fixes)`, when any is.
+pub fn fixable_line(diags: &[Diagnostic]) -> Option<String> {
+    use crate::diag::Applicability;
+    let count = |a: Applicability| {
+        diags
+            .iter()
+            .filter(|d| d.fix.as_ref().is_some_and(|f| f.applicability == a))
+            .count()
+    };
+    let (safe, unsafe_) = (count(Applicability::Safe), count(Applicability::Unsafe));
+    match (safe, unsafe_) {
+        (0, 0) => None,
+        (n, 0) => Some(format!("{n} fixable with --fix")),
+        (0, u) => Some(format!("{u} fixable with --fix --unsafe-fixes")),
+        (n, u) => Some(format!(
+            "{n} fixable with --fix ({u} more with --unsafe-fixes)"
+        )),
+    }
 }
 
 pub fn plural(n: usize, word: &str) -> String {

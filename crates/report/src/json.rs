@@ -3,8 +3,13 @@
 //! ```json
 //! {"version":1,"summary":{…},"diagnostics":[{"rule","name","severity","file",
 //!   "line","column","end_line","end_column","start_byte","end_byte",
-//!   "message","label","help"}]}
+//!   "message","label","help","fix"}]}
 //! ```
+//! `fix` is present when the finding has one: `{"applicability": "safe" |
+//! "unsafe", "description", "edits": [{"start", "end", "replacement"}],
+//! "repair": {"name"?, "description"?}}`, byte offsets into the original
+//! file.
+//!
 //! Positions are 1-based; columns count Unicode scalar values; absent
 //! positions and texts are `null`. Keys are never renamed; new ones may be
 //! added.
@@ -17,6 +22,14 @@ use std::io::Write;
 
 /// The JSON value of one diagnostic.
 pub fn diagnostic_json(d: &crate::diag::Diagnostic) -> Value {
+    let mut v = diagnostic_fields(d);
+    if let (Some(fix), Some(map)) = (&d.fix, v.as_object_mut()) {
+        map.insert("fix".into(), json!(fix));
+    }
+    v
+}
+
+fn diagnostic_fields(d: &crate::diag::Diagnostic) -> Value {
     let s = d.span;
     json!({
         "rule": d.rule,
@@ -45,6 +58,8 @@ struct Borrowed<'a> {
     end_column: Option<u32>,
     end_line: Option<u32>,
     file: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    fix: &'a Option<crate::diag::Fix>,
     help: &'a Option<String>,
     label: &'a Option<String>,
     line: Option<u32>,
@@ -64,6 +79,7 @@ impl<'a> From<&'a crate::diag::Diagnostic> for Borrowed<'a> {
             end_column: s.map(|s| s.end_col),
             end_line: s.map(|s| s.end_line),
             file: &d.file,
+            fix: &d.fix,
             help: &d.help,
             label: &d.label,
             line: s.map(|s| s.line),

@@ -42,6 +42,18 @@ pub struct Summary {
     pub route: Option<RouteSummary>,
     /// The skills roots read (a catalog folder only).
     pub roots: Vec<crate::catalog::RootRead>,
+    /// Against a findings baseline (`--baseline`): what it accepted.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub baseline: Option<BaselineSummary>,
+}
+
+/// What a findings baseline accepted in this run.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct BaselineSummary {
+    /// Findings not shown because the baseline lists them.
+    pub known: usize,
+    /// The baseline's findings that are gone (refresh the file).
+    pub fixed: Vec<crate::route::baseline::Finding>,
 }
 
 impl Summary {

@@ -136,6 +136,26 @@ pub fn render(o: &Outcome, out: &mut dyn Write) -> std::io::Result<()> {
             if let Some(i) = registry::RULES.iter().position(|r| r.id == d.rule) {
                 result["ruleIndex"] = json!(i);
             }
+            if let Some(fix) = &d.fix {
+                let replacements: Vec<Value> = fix
+                    .edits
+                    .iter()
+                    .map(|e| {
+                        json!({
+                            "deletedRegion": {"byteOffset": e.start, "byteLength": e.end - e.start},
+                            "insertedContent": {"text": e.replacement},
+                        })
+                    })
+                    .collect();
+                result["fixes"] = json!([{
+                    "description": {"text": fix.description},
+                    "artifactChanges": [{
+                        "artifactLocation": {"uri": uri(&display_path(o.path_prefix, &d.file))},
+                        "replacements": replacements,
+                    }],
+                    "properties": {"applicability": fix.applicability},
+                }]);
+            }
             result
         })
         .collect();

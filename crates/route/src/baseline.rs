@@ -18,6 +18,15 @@
 //! - a positive whose skill ranked first in the baseline and no longer does
 //!   is a regression (SG506), even within `top_k`;
 //! - a rank-1 rate below the baseline's is a regression (SG506).
+//!
+//! Version 2 adds `findings`: every other finding of the run (not the
+//! per-prompt checks above, nor SG505/SG506), each as its rule,
+//! file and a fingerprint of what it is about (the message with its
+//! numbers blanked, and the source line it points at, trimmed), never its
+//! line number, so editing above a finding does not make it new.
+//! `--baseline` hides the findings the file lists ("known") and reports
+//! how many remain known and which listed findings are gone. A version 1
+//! file (routing only) is still read; it accepts no findings.
 
 use super::cases::{Kind, Outcome};
 use super::rules;
@@ -29,7 +38,7 @@ use std::path::Path;
 
 /// Largest baseline file read.
 const MAX_BASELINE_BYTES: u64 = 64 * 1024 * 1024;
-const VERSION: u32 = 1;
+const VERSION: u32 = 2;
 
 /// One prompt's routing as recorded.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -52,6 +61,133 @@ pub struct Baseline {
     pub rank1: usize,
     pub positives: usize,
     pub prompts: Vec<Entry>,
+    /// The run's findings (version 2); absent in a routing-only file.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub findings: Option<Vec<Finding>>,
+}
+
+/// One finding as recorded.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Finding {
+    pub rule: String,
+    pub file: String,
+    /// SHA-256 (hex, 16 digits) of what the finding is about.
+    pub fingerprint: String,
+    /// The message when recorded, for people reading the file.
+    pub message: String,
+}
+
+/// What a finding is about, independent of its line: the message with
+/// digit runs blanked, and the trimmed source line its span starts on.
+pub fn fingerprint(d: &Diagnostic, sources: &crate::catalog::SourceMap) -> String {
+    use sha2::{Digest, Sha256};
+    let message = &d.message;
+    let mut blanked = String::with_capacity(message.len());
+    let mut digit = false;
+    for c in message.chars() {
+        if c.is_ascii_digit() {
+            if !digit {
+                blanked.push('0');
+            }
+            digit = true;
+        } else {
+            blanked.push(c);
+            digit = false;
+        }
+    }
+    let line = match (d.span, sources.get(&d.file)) {
+        (Some(s), Some(src)) => src.index.line_text(&src.text, s.line).trim(),
+        _ => "",
+    };
+    let mut h = Sha256::new();
+    for part in [d.rule, d.file.as_str(), blanked.as_str(), line] {
+        h.update(part.as_bytes());
+        h.update([0]);
+    }
+    let digest = h.finalize();
+    digest[..8].iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Whether the findings half of a baseline covers `d`: not the per-prompt
+/// checks (SG501–SG504), which the routing half matches by prompt, nor the
+/// rank-1 floor and regressions (SG505, SG506), which are never accepted.
+fn recorded(d: &Diagnostic) -> bool {
+    ![
+        rules::POSITIVE_MISSED.id,
+        rules::POSITIVE_NO_VOCABULARY.id,
+        rules::NEGATIVE_FIRST.id,
+        rules::OWNER_NOT_AHEAD.id,
+        rules::RANK1_FLOOR.id,
+        rules::BASELINE_REGRESSION.id,
+    ]
+    .contains(&d.rule)
+}
+
+/// The findings a baseline records for `diags`, sorted (see [`recorded`]).
+pub fn findings_of(diags: &[Diagnostic], sources: &crate::catalog::SourceMap) -> Vec<Finding> {
+    let mut v: Vec<Finding> = diags
+        .iter()
+        .filter(|d| recorded(d))
+        .map(|d| Finding {
+            rule: d.rule.to_string(),
+            file: d.file.clone(),
+            fingerprint: fingerprint(d, sources),
+            message: d.message.clone(),
+        })
+        .collect();
+    v.sort();
+    v
+}
+
+/// What matching this run's findings against a baseline's left.
+#[derive(Debug, Default, PartialEq)]
+pub struct Known {
+    /// Findings hidden as known.
+    pub known: usize,
+    /// The baseline's findings this run no longer has.
+    pub fixed: Vec<Finding>,
+}
+
+/// Drop from `diags` the findings `old` lists (each entry accepts one
+/// finding: two identical findings need two entries).
+pub fn drop_known(
+    diags: &mut Vec<Diagnostic>,
+    old: &[Finding],
+    sources: &crate::catalog::SourceMap,
+) -> Known {
+    let mut left: HashMap<(String, String, String), usize> = HashMap::new();
+    for f in old {
+        *left
+            .entry((f.rule.clone(), f.file.clone(), f.fingerprint.clone()))
+            .or_insert(0) += 1;
+    }
+    let mut known = 0;
+    diags.retain(|d| {
+        if !recorded(d) {
+            return true;
+        }
+        let fp = fingerprint(d, sources);
+        match left.get_mut(&(d.rule.to_string(), d.file.clone(), fp)) {
+            Some(n) if *n > 0 => {
+                *n -= 1;
+                known += 1;
+                false
+            }
+            _ => true,
+        }
+    });
+    let mut fixed = Vec::new();
+    for f in old {
+        let key = (f.rule.clone(), f.file.clone(), f.fingerprint.clone());
+        if let Some(n) = left.get_mut(&key)
+            && *n > 0
+        {
+            *n -= 1;
+            fixed.push(f.clone());
+        }
+    }
+    Known { known, fixed }
 }
 
 impl Baseline {
@@ -75,6 +211,7 @@ impl Baseline {
             rank1: o.rank1,
             positives: o.positives,
             prompts,
+            findings: None,
         }
     }
 
@@ -93,9 +230,9 @@ impl Baseline {
         let b: Baseline = serde_json::from_slice(&bytes).map_err(|e| {
             Fatal::usage(format!("{shown}: not a skillgate baseline: {e}")).with_help(help)
         })?;
-        if b.version != VERSION {
+        if b.version != VERSION && b.version != 1 {
             return Err(Fatal::usage(format!(
-                "{shown}: baseline version {} is not supported (expected {VERSION})",
+                "{shown}: baseline version {} is not supported (expected 1 or {VERSION})",
                 b.version
             ))
             .with_help(help));

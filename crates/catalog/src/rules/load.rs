@@ -50,6 +50,10 @@ rule! {
     ///
     /// ## Example
     /// Save the file as "UTF-8" rather than "UTF-8 with BOM".
+    ///
+    /// ## Fix
+    /// Safe fix (a SKILL.md): remove the three bytes, so the clients that
+    /// missed the frontmatter read it, as skillgate already does.
     pub static BOM = ("SG005", "byte-order-mark", Warning, "file starts with a UTF-8 byte order mark");
 }
 
@@ -100,6 +104,11 @@ rule! {
     /// ## What it does
     /// Reports frontmatter that is not valid YAML, at the exact line and
     /// column in the file.
+    ///
+    /// ## Fix
+    /// Safe fix, when the parser stops at an unquoted `: ` or at a quote
+    /// that is never closed: the fix of SG111 (quote the value) or SG113
+    /// (close the quote), which the same spot would get.
     pub static YAML_SYNTAX = ("SG013", "yaml-syntax", Error, "frontmatter is not valid YAML");
 }
 

@@ -10,11 +10,14 @@ pub mod context;
 /// The load-time rules live with the loader that raises them.
 pub use crate::catalog::rules::load;
 pub mod markdown;
+pub mod suppression;
 pub mod yaml_lines;
 
 // SG1xx: the Agent Skills specification.
+pub mod comment_cut;
 pub mod description;
 pub mod fields;
+pub mod fixes;
 pub mod keys;
 pub mod name;
 pub mod orphan;

@@ -57,6 +57,12 @@ rule! {
     ///
     /// ## Example
     /// `skills/pdf-forms/SKILL.md` must say `name: pdf-forms`.
+    ///
+    /// ## Fix
+    /// Unsafe fix (`--unsafe-fixes`), when the folder's name is a valid
+    /// name and `name` is on one line: set `name` to the folder's name. It
+    /// changes the name Codex, Gemini CLI and opencode list, and whatever
+    /// refers to the old name; folders are never renamed.
     pub static NAME_FOLDER_MISMATCH = ("SG103", "name-folder-mismatch", Error, "`name` differs from the folder name");
 }
 
@@ -263,16 +269,35 @@ fn folder_check(s: &SkillCtx, entry: &Entry, name: &str, out: &mut Vec<Diagnosti
             suggest_name(folder)
         ),
     };
-    out.push(
-        NAME_FOLDER_MISMATCH
-            .diag(
-                s.file(),
-                format!("`name` is `{name}` but the folder is `{folder}`"),
+    let mut d = NAME_FOLDER_MISMATCH
+        .diag(
+            s.file(),
+            format!("`name` is `{name}` but the folder is `{folder}`"),
+        )
+        .with_span(entry.value_span)
+        .with_label(format!("folder is `{folder}`"))
+        .with_help(help);
+    let span = entry.value_span;
+    // the value exactly as written, plain or quoted, nothing after it
+    let written = s
+        .src
+        .text
+        .get(span.start..span.end)
+        .map(|t| t.trim_end_matches([' ', '\t', '\r']))
+        .filter(|t| *t == name || *t == format!("\"{name}\"") || *t == format!("'{name}'"));
+    if let Some(written) = written.filter(|_| is_valid(&b) && b == *folder) {
+        d = d.with_fix(
+            crate::diag::Fix::new(
+                crate::diag::Applicability::Unsafe,
+                format!("set `name: {b}`, the folder's name"),
+                span.start,
+                span.start + written.len(),
+                b.clone(),
             )
-            .with_span(entry.value_span)
-            .with_label(format!("folder is `{folder}`"))
-            .with_help(help),
-    );
+            .repairing_name(b.clone()),
+        );
+    }
+    out.push(d);
 }
 
 /// Whether an (NFKC-normalised) name meets every format rule.

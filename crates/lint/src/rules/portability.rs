@@ -4,11 +4,13 @@
 //! frontmatter of `.claude/commands/*.md`.
 
 use super::context::SkillCtx;
+use super::fixes;
 use super::load::{YAML_LIMIT, YAML_SYNTAX};
 use super::yaml_lines::{Issue, QuoteEnd, scan};
 use crate::catalog::Source;
 use crate::diag::Diagnostic;
 use crate::diag::Span;
+use crate::diag::{Applicability, Fix};
 use crate::rule;
 
 rule! {
@@ -30,6 +32,10 @@ rule! {
     /// description: >-
     ///   Use this skill when: tests fail                 # works
     /// ```
+    ///
+    /// ## Fix
+    /// Safe fix: double-quote the whole value (a single-line value of a
+    /// SKILL.md), so every client reads the text as written.
     pub static UNQUOTED_COLON = ("SG111", "unquoted-colon", Error, "unquoted `: ` in a frontmatter value");
 }
 
@@ -44,6 +50,11 @@ rule! {
     /// YAML forbids tabs in indentation. Some parsers (yaml-rust2, which
     /// skillgate uses) let a few cases pass, but libyaml and its ports —
     /// Ruby's Psych, Go's yaml.v3, PyYAML — reject the whole frontmatter.
+    ///
+    /// ## Fix
+    /// Safe fix: replace the tab with the frontmatter's own indentation
+    /// step (its smallest indentation in spaces, else two spaces), in a
+    /// SKILL.md.
     pub static TAB_INDENTATION = ("SG112", "tab-indentation", Error, "tab in the indentation of a frontmatter line");
 }
 
@@ -65,6 +76,12 @@ rule! {
     /// description: "Fill PDF forms.
     /// name: pdf-forms          # not indented: the quote never closes
     /// ```
+    ///
+    /// ## Fix
+    /// Safe fix, where it is unambiguous: the value is on one line with no
+    /// quote or backslash after the opening one, and the next line is a new
+    /// key (or the frontmatter ends): close the quote at the end of the
+    /// line.
     pub static UNTERMINATED_QUOTE = ("SG113", "unterminated-quote", Error, "quoted frontmatter value is never closed");
 }
 
@@ -79,6 +96,8 @@ pub struct Frontmatter<'a> {
     pub body_start: usize,
     /// The YAML failed to parse (SG013/SG014 while loading).
     pub failed: bool,
+    /// Attach fixes (a SKILL.md, which `--fix` rewrites).
+    pub fixable: bool,
     /// Byte offsets of those YAML errors, so the same spot is not
     /// reported twice.
     pub error_spots: &'a [usize],
@@ -145,6 +164,7 @@ pub fn check(s: &SkillCtx, out: &mut Vec<Diagnostic>) {
             parsed: s.fm.map(|f| f.yaml.clone()),
             body_start: s.skill.body_start,
             failed: s.yaml_failed,
+            fixable: true,
             error_spots: &s.yaml_error_spots,
         },
         out,
@@ -161,25 +181,38 @@ pub fn check_frontmatter(s: &Frontmatter, out: &mut Vec<Diagnostic>) {
             // Where the YAML parsed, no plain scalar holds `: `: the scan
             // only adds the spots after the one the parser stopped at.
             Issue::Colon { at, key } if failed && !reported(at) => {
+                let fix = s
+                    .fixable
+                    .then(|| colon_fix(&s.src.text, at, range.end))
+                    .flatten();
                 let key = key.as_deref().unwrap_or("description");
-                out.push(
-                    UNQUOTED_COLON
-                        .diag(s.file, "unquoted `: ` in a frontmatter value")
-                        .with_span(s.span(at, at + 1))
-                        .with_label("YAML reads this as a nested mapping")
-                        .with_help(format!(
-                            "wrap the value in quotes (`{key}: \"…\"`), or use a block scalar (`{key}: >-` with the text indented on the next lines)"
-                        )),
-                );
+                let mut d = UNQUOTED_COLON
+                    .diag(s.file, "unquoted `: ` in a frontmatter value")
+                    .with_span(s.span(at, at + 1))
+                    .with_label("YAML reads this as a nested mapping")
+                    .with_help(format!(
+                        "wrap the value in quotes (`{key}: \"…\"`), or use a block scalar (`{key}: >-` with the text indented on the next lines)"
+                    ));
+                d.fix = fix;
+                out.push(d);
             }
             Issue::Tab { at } if !reported(at) => {
-                out.push(
-                    TAB_INDENTATION
-                        .diag(s.file, "tab in the indentation of a frontmatter line")
-                        .with_span(s.span(at, at + 1))
-                        .with_label("tab")
-                        .with_help("indent with spaces: libyaml and its ports (Ruby's Psych, Go's yaml.v3, PyYAML) reject tabs here"),
-                );
+                let mut d = TAB_INDENTATION
+                    .diag(s.file, "tab in the indentation of a frontmatter line")
+                    .with_span(s.span(at, at + 1))
+                    .with_label("tab")
+                    .with_help("indent with spaces: libyaml and its ports (Ruby's Psych, Go's yaml.v3, PyYAML) reject tabs here");
+                if s.fixable {
+                    let unit = fixes::indent_unit(&s.src.text, range.start, range.end);
+                    d = d.with_fix(Fix::new(
+                        Applicability::Safe,
+                        format!("indent with {unit} spaces instead of a tab"),
+                        at,
+                        at + 1,
+                        " ".repeat(unit),
+                    ));
+                }
+                out.push(d);
             }
             Issue::Quote {
                 at,
@@ -207,18 +240,138 @@ pub fn check_frontmatter(s: &Frontmatter, out: &mut Vec<Diagnostic>) {
                         }
                     }
                 };
+                let fix = s
+                    .fixable
+                    .then(|| quote_fix(&s.src.text, at, quote, end, range.end))
+                    .flatten();
                 let key = key.as_deref().unwrap_or("description");
-                out.push(
-                    UNTERMINATED_QUOTE
-                        .diag(s.file, message)
-                        .with_span(s.span(at, at + 1))
-                        .with_label("opened here")
-                        .with_help(format!(
-                            "close the quote on the same line, indent the continuation lines, or use a block scalar (`{key}: >-`)"
-                        )),
-                );
+                let mut d = UNTERMINATED_QUOTE
+                    .diag(s.file, message)
+                    .with_span(s.span(at, at + 1))
+                    .with_label("opened here")
+                    .with_help(format!(
+                        "close the quote on the same line, indent the continuation lines, or use a block scalar (`{key}: >-`)"
+                    ));
+                d.fix = fix;
+                out.push(d);
             }
             _ => {}
         }
     }
+}
+
+/// The repair a fix of the top-level `key` may make: the clients now read
+/// `text` as its value.
+fn repairing(fix: Fix, indent: usize, key: &str, text: &str) -> Fix {
+    match (indent, key) {
+        (0, "description") => fix.repairing_description(text),
+        (0, "name") => fix.repairing_name(text),
+        _ => fix,
+    }
+}
+
+/// Quote the single-line plain value holding the colon at `at`.
+fn colon_fix(text: &str, at: usize, yaml_end: usize) -> Option<Fix> {
+    let (ls, le) = fixes::line_bounds(text, at);
+    let v = fixes::plain_value(text, ls, le, yaml_end)?;
+    if !(v.start..v.end).contains(&at) {
+        return None;
+    }
+    let value = &text[v.start..v.end];
+    // a ` #` comment after the value stays a comment
+    let value = match value.find(" #").or_else(|| value.find("\t#")) {
+        Some(c) if c > at - v.start => value[..c].trim_end(),
+        _ => value,
+    };
+    let fix = Fix::new(
+        Applicability::Safe,
+        format!("quote the value of `{}`", v.key),
+        v.start,
+        v.start + value.len(),
+        fixes::double_quoted(value),
+    );
+    Some(repairing(fix, v.indent, &v.key, value))
+}
+
+/// Close a quote that opens a one-line value and is followed by a new key
+/// (or the end of the frontmatter).
+fn quote_fix(text: &str, at: usize, quote: char, end: QuoteEnd, yaml_end: usize) -> Option<Fix> {
+    let (ls, le) = fixes::line_bounds(text, at);
+    let rest = text[at + 1..le].trim_end_matches([' ', '\t']);
+    if rest.is_empty() || rest.contains(quote) || rest.contains('\\') {
+        return None;
+    }
+    let next = fixes::next_line(text, le);
+    let unambiguous = match end {
+        QuoteEnd::Unindented {
+            line_start,
+            marker: false,
+        } => line_start == next,
+        QuoteEnd::Eof => text
+            .get(next..yaml_end.max(next))
+            .is_some_and(|t| t.trim().is_empty()),
+        QuoteEnd::Unindented { marker: true, .. } => false,
+    };
+    if !unambiguous {
+        return None;
+    }
+    let line = &text[ls..at];
+    let indent = line.bytes().take_while(|&b| b == b' ').count();
+    let key = line[indent..].split(':').next().unwrap_or("").trim();
+    let close = at + 1 + rest.len();
+    let fix = Fix::new(
+        Applicability::Safe,
+        format!("close the {quote} quote at the end of the line"),
+        close,
+        close,
+        quote.to_string(),
+    );
+    Some(repairing(fix, indent, key, rest))
+}
+
+/// Attach to each SG013 the loader reported for `skill` the fix SG111 or
+/// SG113 would (the loader sits below the lint layer and cannot compute
+/// it): an unquoted `: ` or an unterminated quote at the parser's spot.
+pub fn attach_load_fix(skill: &crate::catalog::Skill, diags: &mut [Diagnostic]) {
+    let Some(src) = &skill.source else { return };
+    for d in diags
+        .iter_mut()
+        .filter(|d| d.rule == YAML_SYNTAX.id && d.fix.is_none() && d.file == skill.file)
+    {
+        let Some(span) = d.span else { continue };
+        let fm = Frontmatter {
+            file: &skill.file,
+            src,
+            parsed: None,
+            body_start: skill.body_start,
+            failed: true,
+            fixable: true,
+            error_spots: &[],
+        };
+        if let Some(range) = yaml_range(&fm) {
+            d.fix = fix_at(&src.text, range, span.start);
+        }
+    }
+}
+
+/// [`attach_load_fix`] for every skill of the catalog.
+pub fn attach_load_fixes(catalog: &crate::catalog::Catalog, diags: &mut [Diagnostic]) {
+    for skill in &catalog.skills {
+        attach_load_fix(skill, diags);
+    }
+}
+
+/// The fix of the YAML error the parser reported at `at` (SG013), when it
+/// is an unquoted `: ` or an unterminated quote the scan finds there: the
+/// fix SG111 or SG113 would attach.
+pub fn fix_at(text: &str, yaml: std::ops::Range<usize>, at: usize) -> Option<Fix> {
+    scan(text, yaml.start, yaml.end)
+        .into_iter()
+        .find_map(|issue| match issue {
+            Issue::Colon { at: c, .. } if c == at => colon_fix(text, at, yaml.end),
+            Issue::Quote {
+                at: q, quote, end, ..
+            } if q == at => quote_fix(text, at, quote, end, yaml.end),
+            _ => None,
+        })
 }

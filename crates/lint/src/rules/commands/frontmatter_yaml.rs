@@ -33,6 +33,7 @@ pub fn check(catalog: &Catalog, out: &mut Vec<Diagnostic>) {
                 parsed: cmd.yaml.clone(),
                 body_start: cmd.body_start,
                 failed,
+                fixable: false,
                 error_spots: &spots,
             },
             out,
