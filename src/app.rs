@@ -78,6 +78,9 @@ fn check(args: &CheckArgs, out: &mut dyn Write) -> Result<Exit, Fatal> {
         return crate::behave::cmd::check(&catalog, &config, skill, &args.behave, args.format, out);
     }
     let (catalog, mut diagnostics) = tier1(&args.root, &config)?;
+    if let Some(fatal) = catalog::empty::nothing_found(&catalog, &config) {
+        return Err(fatal);
+    }
     let mut summary = Summary {
         skills_checked: catalog.skills.len(),
         roots: catalog.roots.clone(),
@@ -110,6 +113,11 @@ fn check(args: &CheckArgs, out: &mut dyn Write) -> Result<Exit, Fatal> {
                 .collect();
             prompts = routed.prompts;
         }
+    }
+    if !args.no_route && catalog.target == catalog::Target::SkillDir {
+        summary
+            .notes
+            .extend(crate::route::single_skill_note(&catalog));
     }
     settle(&mut diagnostics, &mut summary, &config);
     let prefix = path_prefix(&catalog, &args.root);

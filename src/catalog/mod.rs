@@ -4,6 +4,7 @@
 pub mod cases;
 pub mod commands;
 pub mod discover;
+pub mod empty;
 pub mod frontmatter;
 pub mod json;
 pub mod skill;
@@ -371,6 +372,10 @@ impl Catalog {
         let full = target == Target::Catalog && scope == Scope::Full;
         let loaded: cases::Loaded = if full {
             cases::load_all(&base, config, &skills)
+        } else if target == Target::SkillDir && scope == Scope::Full {
+            // one skill folder: its own case sources (`evals/` beside its
+            // SKILL.md), as a check of the catalog reads them
+            cases::load_own(&base, config, &skills)
         } else {
             cases::Loaded::default()
         };
@@ -554,7 +559,7 @@ pub fn load_skill(path: &Path, rel: &str, scope: Scope, limit: u64) -> (Skill, V
         Ok(None) => {
             diags.push(
                 rules::FILE_TOO_LARGE
-                    .diag(rel, format!("SKILL.md is larger than {limit} bytes and was not parsed"))
+                    .diag(rel, format!("SKILL.md is {}, larger than {limit} bytes ([catalog] max-file-bytes), and was not parsed", size_of(path)))
                     .with_help("split reference material into supporting files, or raise [catalog] max-file-bytes"),
             );
             return (skill, diags);
@@ -572,6 +577,14 @@ pub fn load_skill(path: &Path, rel: &str, scope: Scope, limit: u64) -> (Skill, V
             return (skill, diags);
         }
     };
+    if let Some(kind) = crate::lint::rules::not_text::binary_kind(&bytes) {
+        diags.push(
+            crate::lint::rules::not_text::NOT_TEXT
+                .diag(rel, format!("SKILL.md is not text ({kind}); it was not parsed"))
+                .with_help("put the skill's text (YAML frontmatter, then Markdown) in SKILL.md, saved as UTF-8; keep images and other assets under their own names"),
+        );
+        return (skill, diags);
+    }
     let (src, start) = skill::decode(rel, bytes, &mut diags);
     if let Some(target) = link_target(&src.text[start..]) {
         // where the link leads, when that stays inside the catalog
@@ -604,6 +617,15 @@ pub fn load_skill(path: &Path, rel: &str, scope: Scope, limit: u64) -> (Skill, V
     skill.body_start = body;
     skill.source = Some(src);
     (skill, diags)
+}
+
+/// A file's size as a finding says it (`1048577 bytes`), for a file
+/// refused for its size.
+pub fn size_of(path: &Path) -> String {
+    match std::fs::metadata(path) {
+        Ok(m) => format!("{} bytes", m.len()),
+        Err(_) => "of unknown size".to_string(),
+    }
 }
 
 /// The path a file holds when its whole content is one path and nothing

@@ -3,8 +3,8 @@
 use super::Rule;
 use super::rules::context::{Ctx, Env, SkillCtx};
 use super::rules::{
-    budget, cases, client, commands, description, fields, files, keys, load, name, orphan,
-    portability, references, sections, trigger, workflow,
+    budget, cases, client, commands, description, fields, files, keys, load, name, not_text,
+    orphan, portability, references, sections, skill_md_folder, trigger, workflow,
 };
 use crate::catalog::{Catalog, Skill};
 use crate::config::Config;
@@ -28,6 +28,8 @@ pub static RULES: &[&Rule] = &[
     &load::DUPLICATE_KEY,
     &load::NOT_A_MAPPING,
     &load::SYMLINK_AS_FILE,
+    &not_text::NOT_TEXT,
+    &skill_md_folder::SKILL_MD_FOLDER,
     &name::NAME_REQUIRED,
     &name::NAME_FORMAT,
     &name::NAME_FOLDER_MISMATCH,

@@ -255,6 +255,9 @@ pub fn render(o: &Outcome, out: &mut dyn Write) -> std::io::Result<()> {
     if let Some(line) = rank1_line(s) {
         writeln!(out, "{line}")?;
     }
+    for line in &s.notes {
+        writeln!(out, "{line}")?;
+    }
     Ok(())
 }
 

@@ -62,6 +62,9 @@ pub struct Summary {
     pub route: Option<RouteSummary>,
     /// The skills roots read (a catalog folder only).
     pub roots: Vec<crate::catalog::RootRead>,
+    /// Lines the summary adds about what was not checked, and why.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
 }
 
 impl Summary {

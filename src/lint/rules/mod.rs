@@ -9,6 +9,8 @@ pub mod commands;
 pub mod context;
 pub mod load;
 pub mod markdown;
+pub mod not_text;
+pub mod skill_md_folder;
 pub mod yaml_lines;
 
 // SG1xx: the Agent Skills specification.
