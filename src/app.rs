@@ -72,6 +72,12 @@ fn check(args: &CheckArgs, out: &mut dyn Write) -> Result<Exit, Fatal> {
         )
         .with_help("drop --no-route, or drop the routing flags"));
     }
+    if args.statistics && args.format != Format::Human {
+        return Err(
+            Fatal::usage("--statistics prints text: it needs --format human")
+                .with_help("drop --statistics, or count `.diagnostics[].rule` of --format json"),
+        );
+    }
     let config = load_config(&args.root, args.config.as_deref())?;
     if let Some(skill) = &args.behave.behavioral {
         let catalog = Catalog::load(&args.root, &config)?;
@@ -126,21 +132,22 @@ fn check(args: &CheckArgs, out: &mut dyn Write) -> Result<Exit, Fatal> {
     } else {
         Vec::new()
     };
-    report::render(
-        args.format,
-        &Outcome {
-            diagnostics: &diagnostics,
-            summary: &summary,
-            sources: &catalog.sources,
-            path_prefix: &prefix,
-            checked: report::junit::Checked {
-                files: &files,
-                prompts: &prompts,
-                routed: &routed_files,
-            },
+    let outcome = Outcome {
+        diagnostics: &diagnostics,
+        summary: &summary,
+        sources: &catalog.sources,
+        path_prefix: &prefix,
+        checked: report::junit::Checked {
+            files: &files,
+            prompts: &prompts,
+            routed: &routed_files,
         },
-        out,
-    )?;
+    };
+    if args.statistics {
+        report::statistics::render(&outcome, out).map_err(report::write_error)?;
+    } else {
+        report::render(args.format, &outcome, out)?;
+    }
     Ok(if summary.errors > 0 || gate_failed {
         Exit::Failed
     } else {
@@ -171,6 +178,7 @@ fn checked_files(catalog: &Catalog) -> Vec<String> {
 /// Apply the configured rule levels, sort, and count what is left.
 pub fn settle(diagnostics: &mut Vec<Diagnostic>, summary: &mut Summary, config: &Config) {
     lint::apply_levels(diagnostics, config);
+    lint::one_cause::dedupe(diagnostics);
     sort_diagnostics(diagnostics);
     summary.count(diagnostics);
 }

@@ -112,6 +112,11 @@ pub struct CheckArgs {
     /// Configuration file (default: skillgate.toml at the catalog root).
     #[arg(long)]
     pub config: Option<PathBuf>,
+    /// Print a count of findings per rule, most frequent first, and the
+    /// summary, instead of each finding (--format human only; a report of
+    /// more than 20 findings opens with this table anyway).
+    #[arg(long)]
+    pub statistics: bool,
     /// Fail when fewer than PCT % of positive prompts rank their skill first.
     #[arg(long, value_name = "PCT", help_heading = "Tier 2: routing")]
     pub min_rank1: Option<f64>,

@@ -131,7 +131,8 @@ fn check_reports_what_claude_code_does_silently() {
         ("SG601", "crlf-colon/"),
         ("SG602", "no-description/"),
         ("SG603", "emoji-cut/"),
-        ("SG604", "disabled/"),
+        // one cause, one finding: SG110 says what the key does
+        ("SG110", "disabled/"),
         ("SG604", "conditional/"),
         ("SG605", "group/too-deep/"),
         ("SG606", "alias-b/"),
@@ -144,6 +145,7 @@ fn check_reports_what_claude_code_does_silently() {
     }
     assert!(!has("SG606", "alias-a/"), "the first in listing order wins");
     assert!(!has("SG604", "paths-everything/"));
+    assert!(!has("SG604", "disabled/"));
     let d = doc["diagnostics"]
         .as_array()
         .unwrap()

@@ -149,3 +149,115 @@ fn a_file_over_the_size_limit_names_its_size_and_the_limit() {
         )
     );
 }
+
+/// A catalog that keeps case files: `ok` has one, `manual` is a skill the
+/// model never chooses (`disable-model-invocation: true`) and has none.
+fn manual_catalog() -> tempfile::TempDir {
+    catalog(&[
+        ("skills/ok/SKILL.md", OK),
+        (
+            "skills/manual/SKILL.md",
+            b"---\nname: manual\ndescription: Releases the project. Use when the user types /manual.\ndisable-model-invocation: true\n---\n# Manual\n",
+        ),
+        (
+            "evals/cases/ok.json",
+            br#"{"skill_name": "ok", "trigger": {"positive": [{"prompt": "format this table"}, {"prompt": "format the table below"}, {"prompt": "please format my table"}], "negative": [{"prompt": "release the project", "owner": "manual"}, {"prompt": "what is the weather"}]}, "evals": [{"id": 1, "kind": "dialogue", "prompt": "format this table", "expected_output": "a table", "expectations": ["the table is aligned"]}]}"#,
+        ),
+    ])
+}
+
+#[test]
+fn disable_model_invocation_is_one_finding() {
+    let dir = manual_catalog();
+    let r = check_json(dir.path(), &[]);
+    assert_eq!(
+        r.rules_in("skills/manual/"),
+        vec!["SG110"],
+        "{:#?}",
+        r.findings
+    );
+    let f = r.one("SG110", "skills/manual/SKILL.md");
+    assert_eq!(f.line, Some(4));
+    assert!(
+        f.message
+            .contains("Claude Code keeps the skill from the model (only `/name` runs it)"),
+        "{}",
+        f.message
+    );
+    // with SG110 off, SG604 says it instead; still no SG406
+    std::fs::write(
+        dir.path().join("skillgate.toml"),
+        "[lint.rules]\nSG110 = \"off\"\n",
+    )
+    .unwrap();
+    let r = check_json(dir.path(), &[]);
+    assert_eq!(
+        r.rules_in("skills/manual/"),
+        vec!["SG604"],
+        "{:#?}",
+        r.findings
+    );
+}
+
+/// `n` skills, each with a client-specific key (one SG110 each), and
+/// one with a description of 1,130 characters (SG105).
+fn noisy_catalog(n: usize) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for i in 0..n {
+        let p = dir.path().join(format!("skills/s{i}/SKILL.md"));
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(
+            p,
+            format!("---\nname: s{i}\ndescription: Does thing {i}. Use when the user asks for thing {i}.\nargument-hint: \"[x]\"\n---\n# S{i}\n"),
+        )
+        .unwrap();
+    }
+    let p = dir.path().join("skills/long/SKILL.md");
+    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+    std::fs::write(
+        p,
+        format!(
+            "---\nname: long\ndescription: Use when {}.\n---\n# Long\n",
+            "the user asks ".repeat(80)
+        ),
+    )
+    .unwrap();
+    dir
+}
+
+#[test]
+fn statistics_count_findings_per_rule_most_frequent_first() {
+    let dir = noisy_catalog(3);
+    let (text, code) = common::check_human(dir.path(), &["--statistics"]);
+    assert_eq!(code, 1);
+    assert_eq!(
+        text,
+        "4 findings by rule:\n\
+         3  SG110  warning  client-key            frontmatter key is a client-specific extension\n\
+         1  SG105  error    description-too-long  `description` is longer than 1024 characters\n\
+         \n\
+         4 skills checked: 1 error, 3 warnings, 0 notices\n"
+    );
+    // not with another format
+    let out = skillgate()
+        .arg("check")
+        .arg(dir.path())
+        .args(["--statistics", "--format", "json"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--statistics prints text"));
+}
+
+#[test]
+fn a_long_report_opens_with_the_findings_by_rule() {
+    // 20 findings: a short report, no table
+    let (few, _) = common::check_human(noisy_catalog(19).path(), &[]);
+    assert!(!few.contains("findings by rule"), "{few}");
+    let (many, _) = common::check_human(noisy_catalog(20).path(), &[]);
+    assert!(
+        many.starts_with("21 findings by rule:\n20  SG110  warning  client-key "),
+        "{many}"
+    );
+    assert_eq!(many.matches("warning[SG110]").count(), 20);
+}

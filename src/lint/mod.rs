@@ -6,6 +6,7 @@
 //! every rule of every tier (load-time, lint, routing, behavioral) so ids,
 //! levels and docs live in one place.
 
+pub mod one_cause;
 pub mod registry;
 pub mod rules;
 

@@ -224,6 +224,9 @@ pub fn render(o: &Outcome, out: &mut dyn Write) -> std::io::Result<()> {
         handler.render_report(&mut s, &shown)?;
         Ok(s)
     };
+    if o.diagnostics.len() > super::statistics::LEAD_WITH_TABLE {
+        super::statistics::write_table(o.diagnostics, out)?;
+    }
     // Rendering is the costly part of a large report: render a chunk in
     // parallel, write it in order, go on (output stays byte-identical and
     // only one chunk is held in memory).
@@ -234,7 +237,11 @@ pub fn render(o: &Outcome, out: &mut dyn Write) -> std::io::Result<()> {
             writeln!(out)?;
         }
     }
-    let s = o.summary;
+    summary(o.summary, out)
+}
+
+/// The closing lines: skills roots, counts, Tier 2, notes.
+pub fn summary(s: &Summary, out: &mut dyn Write) -> std::io::Result<()> {
     if let Some(line) = roots_line(s) {
         writeln!(out, "{line}")?;
     }

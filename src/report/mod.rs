@@ -12,6 +12,7 @@ pub mod junit;
 pub mod listing;
 pub mod rank;
 pub mod sarif;
+pub mod statistics;
 
 use crate::catalog::SourceMap;
 use crate::cli::Format;

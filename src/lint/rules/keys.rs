@@ -159,11 +159,18 @@ pub fn check(s: &SkillCtx, out: &mut Vec<Diagnostic>) {
             continue; // SG203 reports it
         }
         if lint.client_keys.iter().any(|k| k == key) {
+            // the one finding of `disable-model-invocation: true` (SG604 and
+            // SG406 say nothing more of it): what it does, where
+            let effect = if key == "disable-model-invocation" && s.skill.model_never_chooses() {
+                ": Claude Code keeps the skill from the model (only `/name` runs it); the other clients ignore the key and list the skill"
+            } else {
+                ""
+            };
             out.push(
                 CLIENT_KEY
                     .diag(
                         s.file(),
-                        format!("`{key}` is a client-specific key, not part of the Agent Skills specification"),
+                        format!("`{key}` is a client-specific key, not part of the Agent Skills specification{effect}"),
                     )
                     .with_span(e.key_span)
                     .with_help(format!(

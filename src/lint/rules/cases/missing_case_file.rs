@@ -11,7 +11,9 @@ rule! {
     /// When the catalog has an `evals/cases/` folder, requires every skill
     /// to have `evals/cases/<name>.json`, or cases in its own folder
     /// (`evals/evals.json`, a trigger set, a waza file). Catalogs without
-    /// the folder are not checked.
+    /// the folder are not checked, and neither is a skill with
+    /// `disable-model-invocation: true`: the model never chooses it, so
+    /// there is nothing to route.
     ///
     /// ## Why is this bad?
     /// A skill without cases is never routed or graded, so a description
@@ -30,7 +32,7 @@ pub fn check(catalog: &Catalog, out: &mut Vec<Diagnostic>) {
     let stems: BTreeSet<&str> = catalog.cases.iter().map(|c| c.stem.as_str()).collect();
     for (i, skill) in catalog.skills.iter().enumerate() {
         let name = skill.name().unwrap_or(&skill.folder);
-        if stems.contains(name) || catalog.suite_of(i).is_some() {
+        if stems.contains(name) || catalog.suite_of(i).is_some() || skill.model_never_chooses() {
             continue;
         }
         let span = skill
