@@ -80,6 +80,10 @@ fn check(args: &CheckArgs, out: &mut dyn Write) -> Result<Exit, Fatal> {
     }
     let config = load_config(&args.root, args.config.as_deref())?;
     if let Some(skill) = &args.behave.behavioral {
+        if skill.is_empty() {
+            return Err(Fatal::usage("--behavioral needs the skill to evaluate")
+                .with_help("--behavioral SKILL (its frontmatter `name`, else its folder name)"));
+        }
         let catalog = Catalog::load(&args.root, &config)?;
         return crate::behave::cmd::check(&catalog, &config, skill, &args.behave, args.format, out);
     }

@@ -537,7 +537,7 @@ fn listed_commands_compete_for_prompts_when_asked_for() {
     assert_eq!(wins[0]["line"], 7);
     let (human, _) = run(&["check", r, "--config", c]);
     assert!(
-        human.ends_with("trigger checks: 8/8 passed across 2 routed skills\ntrigger rank-1 rate: 83% (5/6 positive prompts rank their skill first)\n"),
+        human.ends_with("trigger checks: 8/8 passed across 2 routed skills; a positive passes in the top 3 ([route] top-k), a negative unless its skill ranks first\ntrigger rank-1 rate: 83% (5/6 positive prompts rank their skill first)\n"),
         "{human}"
     );
 
@@ -592,7 +592,7 @@ fn a_skill_md_among_the_commands_is_a_command_not_a_skill() {
         .collect();
     assert_eq!(kinds, [("y", "skill"), ("x", "command")]);
     let (out, _) = run(&["check", t.path().to_str().unwrap()]);
-    assert!(out.contains("1 skills checked"), "{out}");
+    assert!(out.contains("1 skill checked"), "{out}");
 }
 
 /// Claude Code reads a project command as it reads a SKILL.md, so what it

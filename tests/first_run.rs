@@ -261,3 +261,129 @@ fn a_long_report_opens_with_the_findings_by_rule() {
     );
     assert_eq!(many.matches("warning[SG110]").count(), 20);
 }
+
+/// Run the binary with `args`: exit code, stdout, stderr.
+fn run(args: &[&str]) -> (i32, String, String) {
+    let out = skillgate().args(args).output().unwrap();
+    (
+        out.status.code().unwrap(),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+#[test]
+fn help_of_check_behavioral_prints_help() {
+    let (code, out, _) = run(&["check", "--behavioral", "--help"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("Tier 3: behavioral evals"), "{out}");
+    let (code, _, err) = run(&["check", "--behavioral"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("--behavioral needs the skill to evaluate"),
+        "{err}"
+    );
+}
+
+#[test]
+fn one_thing_is_called_baseline_in_checks_options() {
+    let (_, help, _) = run(&["check", "--help"]);
+    assert!(help.contains("--with-skill-only"), "{help}");
+    assert!(help.contains("--compare-skill <REF>"), "{help}");
+    assert!(
+        !help.lines().any(|l| {
+            let l = l.trim_start();
+            l.starts_with("--no-baseline") || l.starts_with("--baseline-skill")
+        }),
+        "{help}"
+    );
+    assert!(help.contains("--baseline <FILE>") && help.contains("--save-baseline <FILE>"));
+    // the old spellings still parse (hidden aliases)
+    let (code, _, err) = run(&[
+        "check",
+        "--behavioral",
+        "x",
+        "--no-baseline",
+        "--baseline-skill",
+        "v1",
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("cannot be used with"), "{err}");
+}
+
+#[test]
+fn report_says_its_gates_judge_and_do_not_fail() {
+    let (_, help, _) = run(&["report", "--help"]);
+    assert!(!help.contains("Fail when"), "{help}");
+    assert!(help.contains("Judge trigger F1 against X"), "{help}");
+}
+
+#[test]
+fn listing_capture_does_not_offer_spec() {
+    let (_, help, _) = run(&["listing", "--help"]);
+    let capture = &help[help.find("--capture <CLIENT>").unwrap()..];
+    let capture = &capture[..capture.find("--verify").unwrap()];
+    assert!(!capture.contains("- spec"), "{capture}");
+    let (code, _, err) = run(&["listing", "--capture", "spec"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("invalid value 'spec'"), "{err}");
+}
+
+#[test]
+fn commands_list_only_the_exit_codes_they_use() {
+    for cmd in ["rules", "rule", "schema", "rank", "init"] {
+        let (_, help, _) = run(&[cmd, "--help"]);
+        let codes = &help[help.find("Exit codes:").expect(cmd)..];
+        assert!(
+            codes.contains("  0  ") && codes.contains("  2  "),
+            "{cmd}: {codes}"
+        );
+        assert!(
+            !codes.contains("  3  ") && !codes.contains("  4  ") && !codes.contains("  1  "),
+            "{cmd}: {codes}"
+        );
+    }
+    let (_, help, _) = run(&["listing", "--help"]);
+    assert!(help.contains("  4  with --capture or --verify"), "{help}");
+}
+
+#[test]
+fn an_empty_prompt_is_a_usage_error() {
+    let dir = catalog(&[("skills/ok/SKILL.md", OK)]);
+    let root = dir.path().to_str().unwrap();
+    for prompt in ["", "   "] {
+        let (code, out, err) = run(&["rank", prompt, root]);
+        assert_eq!(code, 2);
+        assert!(out.is_empty());
+        assert!(err.contains("the prompt is empty"), "{err}");
+    }
+}
+
+#[test]
+fn counts_are_in_correct_english_and_passing_says_top_3() {
+    let dir = catalog(&[
+        ("skills/ok/SKILL.md", OK),
+        (
+            "evals/cases/ok.json",
+            br#"{"skill_name": "ok", "trigger": {"positive": [{"prompt": "format this table"}], "negative": []}, "evals": []}"#,
+        ),
+    ]);
+    let out = skillgate().arg("check").arg(dir.path()).output().unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("\n1 skill checked: 1 error, 0 warnings, 0 notices\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("trigger checks: 1/1 passed across 1 routed skill; a positive passes in the top 3 ([route] top-k), a negative unless its skill ranks first\n"),
+        "{text}"
+    );
+    assert!(
+        text.ends_with("trigger rank-1 rate: 100% (1/1 positive prompt ranks its skill first)\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("1 positive trigger prompt (minimum 3)"),
+        "{text}"
+    );
+}

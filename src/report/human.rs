@@ -103,8 +103,14 @@ pub fn rank1_line(s: &Summary) -> Option<String> {
     let r = s.route.as_ref()?;
     Some(match r.rank1_percent() {
         Some(p) => format!(
-            "trigger rank-1 rate: {p}% ({}/{} positive prompts rank their skill first)",
-            r.rank1, r.positives
+            "trigger rank-1 rate: {p}% ({}/{} {})",
+            r.rank1,
+            r.positives,
+            if r.positives == 1 {
+                "positive prompt ranks its skill first"
+            } else {
+                "positive prompts rank their skill first"
+            }
         ),
         None => "trigger rank-1 rate: n/a (0 positive prompts)".to_string(),
     })
@@ -117,11 +123,12 @@ pub fn route_lines(s: &Summary) -> Vec<String> {
         return Vec::new();
     };
     let mut lines = vec![format!(
-        "trigger checks: {}/{} passed across {} routed {}",
+        "trigger checks: {}/{} passed across {} routed {}{}",
         r.checks_passed,
         r.checks,
         r.skills_routed,
-        plural(r.skills_routed, "skill")
+        plural(r.skills_routed, "skill"),
+        checks_meaning(r)
     )];
     if !r.unroutable.is_empty() {
         lines.push(format!(
@@ -133,6 +140,19 @@ pub fn route_lines(s: &Summary) -> Vec<String> {
         ));
     }
     lines
+}
+
+/// What a passed trigger check means, beside the count (a positive
+/// passes in the top k, which is not ranking first: the rank-1 line
+/// counts that), when any was run.
+pub fn checks_meaning(r: &super::RouteSummary) -> String {
+    if r.checks == 0 {
+        return String::new();
+    }
+    format!(
+        "; a positive passes in the top {} ([route] top-k), a negative unless its skill ranks first",
+        r.top_k
+    )
 }
 
 /// Most paths a summary line lists before it says how many more there are.
@@ -247,8 +267,9 @@ pub fn summary(s: &Summary, out: &mut dyn Write) -> std::io::Result<()> {
     }
     writeln!(
         out,
-        "{} skills checked: {} {}, {} {}, {} {}",
+        "{} {} checked: {} {}, {} {}, {} {}",
         s.skills_checked,
+        plural(s.skills_checked, "skill"),
         s.errors,
         plural(s.errors, "error"),
         s.warnings,

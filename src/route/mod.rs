@@ -413,6 +413,7 @@ pub fn check<'c>(catalog: &'c Catalog, config: &Config, args: &Opts) -> Result<R
             .map(|&i| catalog.skills[i].file.clone())
             .collect(),
         client: Some(router.listing.client),
+        top_k: config.route.top_k,
     };
     let mut gate_failed = false;
     if let Some(d) = cases::floor(&summary, floor) {

@@ -99,13 +99,21 @@ pub fn check(catalog: &Catalog, config: &Config, out: &mut Vec<Diagnostic>) {
             let item = if list.is_none() {
                 format!("0 {what}, no `{key}` (minimum {min})")
             } else {
-                format!("{n} {what} (minimum {min})")
+                format!("{n} {} (minimum {min})", counted(n, what))
             };
             short.add(item, help, config_key, Some(span));
         }
         if let Some(d) = short.finish(&case.file, "too few cases", "") {
             out.push(d);
         }
+    }
+}
+
+/// `what` (a plural: "positive trigger prompts") for a count of `n`.
+fn counted(n: usize, what: &str) -> String {
+    match (n, what.strip_suffix('s')) {
+        (1, Some(one)) => one.to_string(),
+        _ => what.to_string(),
     }
 }
 
