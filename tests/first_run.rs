@@ -387,3 +387,182 @@ fn counts_are_in_correct_english_and_passing_says_top_3() {
         "{text}"
     );
 }
+
+/// The error count of `check --format json` on `root`.
+fn errors(root: &Path) -> u64 {
+    let out = skillgate()
+        .arg("check")
+        .arg(root)
+        .args(["--format", "json"])
+        .output()
+        .unwrap();
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    doc["summary"]["errors"].as_u64().unwrap()
+}
+
+/// Every bracket and quote of `s` that opens also closes.
+fn balanced(s: &str) -> bool {
+    let pairs = [('(', ')'), ('[', ']'), ('{', '}'), ('“', '”')];
+    pairs
+        .iter()
+        .all(|(o, c)| s.matches(*o).count() == s.matches(*c).count())
+        && s.matches('"').count().is_multiple_of(2)
+        && s.matches('`').count().is_multiple_of(2)
+}
+
+#[test]
+fn init_leaves_the_error_count_where_it_was_and_drafts_sentences() {
+    let Some(src) = corpus("routing-bench/tony__ai-workflow-plugins") else {
+        return;
+    };
+    let cat = common::copy_tree(&src);
+    for skill in ["xfail", "double-check"] {
+        std::fs::remove_file(cat.path().join(format!("evals/cases/{skill}.json"))).unwrap();
+    }
+    let before = errors(cat.path());
+    let mut negatives = Vec::new();
+    for skill in ["xfail", "double-check"] {
+        let out = skillgate()
+            .args(["init", skill, "--format", "json"])
+            .arg(cat.path())
+            .output()
+            .unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        for d in r["positive"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .chain(r["negative"].as_array().unwrap())
+        {
+            let p = d["prompt"].as_str().unwrap();
+            assert!(balanced(p), "{skill}: {p}");
+            assert!(p.split_whitespace().count() >= 2, "{skill}: {p}");
+        }
+        for d in r["positive"].as_array().unwrap() {
+            assert!(d["prompt"].as_str().unwrap().ends_with('.'), "{d}");
+        }
+        // what is left to write is said; the eval is always left
+        let left: Vec<&str> = r["left_to_write"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_str().unwrap())
+            .collect();
+        assert!(
+            left.iter()
+                .any(|l| l.starts_with("1 behavioral eval (minimum 1")),
+            "{left:?}"
+        );
+        // negatives are prompts the siblings' authors wrote
+        let owned: Vec<(String, String)> = r["negative"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| {
+                (
+                    d["owner"].as_str().unwrap().to_string(),
+                    d["prompt"].as_str().unwrap().to_string(),
+                )
+            })
+            .collect();
+        assert_eq!(owned.len(), 3, "{owned:?}");
+        for (owner, prompt) in &owned {
+            let case =
+                std::fs::read_to_string(cat.path().join(format!("evals/cases/{owner}.json")))
+                    .unwrap();
+            assert!(
+                case.contains(&serde_json::to_string(prompt).unwrap()),
+                "{owner}: {prompt}"
+            );
+        }
+        negatives.push(owned);
+    }
+    // two skills, different negatives
+    assert!(
+        negatives[0].iter().all(|n| !negatives[1].contains(n)),
+        "{negatives:?}"
+    );
+    // drafts are SG423 and the skill still has no case a person wrote
+    // (SG406): the error count is where it was
+    assert_eq!(errors(cat.path()), before);
+    let r = check_json(cat.path(), &[]);
+    assert!(r.in_file("SG407", "evals/cases/xfail.json").is_empty());
+    let f = r.one("SG423", "evals/cases/xfail.json");
+    assert!(
+        f.message
+            .contains("short of the minimums by 3 positive trigger prompts (minimum 3)"),
+        "{}",
+        f.message
+    );
+}
+
+#[test]
+fn init_in_a_catalog_of_trigger_sets_adds_no_error() {
+    let dir = catalog(&[
+        ("skills/ok/SKILL.md", OK),
+        (
+            "skills/ok/evals/trigger-queries.json",
+            br#"[{"query": "line up the columns of this table", "should_trigger": true}]"#,
+        ),
+        (
+            "skills/charts/SKILL.md",
+            b"---\nname: charts\ndescription: Draws charts from tables. Use when the user asks to plot a table as a bar chart (or a line chart), or says \"chart this\", \"plot these numbers\".\n---\n# Charts\n",
+        ),
+    ]);
+    let before = errors(dir.path());
+    let out = skillgate()
+        .args(["init", "charts"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("    \"Plot a table as a bar chart (or a line chart).\""),
+        "{text}"
+    );
+    assert!(text.contains("    \"Chart this.\""), "{text}");
+    assert!(
+        text.contains("\"line up the columns of this table\"  (owner ok)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("left to write, beside rewriting the drafts: "),
+        "{text}"
+    );
+    assert_eq!(errors(dir.path()), before);
+}
+
+#[test]
+fn init_says_the_real_cause_and_takes_the_folder_name() {
+    let dir = manual_catalog();
+    let (code, _, err) = run(&["init", "manual", dir.path().to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("`manual` has `disable-model-invocation: true` (skills/manual/SKILL.md): the model never chooses it"),
+        "{err}"
+    );
+    assert!(!err.contains("no readable name or description"), "{err}");
+    // `template/` whose frontmatter says `template-skill`: both names work
+    let dir = catalog(&[
+        ("skills/ok/SKILL.md", OK),
+        (
+            "skills/template/SKILL.md",
+            b"---\nname: template-skill\ndescription: A template for new skills. Use when the user asks to start a new skill from the template.\n---\n# Template\n",
+        ),
+    ]);
+    for name in ["template", "template-skill"] {
+        let (code, out, err) = run(&["init", name, dir.path().to_str().unwrap(), "--dry-run"]);
+        assert_eq!(code, 0, "{name}: {err}");
+        assert!(
+            out.contains("would write skills/template/evals/trigger-queries.json"),
+            "{out}"
+        );
+    }
+}

@@ -5,3 +5,4 @@
 
 pub mod cases;
 pub mod init;
+pub mod sentence;

@@ -430,6 +430,16 @@ impl Catalog {
         if let Some(i) = cases::skill_named(&self.skills, name) {
             return Ok(i);
         }
+        // the folder's name, which is the name Claude Code lists, when one
+        // skill's folder has it (`template/` whose `name` is `template-skill`)
+        let mut by_folder = self
+            .skills
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| s.folder == name);
+        if let (Some((i, _)), None) = (by_folder.next(), by_folder.next()) {
+            return Ok(i);
+        }
         let mut names: Vec<&str> = self.skills.iter().map(cases::skill_key).collect();
         names.sort();
         let shown: Vec<&str> = names.iter().take(12).copied().collect();
