@@ -49,6 +49,11 @@ rule! {
     /// `effort`, `context`, `agent`, `hooks`, `paths`, `shell`; set the list
     /// with `[lint] client-keys`).
     ///
+    /// For `disable-model-invocation: true` it also says what the key does
+    /// (Claude Code keeps the skill from the model; the other clients list
+    /// it), and is that key's only finding: SG604 does not repeat it unless
+    /// SG110 is off, and the skill needs no case file (SG406).
+    ///
     /// ## Why is this bad?
     /// The key works in that client only; other clients ignore it or, if
     /// strict, reject the skill. Keep it when you target that client.
