@@ -566,3 +566,27 @@ fn init_says_the_real_cause_and_takes_the_folder_name() {
         );
     }
 }
+
+#[test]
+fn the_report_says_a_positive_passes_in_the_top_3() {
+    let dir = catalog(&[
+        ("skills/ok/SKILL.md", OK),
+        (
+            "evals/cases/ok.json",
+            br#"{"skill_name": "ok", "trigger": {"positive": [{"prompt": "format this table"}], "negative": []}, "evals": []}"#,
+        ),
+    ]);
+    let out = skillgate()
+        .arg("report")
+        .arg(dir.path())
+        .args(["-o", "-"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let html = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        html.contains("trigger checks passed (positives pass in the top 3, not only first)"),
+        "{html}"
+    );
+    assert!(html.contains("1/1 positive prompt ranks its skill first"));
+}
