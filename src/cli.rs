@@ -14,6 +14,27 @@ Exit codes:
   3  not enough evidence (fewer independent cases than the minimum)
   4  evidence could not be collected (agent, runner or grader failed)";
 
+/// The exit codes of the commands that only print what they read.
+const EXIT_CODES_PRINT: &str = "\
+Exit codes:
+  0  printed
+  2  usage, configuration or input error";
+
+/// `cases`: a case file with an error fails.
+const EXIT_CODES_CASES: &str = "\
+Exit codes:
+  0  listed, and no case source of the skill has an error
+  1  a case source of the skill has an error (`skillgate check` shows it)
+  2  usage, configuration or input error";
+
+/// `listing`: --verify and --capture.
+const EXIT_CODES_LISTING: &str = "\
+Exit codes:
+  0  printed (with --verify: every captured entry is the predicted one)
+  1  with --verify: a captured entry differs from skillgate's prediction
+  2  usage, configuration or input error
+  4  with --capture or --verify: the client could not be run or captured";
+
 const REPORT_HELP: &str = "\
 PATH decides the report:
   a catalog (a folder, a skill folder or a SKILL.md)   routing: confusion matrix,
@@ -42,18 +63,18 @@ pub enum Command {
     #[command(after_help = EXIT_CODES)]
     Check(CheckArgs),
     /// Rank every skill in the catalog for one prompt, as Tier 2 does.
-    #[command(after_help = EXIT_CODES)]
+    #[command(after_help = EXIT_CODES_PRINT)]
     Rank(RankArgs),
     /// Print the skill listing a client shows the model for this catalog.
-    #[command(after_help = EXIT_CODES)]
+    #[command(after_help = EXIT_CODES_LISTING)]
     Listing(ListingArgs),
     /// List every trigger prompt and eval found for a skill, and the file,
     /// line and column each comes from.
-    #[command(after_help = EXIT_CODES)]
+    #[command(after_help = EXIT_CODES_CASES)]
     Cases(CasesArgs),
     /// Write a starter trigger set for a skill: draft positives from its
     /// description, near-miss negatives from its siblings'. Never overwrites.
-    #[command(after_help = EXIT_CODES)]
+    #[command(after_help = EXIT_CODES_PRINT)]
     Init(InitArgs),
     /// Score recorded evidence: trigger precision/recall/F1 and paired uplift.
     #[command(after_help = EXIT_CODES)]
@@ -63,14 +84,22 @@ pub enum Command {
     Merge(MergeArgs),
     /// Write a self-contained HTML report: a catalog's routing, or a skill's
     /// behavioral runs (an iteration folder or its results folder).
-    #[command(after_help = REPORT_HELP)]
+    #[command(
+        after_help = REPORT_HELP,
+        mut_arg("min_trigger_f1", |a| a.help("Judge trigger F1 against X: the report marks it passed or failed (the report is written all the same, exit 0)")),
+        mut_arg("min_uplift", |a| a.help("Judge the uplift interval's lower bound against Y in the report (exit 0 all the same)")),
+        mut_arg("min_quality_delta", |a| a.help("Judge the quality delta against PTS percentage points in the report (exit 0 all the same)")),
+    )]
     Report(ReportArgs),
     /// List every rule with its id, default severity and summary.
+    #[command(after_help = EXIT_CODES_PRINT)]
     Rules(RulesArgs),
     /// Print one rule's documentation.
+    #[command(after_help = EXIT_CODES_PRINT)]
     Rule(RuleArgs),
     /// Print a JSON Schema for case files, trigger sets, evals.json, waza
     /// trigger tests or skillgate.toml.
+    #[command(after_help = EXIT_CODES_PRINT)]
     Schema(SchemaArgs),
 }
 
@@ -103,6 +132,29 @@ fn any_format() -> impl clap::builder::TypedValueParser<Value = Format> {
         FormatArg::Github => Format::Github,
         FormatArg::Sarif => Format::Sarif,
         FormatArg::Junit => Format::Junit,
+    })
+}
+
+/// `--capture`: the clients that are programs (every client but `spec`),
+/// under the names and aliases `--client` takes.
+fn capturable() -> impl clap::builder::TypedValueParser<Value = ClientId> {
+    use clap::builder::{PossibleValue, TypedValueParser};
+    let values = ClientId::CLIENTS.map(|c| {
+        let v = PossibleValue::new(c.as_str());
+        match c {
+            ClientId::ClaudeCode => v.alias("claude"),
+            ClientId::GeminiCli => v.alias("gemini"),
+            _ => v,
+        }
+    });
+    clap::builder::PossibleValuesParser::new(values).map(|s| {
+        ClientId::CLIENTS
+            .into_iter()
+            .find(|c| c.as_str() == s)
+            .unwrap_or(match s.as_str() {
+                "gemini" => ClientId::GeminiCli,
+                _ => ClientId::ClaudeCode,
+            })
     })
 }
 
@@ -179,6 +231,11 @@ pub struct CheckArgs {
     /// Configuration file (default: skillgate.toml at the catalog root).
     #[arg(long)]
     pub config: Option<PathBuf>,
+    /// Print a count of findings per rule, most frequent first, and the
+    /// summary, instead of each finding (--format human only; a report of
+    /// more than 20 findings opens with this table anyway).
+    #[arg(long)]
+    pub statistics: bool,
     /// Apply the safe fixes, then report what remains.
     #[arg(long, help_heading = "Fixes")]
     pub fix: bool,
@@ -221,9 +278,13 @@ pub struct CheckArgs {
 #[derive(Debug, Args, Default)]
 pub struct BehaveArgs {
     /// Run the behavioral evals of SKILL (spends model tokens).
+    // `num_args = 0..=1` so that `check --behavioral --help` prints help;
+    // `--behavioral` without a skill is a usage error in `check`
     #[arg(
         long,
         value_name = "SKILL",
+        num_args = 0..=1,
+        default_missing_value = "",
         help_heading = "Tier 3: behavioral evals (with --behavioral)"
     )]
     pub behavioral: Option<String>,
@@ -234,14 +295,21 @@ pub struct BehaveArgs {
         help_heading = "Tier 3: behavioral evals (with --behavioral)"
     )]
     pub trials: u32,
-    /// Skip the without-skill arm.
-    #[arg(long, help_heading = "Tier 3: behavioral evals (with --behavioral)")]
-    pub no_baseline: bool,
-    /// Run the baseline arm with an earlier version of the skill instead of
-    /// none: a folder, or a git revision of the catalog's repository (read
-    /// with git, never checked out).
+    /// Run the with-skill arm only: no without-skill arm (nothing to
+    /// score uplift against). Formerly --no-baseline.
     #[arg(
-        long,
+        long = "with-skill-only",
+        alias = "no-baseline",
+        help_heading = "Tier 3: behavioral evals (with --behavioral)"
+    )]
+    pub no_baseline: bool,
+    /// Compare against an earlier version of the skill instead of no
+    /// skill: the comparison arm installs REF, a folder or a git revision
+    /// of the catalog's repository (read with git, never checked out).
+    /// Formerly --baseline-skill.
+    #[arg(
+        long = "compare-skill",
+        alias = "baseline-skill",
         value_name = "REF",
         conflicts_with = "no_baseline",
         help_heading = "Tier 3: behavioral evals (with --behavioral)"
@@ -425,8 +493,8 @@ pub struct ListingArgs {
     pub config: Option<PathBuf>,
     /// Run the installed client against a loopback endpoint and record the
     /// listing it sends, built-in skills included (stored in the cache
-    /// folder).
-    #[arg(long, value_parser = client_id(), value_name = "CLIENT", conflicts_with = "verify")]
+    /// folder). `spec` is no program, so it cannot be captured.
+    #[arg(long, value_name = "CLIENT", value_parser = capturable(), conflicts_with = "verify")]
     pub capture: Option<ClientId>,
     /// Capture the listing and report every skill whose captured entry
     /// differs from skillgate's prediction (exit 1 when one does).

@@ -845,7 +845,7 @@ fn bad_flags_are_usage_errors() {
         (&["--timeout-ms", "5"][..], "apply to --runner only"),
         (
             &["--no-baseline", "--min-uplift", "0.1"][..],
-            "--no-baseline leaves nothing to score",
+            "--with-skill-only leaves nothing to score",
         ),
     ] {
         env.behave(args)

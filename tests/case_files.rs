@@ -181,18 +181,20 @@ fn a_catalog_without_evals_cases_needs_no_case_files() {
 fn too_few_cases_fail_the_minimums() {
     let (code, diags) = check("minimums");
     assert_eq!(code, 1);
-    let pos = at_line(&diags, "SG407", 4);
-    assert!(pos["message"].as_str().unwrap().starts_with("2 positive"));
-    let neg = at_line(&diags, "SG407", 3);
-    assert!(neg["message"].as_str().unwrap().contains("0 negative"));
-    let evals = at_line(&diags, "SG407", 1);
+    // one finding for the file, naming every list short of its minimum,
+    // at the first of them
+    let d = at_line(&diags, "SG407", 4);
+    assert_eq!(
+        d["message"],
+        "too few cases: 2 positive trigger prompts (minimum 3); 0 negative trigger prompts, no `trigger.negative` (minimum 2); 0 behavioral evals, no `evals` (minimum 1)"
+    );
     assert!(
-        evals["message"]
+        d["help"]
             .as_str()
             .unwrap()
-            .contains("0 behavioral evals")
+            .contains("[cases] min-positive, [cases] min-negative, [cases] min-evals")
     );
-    assert_eq!(case_findings(&diags).len(), 3, "{diags:#?}");
+    assert_eq!(case_findings(&diags).len(), 1, "{diags:#?}");
 }
 
 #[test]

@@ -567,8 +567,8 @@ fn init_writes_a_draft_trigger_set_in_the_layout_the_catalog_uses() {
         .assert()
         .code(0)
         .stdout(contains("wrote skills/expense-report/evals/trigger-queries.json (trigger set; 1 other skill keeps a trigger set there)"))
-        .stdout(contains("    \"Compile an expense report\""))
-        .stdout(contains("    \"A month's expenses must be totalled\""))
+        .stdout(contains("    \"Compile an expense report.\""))
+        .stdout(contains("    \"A month's expenses must be totalled.\""))
         .stdout(contains("(owner receipt-scanner)"));
     let written = cat
         .path()
@@ -646,9 +646,9 @@ fn init_dry_run_prints_the_file_and_writes_nothing() {
     assert_eq!(out.status.code(), Some(0));
     let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(doc["written"], false);
-    assert_eq!(doc["positive"][0]["prompt"], "Compile an expense report");
+    assert_eq!(doc["positive"][0]["prompt"], "Compile an expense report.");
     let content: Value = serde_json::from_str(doc["content"].as_str().unwrap()).unwrap();
-    assert_eq!(content[0]["query"], "Compile an expense report");
+    assert_eq!(content[0]["query"], "Compile an expense report.");
     assert!(!cat.path().join("skills/expense-report/evals").exists());
 }
 
@@ -675,7 +675,7 @@ fn init_writes_a_case_file_when_the_catalog_keeps_case_files() {
     assert_eq!(doc["skill_name"], "gamma");
     assert_eq!(
         doc["trigger"]["positive"][0]["prompt"],
-        "Polish or buff gamma gizmos"
+        "Polish or buff gamma gizmos."
     );
     assert_eq!(doc["trigger"]["positive"][0]["draft"], true);
     let (_, check_doc) = check(cat.path(), &["--no-route"]);
@@ -713,7 +713,7 @@ fn init_writes_waza_when_the_other_skills_use_only_waza() {
         .args(["cases", "replies", "--format", "json"])
         .arg(root)
         .assert()
-        .stdout(contains("\"A reply to a support ticket drafted\""))
+        .stdout(contains("\"A reply to a support ticket drafted.\""))
         .stdout(contains("\"owner\"").not());
     let (_, doc) = check(root, &["--no-route"]);
     one(&doc, "SG423", "skills/replies/trigger_tests.yaml");

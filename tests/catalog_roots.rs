@@ -114,7 +114,7 @@ fn one_root_needs_no_roots_line() {
     skill(t.path(), "skills/alpha");
     let (text, code) = common::check_human(t.path(), &[]);
     assert_eq!(code, 0);
-    assert_eq!(text, "1 skills checked: 0 errors, 0 warnings, 0 notices\n");
+    assert_eq!(text, "1 skill checked: 0 errors, 0 warnings, 0 notices\n");
     assert_eq!(
         check_json(t.path())["summary"]["roots"],
         json!([{"path": "skills", "skills": 1}])

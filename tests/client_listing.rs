@@ -131,7 +131,8 @@ fn check_reports_what_claude_code_does_silently() {
         ("SG601", "crlf-colon/"),
         ("SG602", "no-description/"),
         ("SG603", "emoji-cut/"),
-        ("SG604", "disabled/"),
+        // one cause, one finding: SG110 says what the key does
+        ("SG110", "disabled/"),
         ("SG604", "conditional/"),
         ("SG605", "group/too-deep/"),
         ("SG606", "alias-b/"),
@@ -144,6 +145,7 @@ fn check_reports_what_claude_code_does_silently() {
     }
     assert!(!has("SG606", "alias-a/"), "the first in listing order wins");
     assert!(!has("SG604", "paths-everything/"));
+    assert!(!has("SG604", "disabled/"));
     let d = doc["diagnostics"]
         .as_array()
         .unwrap()
@@ -535,7 +537,7 @@ fn listed_commands_compete_for_prompts_when_asked_for() {
     assert_eq!(wins[0]["line"], 7);
     let (human, _) = run(&["check", r, "--config", c]);
     assert!(
-        human.ends_with("trigger checks: 8/8 passed across 2 routed skills\ntrigger rank-1 rate: 83% (5/6 positive prompts rank their skill first)\n"),
+        human.ends_with("trigger checks: 8/8 passed across 2 routed skills; a positive passes in the top 3 ([route] top-k), a negative unless its skill ranks first\ntrigger rank-1 rate: 83% (5/6 positive prompts rank their skill first)\n"),
         "{human}"
     );
 
@@ -590,7 +592,7 @@ fn a_skill_md_among_the_commands_is_a_command_not_a_skill() {
         .collect();
     assert_eq!(kinds, [("y", "skill"), ("x", "command")]);
     let (out, _) = run(&["check", t.path().to_str().unwrap()]);
-    assert!(out.contains("1 skills checked"), "{out}");
+    assert!(out.contains("1 skill checked"), "{out}");
 }
 
 /// Claude Code reads a project command as it reads a SKILL.md, so what it

@@ -602,7 +602,7 @@ fn github_format_annotates_the_prompt_line() {
     );
     assert!(
         text.trim_end()
-            .ends_with("trigger rank-1 rate: 0% (0/1 positive prompts rank their skill first)")
+            .ends_with("trigger rank-1 rate: 0% (0/1 positive prompt ranks its skill first)")
     );
 }
 

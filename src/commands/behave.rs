@@ -429,8 +429,7 @@ pub(super) fn finish_clients(
     results::write_text(&iteration.join("cases.jsonl"), &results::cases_jsonl(plan))?;
     results::write_text(&iteration.join("observations.jsonl"), &observations)?;
     if plan.variants.len() < 2 {
-        let why =
-            "--no-baseline ran no without-skill arm, and the scorer only scores paired evidence";
+        let why = "--with-skill-only ran no without-skill arm, and the scorer only scores paired evidence";
         for (plan, records, dir) in parts {
             render::unscored(plan, &dir.display().to_string(), records, why, format, out)
                 .map_err(write_error)?;

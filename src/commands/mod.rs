@@ -95,6 +95,12 @@ fn check(args: &CheckArgs, out: &mut dyn Write) -> Result<Exit, Fatal> {
         )
         .with_help("drop --no-route, or drop the routing flags"));
     }
+    if args.statistics && args.format != Format::Human {
+        return Err(
+            Fatal::usage("--statistics prints text: it needs --format human")
+                .with_help("drop --statistics, or count `.diagnostics[].rule` of --format json"),
+        );
+    }
     let config = load_config(&args.root, args.config.as_deref())?;
     if args.fix || args.diff {
         if args.behave.behavioral.is_some() {
@@ -117,6 +123,10 @@ fn check(args: &CheckArgs, out: &mut dyn Write) -> Result<Exit, Fatal> {
         );
     }
     if let Some(skill) = &args.behave.behavioral {
+        if skill.is_empty() {
+            return Err(Fatal::usage("--behavioral needs the skill to evaluate")
+                .with_help("--behavioral SKILL (its frontmatter `name`, else its folder name)"));
+        }
         let catalog = Catalog::load(&args.root, &config)?;
         return behave::check(
             &catalog,
@@ -128,6 +138,9 @@ fn check(args: &CheckArgs, out: &mut dyn Write) -> Result<Exit, Fatal> {
         );
     }
     let (catalog, mut diagnostics) = tier1(&args.root, &config)?;
+    if let Some(fatal) = catalog::empty::nothing_found(&catalog, &config) {
+        return Err(fatal);
+    }
     let mut summary = Summary {
         skills_checked: catalog.skills.len(),
         roots: catalog.roots.clone(),
@@ -164,6 +177,11 @@ fn check(args: &CheckArgs, out: &mut dyn Write) -> Result<Exit, Fatal> {
     crate::suppress::apply(&mut diagnostics, &catalog, &config)?;
     lint::apply_levels(&mut diagnostics, &config);
     known_findings(args, &catalog, &mut diagnostics, &mut summary)?;
+    if !args.no_route && catalog.target == catalog::Target::SkillDir {
+        summary
+            .notes
+            .extend(crate::route::single_skill_note(&catalog));
+    }
     settle(&mut diagnostics, &mut summary, &config);
     let prefix = path_prefix(&catalog, &args.root);
     let files = if args.format == Format::Junit {
@@ -171,21 +189,22 @@ fn check(args: &CheckArgs, out: &mut dyn Write) -> Result<Exit, Fatal> {
     } else {
         Vec::new()
     };
-    crate::report::render(
-        args.format,
-        &Outcome {
-            diagnostics: &diagnostics,
-            summary: &summary,
-            sources: &catalog.sources,
-            path_prefix: &prefix,
-            checked: crate::report::junit::Checked {
-                files: &files,
-                prompts: &prompts,
-                routed: &routed_files,
-            },
+    let outcome = Outcome {
+        diagnostics: &diagnostics,
+        summary: &summary,
+        sources: &catalog.sources,
+        path_prefix: &prefix,
+        checked: crate::report::junit::Checked {
+            files: &files,
+            prompts: &prompts,
+            routed: &routed_files,
         },
-        out,
-    )?;
+    };
+    if args.statistics {
+        crate::report::statistics::render(&outcome, out).map_err(crate::report::write_error)?;
+    } else {
+        crate::report::render(args.format, &outcome, out)?;
+    }
     Ok(if summary.errors > 0 || gate_failed {
         Exit::Failed
     } else {
@@ -248,6 +267,7 @@ fn checked_files(catalog: &Catalog) -> Vec<String> {
 /// Apply the configured rule levels, sort, and count what is left.
 pub fn settle(diagnostics: &mut Vec<Diagnostic>, summary: &mut Summary, config: &Config) {
     lint::apply_levels(diagnostics, config);
+    lint::one_cause::dedupe(diagnostics);
     sort_diagnostics(diagnostics);
     summary.count(diagnostics);
 }

@@ -13,6 +13,10 @@ use std::io::Write;
 const MAX_PROMPT_BYTES: usize = 64 * 1024;
 
 pub fn rank(args: &RankArgs, out: &mut dyn Write) -> Result<Exit, Fatal> {
+    if args.prompt.trim().is_empty() {
+        return Err(Fatal::usage("the prompt is empty: there is nothing to rank")
+            .with_help("pass the prompt a user would type, quoted: skillgate rank \"fill in this PDF form\""));
+    }
     if args.prompt.len() > MAX_PROMPT_BYTES {
         return Err(Fatal::usage(format!(
             "the prompt is {} bytes, more than the {MAX_PROMPT_BYTES}-byte limit",

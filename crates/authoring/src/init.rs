@@ -2,10 +2,18 @@
 //! has none.
 //!
 //! - Positives: the requests its own description's "Use when …" clauses
-//!   name ([`crate::lint::rules::trigger::clauses`]).
-//! - Negatives: near misses from the siblings whose descriptions are
-//!   closest to it (cosine over the Tier 2 index), each with that sibling
-//!   as `owner`.
+//!   name ([`crate::lint::rules::trigger::clauses`]), each made one
+//!   well-formed sentence ([`crate::authoring::sentence`]: never cut inside
+//!   brackets or quotes; a list of quoted phrases gives one draft each).
+//! - Negatives: from the siblings whose descriptions are closest to it
+//!   (cosine over the Tier 2 index), one per sibling, with that sibling as
+//!   `owner`: the sibling's own positive prompt (one its author wrote)
+//!   that scores highest for this skill, else the sentence of its "Use
+//!   when" clauses that does; so two skills get different negatives.
+//! - What the drafts leave short of `[cases]`' minimums is said
+//!   (`left_to_write`); a skill with `disable-model-invocation: true` is
+//!   refused with that cause (the model never chooses it). The skill is
+//!   named by its frontmatter `name` or its folder.
 //! - Every prompt is marked a draft (`"draft": true`; in a waza file a
 //!   `reason` starting with `draft:`): drafts are listed but never routed
 //!   or run (SG423) until a person rewrites them in a user's words, since
@@ -19,6 +27,7 @@
 //!   is refused.
 
 use crate::catalog::Catalog;
+use crate::sentence;
 use crate::catalog::cases::{self, CASES_DIR, Format};
 use crate::catalog::discover::join_rel;
 use crate::config::Config;
@@ -56,6 +65,9 @@ pub struct InitReport {
     pub positive: Vec<Draft>,
     pub negative: Vec<Draft>,
     pub written: bool,
+    /// What is left to write before the skill meets `[cases]`' minimums
+    /// (drafts count towards none of them until rewritten).
+    pub left_to_write: Vec<String>,
     /// The file's text.
     pub content: String,
 }
@@ -108,26 +120,58 @@ fn layout(catalog: &Catalog, skill: usize) -> (Format, String, String) {
     )
 }
 
-/// The first sentence of a description (at most 160 characters), for a
-/// sibling that has no "Use when" clause.
-fn first_sentence(description: &str) -> String {
-    let d = description.trim();
-    let end = d
-        .char_indices()
-        .find(|&(i, c)| {
-            c == '\n' || (c == '.' && d[i + 1..].chars().next().is_none_or(char::is_whitespace))
-        })
-        .map_or(d.len(), |(i, _)| i);
-    d[..end]
-        .chars()
-        .take(160)
-        .collect::<String>()
-        .trim()
-        .to_string()
+/// Why the model never sees skill `index` in the listing drafts are
+/// ranked against, as a refusal: `init` drafts prompts to route, and a
+/// skill the model cannot choose has nothing to route.
+fn not_listed(catalog: &Catalog, router: &Router, index: usize) -> Fatal {
+    let skill = &catalog.skills[index];
+    let key = cases::skill_key(skill);
+    if skill.model_never_chooses() {
+        return Fatal::usage(format!(
+            "`{key}` has `disable-model-invocation: true` ({}): the model never chooses it, so it needs no trigger prompts and init drafts none",
+            skill.file
+        ))
+        .with_help("remove the key if the model should choose the skill by itself; a user's `/name` runs it either way");
+    }
+    let client = router.listing.client;
+    if let Some(why) = router
+        .listing
+        .entries
+        .iter()
+        .find(|e| e.skill == index && !e.listed)
+        .and_then(|e| e.reason.as_ref())
+        .map(|r| r.describe())
+    {
+        return Fatal::usage(format!(
+            "`{key}` is not in {}'s listing ({}): {why}; drafts are ranked against that listing",
+            client.label(),
+            skill.file
+        ))
+        .with_help("fix what keeps it out (`skillgate check` says), or pass --config with `[route] client` set to a client that lists it");
+    }
+    Fatal::usage(format!(
+        "{}: the skill has no readable name or description to draft prompts from",
+        skill.file
+    ))
+    .with_help("fix its frontmatter first (`skillgate check` shows what is wrong)")
 }
 
-/// The drafts for skill `index`: positives from its description,
-/// negatives from the closest siblings.
+/// The score of document `doc` for `prompt`.
+fn score_for(router: &Router, doc: u32, prompt: &str) -> f64 {
+    let q = crate::route::index::Query::new(prompt, &router.analyzer, &router.index);
+    let mut scorer = crate::route::rank::Scorer::new(&router.index);
+    scorer.score(&q).score(doc)
+}
+
+/// The drafts for skill `index`: positives from its description's "Use
+/// when" clauses, as whole sentences; negatives from its siblings.
+///
+/// A negative is a prompt that belongs to another skill, so it is taken
+/// from the siblings: first the prompts their authors wrote (their
+/// positives, drafts left out), else a sentence of their description's
+/// "Use when" clauses. Of each sibling's candidates the one that scores
+/// highest for this skill is kept (a near miss for it, so two skills get
+/// different negatives), from the closest siblings first, one per sibling.
 fn drafts(
     catalog: &Catalog,
     config: &Config,
@@ -136,21 +180,27 @@ fn drafts(
     let skill = &catalog.skills[index];
     let router = Router::new(catalog, config)?;
     let Some(doc) = router.doc_of(index) else {
-        return Err(Fatal::usage(format!(
-            "{}: the skill has no readable name or description to draft prompts from",
-            skill.file
-        ))
-        .with_help("fix its frontmatter first (`skillgate check` shows what is wrong)"));
+        return Err(not_listed(catalog, &router, index));
     };
     let description = skill.description().unwrap_or_default();
-    let positive: Vec<Draft> = clauses(description)
-        .into_iter()
-        .take(MAX_POSITIVES)
-        .map(|prompt| Draft {
-            prompt,
-            owner: None,
-        })
-        .collect();
+    let mut positive: Vec<Draft> = Vec::new();
+    for prompt in clauses(description)
+        .iter()
+        .flat_map(|c| sentence::sentences(c))
+    {
+        if positive.len() == MAX_POSITIVES {
+            break;
+        }
+        if !positive
+            .iter()
+            .any(|p| p.prompt.eq_ignore_ascii_case(&prompt))
+        {
+            positive.push(Draft {
+                prompt,
+                owner: None,
+            });
+        }
+    }
     let mut siblings: Vec<(f64, u32)> = (0..router.index.len() as u32)
         .filter(|&d| d != doc)
         .map(|d| (crate::route::collide::dot(&router.index, doc, d), d))
@@ -161,7 +211,7 @@ fn drafts(
             .then_with(|| router.index.doc(a.1).name.cmp(&router.index.doc(b.1).name))
     });
     let wanted = config.cases.min_negative.max(3);
-    let mut negative = Vec::new();
+    let mut negative: Vec<Draft> = Vec::new();
     for (_, d) in siblings {
         if negative.len() == wanted {
             break;
@@ -170,24 +220,88 @@ fn drafts(
         let Some(sibling) = router.skill(d) else {
             continue;
         };
-        let text = sibling.description().unwrap_or_default();
-        let prompt = clauses(text)
-            .into_iter()
-            .next()
-            .unwrap_or_else(|| first_sentence(text));
-        if prompt.chars().count() < 3
-            || positive
+        let written: Vec<String> = catalog
+            .skills
+            .iter()
+            .position(|s| std::ptr::eq(s, sibling))
+            .and_then(|i| catalog.suite_of(i))
+            .map(|s| s.positive.iter().map(|t| t.prompt.value.clone()).collect())
+            .unwrap_or_default();
+        let candidates = if written.is_empty() {
+            clauses(sibling.description().unwrap_or_default())
                 .iter()
-                .any(|p| p.prompt.eq_ignore_ascii_case(&prompt))
-        {
-            continue;
+                .flat_map(|c| sentence::sentences(c))
+                .collect()
+        } else {
+            written
+        };
+        let taken = |p: &str| {
+            positive
+                .iter()
+                .chain(&negative)
+                .any(|x| x.prompt.eq_ignore_ascii_case(p))
+        };
+        let best = candidates
+            .into_iter()
+            .filter(|p| !taken(p))
+            .map(|p| (score_for(&router, doc, &p), p))
+            .max_by(|a, b| a.0.total_cmp(&b.0).then_with(|| b.1.cmp(&a.1)));
+        if let Some((_, prompt)) = best {
+            negative.push(Draft {
+                prompt,
+                owner: Some(router.index.doc(d).name.clone()),
+            });
         }
-        negative.push(Draft {
-            prompt,
-            owner: Some(router.index.doc(d).name.clone()),
-        });
     }
     Ok((positive, negative))
+}
+
+/// What the drafts leave to write before the skill meets `[cases]`'
+/// minimums: "1 more positive prompt (minimum 3)", "1 behavioral eval
+/// (minimum 1, in evals/evals.json)".
+fn left_to_write(config: &Config, format: Format, positive: usize, negative: usize) -> Vec<String> {
+    let c = &config.cases;
+    let mut left = Vec::new();
+    let mut more = |n: usize, min: usize, one: &str, many: &str, more: bool, place: &str| {
+        if n < min {
+            let k = min - n;
+            left.push(format!(
+                "{k} {}{} (minimum {min}{place})",
+                if more && n > 0 { "more " } else { "" },
+                if k == 1 { one } else { many }
+            ));
+        }
+    };
+    more(
+        positive,
+        c.min_positive,
+        "positive prompt",
+        "positive prompts",
+        true,
+        "",
+    );
+    more(
+        negative,
+        c.min_negative,
+        "negative prompt",
+        "negative prompts",
+        true,
+        "",
+    );
+    let place = match format {
+        Format::CaseFile => ", under \"evals\" in the same file",
+        Format::Waza => ", in the skill's evals/evals.json",
+        _ => ", in the skill's evals/evals.json",
+    };
+    more(
+        0,
+        c.min_evals,
+        "behavioral eval",
+        "behavioral evals",
+        false,
+        place,
+    );
+    left
 }
 
 #[derive(Serialize)]
@@ -307,7 +421,9 @@ pub fn plan(catalog: &Catalog, config: &Config, name: &str) -> Result<InitReport
         .with_help("add a \"Use when …\" sentence to the description (SG201), or write the trigger set by hand"));
     }
     let content = render(format, &key, &positive, &negative);
+    let left_to_write = left_to_write(config, format, positive.len(), negative.len());
     Ok(InitReport {
+        left_to_write,
         skill: key,
         file,
         format: format.as_str(),

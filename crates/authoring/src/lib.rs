@@ -11,3 +11,4 @@ use {catalog, config, lint, route};
 
 pub mod cases;
 pub mod init;
+pub mod sentence;

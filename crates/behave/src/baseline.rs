@@ -63,7 +63,7 @@ pub fn read(skill_dir: &Path, reference: &str, git_timeout: Duration) -> Result<
     if as_dir.is_dir() {
         if !written_as_path && let Ok(b) = from_git(skill_dir, reference, git_timeout) {
             return Err(Fatal::usage(format!(
-                "--baseline-skill {reference}: both a folder and a git revision ({})",
+                "--compare-skill {reference}: both a folder and a git revision ({})",
                 b.doc.commit.as_deref().unwrap_or("")
             ))
             .with_help(format!(
@@ -78,11 +78,11 @@ pub fn read(skill_dir: &Path, reference: &str, git_timeout: Duration) -> Result<
 fn from_folder(dir: &Path, reference: &str) -> Result<Baseline, Fatal> {
     if !dir.join("SKILL.md").is_file() {
         return Err(Fatal::usage(format!(
-            "--baseline-skill {reference}: the folder has no SKILL.md"
+            "--compare-skill {reference}: the folder has no SKILL.md"
         ))
         .with_help("pass the skill folder of the earlier version, or a git revision"));
     }
-    let (snap, tree) = Tree::read_skill_checked(dir, &format!("--baseline-skill {reference}: "))?;
+    let (snap, tree) = Tree::read_skill_checked(dir, &format!("--compare-skill {reference}: "))?;
     let skill_md = skill_md_text(&tree);
     Ok(Baseline {
         doc: BaselineDoc {
@@ -153,7 +153,7 @@ fn text(b: Vec<u8>) -> String {
 }
 
 fn from_git(skill_dir: &Path, reference: &str, timeout: Duration) -> Result<Baseline, Fatal> {
-    let shown = format!("--baseline-skill {reference}");
+    let shown = format!("--compare-skill {reference}");
     if reference.is_empty() || reference.starts_with('-') || reference.contains('\0') {
         return Err(Fatal::usage(format!(
             "{shown}: not a folder, and not a git revision"

@@ -82,9 +82,9 @@ pub fn opts(args: &BehaveArgs, config: &BehaveConfig) -> Result<Opts, Fatal> {
             || args.gates.min_quality_delta.is_some())
     {
         return Err(Fatal::usage(
-            "--no-baseline leaves nothing to score, so --min-uplift, --min-trigger-f1 and --min-quality-delta cannot be checked",
+            "--with-skill-only leaves nothing to score, so --min-uplift, --min-trigger-f1 and --min-quality-delta cannot be checked",
         )
-        .with_help("drop --no-baseline to run the paired baseline the scorer needs"));
+        .with_help("drop --with-skill-only to run the paired baseline the scorer needs"));
     }
     if args.runner.is_none()
         && config.install == InstallMode::AppendSystemPrompt
@@ -128,7 +128,7 @@ pub fn opts(args: &BehaveArgs, config: &BehaveConfig) -> Result<Opts, Fatal> {
     }
     if args.runner.is_some() && (args.baseline_skill.is_some() || args.with_siblings) {
         return Err(Fatal::usage(
-            "--baseline-skill and --with-siblings install skills into the agent's workspace; a --runner installs its own",
+            "--compare-skill and --with-siblings install skills into the agent's workspace; a --runner installs its own",
         )
         .with_help("run them with the built-in agent, or make your runner read SKILLGATE_VARIANT and install what each arm needs"));
     }
@@ -511,7 +511,7 @@ pub fn build(
         && b.skill_md.len() > MAX_APPEND_BYTES
     {
         return Err(Fatal::usage(format!(
-            "--baseline-skill {}: its SKILL.md is {} bytes, too long for one --append-system-prompt argument (the system allows {MAX_APPEND_BYTES})",
+            "--compare-skill {}: its SKILL.md is {} bytes, too long for one --append-system-prompt argument (the system allows {MAX_APPEND_BYTES})",
             b.doc.reference,
             b.skill_md.len()
         ))

@@ -275,7 +275,7 @@ impl Unscored {
                 s.index, s.count
             ),
             Unscored::NoBaseline => {
-                "--no-baseline ran no without-skill arm, and the scorer only scores paired evidence"
+                "--with-skill-only ran no without-skill arm, and the scorer only scores paired evidence"
                     .into()
             }
         }

@@ -292,7 +292,10 @@ fn load_one(
                 load_rules::FILE_TOO_LARGE
                     .diag(
                         &file,
-                        format!("command file is larger than {limit} bytes and was not parsed"),
+                        format!(
+                            "command file is {}, larger than {limit} bytes ([catalog] max-file-bytes), and was not parsed",
+                            super::size_of(path)
+                        ),
                     )
                     .with_help("shorten the command, or raise [catalog] max-file-bytes"),
             );

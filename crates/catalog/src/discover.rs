@@ -464,6 +464,18 @@ fn walk_dir(
                 {
                     continue;
                 }
+                if name == "SKILL.md" {
+                    found.diagnostics.push(
+                        crate::rules::skill_md_folder::SKILL_MD_FOLDER
+                            .diag(
+                                child_rel.clone(),
+                                "`SKILL.md` is a folder, not a file: no client reads it, so this is no skill",
+                            )
+                            .with_help(format!(
+                                "move the skill's text into a file {child_rel} and remove the folder"
+                            )),
+                    );
+                }
                 found.links |= is_link;
                 subdirs.push((path, child_rel, is_link));
             }
@@ -547,7 +559,16 @@ fn walk_dir(
             found,
         );
     }
-    if report_orphans && depth > 0 && has_files && !has_skill && !below && !inside_skill {
+    // a folder named SKILL.md is SG019 already
+    let skill_md = rel.rsplit('/').next() == Some("SKILL.md");
+    if report_orphans
+        && depth > 0
+        && has_files
+        && !has_skill
+        && !below
+        && !inside_skill
+        && !skill_md
+    {
         found.orphan_dirs.push(rel.to_string());
     }
     has_skill || below

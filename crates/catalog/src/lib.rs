@@ -12,6 +12,7 @@ use {base, config};
 pub mod cases;
 pub mod commands;
 pub mod discover;
+pub mod empty;
 pub mod frontmatter;
 pub mod json;
 pub mod rules;
@@ -379,6 +380,10 @@ impl Catalog {
         let full = target == Target::Catalog && scope == Scope::Full;
         let loaded: cases::Loaded = if full {
             cases::load_all(&base, config, &skills)
+        } else if target == Target::SkillDir && scope == Scope::Full {
+            // one skill folder: its own case sources (`evals/` beside its
+            // SKILL.md), as a check of the catalog reads them
+            cases::load_own(&base, config, &skills)
         } else {
             cases::Loaded::default()
         };
@@ -431,6 +436,16 @@ impl Catalog {
     /// finds it), or a usage error listing the skills there are.
     pub fn require_skill(&self, name: &str) -> Result<usize, Fatal> {
         if let Some(i) = cases::skill_named(&self.skills, name) {
+            return Ok(i);
+        }
+        // the folder's name, which is the name Claude Code lists, when one
+        // skill's folder has it (`template/` whose `name` is `template-skill`)
+        let mut by_folder = self
+            .skills
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| s.folder == name);
+        if let (Some((i, _)), None) = (by_folder.next(), by_folder.next()) {
             return Ok(i);
         }
         let mut names: Vec<&str> = self.skills.iter().map(cases::skill_key).collect();
@@ -562,7 +577,7 @@ pub fn load_skill(path: &Path, rel: &str, scope: Scope, limit: u64) -> (Skill, V
         Ok(None) => {
             diags.push(
                 rules::load::FILE_TOO_LARGE
-                    .diag(rel, format!("SKILL.md is larger than {limit} bytes and was not parsed"))
+                    .diag(rel, format!("SKILL.md is {}, larger than {limit} bytes ([catalog] max-file-bytes), and was not parsed", size_of(path)))
                     .with_help("split reference material into supporting files, or raise [catalog] max-file-bytes"),
             );
             return (skill, diags);
@@ -580,6 +595,14 @@ pub fn load_skill(path: &Path, rel: &str, scope: Scope, limit: u64) -> (Skill, V
             return (skill, diags);
         }
     };
+    if let Some(kind) = crate::rules::not_text::binary_kind(&bytes) {
+        diags.push(
+            crate::rules::not_text::NOT_TEXT
+                .diag(rel, format!("SKILL.md is not text ({kind}); it was not parsed"))
+                .with_help("put the skill's text (YAML frontmatter, then Markdown) in SKILL.md, saved as UTF-8; keep images and other assets under their own names"),
+        );
+        return (skill, diags);
+    }
     let (src, start) = skill::decode(rel, bytes, &mut diags);
     if let Some(target) = link_target(&src.text[start..]) {
         // where the link leads, when that stays inside the catalog
@@ -612,6 +635,15 @@ pub fn load_skill(path: &Path, rel: &str, scope: Scope, limit: u64) -> (Skill, V
     skill.body_start = body;
     skill.source = Some(src);
     (skill, diags)
+}
+
+/// A file's size as a finding says it (`1048577 bytes`), for a file
+/// refused for its size.
+pub fn size_of(path: &Path) -> String {
+    match std::fs::metadata(path) {
+        Ok(m) => format!("{} bytes", m.len()),
+        Err(_) => "of unknown size".to_string(),
+    }
 }
 
 /// The path a file holds when its whole content is one path and nothing

@@ -103,6 +103,19 @@ impl Skill {
             .map(|s| s.value)
     }
 
+    /// `disable-model-invocation: true` (or `"true"`): Claude Code keeps
+    /// the skill from the model, which never chooses it; only a user's
+    /// `/name` runs it.
+    pub fn model_never_chooses(&self) -> bool {
+        self.frontmatter
+            .as_ref()
+            .and_then(|f| f.last("disable-model-invocation"))
+            .is_some_and(|e| match e.value.as_str() {
+                Some(s) => s == "true",
+                None => matches!(e.value.scalar_text(), Some("true" | "True" | "TRUE")),
+            })
+    }
+
     /// The Markdown body (cut short when [`Skill::cut`] is not 0).
     pub fn body(&self) -> &str {
         match &self.source {

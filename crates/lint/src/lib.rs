@@ -13,6 +13,7 @@ use base::{diag, exit};
 #[allow(clippy::single_component_path_imports)]
 use {base, catalog, client, config, route};
 
+pub mod one_cause;
 pub mod registry;
 pub mod rules;
 

@@ -4,7 +4,7 @@ use super::Rule;
 use super::rules::context::{Ctx, Env, SkillCtx};
 use super::rules::{
     budget, cases, client, commands, comment_cut, description, fields, files, keys, load, name,
-    orphan, portability, references, sections, trigger, workflow,
+    not_text, orphan, portability, references, sections, skill_md_folder, trigger, workflow,
 };
 use crate::catalog::{Catalog, Skill};
 use crate::config::Config;
@@ -30,6 +30,8 @@ pub static RULES: &[&Rule] = &[
     &load::SYMLINK_AS_FILE,
     &super::rules::suppression::UNUSED_SUPPRESSION,
     &super::rules::suppression::INVALID_SUPPRESSION,
+    &not_text::NOT_TEXT,
+    &skill_md_folder::SKILL_MD_FOLDER,
     &name::NAME_REQUIRED,
     &name::NAME_FORMAT,
     &name::NAME_FOLDER_MISMATCH,

@@ -179,11 +179,12 @@ pub fn human(r: &CasesReport, out: &mut dyn Write) -> std::io::Result<()> {
     let others = r.problems.len() - errors;
     writeln!(
         out,
-        "{} positive, {} negative, {} draft, {} evals",
+        "{} positive, {} negative, {} draft, {} {}",
         r.positive.len(),
         r.negative.len(),
         r.drafts.len(),
-        r.evals.len()
+        r.evals.len(),
+        super::human::plural(r.evals.len(), "eval")
     )?;
     if !r.problems.is_empty() {
         writeln!(

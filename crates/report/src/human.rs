@@ -108,8 +108,14 @@ pub fn rank1_line(s: &Summary) -> Option<String> {
     let r = s.route.as_ref()?;
     Some(match r.rank1_percent() {
         Some(p) => format!(
-            "trigger rank-1 rate: {p}% ({}/{} positive prompts rank their skill first)",
-            r.rank1, r.positives
+            "trigger rank-1 rate: {p}% ({}/{} {})",
+            r.rank1,
+            r.positives,
+            if r.positives == 1 {
+                "positive prompt ranks its skill first"
+            } else {
+                "positive prompts rank their skill first"
+            }
         ),
         None => "trigger rank-1 rate: n/a (0 positive prompts)".to_string(),
     })
@@ -122,11 +128,12 @@ pub fn route_lines(s: &Summary) -> Vec<String> {
         return Vec::new();
     };
     let mut lines = vec![format!(
-        "trigger checks: {}/{} passed across {} routed {}",
+        "trigger checks: {}/{} passed across {} routed {}{}",
         r.checks_passed,
         r.checks,
         r.skills_routed,
-        plural(r.skills_routed, "skill")
+        plural(r.skills_routed, "skill"),
+        checks_meaning(r)
     )];
     if !r.unroutable.is_empty() {
         lines.push(format!(
@@ -138,6 +145,19 @@ pub fn route_lines(s: &Summary) -> Vec<String> {
         ));
     }
     lines
+}
+
+/// What a passed trigger check means, beside the count (a positive
+/// passes in the top k, which is not ranking first: the rank-1 line
+/// counts that), when any was run.
+pub fn checks_meaning(r: &super::RouteSummary) -> String {
+    if r.checks == 0 {
+        return String::new();
+    }
+    format!(
+        "; a positive passes in the top {} ([route] top-k), a negative unless its skill ranks first",
+        r.top_k
+    )
 }
 
 /// Most paths a summary line lists before it says how many more there are.
@@ -229,6 +249,9 @@ pub fn render(o: &Outcome, out: &mut dyn Write) -> std::io::Result<()> {
         handler.render_report(&mut s, &shown)?;
         Ok(s)
     };
+    if o.diagnostics.len() > super::statistics::LEAD_WITH_TABLE {
+        super::statistics::write_table(o.diagnostics, out)?;
+    }
     // Rendering is the costly part of a large report: render a chunk in
     // parallel, write it in order, go on (output stays byte-identical and
     // only one chunk is held in memory).
@@ -239,14 +262,19 @@ pub fn render(o: &Outcome, out: &mut dyn Write) -> std::io::Result<()> {
             writeln!(out)?;
         }
     }
-    let s = o.summary;
+    summary(o.summary, o.diagnostics, out)
+}
+
+/// The closing lines: skills roots, counts, Tier 2, notes.
+pub fn summary(s: &Summary, diagnostics: &[Diagnostic], out: &mut dyn Write) -> std::io::Result<()> {
     if let Some(line) = roots_line(s) {
         writeln!(out, "{line}")?;
     }
     writeln!(
         out,
-        "{} skills checked: {} {}, {} {}, {} {}",
+        "{} {} checked: {} {}, {} {}, {} {}",
         s.skills_checked,
+        plural(s.skills_checked, "skill"),
         s.errors,
         plural(s.errors, "error"),
         s.warnings,
@@ -254,7 +282,7 @@ pub fn render(o: &Outcome, out: &mut dyn Write) -> std::io::Result<()> {
         s.notices,
         plural(s.notices, "notice")
     )?;
-    if let Some(line) = fixable_line(o.diagnostics) {
+    if let Some(line) = fixable_line(diagnostics) {
         writeln!(out, "{line}")?;
     }
     if let Some(b) = &s.baseline {
@@ -264,6 +292,9 @@ pub fn render(o: &Outcome, out: &mut dyn Write) -> std::io::Result<()> {
         writeln!(out, "{line}")?;
     }
     if let Some(line) = rank1_line(s) {
+        writeln!(out, "{line}")?;
+    }
+    for line in &s.notes {
         writeln!(out, "{line}")?;
     }
     Ok(())

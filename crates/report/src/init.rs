@@ -10,12 +10,13 @@
 //!     "Merge two PDFs into one"  (owner pdf-merge)
 //! every prompt is a draft: rewrite each the way a user would ask, then remove "draft": true;
 //! drafts are not routed or run until then (SG423)
+//! left to write, beside rewriting the drafts: 1 more positive prompt (minimum 3); 1 behavioral eval (minimum 1, in the skill's evals/evals.json)
 //! next: skillgate cases pdf-forms
 //! ```
 //!
 //! With `--dry-run` the file's text follows, and nothing is written. JSON:
 //! the [`InitReport`] (`skill`, `file`, `format`, `layout`, `positive`,
-//! `negative`, `written`, `content`).
+//! `negative`, `written`, `left_to_write`, `content`).
 
 use crate::authoring::init::InitReport;
 use std::io::Write;
@@ -77,6 +78,13 @@ pub fn human(r: &InitReport, out: &mut dyn Write) -> std::io::Result<()> {
         out,
         "every prompt is a draft: rewrite each the way a user would ask, then remove {mark}; drafts are not routed or run until then (SG423)"
     )?;
+    if !r.left_to_write.is_empty() {
+        writeln!(
+            out,
+            "left to write, beside rewriting the drafts: {}",
+            r.left_to_write.join("; ")
+        )?;
+    }
     if r.written {
         writeln!(out, "next: skillgate cases {}", r.skill)
     } else {

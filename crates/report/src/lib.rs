@@ -20,6 +20,7 @@ pub mod listing;
 pub mod rank;
 pub mod sarif;
 pub mod scored;
+pub mod statistics;
 
 use crate::base::Format;
 use crate::catalog::SourceMap;
@@ -45,6 +46,9 @@ pub struct Summary {
     /// Against a findings baseline (`--baseline`): what it accepted.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub baseline: Option<BaselineSummary>,
+    /// Lines the summary adds about what was not checked, and why.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
 }
 
 /// What a findings baseline accepted in this run.

@@ -517,10 +517,15 @@ pub fn floor(summary: &RouteSummary, floor: Option<f64>) -> Option<Diagnostic> {
             .diag(
                 CASES_DIR,
                 format!(
-                    "trigger rank-1 rate {}% is below required {floor}% ({}/{} positive prompts rank their skill first)",
+                    "trigger rank-1 rate {}% is below required {floor}% ({}/{} {})",
                     rate_text(rate, floor),
                     summary.rank1,
-                    summary.positives
+                    summary.positives,
+                    if summary.positives == 1 {
+                        "positive prompt ranks its skill first"
+                    } else {
+                        "positive prompts rank their skill first"
+                    }
                 ),
             )
             .with_help(

@@ -400,7 +400,14 @@ pub fn check<'c>(catalog: &'c Catalog, config: &Config, args: &Opts) -> Result<R
     let collisions = collide::find(&router, &config.route);
     diagnostics.extend(collide::diagnostics(&router, &config.route, &collisions));
     diagnostics.extend(listing::check(&router, &config.route));
-    let outcome = cases::check(&router, &config.route);
+    // A skill checked alone ranks first for every prompt that shares a
+    // word with it: its trigger prompts are ranked only among its siblings
+    // (the summary says so, see `report::Summary::notes`).
+    let outcome = if catalog.target == Target::Catalog {
+        cases::check(&router, &config.route)
+    } else {
+        cases::Outcome::default()
+    };
     diagnostics.extend(outcome.diagnostics.iter().cloned());
 
     let mut summary = RouteSummary {
@@ -418,6 +425,7 @@ pub fn check<'c>(catalog: &'c Catalog, config: &Config, args: &Opts) -> Result<R
             .map(|&i| catalog.skills[i].file.clone())
             .collect(),
         client: Some(router.listing.client),
+        top_k: config.route.top_k,
     };
     let mut gate_failed = false;
     if let Some(d) = cases::floor(&summary, floor) {
@@ -446,5 +454,20 @@ pub fn check<'c>(catalog: &'c Catalog, config: &Config, args: &Opts) -> Result<R
         router,
         prompts: outcome.prompts,
         collisions,
+    })
+}
+
+/// What the summary says of a skill folder checked alone whose own files
+/// hold trigger prompts: they were read and linted, not ranked.
+pub fn single_skill_note(catalog: &Catalog) -> Option<String> {
+    let prompts: usize = catalog
+        .suites
+        .iter()
+        .map(|s| s.positive.len() + s.negative.len())
+        .sum();
+    (prompts > 0).then(|| {
+        format!(
+            "trigger prompts: {prompts} read, not ranked: a skill checked alone has no other skills to compete with; check the catalog folder to rank them"
+        )
     })
 }

@@ -22,6 +22,9 @@ pub struct RouteSummary {
     pub unroutable: Vec<String>,
     /// Whose listing was routed (`[route] client`, `--client`).
     pub client: Option<crate::client::ClientId>,
+    /// `[route] top-k`: a positive prompt passes when its skill ranks this
+    /// high (a case's own `top_k` wins).
+    pub top_k: usize,
 }
 
 impl RouteSummary {

@@ -442,6 +442,19 @@ pub fn load_all(root: &Path, config: &Config, skills: &[Skill]) -> Loaded {
     }
 }
 
+/// The cases in the skills' own folders only (a single skill folder has no
+/// catalog-level `evals/cases/`).
+pub fn load_own(root: &Path, config: &Config, skills: &[Skill]) -> Loaded {
+    let (sources, diagnostics) = scan::load_all(root, config, skills);
+    let suites = merge(skills, &[], &sources);
+    Loaded {
+        case_files: Vec::new(),
+        sources,
+        suites,
+        diagnostics,
+    }
+}
+
 /// One suite per skill with cases (in the order of its first file: case
 /// files by name, then the skills' own files by skill), and one per case
 /// file naming no skill.
@@ -658,7 +671,10 @@ pub(crate) fn read_source(
         Ok(None) => rules::UNREADABLE
             .diag(
                 file,
-                format!("case file is larger than {limit} bytes and was not parsed"),
+                format!(
+                    "case file is {}, larger than {limit} bytes ([catalog] max-case-bytes), and was not parsed",
+                    super::size_of(path)
+                ),
             )
             .with_help("split the cases, or raise [catalog] max-case-bytes in skillgate.toml"),
         Err(e) => rules::UNREADABLE

@@ -4,6 +4,8 @@
 
 pub mod cases;
 pub mod load;
+pub mod not_text;
+pub mod skill_md_folder;
 pub mod toml_syntax;
 
 /// The candidate closest to `word` when it is close enough to be a typo:

@@ -49,6 +49,11 @@ rule! {
     /// `effort`, `context`, `agent`, `hooks`, `paths`, `shell`; set the list
     /// with `[lint] client-keys`).
     ///
+    /// For `disable-model-invocation: true` it also says what the key does
+    /// (Claude Code keeps the skill from the model; the other clients list
+    /// it), and is that key's only finding: SG604 does not repeat it unless
+    /// SG110 is off, and the skill needs no case file (SG406).
+    ///
     /// ## Why is this bad?
     /// The key works in that client only; other clients ignore it or, if
     /// strict, reject the skill. Keep it when you target that client.
@@ -159,11 +164,18 @@ pub fn check(s: &SkillCtx, out: &mut Vec<Diagnostic>) {
             continue; // SG203 reports it
         }
         if lint.client_keys.iter().any(|k| k == key) {
+            // the one finding of `disable-model-invocation: true` (SG604 and
+            // SG406 say nothing more of it): what it does, where
+            let effect = if key == "disable-model-invocation" && s.skill.model_never_chooses() {
+                ": Claude Code keeps the skill from the model (only `/name` runs it); the other clients ignore the key and list the skill"
+            } else {
+                ""
+            };
             out.push(
                 CLIENT_KEY
                     .diag(
                         s.file(),
-                        format!("`{key}` is a client-specific key, not part of the Agent Skills specification"),
+                        format!("`{key}` is a client-specific key, not part of the Agent Skills specification{effect}"),
                     )
                     .with_span(e.key_span)
                     .with_help(format!(

@@ -87,8 +87,14 @@ pub fn routing(r: &Routing) -> String {
         (
             percent(route.rank1, route.positives),
             format!(
-                "rank-1 rate ({}/{} positive prompts rank their skill first)",
-                route.rank1, route.positives
+                "rank-1 rate ({}/{} {})",
+                route.rank1,
+                route.positives,
+                if route.positives == 1 {
+                    "positive prompt ranks its skill first"
+                } else {
+                    "positive prompts rank their skill first"
+                }
             ),
             if route.positives > 0 && route.rank1 == route.positives {
                 "good"
@@ -98,7 +104,10 @@ pub fn routing(r: &Routing) -> String {
         ),
         (
             format!("{}/{}", route.checks_passed, route.checks),
-            "trigger checks passed".into(),
+            format!(
+                "trigger checks passed (positives pass in the top {}, not only first)",
+                route.top_k
+            ),
             if route.checks_passed == route.checks {
                 "good"
             } else {

@@ -11,7 +11,9 @@ rule! {
     /// a waza file a `reason` starting with `draft:`), as `skillgate init`
     /// writes them: one finding per file, at the first draft. Drafts are
     /// listed by `skillgate cases` but never routed (Tier 2) or run (Tier
-    /// 3), and do not count towards the minimums.
+    /// 3), and do not count towards the minimums: this finding says what
+    /// is left to write before the skill meets them (SG407 waits until
+    /// the drafts are rewritten).
     ///
     /// ## Why is this bad?
     /// A draft is drawn from the skill's own description (positives) or a
@@ -25,20 +27,31 @@ rule! {
     pub static DRAFTS = ("SG423", "draft-cases", Warning, "trigger prompts are drafts nobody has rewritten yet");
 }
 
-pub fn check(catalog: &Catalog, out: &mut Vec<Diagnostic>) {
+pub fn check(catalog: &Catalog, config: &crate::config::Config, out: &mut Vec<Diagnostic>) {
     for suite in &catalog.suites {
+        // what is left before the minimums are met, said once: at the
+        // suite's first file with drafts
+        let mut left = super::minimums::left_to_write(suite, config);
         let mut by_file: BTreeMap<&str, Vec<&crate::catalog::cases::TriggerCase>> = BTreeMap::new();
         for d in &suite.drafts {
             by_file.entry(d.file.as_str()).or_default().push(d);
         }
         for (file, drafts) in by_file {
             let n = drafts.len();
+            let still = if left.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    "; without them the skill is short of the minimums by {}",
+                    std::mem::take(&mut left).join(", ")
+                )
+            };
             out.push(
                 DRAFTS
                     .diag(
                         file,
                         format!(
-                            "{n} draft trigger prompt{} of `{}` {} not routed or run until rewritten",
+                            "{n} draft trigger prompt{} of `{}` {} not routed or run until rewritten{still}",
                             if n == 1 { "" } else { "s" },
                             suite.name,
                             if n == 1 { "is" } else { "are" }

@@ -13,7 +13,11 @@ rule! {
     /// positive prompts (default 3), `min-negative` negative prompts
     /// (default 2) and `min-evals` behavioral evals (default 1). A skill
     /// whose cases are (also) in its own folder is held to the same
-    /// minimums over all its files together; drafts (SG423) do not count.
+    /// minimums over all its files together; drafts (SG423) do not count,
+    /// and a skill with drafts is SG423's to report: it says what is left
+    /// to write.
+    /// Every list short of its minimum is named in one finding per file
+    /// (per skill, for a skill's own files), with what to add to each.
     ///
     /// ## Why is this bad?
     /// One prompt is an anecdote: a description can match it by luck.
@@ -32,7 +36,19 @@ rule! {
 
 pub fn check(catalog: &Catalog, config: &Config, out: &mut Vec<Diagnostic>) {
     let c = &config.cases;
-    for suite in catalog.suites.iter().filter(|s| !s.case_files_only()) {
+    // a suite with drafts: SG423 says what is left to write (drafts are
+    // drafts, and the minimums wait until they are rewritten)
+    let drafted: std::collections::HashSet<&str> = catalog
+        .suites
+        .iter()
+        .filter(|s| !s.drafts.is_empty())
+        .flat_map(|s| s.files.iter().map(String::as_str))
+        .collect();
+    for suite in catalog
+        .suites
+        .iter()
+        .filter(|s| !s.case_files_only() && s.drafts.is_empty())
+    {
         check_suite(catalog, suite, config, out);
     }
     // case files merged with the skills' own files: counted above
@@ -43,7 +59,7 @@ pub fn check(catalog: &Catalog, config: &Config, out: &mut Vec<Diagnostic>) {
         .flat_map(|s| s.files.iter().map(String::as_str))
         .collect();
     for case in &catalog.cases {
-        if merged.contains(case.file.as_str()) {
+        if merged.contains(case.file.as_str()) || drafted.contains(case.file.as_str()) {
             continue;
         }
         let Some(root) = root(case) else { continue };
@@ -77,6 +93,7 @@ pub fn check(catalog: &Catalog, config: &Config, out: &mut Vec<Diagnostic>) {
                 "add an eval with id, prompt, expected_output and expectations",
             ),
         ];
+        let mut short = Shortfalls::default();
         for (what, key, list, parent, min, config_key, help) in lists {
             // count what is written; malformed entries are SG403's and SG408's
             let n = match list {
@@ -93,20 +110,76 @@ pub fn check(catalog: &Catalog, config: &Config, out: &mut Vec<Diagnostic>) {
                 Some(v) => case.value_span(v),
                 None => case.span(parent.start, parent.start + 1),
             };
-            let message = if list.is_none() {
-                format!("no `{key}`: 0 {what}, fewer than the minimum of {min}")
+            let item = if list.is_none() {
+                format!("0 {what}, no `{key}` (minimum {min})")
             } else {
-                format!("{n} {what}, fewer than the minimum of {min}")
+                format!("{n} {} (minimum {min})", counted(n, what))
             };
-            out.push(
-                MINIMUMS
-                    .diag(&case.file, message)
-                    .with_span(span)
-                    .with_help(format!(
-                        "{help} (the minimum is [cases] {config_key} in skillgate.toml)"
-                    )),
-            );
+            short.add(item, help, config_key, Some(span));
         }
+        if let Some(d) = short.finish(&case.file, "too few cases", "") {
+            out.push(d);
+        }
+    }
+}
+
+/// `what` (a plural: "positive trigger prompts") for a count of `n`.
+fn counted(n: usize, what: &str) -> String {
+    match (n, what.strip_suffix('s')) {
+        (1, Some(one)) => one.to_string(),
+        _ => what.to_string(),
+    }
+}
+
+/// What one file or suite lacks, gathered into one finding (one rule, one
+/// file, one finding): each list short of its minimum, what to add to
+/// each, and the first list's place.
+#[derive(Default)]
+struct Shortfalls {
+    items: Vec<String>,
+    helps: Vec<String>,
+    keys: Vec<&'static str>,
+    span: Option<crate::diag::Span>,
+}
+
+impl Shortfalls {
+    fn add(
+        &mut self,
+        item: String,
+        help: &str,
+        key: &'static str,
+        span: Option<crate::diag::Span>,
+    ) {
+        self.items.push(item);
+        self.helps.push(help.to_string());
+        self.keys.push(key);
+        if self.span.is_none() {
+            self.span = span;
+        }
+    }
+
+    /// The finding, `None` when nothing is short: `lead`, then each list
+    /// short of its minimum; `also` ends the help.
+    fn finish(self, file: &str, lead: &str, also: &str) -> Option<Diagnostic> {
+        if self.items.is_empty() {
+            return None;
+        }
+        let keys: Vec<String> = self.keys.iter().map(|k| format!("[cases] {k}")).collect();
+        Some(
+            MINIMUMS
+                .diag(file, format!("{lead}: {}", self.items.join("; ")))
+                .with_span_opt(self.span)
+                .with_help(format!(
+                    "{} (the {} {} in skillgate.toml{also})",
+                    self.helps.join("; "),
+                    if keys.len() == 1 {
+                        "minimum is"
+                    } else {
+                        "minimums are"
+                    },
+                    keys.join(", ")
+                )),
+        )
     }
 }
 
@@ -150,31 +223,62 @@ fn check_suite(catalog: &Catalog, suite: &Suite, config: &Config, out: &mut Vec<
         return;
     };
     let skill_file = suite.skill.map(|i| catalog.skills[i].file.as_str());
+    let mut short = Shortfalls::default();
     for (what, n, draft, min, key, help) in lists {
         if n >= min {
             continue;
         }
         let drafted = match draft {
             0 => String::new(),
-            1 => " (1 draft not counted)".to_string(),
-            d => format!(" ({d} drafts not counted)"),
+            1 => ", 1 draft not counted".to_string(),
+            d => format!(", {d} drafts not counted"),
         };
-        out.push(
-            MINIMUMS
-                .diag(
-                    first.as_str(),
-                    format!(
-                        "`{}` has {n} {what}{drafted} across {}, fewer than the minimum of {min}",
-                        suite.name,
-                        suite.files.join(", ")
-                    ),
-                )
-                .with_help(format!(
-                    "{help} (the minimum is [cases] {key} in skillgate.toml{})",
-                    skill_file
-                        .map(|f| format!("; the skill is {f}"))
-                        .unwrap_or_default()
-                )),
+        short.add(
+            format!("{n} {what} (minimum {min}{drafted})"),
+            help,
+            key,
+            None,
         );
     }
+    let lead = format!(
+        "`{}` has too few cases across {}",
+        suite.name,
+        suite.files.join(", ")
+    );
+    let also = skill_file
+        .map(|f| format!("; the skill is {f}"))
+        .unwrap_or_default();
+    if let Some(d) = short.finish(first, &lead, &also) {
+        out.push(d);
+    }
+}
+
+/// What a suite lacks, for SG423: "1 more positive trigger prompt
+/// (minimum 3)", in the order of the minimums; drafts do not count.
+pub fn left_to_write(suite: &Suite, config: &Config) -> Vec<String> {
+    let c = &config.cases;
+    [
+        (
+            suite.positive.len(),
+            c.min_positive,
+            "positive trigger prompts",
+        ),
+        (
+            suite.negative.len(),
+            c.min_negative,
+            "negative trigger prompts",
+        ),
+        (suite.evals.len(), c.min_evals, "behavioral evals"),
+    ]
+    .into_iter()
+    .filter(|(n, min, _)| n < min)
+    .map(|(n, min, what)| {
+        format!(
+            "{} {}{} (minimum {min})",
+            min - n,
+            if n > 0 { "more " } else { "" },
+            counted(min - n, what)
+        )
+    })
+    .collect()
 }

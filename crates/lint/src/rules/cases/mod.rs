@@ -50,7 +50,7 @@ pub fn run(catalog: &Catalog, config: &Config, out: &mut Vec<Diagnostic>) {
     waza_shape::check(catalog, out);
     source_skill::check(catalog, out);
     two_places::check(catalog, out);
-    drafts::check(catalog, out);
+    drafts::check(catalog, config, out);
     skill_name::check(catalog, out);
     unknown_skill::check(catalog, out);
     missing_case_file::check(catalog, out);

@@ -12,6 +12,8 @@ rule! {
     /// ## Why is this bad?
     /// The model cannot choose the skill by itself; Tier 2 does not route
     /// it and its trigger prompts are not checked (SG507). When that is
-    /// intended, this is only a note.
+    /// intended, this is only a note. For `disable-model-invocation: true`
+    /// SG110 says it already (one cause, one finding): this note appears
+    /// only when SG110 is turned off.
     pub static HIDDEN = ("SG604", "hidden-from-model", Notice, "Claude Code does not list the skill for the model");
 }

@@ -1,0 +1,592 @@
+//! The first hour of a new user (issue 22, section 3): each test runs the
+//! binary as they did and asserts on what they see.
+
+mod common;
+
+use common::{check_json, skillgate};
+use std::path::{Path, PathBuf};
+
+/// `../shared/corpora/<rel>` beside the repository, or `None` (with a
+/// message) in a clone without it; CI has it.
+fn corpus(rel: &str) -> Option<PathBuf> {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/corpora")
+        .join(rel);
+    if p.exists() {
+        Some(p)
+    } else {
+        eprintln!("skipped: {} does not exist", p.display());
+        None
+    }
+}
+
+/// Write `files` (path, text) under a new temporary folder.
+fn catalog(files: &[(&str, &[u8])]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for (path, bytes) in files {
+        let p = dir.path().join(path);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, bytes).unwrap();
+    }
+    dir
+}
+
+const OK: &[u8] =
+    b"---\nname: ok\ndescription: Formats tables. Use when the user asks to format a table.\n---\n# Ok\n";
+
+#[test]
+fn a_folder_without_any_skill_is_a_usage_error_that_says_where_it_looked() {
+    for layout in [&[][..], &[("src/main.rs", &b"fn main() {}\n"[..])][..]] {
+        let dir = catalog(layout);
+        let out = skillgate().arg("check").arg(dir.path()).output().unwrap();
+        assert_eq!(out.status.code(), Some(2));
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert!(err.contains("no SKILL.md found: looked in"), "{err}");
+        assert!(err.contains(&dir.path().display().to_string()), "{err}");
+        assert!(err.contains("e.g. skills/pdf/SKILL.md"), "{err}");
+        assert!(out.stdout.is_empty());
+    }
+    // an empty skills/ folder: it says it looked there
+    let dir = catalog(&[("skills/.keep", b"")]);
+    let out = skillgate().arg("check").arg(dir.path()).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("/skills/ and every folder below"), "{err}");
+}
+
+#[test]
+fn one_skill_folder_reads_its_own_case_sources() {
+    let Some(root) = corpus("routing-bench/SalesforceCommerceCloud__b2c-developer-tooling") else {
+        return;
+    };
+    let skill = root.join("skills/b2c-cli/skills/b2c-sites");
+    let whole = check_json(&root, &[]);
+    assert_eq!(
+        whole
+            .in_file("SG407", "b2c-sites/evals/trigger-evals.json")
+            .len(),
+        1
+    );
+    let alone = check_json(&skill, &[]);
+    let f = alone.one("SG407", "evals/trigger-evals.json");
+    assert!(f.message.contains("0 behavioral evals"), "{}", f.message);
+    // and routing does not rank its prompts against nothing
+    let out = skillgate().arg("check").arg(&skill).output().unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(!text.contains("SG503"), "{text}");
+    assert!(
+        text.contains("trigger prompts: 10 read, not ranked: a skill checked alone"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_binary_skill_md_is_one_finding_with_no_bytes_shown() {
+    let mut png = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR".to_vec();
+    png.extend((0..600u32).map(|i| (i * 37 % 251) as u8));
+    let dir = catalog(&[("skills/logo/SKILL.md", &png), ("skills/ok/SKILL.md", OK)]);
+    let r = check_json(dir.path(), &[]);
+    assert_eq!(
+        r.rules_in("skills/logo/"),
+        vec!["SG018"],
+        "{:#?}",
+        r.findings
+    );
+    let f = r.one("SG018", "skills/logo/SKILL.md");
+    assert_eq!(
+        f.message,
+        "SKILL.md is not text (a PNG image); it was not parsed"
+    );
+    assert_eq!(f.line, None);
+    let out = skillgate()
+        .arg("check")
+        .arg(dir.path())
+        .arg("--no-route")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("error[SG018]"), "{text}");
+    assert!(
+        !text.contains("PNG\r") && !text.contains('\u{fffd}'),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_folder_named_skill_md_is_reported_once() {
+    let dir = catalog(&[
+        ("skills/pdf/SKILL.md/README.md", b"# pdf\n"),
+        ("skills/ok/SKILL.md", OK),
+    ]);
+    let r = check_json(dir.path(), &[]);
+    assert_eq!(r.code, 1);
+    assert_eq!(r.rules_in("skills/pdf"), vec!["SG019"], "{:#?}", r.findings);
+    let f = r.one("SG019", "skills/pdf/SKILL.md");
+    assert!(
+        f.message.contains("is a folder, not a file"),
+        "{}",
+        f.message
+    );
+}
+
+#[test]
+fn a_file_over_the_size_limit_names_its_size_and_the_limit() {
+    let mut big = OK.to_vec();
+    big.extend(std::iter::repeat_n(b'x', 200));
+    big.push(b'\n');
+    let dir = catalog(&[
+        ("skills/ok/SKILL.md", &big),
+        ("skillgate.toml", b"[catalog]\nmax-file-bytes = 64\n"),
+    ]);
+    let r = check_json(dir.path(), &[]);
+    let f = r.one("SG001", "skills/ok/SKILL.md");
+    assert_eq!(
+        f.message,
+        format!(
+            "SKILL.md is {} bytes, larger than 64 bytes ([catalog] max-file-bytes), and was not parsed",
+            big.len()
+        )
+    );
+}
+
+/// A catalog that keeps case files: `ok` has one, `manual` is a skill the
+/// model never chooses (`disable-model-invocation: true`) and has none.
+fn manual_catalog() -> tempfile::TempDir {
+    catalog(&[
+        ("skills/ok/SKILL.md", OK),
+        (
+            "skills/manual/SKILL.md",
+            b"---\nname: manual\ndescription: Releases the project. Use when the user types /manual.\ndisable-model-invocation: true\n---\n# Manual\n",
+        ),
+        (
+            "evals/cases/ok.json",
+            br#"{"skill_name": "ok", "trigger": {"positive": [{"prompt": "format this table"}, {"prompt": "format the table below"}, {"prompt": "please format my table"}], "negative": [{"prompt": "release the project", "owner": "manual"}, {"prompt": "what is the weather"}]}, "evals": [{"id": 1, "kind": "dialogue", "prompt": "format this table", "expected_output": "a table", "expectations": ["the table is aligned"]}]}"#,
+        ),
+    ])
+}
+
+#[test]
+fn disable_model_invocation_is_one_finding() {
+    let dir = manual_catalog();
+    let r = check_json(dir.path(), &[]);
+    assert_eq!(
+        r.rules_in("skills/manual/"),
+        vec!["SG110"],
+        "{:#?}",
+        r.findings
+    );
+    let f = r.one("SG110", "skills/manual/SKILL.md");
+    assert_eq!(f.line, Some(4));
+    assert!(
+        f.message
+            .contains("Claude Code keeps the skill from the model (only `/name` runs it)"),
+        "{}",
+        f.message
+    );
+    // with SG110 off, SG604 says it instead; still no SG406
+    std::fs::write(
+        dir.path().join("skillgate.toml"),
+        "[lint.rules]\nSG110 = \"off\"\n",
+    )
+    .unwrap();
+    let r = check_json(dir.path(), &[]);
+    assert_eq!(
+        r.rules_in("skills/manual/"),
+        vec!["SG604"],
+        "{:#?}",
+        r.findings
+    );
+}
+
+/// `n` skills, each with a client-specific key (one SG110 each), and
+/// one with a description of 1,130 characters (SG105).
+fn noisy_catalog(n: usize) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for i in 0..n {
+        let p = dir.path().join(format!("skills/s{i}/SKILL.md"));
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(
+            p,
+            format!("---\nname: s{i}\ndescription: Does thing {i}. Use when the user asks for thing {i}.\nargument-hint: \"[x]\"\n---\n# S{i}\n"),
+        )
+        .unwrap();
+    }
+    let p = dir.path().join("skills/long/SKILL.md");
+    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+    std::fs::write(
+        p,
+        format!(
+            "---\nname: long\ndescription: Use when {}.\n---\n# Long\n",
+            "the user asks ".repeat(80)
+        ),
+    )
+    .unwrap();
+    dir
+}
+
+#[test]
+fn statistics_count_findings_per_rule_most_frequent_first() {
+    let dir = noisy_catalog(3);
+    let (text, code) = common::check_human(dir.path(), &["--statistics"]);
+    assert_eq!(code, 1);
+    assert_eq!(
+        text,
+        "4 findings by rule:\n\
+         3  SG110  warning  client-key            frontmatter key is a client-specific extension\n\
+         1  SG105  error    description-too-long  `description` is longer than 1024 characters\n\
+         \n\
+         4 skills checked: 1 error, 3 warnings, 0 notices\n"
+    );
+    // not with another format
+    let out = skillgate()
+        .arg("check")
+        .arg(dir.path())
+        .args(["--statistics", "--format", "json"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--statistics prints text"));
+}
+
+#[test]
+fn a_long_report_opens_with_the_findings_by_rule() {
+    // 20 findings: a short report, no table
+    let (few, _) = common::check_human(noisy_catalog(19).path(), &[]);
+    assert!(!few.contains("findings by rule"), "{few}");
+    let (many, _) = common::check_human(noisy_catalog(20).path(), &[]);
+    assert!(
+        many.starts_with("21 findings by rule:\n20  SG110  warning  client-key "),
+        "{many}"
+    );
+    assert_eq!(many.matches("warning[SG110]").count(), 20);
+}
+
+/// Run the binary with `args`: exit code, stdout, stderr.
+fn run(args: &[&str]) -> (i32, String, String) {
+    let out = skillgate().args(args).output().unwrap();
+    (
+        out.status.code().unwrap(),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+#[test]
+fn help_of_check_behavioral_prints_help() {
+    let (code, out, _) = run(&["check", "--behavioral", "--help"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("Tier 3: behavioral evals"), "{out}");
+    let (code, _, err) = run(&["check", "--behavioral"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("--behavioral needs the skill to evaluate"),
+        "{err}"
+    );
+}
+
+#[test]
+fn one_thing_is_called_baseline_in_checks_options() {
+    let (_, help, _) = run(&["check", "--help"]);
+    assert!(help.contains("--with-skill-only"), "{help}");
+    assert!(help.contains("--compare-skill <REF>"), "{help}");
+    assert!(
+        !help.lines().any(|l| {
+            let l = l.trim_start();
+            l.starts_with("--no-baseline") || l.starts_with("--baseline-skill")
+        }),
+        "{help}"
+    );
+    assert!(help.contains("--baseline <FILE>") && help.contains("--save-baseline <FILE>"));
+    // the old spellings still parse (hidden aliases)
+    let (code, _, err) = run(&[
+        "check",
+        "--behavioral",
+        "x",
+        "--no-baseline",
+        "--baseline-skill",
+        "v1",
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("cannot be used with"), "{err}");
+}
+
+#[test]
+fn report_says_its_gates_judge_and_do_not_fail() {
+    let (_, help, _) = run(&["report", "--help"]);
+    assert!(!help.contains("Fail when"), "{help}");
+    assert!(help.contains("Judge trigger F1 against X"), "{help}");
+}
+
+#[test]
+fn listing_capture_does_not_offer_spec() {
+    let (_, help, _) = run(&["listing", "--help"]);
+    let capture = &help[help.find("--capture <CLIENT>").unwrap()..];
+    let capture = &capture[..capture.find("--verify").unwrap()];
+    assert!(!capture.contains("- spec"), "{capture}");
+    let (code, _, err) = run(&["listing", "--capture", "spec"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("invalid value 'spec'"), "{err}");
+}
+
+#[test]
+fn commands_list_only_the_exit_codes_they_use() {
+    for cmd in ["rules", "rule", "schema", "rank", "init"] {
+        let (_, help, _) = run(&[cmd, "--help"]);
+        let codes = &help[help.find("Exit codes:").expect(cmd)..];
+        assert!(
+            codes.contains("  0  ") && codes.contains("  2  "),
+            "{cmd}: {codes}"
+        );
+        assert!(
+            !codes.contains("  3  ") && !codes.contains("  4  ") && !codes.contains("  1  "),
+            "{cmd}: {codes}"
+        );
+    }
+    let (_, help, _) = run(&["listing", "--help"]);
+    assert!(help.contains("  4  with --capture or --verify"), "{help}");
+}
+
+#[test]
+fn an_empty_prompt_is_a_usage_error() {
+    let dir = catalog(&[("skills/ok/SKILL.md", OK)]);
+    let root = dir.path().to_str().unwrap();
+    for prompt in ["", "   "] {
+        let (code, out, err) = run(&["rank", prompt, root]);
+        assert_eq!(code, 2);
+        assert!(out.is_empty());
+        assert!(err.contains("the prompt is empty"), "{err}");
+    }
+}
+
+#[test]
+fn counts_are_in_correct_english_and_passing_says_top_3() {
+    let dir = catalog(&[
+        ("skills/ok/SKILL.md", OK),
+        (
+            "evals/cases/ok.json",
+            br#"{"skill_name": "ok", "trigger": {"positive": [{"prompt": "format this table"}], "negative": []}, "evals": []}"#,
+        ),
+    ]);
+    let out = skillgate().arg("check").arg(dir.path()).output().unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("\n1 skill checked: 1 error, 0 warnings, 0 notices\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("trigger checks: 1/1 passed across 1 routed skill; a positive passes in the top 3 ([route] top-k), a negative unless its skill ranks first\n"),
+        "{text}"
+    );
+    assert!(
+        text.ends_with("trigger rank-1 rate: 100% (1/1 positive prompt ranks its skill first)\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("1 positive trigger prompt (minimum 3)"),
+        "{text}"
+    );
+}
+
+/// The error count of `check --format json` on `root`.
+fn errors(root: &Path) -> u64 {
+    let out = skillgate()
+        .arg("check")
+        .arg(root)
+        .args(["--format", "json"])
+        .output()
+        .unwrap();
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    doc["summary"]["errors"].as_u64().unwrap()
+}
+
+/// Every bracket and quote of `s` that opens also closes.
+fn balanced(s: &str) -> bool {
+    let pairs = [('(', ')'), ('[', ']'), ('{', '}'), ('“', '”')];
+    pairs
+        .iter()
+        .all(|(o, c)| s.matches(*o).count() == s.matches(*c).count())
+        && s.matches('"').count().is_multiple_of(2)
+        && s.matches('`').count().is_multiple_of(2)
+}
+
+#[test]
+fn init_leaves_the_error_count_where_it_was_and_drafts_sentences() {
+    let Some(src) = corpus("routing-bench/tony__ai-workflow-plugins") else {
+        return;
+    };
+    let cat = common::copy_tree(&src);
+    for skill in ["xfail", "double-check"] {
+        std::fs::remove_file(cat.path().join(format!("evals/cases/{skill}.json"))).unwrap();
+    }
+    let before = errors(cat.path());
+    let mut negatives = Vec::new();
+    for skill in ["xfail", "double-check"] {
+        let out = skillgate()
+            .args(["init", skill, "--format", "json"])
+            .arg(cat.path())
+            .output()
+            .unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        for d in r["positive"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .chain(r["negative"].as_array().unwrap())
+        {
+            let p = d["prompt"].as_str().unwrap();
+            assert!(balanced(p), "{skill}: {p}");
+            assert!(p.split_whitespace().count() >= 2, "{skill}: {p}");
+        }
+        for d in r["positive"].as_array().unwrap() {
+            assert!(d["prompt"].as_str().unwrap().ends_with('.'), "{d}");
+        }
+        // what is left to write is said; the eval is always left
+        let left: Vec<&str> = r["left_to_write"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_str().unwrap())
+            .collect();
+        assert!(
+            left.iter()
+                .any(|l| l.starts_with("1 behavioral eval (minimum 1")),
+            "{left:?}"
+        );
+        // negatives are prompts the siblings' authors wrote
+        let owned: Vec<(String, String)> = r["negative"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| {
+                (
+                    d["owner"].as_str().unwrap().to_string(),
+                    d["prompt"].as_str().unwrap().to_string(),
+                )
+            })
+            .collect();
+        assert_eq!(owned.len(), 3, "{owned:?}");
+        for (owner, prompt) in &owned {
+            let case =
+                std::fs::read_to_string(cat.path().join(format!("evals/cases/{owner}.json")))
+                    .unwrap();
+            assert!(
+                case.contains(&serde_json::to_string(prompt).unwrap()),
+                "{owner}: {prompt}"
+            );
+        }
+        negatives.push(owned);
+    }
+    // two skills, different negatives
+    assert!(
+        negatives[0].iter().all(|n| !negatives[1].contains(n)),
+        "{negatives:?}"
+    );
+    // drafts are SG423 and the skill still has no case a person wrote
+    // (SG406): the error count is where it was
+    assert_eq!(errors(cat.path()), before);
+    let r = check_json(cat.path(), &[]);
+    assert!(r.in_file("SG407", "evals/cases/xfail.json").is_empty());
+    let f = r.one("SG423", "evals/cases/xfail.json");
+    assert!(
+        f.message
+            .contains("short of the minimums by 3 positive trigger prompts (minimum 3)"),
+        "{}",
+        f.message
+    );
+}
+
+#[test]
+fn init_in_a_catalog_of_trigger_sets_adds_no_error() {
+    let dir = catalog(&[
+        ("skills/ok/SKILL.md", OK),
+        (
+            "skills/ok/evals/trigger-queries.json",
+            br#"[{"query": "line up the columns of this table", "should_trigger": true}]"#,
+        ),
+        (
+            "skills/charts/SKILL.md",
+            b"---\nname: charts\ndescription: Draws charts from tables. Use when the user asks to plot a table as a bar chart (or a line chart), or says \"chart this\", \"plot these numbers\".\n---\n# Charts\n",
+        ),
+    ]);
+    let before = errors(dir.path());
+    let out = skillgate()
+        .args(["init", "charts"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("    \"Plot a table as a bar chart (or a line chart).\""),
+        "{text}"
+    );
+    assert!(text.contains("    \"Chart this.\""), "{text}");
+    assert!(
+        text.contains("\"line up the columns of this table\"  (owner ok)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("left to write, beside rewriting the drafts: "),
+        "{text}"
+    );
+    assert_eq!(errors(dir.path()), before);
+}
+
+#[test]
+fn init_says_the_real_cause_and_takes_the_folder_name() {
+    let dir = manual_catalog();
+    let (code, _, err) = run(&["init", "manual", dir.path().to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("`manual` has `disable-model-invocation: true` (skills/manual/SKILL.md): the model never chooses it"),
+        "{err}"
+    );
+    assert!(!err.contains("no readable name or description"), "{err}");
+    // `template/` whose frontmatter says `template-skill`: both names work
+    let dir = catalog(&[
+        ("skills/ok/SKILL.md", OK),
+        (
+            "skills/template/SKILL.md",
+            b"---\nname: template-skill\ndescription: A template for new skills. Use when the user asks to start a new skill from the template.\n---\n# Template\n",
+        ),
+    ]);
+    for name in ["template", "template-skill"] {
+        let (code, out, err) = run(&["init", name, dir.path().to_str().unwrap(), "--dry-run"]);
+        assert_eq!(code, 0, "{name}: {err}");
+        assert!(
+            out.contains("would write skills/template/evals/trigger-queries.json"),
+            "{out}"
+        );
+    }
+}
+
+#[test]
+fn the_report_says_a_positive_passes_in_the_top_3() {
+    let dir = catalog(&[
+        ("skills/ok/SKILL.md", OK),
+        (
+            "evals/cases/ok.json",
+            br#"{"skill_name": "ok", "trigger": {"positive": [{"prompt": "format this table"}], "negative": []}, "evals": []}"#,
+        ),
+    ]);
+    let out = skillgate()
+        .arg("report")
+        .arg(dir.path())
+        .args(["-o", "-"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let html = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        html.contains("trigger checks passed (positives pass in the top 3, not only first)"),
+        "{html}"
+    );
+    assert!(html.contains("1/1 positive prompt ranks its skill first"));
+}
