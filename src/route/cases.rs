@@ -45,6 +45,8 @@ pub struct PromptResult {
     pub score: f64,
     /// The skill ranks strictly first with a score above 0.
     pub rank1: bool,
+    /// The skill ties for first with a score above 0 (not a rank-1 hit).
+    pub tied_first: bool,
     /// The check (including the owner check of a negative) passed.
     pub passed: bool,
     /// The finding when it did not pass.
@@ -81,6 +83,10 @@ pub struct Outcome {
     /// Every prompt checked, in case-file order.
     pub prompts: Vec<PromptResult>,
     pub rank1: usize,
+    /// Positives whose skill ranks within the top 3 (ties counted ahead).
+    pub top3: usize,
+    /// Positives whose skill ties for first.
+    pub tied_first: usize,
     pub positives: usize,
     pub checks: usize,
     pub checks_passed: usize,
@@ -138,6 +144,12 @@ pub fn check(router: &Router, config: &RouteConfig) -> Outcome {
             out.positives += 1;
             if r.rank1 {
                 out.rank1 += 1;
+            }
+            if r.score > 0.0 && r.rank <= 3 {
+                out.top3 += 1;
+            }
+            if r.tied_first {
+                out.tied_first += 1;
             }
         }
         out.diagnostics.extend(r.diagnostics.iter().cloned());
@@ -395,6 +407,7 @@ fn run(router: &Router, config: &RouteConfig, scorer: &mut Scorer, job: &Job) ->
         rank: st.rank(),
         score: st.score,
         rank1: st.is_rank1(),
+        tied_first: st.is_first_or_tied() && st.tied > 0,
         passed,
         diagnostics: diags,
         cell,

@@ -393,6 +393,8 @@ pub fn check<'c>(catalog: &'c Catalog, config: &Config, args: &Opts) -> Result<R
 
     let mut summary = RouteSummary {
         rank1: outcome.rank1,
+        top3: outcome.top3,
+        tied_first: outcome.tied_first,
         positives: outcome.positives,
         checks_passed: outcome.checks_passed,
         checks: outcome.checks,
