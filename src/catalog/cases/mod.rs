@@ -31,6 +31,7 @@ pub mod case_file;
 pub mod evals_json;
 pub mod expectation;
 pub mod fixtures;
+pub mod repo_level;
 pub mod scan;
 pub mod trigger_set;
 pub mod waza;
@@ -431,8 +432,12 @@ pub fn suite_index(suites: &[Suite], n: usize) -> Vec<Option<usize>> {
 /// into suites.
 pub fn load_all(root: &Path, config: &Config, skills: &[Skill]) -> Loaded {
     let (case_files, mut diagnostics) = case_file::load_all(root, config);
-    let (sources, scan_diags) = scan::load_all(root, config, skills);
+    let (mut sources, scan_diags) = scan::load_all(root, config, skills);
     diagnostics.extend(scan_diags);
+    let (repo, repo_diags) = repo_level::load_all(root, config, skills);
+    sources.extend(repo);
+    sources.sort_by(|a, b| a.file.cmp(&b.file));
+    diagnostics.extend(repo_diags);
     let suites = merge(skills, &case_files, &sources);
     Loaded {
         case_files,

@@ -88,8 +88,8 @@ pub fn check(catalog: &Catalog, out: &mut Vec<Diagnostic>) {
                 let Some(root) = src.yaml().and_then(|t| t.root.as_ref()) else {
                     continue;
                 };
-                yaml_keys(src, root, "the file", waza::ROOT_KEYS, out);
-                for (list, _) in waza::LISTS {
+                yaml_keys(src, root, "the file", waza::root_keys(root), out);
+                for (list, _) in waza::lists(root) {
                     for item in waza::get(root, list)
                         .and_then(waza::items)
                         .unwrap_or_default()
