@@ -19,7 +19,7 @@ use std::path::{Path, PathBuf};
 
 /// The pooled rank-1 count this branch reached: a change that loses
 /// prompts overall fails here.
-const POOLED_FLOOR: u64 = 910;
+const POOLED_FLOOR: u64 = 922;
 
 /// The catalogs, with the reference's rank-1 count where it was measured
 /// (`routing-bench/README.md`; the corpora README for addyosmani).

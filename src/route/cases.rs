@@ -213,12 +213,36 @@ fn scored(router: &Router, d: u32, score: f64) -> String {
     format!("`{}` ({score:.2})", router.index.doc(d).name)
 }
 
-/// `#3` or `#3 (tied with 2 others)`.
+/// `#3`, `#3 (tied with 2 others)`, or `tied for #1 with 1 other` (which
+/// the rank-1 rate counts as a miss: the model has no reason to prefer
+/// either skill).
 fn place(st: &Standing) -> String {
+    if st.above == 0 && st.tied > 0 && st.matched() {
+        return format!("tied for #1 with {}", others(st.tied));
+    }
     match st.tied {
         0 => format!("#{}", st.rank()),
         1 => format!("#{} (tied with 1 other)", st.rank()),
         n => format!("#{} (tied with {n} others)", st.rank()),
+    }
+}
+
+/// `1 other`, `2 others`.
+fn others(n: usize) -> String {
+    if n == 1 {
+        "1 other".into()
+    } else {
+        format!("{n} others")
+    }
+}
+
+/// `ranked #3` or `tied for #1 with 1 other`.
+fn ranked(st: &Standing) -> String {
+    let p = place(st);
+    if p.starts_with('#') {
+        format!("ranked {p}")
+    } else {
+        p
     }
 }
 
@@ -303,13 +327,10 @@ fn run(router: &Router, config: &RouteConfig, scorer: &mut Scorer, job: &Job) ->
                     rules::POSITIVE_MISSED
                         .diag(
                             file,
-                            format!(
-                                "`{skill}`: positive prompt ranked {} (need top {k})",
-                                place(&st)
-                            ),
+                            format!("`{skill}`: positive prompt {} (need top {k})", ranked(&st)),
                         )
                         .with_span(prompt.span)
-                        .with_label(format!("`{skill}` ranks {} at {:.2}", place(&st), st.score))
+                        .with_label(format!("`{skill}` {} at {:.2}", ranked(&st), st.score))
                         .with_help(help),
                 );
             }

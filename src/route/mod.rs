@@ -15,6 +15,7 @@ pub mod cases;
 pub mod cmd;
 pub mod collide;
 pub mod index;
+pub mod inflect;
 pub mod listing;
 pub mod rank;
 pub mod rules;
