@@ -49,6 +49,8 @@ pub struct PromptResult {
     pub tied_first: bool,
     /// The check (including the owner check of a negative) passed.
     pub passed: bool,
+    /// False for a `"lexical": false` prompt: not ranked, expected to miss.
+    pub lexical: bool,
     /// The finding when it did not pass.
     pub diagnostics: Vec<Diagnostic>,
     /// Who the prompt belongs to and which skill ranked first: its cell of
@@ -83,6 +85,8 @@ pub struct Outcome {
     /// Every prompt checked, in case-file order.
     pub prompts: Vec<PromptResult>,
     pub rank1: usize,
+    /// Prompts marked `"lexical": false`: reported as expected, not ranked.
+    pub not_lexical: usize,
     /// Positives whose skill ranks within the top 3 (ties counted ahead).
     pub top3: usize,
     /// Positives whose skill ties for first.
@@ -135,6 +139,9 @@ pub fn check(router: &Router, config: &RouteConfig) -> Outcome {
             |scorer, job| run(router, config, scorer, job),
         )
         .collect();
+    let (ranked, not_lexical): (Vec<_>, Vec<_>) = results.into_iter().partition(|r| r.lexical);
+    out.not_lexical = not_lexical.len();
+    let results = ranked;
     for r in &results {
         out.checks += 1;
         if r.passed {
@@ -273,9 +280,33 @@ fn quoted(words: &[String]) -> String {
 
 fn run(router: &Router, config: &RouteConfig, scorer: &mut Scorer, job: &Job) -> PromptResult {
     let prompt = &job.trigger.prompt;
+    if !job.trigger.lexical {
+        // the author says lexical routing cannot match it: Tier 3's case
+        return PromptResult {
+            file: job.trigger.file.clone(),
+            skill: job.skill.clone(),
+            doc: job.doc,
+            kind: job.kind,
+            prompt: prompt.value.clone(),
+            span: prompt.span,
+            rank: 0,
+            score: 0.0,
+            rank1: false,
+            tied_first: false,
+            passed: true,
+            lexical: false,
+            diagnostics: Vec::new(),
+            cell: None,
+        };
+    }
     let q = Query::new(&prompt.value, &router.analyzer, &router.index);
     let scores = scorer.score(&q);
-    let st = scores.standing(job.doc);
+    // the skills the prompt legitimately loads too do not count against it
+    let besides: Vec<u32> = (job.trigger.with.iter())
+        .filter_map(|w| router.skill_index(&w.value))
+        .filter_map(|i| router.doc_of(i))
+        .collect();
+    let st = scores.standing_besides(job.doc, &besides);
     // only a failing prompt needs the top 3
     let top = || scores.top(3);
     let top_text = |top: &[(u32, f64)]| {
@@ -336,7 +367,7 @@ fn run(router: &Router, config: &RouteConfig, scorer: &mut Scorer, job: &Job) ->
             }
         }
         Kind::Negative => {
-            if st.is_first_or_tied() {
+            if st.is_first_or_tied() && !besides.contains(&job.doc) {
                 let label = if st.tied > 0 {
                     format!("`{skill}` ties for #1 at {:.2}", st.score)
                 } else {
@@ -369,6 +400,7 @@ fn run(router: &Router, config: &RouteConfig, scorer: &mut Scorer, job: &Job) ->
         && w != job.doc
         && score > 0.0
         && router.is_competitor(w)
+        && !besides.contains(&w)
     {
         let (name, _) = router.routed(w);
         let client = router.listing.client.label();
@@ -430,6 +462,7 @@ fn run(router: &Router, config: &RouteConfig, scorer: &mut Scorer, job: &Job) ->
         rank1: st.is_rank1(),
         tied_first: st.is_first_or_tied() && st.tied > 0,
         passed,
+        lexical: true,
         diagnostics: diags,
         cell,
     }

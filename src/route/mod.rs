@@ -396,6 +396,7 @@ pub fn check<'c>(catalog: &'c Catalog, config: &Config, args: &Opts) -> Result<R
         rank1: outcome.rank1,
         top3: outcome.top3,
         tied_first: outcome.tied_first,
+        not_lexical: outcome.not_lexical,
         positives: outcome.positives,
         checks_passed: outcome.checks_passed,
         checks: outcome.checks,

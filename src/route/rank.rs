@@ -131,6 +131,25 @@ impl Scores<'_> {
         Standing { score, above, tied }
     }
 
+    /// Where document `d` stands when the documents of `besides` (skills
+    /// a prompt legitimately loads too) do not count against it.
+    pub fn standing_besides(&self, d: u32, besides: &[u32]) -> Standing {
+        let mut st = self.standing(d);
+        let key = score_key(st.score);
+        for &o in besides {
+            if o == d {
+                continue;
+            }
+            let k = score_key(self.score(o));
+            if k > key {
+                st.above -= 1;
+            } else if k == key {
+                st.tied = st.tied.saturating_sub(1);
+            }
+        }
+        st
+    }
+
     /// The `n` best skills scoring above zero, in ranking order
     /// (`n == 0`: all of them).
     pub fn top(&self, n: usize) -> Vec<(u32, f64)> {

@@ -127,6 +127,14 @@ pub struct TriggerCase {
     pub draft: bool,
     /// Why it should (not) trigger, when the format says (waza `reason`).
     pub reason: Option<String>,
+    /// `"lexical": false`: a prompt the author knows lexical routing cannot
+    /// match (a paraphrase, another language). Tier 2 reports it as
+    /// expected instead of checking its rank; it stays a Tier 3 case.
+    pub lexical: bool,
+    /// `"with": [...]`: skills the prompt legitimately loads too. They may
+    /// rank above the skill in Tier 2, and their loading is not theft in
+    /// Tier 3.
+    pub with: Vec<Spanned<String>>,
 }
 
 /// What a behavioral eval grades.
@@ -553,6 +561,21 @@ impl Reader<'_> {
                 _ => return None,
             },
         };
+        let lexical = match item.get("lexical") {
+            None => true,
+            Some(v) => match v.kind {
+                Kind::Bool(b) => b,
+                _ => return None,
+            },
+        };
+        let with = match item.get("with") {
+            None => Vec::new(),
+            Some(v) => v
+                .as_array()?
+                .iter()
+                .map(|w| self.string(Some(w)).filter(|s| !s.value.trim().is_empty()))
+                .collect::<Option<Vec<_>>>()?,
+        };
         Some(TriggerCase {
             prompt,
             side,
@@ -563,6 +586,8 @@ impl Reader<'_> {
             file: self.file.to_string(),
             draft,
             reason: None,
+            lexical,
+            with,
         })
     }
 

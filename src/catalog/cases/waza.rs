@@ -186,6 +186,8 @@ pub(crate) fn build(
                 file: file.to_string(),
                 draft: reason.as_deref().is_some_and(is_draft_reason),
                 reason,
+                lexical: true,
+                with: Vec::new(),
             });
         }
     }

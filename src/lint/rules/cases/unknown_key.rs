@@ -31,8 +31,10 @@ rule! {
 
 const ROOT_KEYS: &[&str] = &["skill_name", "trigger", "evals", "$schema"];
 const TRIGGER_KEYS: &[&str] = &["positive", "negative"];
-const POSITIVE_KEYS: &[&str] = &["prompt", "top_k", "split", "draft"];
-const NEGATIVE_KEYS: &[&str] = &["prompt", "top_k", "owner", "split", "draft"];
+const POSITIVE_KEYS: &[&str] = &["prompt", "top_k", "split", "draft", "lexical", "with"];
+const NEGATIVE_KEYS: &[&str] = &[
+    "prompt", "top_k", "owner", "split", "draft", "lexical", "with",
+];
 use crate::catalog::cases::case_file::EVAL_KEYS;
 
 pub fn check(catalog: &Catalog, out: &mut Vec<Diagnostic>) {
