@@ -4,23 +4,9 @@
 
 mod common;
 
-use common::{check_json, skillgate};
+use common::{check_json, skill, skillgate, write};
 use serde_json::Value;
 use std::path::Path;
-
-fn write(root: &Path, rel: &str, text: &str) {
-    let p = root.join(rel);
-    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-    std::fs::write(p, text).unwrap();
-}
-
-fn skill(root: &Path, name: &str, description: &str) {
-    write(
-        root,
-        &format!("skills/{name}/SKILL.md"),
-        &format!("---\nname: {name}\ndescription: {description}\n---\n\n# {name}\n\nSteps.\n"),
-    );
-}
 
 fn catalog() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();

@@ -238,7 +238,7 @@ fn not_installed(catalog: &Catalog, i: usize) -> Vec<String> {
     catalog
         .case_sources
         .iter()
-        .filter(|s| s.skill == i && !s.rel.starts_with("evals/"))
+        .filter(|s| s.skill == i && !s.at_root && !s.rel.starts_with("evals/"))
         .map(|s| s.rel.clone())
         .collect()
 }

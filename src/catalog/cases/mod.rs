@@ -300,6 +300,9 @@ pub struct CaseSource {
     pub by_name: bool,
     /// Why a file of [`Format::Other`] or [`Format::Results`] is not read.
     pub note: Option<String>,
+    /// Kept at the catalog root for its skill ([`repo_level`]), not in the
+    /// skill's folder; `rel` is then relative to the root.
+    pub at_root: bool,
 }
 
 impl CaseSource {

@@ -151,7 +151,7 @@ pub fn load_all(
                     bytes,
                     config.catalog.max_case_bytes,
                 );
-                sources.push(s);
+                sources.push(CaseSource { at_root: true, ..s });
                 diags.extend(d);
             }
             Err(d) => diags.push(*d),

@@ -263,6 +263,7 @@ fn unread_at(index: usize, file: String, rel: &str, expected: Option<Format>) ->
         evals: Vec::new(),
         by_name: expected.is_some(),
         note: None,
+        at_root: false,
     }
 }
 
