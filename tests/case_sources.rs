@@ -9,7 +9,7 @@
 
 mod common;
 
-use common::skillgate;
+use common::{skill, skillgate, write};
 use predicates::prelude::*;
 use predicates::str::contains;
 use serde_json::Value;
@@ -76,20 +76,6 @@ fn one<'a>(doc: &'a Value, rule: &str, file: &str) -> &'a Value {
 /// Copy a fixture catalog into a temporary folder.
 fn copy(name: &str) -> tempfile::TempDir {
     common::copy_tree(&layout(name))
-}
-
-fn write(root: &Path, rel: &str, text: &str) {
-    let p = root.join(rel);
-    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-    std::fs::write(p, text).unwrap();
-}
-
-fn skill(root: &Path, name: &str, description: &str) {
-    write(
-        root,
-        &format!("skills/{name}/SKILL.md"),
-        &format!("---\nname: {name}\ndescription: {description}\n---\n\n# {name}\n"),
-    );
 }
 
 #[test]

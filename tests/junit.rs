@@ -185,9 +185,9 @@ fn check_lists_every_file_and_prompt_and_fails_the_misrouted_prompt() {
     assert_eq!(f.attr("type"), "SG501");
     assert_eq!(
         f.attr("message"),
-        "SG501: `suite-stability`: positive prompt ranked #3 (need top 1)"
+        "SG501: `suite-stability`: positive prompt ranked #2 (need top 1)"
     );
-    assert!(f.text.starts_with("misrouted-prompt/evals/cases/suite-stability.json:5:19: error[SG501] positive-prompt-missed: `suite-stability`: positive prompt ranked #3 (need top 1)\n  help: top 3: `code-cleanup` (0.08)"), "{}", f.text);
+    assert!(f.text.starts_with("misrouted-prompt/evals/cases/suite-stability.json:5:19: error[SG501] positive-prompt-missed: `suite-stability`: positive prompt ranked #2 (need top 1)\n  help: top 3: `code-cleanup` (1.46)"), "{}", f.text);
     assert_eq!(routing.num("failures"), 1);
     // 18 prompts, 3 descriptions, the rank-1 rate
     assert_eq!(routing.num("tests"), 18 + 3 + 1);

@@ -90,19 +90,19 @@ fn the_matrix_lists_a_stolen_prompt_with_the_winner_and_the_words_it_lacks() {
         .find(|c| c.contains("clean up the flaky integration tests"))
         .expect("a cell lists the stolen prompt");
     assert!(cell.contains("ranked code-cleanup first"), "{cell}");
-    assert!(cell.contains("<b>suite-stability</b> ranks #3"), "{cell}");
+    assert!(cell.contains("<b>suite-stability</b> ranks #2"), "{cell}");
     assert!(
-        cell.contains("<b>code-cleanup</b>'s description has <code>clean</code>, <code>tests</code> from this prompt and <b>suite-stability</b>'s lacks them"),
+        cell.contains("<b>code-cleanup</b>'s description has <code>clean</code> from this prompt and <b>suite-stability</b>'s lacks it"),
         "{cell}"
     );
     assert!(cell.contains("check failed (SG501)"), "{cell}");
     // the rank --explain contributions of both skills
     assert!(
-        cell.contains("<caption>code-cleanup · 0.0824</caption>"),
+        cell.contains("<caption>code-cleanup · 1.4567</caption>"),
         "{cell}"
     );
     assert!(
-        cell.contains("<caption>suite-stability · 0.0127</caption>"),
+        cell.contains("<caption>suite-stability · 0.6217</caption>"),
         "{cell}"
     );
     // the matrix links the off-diagonal cell to that list
@@ -146,11 +146,14 @@ fn the_addyosmani_catalog_renders_its_figures_under_5_mb() {
             "<b>86%</b><span>rank-1 rate (67/78 positive prompts rank their skill first)"
         )
     );
-    assert!(html.contains("<b>127/127</b><span>trigger checks passed"));
+    assert!(html.contains("<b>125/127</b><span>trigger checks passed"));
     assert_eq!(count(&html, "<tr id=\"s"), 24, "one row per skill");
     let v = check_doc(&root);
     let n = v["diagnostics"].as_array().unwrap().len();
-    assert_eq!(count(&html, "<li class=\"error\">"), n, "every finding");
+    // the two findings on trigger prompts (SG504) are listed under their
+    // skills, and counted in a "more" line
+    assert_eq!(count(&html, "<li class=\"error\">") + 2, n, "every finding");
+    assert!(html.contains("<li class=\"more\">2 on trigger prompts"));
     assert!(html.contains("No two descriptions are that alike."));
     // the same bytes again
     assert_eq!(html, render(&root, &t.path().join("again.html")));

@@ -262,3 +262,19 @@ pub fn doc_example(page: &str, marker: &str) -> (Vec<String>, String) {
     let shown = rest[out_start..][..rest[out_start..].find("```").unwrap()].to_string();
     (words, shown)
 }
+
+/// Write `text` to `root/rel`, creating its folders.
+pub fn write(root: &Path, rel: &str, text: &str) {
+    let p = root.join(rel);
+    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+    std::fs::write(p, text).unwrap();
+}
+
+/// A minimal `skills/<name>/SKILL.md` under `root`.
+pub fn skill(root: &Path, name: &str, description: &str) {
+    write(
+        root,
+        &format!("skills/{name}/SKILL.md"),
+        &format!("---\nname: {name}\ndescription: {description}\n---\n\n# {name}\n"),
+    );
+}

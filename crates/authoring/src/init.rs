@@ -84,11 +84,9 @@ fn layout(catalog: &Catalog, skill: usize) -> (Format, String, String) {
         );
     }
     let mut used: BTreeMap<(Format, &str), usize> = BTreeMap::new();
-    for s in catalog
-        .case_sources
-        .iter()
-        .filter(|s| s.skill != skill && matches!(s.format, Format::TriggerSet | Format::Waza))
-    {
+    for s in catalog.case_sources.iter().filter(|s| {
+        s.skill != skill && !s.at_root && matches!(s.format, Format::TriggerSet | Format::Waza)
+    }) {
         *used.entry((s.format, s.rel.as_str())).or_default() += 1;
     }
     let best = |format: Format| {

@@ -238,7 +238,7 @@ fn not_installed(catalog: &Catalog, i: usize) -> Vec<String> {
     catalog
         .case_sources
         .iter()
-        .filter(|s| s.skill == i && !s.rel.starts_with("evals/"))
+        .filter(|s| s.skill == i && !s.at_root && !s.rel.starts_with("evals/"))
         .map(|s| s.rel.clone())
         .collect()
 }
@@ -364,6 +364,11 @@ pub fn build(
             ("negative", &suite.negative, false),
         ] {
             for (i, t) in list.iter().enumerate() {
+                // a negative whose `with` names this skill may load it: no
+                // forbidden load, no theft (the id keeps its position)
+                if !expect && t.with.iter().any(|w| w.value == suite.name) {
+                    continue;
+                }
                 cases.push(trigger_case(format!("{kind}-{}", i + 1), t, expect, None));
             }
         }

@@ -93,6 +93,7 @@ pub static RULES: &[&Rule] = &[
     &cases::expectations::ARGUMENTS,
     &cases::expectations::PATH_ESCAPE,
     &cases::expectations::REGEX,
+    &cases::repo_level::UNKNOWN_SKILL_FILE,
     &route::POSITIVE_MISSED,
     &route::POSITIVE_NO_VOCABULARY,
     &route::NEGATIVE_FIRST,

@@ -135,6 +135,13 @@ pub fn route_lines(s: &Summary) -> Vec<String> {
         plural(r.skills_routed, "skill"),
         checks_meaning(r)
     )];
+    if r.not_lexical > 0 {
+        lines.push(format!(
+            "{} trigger {} marked `\"lexical\": false` not ranked (expected: left to Tier 3)",
+            r.not_lexical,
+            plural(r.not_lexical, "prompt")
+        ));
+    }
     if !r.unroutable.is_empty() {
         lines.push(format!(
             "not routed ({} {} {}): {}",

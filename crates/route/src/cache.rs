@@ -56,7 +56,7 @@ const MAX_CACHE_BYTES: u64 = 512 * 1024 * 1024;
 const STALE_SECS: u64 = 30 * 24 * 3600;
 
 /// Bumped whenever the file layout changes.
-const FORMAT: u32 = 1;
+const FORMAT: u32 = 2;
 const MAGIC: &[u8; 16] = b"skillgate-rank\0\0";
 
 pub use crate::process::scratch::cache_folder as folder;

@@ -45,8 +45,12 @@ pub struct PromptResult {
     pub score: f64,
     /// The skill ranks strictly first with a score above 0.
     pub rank1: bool,
+    /// The skill ties for first with a score above 0 (not a rank-1 hit).
+    pub tied_first: bool,
     /// The check (including the owner check of a negative) passed.
     pub passed: bool,
+    /// False for a `"lexical": false` prompt: not ranked, expected to miss.
+    pub lexical: bool,
     /// The finding when it did not pass.
     pub diagnostics: Vec<Diagnostic>,
     /// Who the prompt belongs to and which skill ranked first: its cell of
@@ -81,6 +85,12 @@ pub struct Outcome {
     /// Every prompt checked, in case-file order.
     pub prompts: Vec<PromptResult>,
     pub rank1: usize,
+    /// Prompts marked `"lexical": false`: reported as expected, not ranked.
+    pub not_lexical: usize,
+    /// Positives whose skill ranks within the top 3 (ties counted ahead).
+    pub top3: usize,
+    /// Positives whose skill ties for first.
+    pub tied_first: usize,
     pub positives: usize,
     pub checks: usize,
     pub checks_passed: usize,
@@ -129,6 +139,9 @@ pub fn check(router: &Router, config: &RouteConfig) -> Outcome {
             |scorer, job| run(router, config, scorer, job),
         )
         .collect();
+    let (ranked, not_lexical): (Vec<_>, Vec<_>) = results.into_iter().partition(|r| r.lexical);
+    out.not_lexical = not_lexical.len();
+    let results = ranked;
     for r in &results {
         out.checks += 1;
         if r.passed {
@@ -138,6 +151,12 @@ pub fn check(router: &Router, config: &RouteConfig) -> Outcome {
             out.positives += 1;
             if r.rank1 {
                 out.rank1 += 1;
+            }
+            if r.score > 0.0 && r.rank <= 3 {
+                out.top3 += 1;
+            }
+            if r.tied_first {
+                out.tied_first += 1;
             }
         }
         out.diagnostics.extend(r.diagnostics.iter().cloned());
@@ -201,12 +220,36 @@ fn scored(router: &Router, d: u32, score: f64) -> String {
     format!("`{}` ({score:.2})", router.index.doc(d).name)
 }
 
-/// `#3` or `#3 (tied with 2 others)`.
+/// `#3`, `#3 (tied with 2 others)`, or `tied for #1 with 1 other` (which
+/// the rank-1 rate counts as a miss: the model has no reason to prefer
+/// either skill).
 fn place(st: &Standing) -> String {
+    if st.above == 0 && st.tied > 0 && st.matched() {
+        return format!("tied for #1 with {}", others(st.tied));
+    }
     match st.tied {
         0 => format!("#{}", st.rank()),
         1 => format!("#{} (tied with 1 other)", st.rank()),
         n => format!("#{} (tied with {n} others)", st.rank()),
+    }
+}
+
+/// `1 other`, `2 others`.
+fn others(n: usize) -> String {
+    if n == 1 {
+        "1 other".into()
+    } else {
+        format!("{n} others")
+    }
+}
+
+/// `ranked #3` or `tied for #1 with 1 other`.
+fn ranked(st: &Standing) -> String {
+    let p = place(st);
+    if p.starts_with('#') {
+        format!("ranked {p}")
+    } else {
+        p
     }
 }
 
@@ -237,9 +280,33 @@ fn quoted(words: &[String]) -> String {
 
 fn run(router: &Router, config: &RouteConfig, scorer: &mut Scorer, job: &Job) -> PromptResult {
     let prompt = &job.trigger.prompt;
+    if !job.trigger.lexical {
+        // the author says lexical routing cannot match it: Tier 3's case
+        return PromptResult {
+            file: job.trigger.file.clone(),
+            skill: job.skill.clone(),
+            doc: job.doc,
+            kind: job.kind,
+            prompt: prompt.value.clone(),
+            span: prompt.span,
+            rank: 0,
+            score: 0.0,
+            rank1: false,
+            tied_first: false,
+            passed: true,
+            lexical: false,
+            diagnostics: Vec::new(),
+            cell: None,
+        };
+    }
     let q = Query::new(&prompt.value, &router.analyzer, &router.index);
     let scores = scorer.score(&q);
-    let st = scores.standing(job.doc);
+    // the skills the prompt legitimately loads too do not count against it
+    let besides: Vec<u32> = (job.trigger.with.iter())
+        .filter_map(|w| router.skill_index(&w.value))
+        .filter_map(|i| router.doc_of(i))
+        .collect();
+    let st = scores.standing_besides(job.doc, &besides);
     // only a failing prompt needs the top 3
     let top = || scores.top(3);
     let top_text = |top: &[(u32, f64)]| {
@@ -291,19 +358,16 @@ fn run(router: &Router, config: &RouteConfig, scorer: &mut Scorer, job: &Job) ->
                     rules::POSITIVE_MISSED
                         .diag(
                             file,
-                            format!(
-                                "`{skill}`: positive prompt ranked {} (need top {k})",
-                                place(&st)
-                            ),
+                            format!("`{skill}`: positive prompt {} (need top {k})", ranked(&st)),
                         )
                         .with_span(prompt.span)
-                        .with_label(format!("`{skill}` ranks {} at {:.2}", place(&st), st.score))
+                        .with_label(format!("`{skill}` {} at {:.2}", ranked(&st), st.score))
                         .with_help(help),
                 );
             }
         }
         Kind::Negative => {
-            if st.is_first_or_tied() {
+            if st.is_first_or_tied() && !besides.contains(&job.doc) {
                 let label = if st.tied > 0 {
                     format!("`{skill}` ties for #1 at {:.2}", st.score)
                 } else {
@@ -336,6 +400,7 @@ fn run(router: &Router, config: &RouteConfig, scorer: &mut Scorer, job: &Job) ->
         && w != job.doc
         && score > 0.0
         && router.is_competitor(w)
+        && !besides.contains(&w)
     {
         let (name, _) = router.routed(w);
         let client = router.listing.client.label();
@@ -395,7 +460,9 @@ fn run(router: &Router, config: &RouteConfig, scorer: &mut Scorer, job: &Job) ->
         rank: st.rank(),
         score: st.score,
         rank1: st.is_rank1(),
+        tied_first: st.is_first_or_tied() && st.tied > 0,
         passed,
+        lexical: true,
         diagnostics: diags,
         cell,
     }

@@ -192,8 +192,7 @@ impl Surface {
 /// The words two skills share, as their texts spell them, by contribution
 /// to their cosine (largest first, then by stem), at most `n`. An index
 /// term is a stem (`merg`); it is shown as the words behind it in either
-/// text, sorted (`merge/merging`), and the unstemmed copy of a word that
-/// [`super::text::keyword_repeat`] also indexes adds to its stem's entry.
+/// text, sorted (`merge/merging`).
 pub fn shared_words(
     index: &Index,
     (a, sa): (u32, &Surface),

@@ -1,16 +1,24 @@
-//! The TF-IDF index over every routable skill.
+//! The index over every routable skill.
 //!
 //! One document per skill: the terms of its name counted `name-weight` times
-//! (default 2), plus the terms of its description. A term's weight in a
-//! document is `tf × idf` with `idf = ln(1 + N / (1 + df))` (N documents, df
-//! of them holding the term), and two texts are compared by the cosine of
-//! their weight vectors: the formula of the JavaScript original
-//! (`scripts/run-evals.js`), so scores compare with its output.
+//! (default 2), plus the terms of its description. Two weightings are kept:
+//!
+//! - **Ranking is BM25** (k1 = 1.2, b = 0.75, Lucene's non-negative idf
+//!   `ln(1 + (N − df + ½) / (df + ½))`): a prompt scores a skill by the sum,
+//!   over each distinct prompt term the skill holds, of
+//!   `idf × tf × (k1 + 1) / (tf + k1 × (1 − b + b × len / avg_len))`, where
+//!   `len` is the document's term count and `avg_len` the catalog's mean.
+//!   Term frequency saturates, so a description does not win by repeating a
+//!   word, and length is normalised, so it does not win by being long.
+//! - **Similarity between two skills is the cosine of their TF-IDF
+//!   vectors** (`tf × idf`, `idf = ln(1 + N / (1 + df))`), the formula of
+//!   the JavaScript original (`scripts/run-evals.js`): what the collision
+//!   thresholds (50 %, 75 %) are calibrated on ([`super::collide`]).
 //!
 //! The vocabulary is interned (a term is a `u32`), document vectors are
-//! sparse and stored unit-length, and an inverted index lists for each term
-//! the documents holding it, so a prompt only touches skills that share a
-//! term with it.
+//! sparse (unit-length TF-IDF weights beside BM25 weights), and an inverted
+//! index lists for each term the documents holding it with their BM25
+//! weights, so a prompt only touches skills that share a term with it.
 
 use super::text::Analyzer;
 use rayon::prelude::*;
@@ -82,9 +90,12 @@ pub struct Index {
     vec_start: Vec<usize>,
     vec_terms: Vec<u32>,
     vec_weights: Vec<f64>,
+    /// The BM25 weight of each entry of the document vectors: what a
+    /// prompt holding the term adds to the document's score.
+    vec_scores: Vec<f64>,
     /// Postings (CSR): documents holding term `t` are
     /// `post_start[t]..post_start[t + 1]`, in document order, with the
-    /// document's unit weight for `t`.
+    /// document's BM25 weight for `t`.
     post_start: Vec<usize>,
     post_docs: Vec<u32>,
     post_weights: Vec<f64>,
@@ -177,6 +188,29 @@ pub fn idf(n: usize, df: u32) -> f64 {
     (1.0 + n as f64 / (1.0 + df as f64)).ln()
 }
 
+/// BM25's term-frequency saturation.
+pub const BM25_K1: f64 = 1.2;
+/// BM25's length normalisation.
+pub const BM25_B: f64 = 0.75;
+
+/// BM25's inverse document frequency (Lucene's, never negative):
+/// `ln(1 + (n − df + ½) / (df + ½))`.
+pub fn bm25_idf(n: usize, df: u32) -> f64 {
+    (1.0 + (n as f64 - df as f64 + 0.5) / (df as f64 + 0.5)).ln()
+}
+
+/// What one term adds to a document's BM25 score: `idf × tf × (k1 + 1) /
+/// (tf + k1 × (1 − b + b × len / avg_len))`.
+pub fn bm25(idf: f64, tf: u32, len: f64, avg_len: f64) -> f64 {
+    let tf = tf as f64;
+    let norm = if avg_len > 0.0 {
+        1.0 - BM25_B + BM25_B * len / avg_len
+    } else {
+        1.0
+    };
+    idf * tf * (BM25_K1 + 1.0) / (tf + BM25_K1 * norm)
+}
+
 impl Index {
     /// Build the index; `inputs` may be in any order.
     pub fn build(inputs: &[DocInput], analyzer: &Analyzer, name_weight: u32) -> Index {
@@ -243,11 +277,25 @@ impl Index {
         let n = doc_terms.len();
         let idf: Vec<f64> = df.iter().map(|&d| idf(n, d)).collect();
 
+        let lens: Vec<f64> = doc_terms
+            .iter()
+            .map(|v| v.iter().map(|&(_, tf)| tf as f64).sum())
+            .collect();
+        let avg_len = if n > 0 {
+            lens.iter().sum::<f64>() / n as f64
+        } else {
+            0.0
+        };
+        let bidf: Vec<f64> = df.iter().map(|&d| bm25_idf(n, d)).collect();
         let mut vec_start = Vec::with_capacity(n + 1);
         let mut vec_terms = Vec::new();
         let mut vec_weights = Vec::new();
+        let mut vec_scores = Vec::new();
         vec_start.push(0);
-        for v in &doc_terms {
+        for (v, &len) in doc_terms.iter().zip(&lens) {
+            for &(t, tf) in v {
+                vec_scores.push(bm25(bidf[t as usize], tf, len, avg_len));
+            }
             let ws: Vec<f64> = v
                 .iter()
                 .map(|&(t, tf)| tf as f64 * idf[t as usize])
@@ -275,7 +323,7 @@ impl Index {
             for k in vec_start[d]..vec_start[d + 1] {
                 let t = vec_terms[k] as usize;
                 post_docs[fill[t]] = d as u32;
-                post_weights[fill[t]] = vec_weights[k];
+                post_weights[fill[t]] = vec_scores[k];
                 fill[t] += 1;
             }
         }
@@ -297,6 +345,7 @@ impl Index {
             vec_start,
             vec_terms,
             vec_weights,
+            vec_scores,
             post_start,
             post_docs,
             post_weights,
@@ -360,7 +409,16 @@ impl Index {
         ts.binary_search(&t).map_or(0.0, |i| ws[i])
     }
 
-    /// Documents holding term `t` with their unit weights for it.
+    /// What term `t` adds to document `d`'s score when a prompt holds it
+    /// (0 when `d` lacks it).
+    pub fn score_weight(&self, d: u32, t: u32) -> f64 {
+        let r = self.vec_start[d as usize]..self.vec_start[d as usize + 1];
+        self.vec_terms[r.clone()]
+            .binary_search(&t)
+            .map_or(0.0, |i| self.vec_scores[r.start + i])
+    }
+
+    /// Documents holding term `t` with their score weights for it.
     pub fn postings(&self, t: u32) -> (&[u32], &[f64]) {
         let r = self.post_start[t as usize]..self.post_start[t as usize + 1];
         (&self.post_docs[r.clone()], &self.post_weights[r])
@@ -377,7 +435,7 @@ pub struct QueryTerm {
     pub id: Option<u32>,
     /// Times it occurs in the prompt.
     pub tf: u32,
-    /// `tf × idf` divided by the prompt vector's length.
+    /// 1: BM25 counts each distinct prompt term once.
     pub weight: f64,
 }
 
@@ -389,9 +447,8 @@ pub struct Query {
 }
 
 impl Query {
-    /// Analyze `prompt` and weight its terms by the index's idf; a term no
-    /// skill holds has df 0 and only lengthens the prompt vector, as in the
-    /// original.
+    /// Analyze `prompt`; every distinct term gets weight 1 (BM25 counts a
+    /// prompt term once, whatever its frequency in the prompt).
     pub fn new(prompt: &str, analyzer: &Analyzer, index: &Index) -> Query {
         let mut terms: Vec<QueryTerm> = Vec::new();
         // position of each term in `terms`: a linear search made a prompt of
@@ -415,25 +472,15 @@ impl Query {
                 });
             }
         });
-        let n = index.len();
+        // BM25 sums each distinct term of the prompt once: a word repeated
+        // in a request says no more than the word said once
         for q in &mut terms {
-            let idf = q.id.map_or_else(|| idf(n, 0), |id| index.idf(id));
-            q.weight = q.tf as f64 * idf;
-        }
-        let norm = terms
-            .iter()
-            .map(|q| q.weight * q.weight)
-            .sum::<f64>()
-            .sqrt();
-        if norm > 0.0 {
-            for q in &mut terms {
-                q.weight /= norm;
-            }
+            q.weight = 1.0;
         }
         Query { terms }
     }
 
-    /// Terms some skill holds: (id, unit weight).
+    /// Terms some skill holds: (id, weight).
     pub fn known(&self) -> impl Iterator<Item = (u32, f64)> + '_ {
         self.terms
             .iter()
@@ -508,7 +555,7 @@ mod tests {
         );
         let d = idx.find("parse").unwrap();
         let parse = idx.term_id("pars").unwrap();
-        let logs = idx.term_id("logs").unwrap();
+        let logs = idx.term_id("log").unwrap();
         // tf(parse) = 3, tf(log) = 1
         let ratio = idx.weight(d, parse) / idx.weight(d, logs);
         let expect = 3.0 * idx.idf(parse) / idx.idf(logs);
@@ -519,14 +566,24 @@ mod tests {
     }
 
     #[test]
-    fn query_norm_counts_terms_no_skill_holds() {
+    fn prompt_terms_count_once_and_scores_are_bm25() {
         let a = analyzer();
-        let idx = Index::build(&[input("parse", "parse logs")], &a, 2);
-        let q = Query::new("parse zyx", &a, &idx);
-        assert_eq!(q.terms.len(), 3, "{:?}", q.terms);
-        assert!(q.terms[2].id.is_none());
-        let n: f64 = q.terms.iter().map(|t| t.weight * t.weight).sum();
-        assert!((n - 1.0).abs() < 1e-12);
-        assert_eq!(q.known().count(), 2);
+        let idx = Index::build(
+            &[input("parse", "parse logs"), input("other", "rotate logs")],
+            &a,
+            2,
+        );
+        let q = Query::new("parse parse zyx", &a, &idx);
+        assert_eq!(q.terms.len(), 2, "{:?}", q.terms);
+        assert_eq!(q.terms[0].tf, 2);
+        assert!(q.terms.iter().all(|t| t.weight == 1.0));
+        assert!(q.terms[1].id.is_none());
+        assert_eq!(q.known().count(), 1);
+        // tf 3 (name twice, description once), length 4, mean length 4
+        let d = idx.find("parse").unwrap();
+        let t = idx.term_id("pars").unwrap();
+        let want = bm25_idf(2, 1) * 3.0 * (BM25_K1 + 1.0) / (3.0 + BM25_K1);
+        assert!((idx.score_weight(d, t) - want).abs() < 1e-12);
+        assert_eq!(idx.score_weight(idx.find("other").unwrap(), t), 0.0);
     }
 }

@@ -26,6 +26,7 @@ pub mod cases;
 pub mod cmd;
 pub mod collide;
 pub mod index;
+pub mod inflect;
 pub mod listing;
 pub mod rank;
 pub mod rules;
@@ -412,6 +413,9 @@ pub fn check<'c>(catalog: &'c Catalog, config: &Config, args: &Opts) -> Result<R
 
     let mut summary = RouteSummary {
         rank1: outcome.rank1,
+        top3: outcome.top3,
+        tied_first: outcome.tied_first,
+        not_lexical: outcome.not_lexical,
         positives: outcome.positives,
         checks_passed: outcome.checks_passed,
         checks: outcome.checks,

@@ -1,7 +1,7 @@
 //! Ranking skills for one prompt.
 //!
-//! A [`Scorer`] accumulates the prompt's dot product with every skill that
-//! shares a term with it (through the inverted index), so its cost follows
+//! A [`Scorer`] accumulates the BM25 score ([`super::index`]) of every
+//! skill that shares a term with the prompt (through the inverted index), so its cost follows
 //! the postings it touches, not the catalog's size. Scores compare at a
 //! resolution of 10⁻⁹ ([`score_key`]), so rounding noise never splits a tie.
 //!
@@ -131,6 +131,25 @@ impl Scores<'_> {
         Standing { score, above, tied }
     }
 
+    /// Where document `d` stands when the documents of `besides` (skills
+    /// a prompt legitimately loads too) do not count against it.
+    pub fn standing_besides(&self, d: u32, besides: &[u32]) -> Standing {
+        let mut st = self.standing(d);
+        let key = score_key(st.score);
+        for &o in besides {
+            if o == d {
+                continue;
+            }
+            let k = score_key(self.score(o));
+            if k > key {
+                st.above -= 1;
+            } else if k == key {
+                st.tied = st.tied.saturating_sub(1);
+            }
+        }
+        st
+    }
+
     /// The `n` best skills scoring above zero, in ranking order
     /// (`n == 0`: all of them).
     pub fn top(&self, n: usize) -> Vec<(u32, f64)> {
@@ -152,8 +171,8 @@ impl Scores<'_> {
     }
 }
 
-/// One shared term's part in a score: prompt weight × skill weight (both
-/// unit-normalized, so a skill's contributions sum to its score).
+/// One shared term's part in a score: prompt weight (1) × the term's BM25
+/// weight in the skill, so a skill's contributions sum to its score.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Contribution {
     pub term: String,
@@ -171,7 +190,7 @@ pub fn explain(index: &Index, query: &Query, d: u32) -> Vec<Contribution> {
         .iter()
         .filter_map(|q| {
             let id = q.id?;
-            let w = index.weight(d, id);
+            let w = index.score_weight(d, id);
             (w > 0.0).then(|| Contribution {
                 term: q.term.clone(),
                 words: q.words.clone(),
@@ -210,7 +229,7 @@ mod tests {
     }
 
     #[test]
-    fn scores_are_cosines_and_ranked_by_score_then_name() {
+    fn scores_are_bm25_sums_and_ranked_by_score_then_name() {
         let (a, idx) = setup(&[
             ("logs", "Parse server logs"),
             ("tables", "Format markdown tables"),

@@ -7,6 +7,16 @@ use serde::Serialize;
 pub struct RouteSummary {
     /// Positive prompts whose skill ranks strictly first.
     pub rank1: usize,
+    /// Positive prompts whose skill ranks within the top 3, tied skills
+    /// counted ahead of it.
+    pub top3: usize,
+    /// Positive prompts whose skill ties for first (counted as misses in
+    /// `rank1`: the model has no reason to prefer it).
+    pub tied_first: usize,
+    /// Trigger prompts marked `"lexical": false` (a paraphrase or another
+    /// language lexical routing cannot match): expected, not ranked, not in
+    /// `positives`.
+    pub not_lexical: usize,
     /// Positive prompts checked.
     pub positives: usize,
     /// Trigger checks (positive, negative, owner) that passed.

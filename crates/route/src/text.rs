@@ -12,12 +12,13 @@
 //! 3. Spaced text: [`words`] finds words by the Unicode word-boundary rules
 //!    (UAX #29); [`split_compound`] splits `snake_case`, `dotted.names`,
 //!    `l'apostrophe` and the like into their parts (UAX #29 has already split
-//!    hyphens); [`StopWords`] drops function words; [`long_enough`] drops
-//!    tokens shorter than 3 characters; [`fold`] removes Latin diacritics, so
-//!    `résumé` typed with or without accents is one word; [`Stem`] applies
-//!    the catalog language's Snowball stemmer to words written in that
-//!    language's script, and [`keyword_repeat`] keeps the unstemmed word
-//!    beside its stem so exact matches count more than matches of stems.
+//!    hyphens); [`StopWords`] drops function words (by a list, never by
+//!    length: `PR`, `CI`, `UI`, `QA`, `DB` carry a request's meaning);
+//!    [`fold`] removes Latin diacritics, so `résumé` typed with or without
+//!    accents is one word; [`Stem`] stems words written in the catalog
+//!    language's script (English: inflections only, [`super::inflect`];
+//!    other languages: Snowball). Each word yields one term, its stem: a
+//!    word the stemmer changes weighs the same as one it leaves alone.
 //! 4. Unspaced runs: [`bigrams`] indexes each run as overlapping character
 //!    pairs (a lone character as itself), as search engines' CJK analyzers
 //!    do; these are neither stop-filtered nor stemmed.
@@ -32,14 +33,15 @@ use unicode_segmentation::UnicodeSegmentation;
 /// frequency already weighs down words common in a catalog, and in texts
 /// as short as a prompt every dropped word is lost signal (a question word
 /// or a preposition can be the only link: "safe *against*…", "*which*
-/// skill applies"). Only words of three or more characters are listed
-/// (shorter tokens are dropped anyway). Four groups:
+/// skill applies"). Words are dropped by this list only, never by length
+/// (two-letter words such as `PR`, `CI`, `QA` route). Four groups:
 ///
 /// 1. Lucene's (and Elasticsearch's `_english_`) English stop set.
 /// 2. Personal pronouns: requests address the agent ("can you…", "my
 ///    code") and descriptions the reader ("when you need…").
-/// 3. The fragments contractions leave when [`split_compound`] splits them
-///    at the apostrophe (`doesn't` → `doesn`).
+/// 3. The fragments contractions and abbreviations leave when
+///    [`split_compound`] splits them (`doesn't` → `doesn`, `t`; `e.g.` →
+///    `e`, `g`).
 /// 4. The phrasing of requests and of skill descriptions: "help me", "I
 ///    need/want…", "please", "Use when the user asks to…".
 ///
@@ -47,6 +49,21 @@ use unicode_segmentation::UnicodeSegmentation;
 /// `code`, `test`). Extend the list with `[route] stop-words`.
 pub const STOP_WORDS: &[&str] = &[
     // 1. Lucene English
+    "a",
+    "an",
+    "as",
+    "at",
+    "be",
+    "by",
+    "if",
+    "in",
+    "is",
+    "it",
+    "no",
+    "of",
+    "on",
+    "or",
+    "to",
     "and",
     "are",
     "but",
@@ -66,6 +83,12 @@ pub const STOP_WORDS: &[&str] = &[
     "will",
     "with",
     // 2. personal pronouns
+    "i",
+    "me",
+    "my",
+    "we",
+    "us",
+    "he",
     "her",
     "hers",
     "herself",
@@ -87,7 +110,18 @@ pub const STOP_WORDS: &[&str] = &[
     "yours",
     "yourself",
     "yourselves",
-    // 3. contraction fragments
+    // 3. contraction and abbreviation fragments
+    "s",
+    "t",
+    "d",
+    "ll",
+    "m",
+    "re",
+    "ve",
+    "e",
+    "g",
+    "eg",
+    "ie",
     "aren",
     "couldn",
     "didn",
@@ -208,11 +242,6 @@ fn is_mark(c: char) -> bool {
     unicode_normalization::char::is_combining_mark(c)
 }
 
-/// Step 3d: whether a token is long enough to carry meaning (3 characters).
-pub fn long_enough(token: &str) -> bool {
-    token.chars().nth(2).is_some()
-}
-
 /// Step 3c: the stop-word filter.
 #[derive(Debug, Clone)]
 pub struct StopWords {
@@ -301,15 +330,25 @@ pub const LANGUAGES: &[(&str, &str)] = &[
     ("turkish", "tr"),
 ];
 
-/// Step 3f: Snowball stemming of words written in the language's script.
+/// Step 3f: stemming of words written in the language's script: for
+/// English the inflectional stemmer of [`super::inflect`], for the other
+/// languages their Snowball stemmer (rust-stemmers).
 ///
-/// Snowball costs about a microsecond per word while a catalog has few
+/// A stem costs about a microsecond per word while a catalog has few
 /// distinct words, so each thread remembers the stems it computed (at most
 /// [`STEM_CACHE_LIMIT`] per language, then it starts over).
 pub struct Stem {
-    stemmer: Option<(Stemmer, Script)>,
+    stemmer: Option<(Backend, Script)>,
     /// Index of the language in [`LANGUAGES`] (the cache's key).
     lang: usize,
+}
+
+/// How a language's words are stemmed.
+enum Backend {
+    /// English: inflections only ([`super::inflect`]).
+    Inflection,
+    /// Snowball (rust-stemmers).
+    Snowball(Stemmer),
 }
 
 /// Most stems one thread remembers per language.
@@ -368,7 +407,14 @@ impl Stem {
             _ => (Algorithm::Turkish, Script::Latin),
         };
         Some(Stem {
-            stemmer: Some((Stemmer::create(alg), script)),
+            stemmer: Some((
+                if name == "english" {
+                    Backend::Inflection
+                } else {
+                    Backend::Snowball(Stemmer::create(alg))
+                },
+                script,
+            )),
             lang,
         })
     }
@@ -398,7 +444,10 @@ impl Stem {
             if let Some(hit) = map.get(token) {
                 return f(hit.as_deref().unwrap_or(token));
             }
-            let stemmed = s.stem(token);
+            let stemmed: Cow<str> = match s {
+                Backend::Inflection => super::inflect::stem(token),
+                Backend::Snowball(s) => s.stem(token),
+            };
             if map.len() >= STEM_CACHE_LIMIT {
                 map.clear();
             }
@@ -418,19 +467,6 @@ pub fn fold(token: &str) -> Cow<'_, str> {
     }
     let folded: String = token.nfd().filter(|&c| !is_mark(c)).nfc().collect();
     Cow::Owned(folded)
-}
-
-/// Step 3g: emit the stem of a word and, when stemming changed it, the word
-/// itself too (Lucene's `KeywordRepeatFilter`): two texts using the same
-/// word then share two terms, while `developer` and `development` share
-/// only the stem `develop`, so an exact match outweighs a match of stems.
-pub fn keyword_repeat(word: &str, stem: &Stem, mut emit: impl FnMut(&str)) {
-    stem.with_stem(word, |stemmed| {
-        if stemmed != word {
-            emit(word);
-        }
-        emit(stemmed);
-    })
 }
 
 /// Step 4: overlapping character bigrams of an unspaced run; a run of one
@@ -477,11 +513,11 @@ impl Analyzer {
                 Piece::Spaced(s) => {
                     for w in words(s) {
                         for part in split_compound(w) {
-                            if !long_enough(part) || self.stop.contains(part) {
+                            if self.stop.contains(part) {
                                 continue;
                             }
                             let folded = fold(part);
-                            keyword_repeat(&folded, &self.stem, |t| emit(t, part));
+                            self.stem.with_stem(&folded, |t| emit(t, part));
                         }
                     }
                 }
@@ -555,14 +591,6 @@ mod tests {
     }
 
     #[test]
-    fn short_tokens_are_dropped_by_characters_not_bytes() {
-        assert!(!long_enough("ci"));
-        assert!(long_enough("api"));
-        assert!(long_enough("été"));
-        assert!(!long_enough("é"));
-    }
-
-    #[test]
     fn stop_words_include_defaults_and_config_extras() {
         let s = StopWords::new(&["Foo".to_string()]);
         assert!(s.contains("the"));
@@ -572,6 +600,8 @@ mod tests {
         assert!(!s.contains("skill"));
         assert!(s.contains("foo"));
         assert!(!s.contains("test"));
+        assert!(s.contains("a") && s.contains("to") && s.contains("t"));
+        assert!(!s.contains("pr") && !s.contains("ci") && !s.contains("qa"));
     }
 
     #[test]
@@ -579,7 +609,6 @@ mod tests {
         let mut seen = HashSet::new();
         for w in STOP_WORDS {
             assert_eq!(normalize(w), *w, "{w} is not normalized");
-            assert!(long_enough(w), "{w} is shorter than 3 characters");
             assert!(seen.insert(w), "{w} twice");
         }
     }
@@ -598,12 +627,11 @@ mod tests {
     }
 
     #[test]
-    fn keyword_repeat_keeps_a_changed_word_beside_its_stem() {
+    fn english_stems_inflections_only() {
         let en = Stem::for_language("english").unwrap();
-        let mut v = Vec::new();
-        keyword_repeat("developer", &en, |t| v.push(t.to_string()));
-        keyword_repeat("test", &en, |t| v.push(t.to_string()));
-        assert_eq!(v, vec!["developer", "develop", "test"]);
+        assert_eq!(en.stem("adding"), "add");
+        assert_eq!(en.stem("developers"), "developer");
+        assert_eq!(en.stem("development"), "development");
     }
 
     #[test]
@@ -629,15 +657,16 @@ mod tests {
         let a = english();
         assert_eq!(
             a.terms("Use this when writing a FAILING test_case before bugs"),
-            vec![
-                "when", "writing", "write", "failing", "fail", "test", "case", "before", "befor",
-                "bugs", "bug"
-            ]
+            vec!["when", "write", "fail", "test", "case", "befor", "bug"]
         );
-        assert_eq!(a.terms("测试驱动 CI/CD"), vec!["测试", "试驱", "驱动"]);
+        // two-letter words are kept: only the stop list drops words
+        assert_eq!(
+            a.terms("测试驱动 CI/CD"),
+            vec!["测试", "试驱", "驱动", "ci", "cd"]
+        );
         // accents: composed, decomposed and none all meet
         let t = a.terms("Résumé resume Re\u{301}sume\u{301}");
-        assert_eq!(t, ["resume", "resum"].repeat(3));
+        assert_eq!(t, ["resum"].repeat(3));
     }
 
     #[test]
@@ -649,13 +678,8 @@ mod tests {
         });
         assert_eq!(
             pairs,
-            [
-                ("refactoring", "refactoring"),
-                ("refactor", "refactoring"),
-                ("modules", "modules"),
-                ("modul", "modules")
-            ]
-            .map(|(a, b)| (a.to_string(), b.to_string()))
+            [("refactor", "refactoring"), ("modul", "modules")]
+                .map(|(a, b)| (a.to_string(), b.to_string()))
         );
     }
 }

@@ -31,6 +31,7 @@ pub mod case_file;
 pub mod evals_json;
 pub mod expectation;
 pub mod fixtures;
+pub mod repo_level;
 pub mod scan;
 pub mod trigger_set;
 pub mod waza;
@@ -126,6 +127,14 @@ pub struct TriggerCase {
     pub draft: bool,
     /// Why it should (not) trigger, when the format says (waza `reason`).
     pub reason: Option<String>,
+    /// `"lexical": false`: a prompt the author knows lexical routing cannot
+    /// match (a paraphrase, another language). Tier 2 reports it as
+    /// expected instead of checking its rank; it stays a Tier 3 case.
+    pub lexical: bool,
+    /// `"with": [...]`: skills the prompt legitimately loads too. They may
+    /// rank above the skill in Tier 2, and their loading is not theft in
+    /// Tier 3.
+    pub with: Vec<Spanned<String>>,
 }
 
 /// What a behavioral eval grades.
@@ -291,6 +300,9 @@ pub struct CaseSource {
     pub by_name: bool,
     /// Why a file of [`Format::Other`] or [`Format::Results`] is not read.
     pub note: Option<String>,
+    /// Kept at the catalog root for its skill ([`repo_level`]), not in the
+    /// skill's folder; `rel` is then relative to the root.
+    pub at_root: bool,
 }
 
 impl CaseSource {
@@ -431,8 +443,12 @@ pub fn suite_index(suites: &[Suite], n: usize) -> Vec<Option<usize>> {
 /// into suites.
 pub fn load_all(root: &Path, config: &Config, skills: &[Skill]) -> Loaded {
     let (case_files, mut diagnostics) = case_file::load_all(root, config);
-    let (sources, scan_diags) = scan::load_all(root, config, skills);
+    let (mut sources, scan_diags) = scan::load_all(root, config, skills);
     diagnostics.extend(scan_diags);
+    let (repo, repo_diags) = repo_level::load_all(root, config, skills);
+    sources.extend(repo);
+    sources.sort_by(|a, b| a.file.cmp(&b.file));
+    diagnostics.extend(repo_diags);
     let suites = merge(skills, &case_files, &sources);
     Loaded {
         case_files,
@@ -561,6 +577,21 @@ impl Reader<'_> {
                 _ => return None,
             },
         };
+        let lexical = match item.get("lexical") {
+            None => true,
+            Some(v) => match v.kind {
+                Kind::Bool(b) => b,
+                _ => return None,
+            },
+        };
+        let with = match item.get("with") {
+            None => Vec::new(),
+            Some(v) => v
+                .as_array()?
+                .iter()
+                .map(|w| self.string(Some(w)).filter(|s| !s.value.trim().is_empty()))
+                .collect::<Option<Vec<_>>>()?,
+        };
         Some(TriggerCase {
             prompt,
             side,
@@ -571,6 +602,8 @@ impl Reader<'_> {
             file: self.file.to_string(),
             draft,
             reason: None,
+            lexical,
+            with,
         })
     }
 

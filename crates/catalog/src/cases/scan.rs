@@ -238,8 +238,13 @@ fn is_yaml(rel: &str) -> bool {
 
 /// The [`CaseSource`] of a file before (or without) its text.
 fn unread(index: usize, skill: &Skill, rel: &str, expected: Option<Format>) -> CaseSource {
+    unread_at(index, join_rel(&skill.rel_dir, rel), rel, expected)
+}
+
+/// [`unread`] of a file at `file` (relative to the catalog root).
+fn unread_at(index: usize, file: String, rel: &str, expected: Option<Format>) -> CaseSource {
     CaseSource {
-        file: join_rel(&skill.rel_dir, rel),
+        file,
         rel: rel.to_string(),
         format: expected.unwrap_or(Format::Other),
         skill: index,
@@ -250,6 +255,7 @@ fn unread(index: usize, skill: &Skill, rel: &str, expected: Option<Format>) -> C
         evals: Vec::new(),
         by_name: expected.is_some(),
         note: None,
+        at_root: false,
     }
 }
 
@@ -265,7 +271,23 @@ pub fn parse(
     bytes: Vec<u8>,
     limit: u64,
 ) -> (CaseSource, Vec<Diagnostic>) {
-    let mut src = unread(index, skill, rel, expected);
+    let file = join_rel(&skill.rel_dir, rel);
+    parse_at(index, skill, &file, rel, expected, bytes, limit)
+}
+
+/// [`parse`] of a file of skill `index` kept at `file` (relative to the
+/// catalog root) rather than in the skill's folder; `rel` is its path as
+/// the layout names it.
+pub(super) fn parse_at(
+    index: usize,
+    skill: &Skill,
+    file: &str,
+    rel: &str,
+    expected: Option<Format>,
+    bytes: Vec<u8>,
+    limit: u64,
+) -> (CaseSource, Vec<Diagnostic>) {
+    let mut src = unread_at(index, file.to_string(), rel, expected);
     let file = src.file.clone();
     let mut diags = Vec::new();
     src.source = super::decode(&file, bytes, &mut diags);

@@ -47,6 +47,8 @@ pub const ROW_KEYS: &[&str] = &[
     "owner",
     "top_k",
     "draft",
+    "lexical",
+    "with",
 ];
 
 /// Whether `root` has the shape of a trigger set: a non-empty array whose
@@ -90,6 +92,45 @@ impl Problem {
             help: help.to_string(),
         }
     }
+}
+
+/// Everything wrong with a trigger's case conventions: `lexical` not
+/// true or false, `with` not an array of skill names.
+pub fn convention_problems(row: &Value, what: &str) -> Vec<Problem> {
+    let mut out = Vec::new();
+    if let Some(l) = row.get("lexical")
+        && !matches!(l.kind, Kind::Bool(_))
+    {
+        out.push(Problem::at(
+            l,
+            format!("`lexical` of {what} is {}, not true or false", l.described()),
+            "write `\"lexical\": false` for a prompt lexical routing cannot match (a paraphrase, another language), or remove it",
+        ));
+    }
+    if let Some(w) = row.get("with") {
+        match w.as_array() {
+            None => out.push(Problem::at(
+                w,
+                format!("`with` of {what} is {}, not an array", w.described()),
+                "list the skills this prompt also loads: \"with\": [\"other-skill\"]",
+            )),
+            Some(items) => {
+                for item in items {
+                    if item.as_str().is_none_or(|s| s.trim().is_empty()) {
+                        out.push(Problem::at(
+                            item,
+                            format!(
+                                "an item of `with` of {what} is {}, not a skill's name",
+                                item.described()
+                            ),
+                            "write each skill's name in quotes",
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    out
 }
 
 /// The text of a row, `query` (or `prompt`, which some tools write).
@@ -212,6 +253,7 @@ pub fn row_problems(row: &Value, what: &str, key: &str) -> Vec<Problem> {
             "remove `draft` once the prompt is rewritten in a user's words",
         ));
     }
+    out.extend(convention_problems(row, what));
     out
 }
 

@@ -43,6 +43,14 @@ pub const ROOT_KEYS: &[&str] = &[
     "should_not_trigger_prompts",
 ];
 
+/// Keys of the top-level mapping of sensei's dialect.
+pub const SENSEI_ROOT_KEYS: &[&str] = &[
+    "name",
+    "skill",
+    "shouldTriggerPrompts",
+    "shouldNotTriggerPrompts",
+];
+
 /// Keys of one prompt.
 pub const PROMPT_KEYS: &[&str] = &["prompt", "reason", "confidence"];
 
@@ -51,6 +59,45 @@ pub const LISTS: [(&str, Side); 2] = [
     ("should_trigger_prompts", Side::Positive),
     ("should_not_trigger_prompts", Side::Negative),
 ];
+
+/// The lists of sensei's dialect (camelCase keys, a `name`, prompts that
+/// may be plain strings instead of `prompt:` mappings), which catalogs
+/// generated with sensei keep in `tests/<skill>/trigger_tests.yaml`.
+pub const SENSEI_LISTS: [(&str, Side); 2] = [
+    ("shouldTriggerPrompts", Side::Positive),
+    ("shouldNotTriggerPrompts", Side::Negative),
+];
+
+/// Whether a file is written in sensei's dialect: a camelCase list and no
+/// waza list (a file mixing both is waza's, and the camelCase key unknown).
+pub fn is_sensei(root: &Node) -> bool {
+    SENSEI_LISTS.iter().any(|(k, _)| get(root, k).is_some())
+        && !LISTS.iter().any(|(k, _)| get(root, k).is_some())
+}
+
+/// The lists of the file's dialect.
+pub fn lists(root: &Node) -> [(&'static str, Side); 2] {
+    if is_sensei(root) { SENSEI_LISTS } else { LISTS }
+}
+
+/// The top-level keys of the file's dialect.
+pub fn root_keys(root: &Node) -> &'static [&'static str] {
+    if is_sensei(root) {
+        SENSEI_ROOT_KEYS
+    } else {
+        ROOT_KEYS
+    }
+}
+
+/// A prompt's text node: in sensei's dialect the item itself when it is a
+/// plain string, else its `prompt`.
+pub fn prompt_node(item: &Node, sensei: bool) -> Option<&Node> {
+    if sensei && item.as_map().is_none() && item.as_str().is_some() {
+        Some(item)
+    } else {
+        get(item, "prompt")
+    }
+}
 
 /// `confidence` values waza accepts.
 pub const CONFIDENCES: &[&str] = &["high", "medium"];
@@ -106,12 +153,13 @@ pub(crate) fn build(
         })
     });
     let mut out = Vec::new();
-    for (key, side) in LISTS {
+    let sensei = is_sensei(root);
+    for (key, side) in lists(root) {
         let Some(list) = get(root, key).and_then(items) else {
             continue;
         };
         for item in list {
-            let Some(p) = get(item, "prompt") else {
+            let Some(p) = prompt_node(item, sensei) else {
                 continue;
             };
             let Some(text) = p.as_str().filter(|t| !t.trim().is_empty()) else {
@@ -138,6 +186,8 @@ pub(crate) fn build(
                 file: file.to_string(),
                 draft: reason.as_deref().is_some_and(is_draft_reason),
                 reason,
+                lexical: true,
+                with: Vec::new(),
             });
         }
     }

@@ -5,6 +5,7 @@
 pub mod cases;
 pub mod load;
 pub mod not_text;
+pub mod repo_level;
 pub mod skill_md_folder;
 pub mod toml_syntax;
 

@@ -25,6 +25,7 @@ pub mod minimums;
 pub mod missing_case_file;
 pub mod negative_owner;
 pub mod provisional;
+pub use crate::catalog::rules::repo_level;
 pub mod shape;
 pub mod skill_name;
 pub mod source_skill;

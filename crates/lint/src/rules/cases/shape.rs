@@ -197,6 +197,14 @@ impl Findings<'_> {
                     "remove `draft` once the prompt is rewritten in a user's words",
                 );
             }
+            for p in crate::catalog::cases::trigger_set::convention_problems(item, &what) {
+                self.out.push(
+                    SHAPE
+                        .diag(&self.case.file, p.message)
+                        .with_span(self.case.source.span(p.start, p.end))
+                        .with_help(p.help),
+                );
+            }
             if let Some(s) = item.get("split") {
                 match s.as_str() {
                     Some(v) if Split::parse(v).is_some() => {}

@@ -31,8 +31,10 @@ rule! {
 
 const ROOT_KEYS: &[&str] = &["skill_name", "trigger", "evals", "$schema"];
 const TRIGGER_KEYS: &[&str] = &["positive", "negative"];
-const POSITIVE_KEYS: &[&str] = &["prompt", "top_k", "split", "draft"];
-const NEGATIVE_KEYS: &[&str] = &["prompt", "top_k", "owner", "split", "draft"];
+const POSITIVE_KEYS: &[&str] = &["prompt", "top_k", "split", "draft", "lexical", "with"];
+const NEGATIVE_KEYS: &[&str] = &[
+    "prompt", "top_k", "owner", "split", "draft", "lexical", "with",
+];
 use crate::catalog::cases::case_file::EVAL_KEYS;
 
 pub fn check(catalog: &Catalog, out: &mut Vec<Diagnostic>) {
@@ -88,8 +90,8 @@ pub fn check(catalog: &Catalog, out: &mut Vec<Diagnostic>) {
                 let Some(root) = src.yaml().and_then(|t| t.root.as_ref()) else {
                     continue;
                 };
-                yaml_keys(src, root, "the file", waza::ROOT_KEYS, out);
-                for (list, _) in waza::LISTS {
+                yaml_keys(src, root, "the file", waza::root_keys(root), out);
+                for (list, _) in waza::lists(root) {
                     for item in waza::get(root, list)
                         .and_then(waza::items)
                         .unwrap_or_default()

@@ -1,7 +1,7 @@
 //! SG417 and SG420: waza's `trigger_tests.yaml`, its YAML and its shape.
 
 use crate::catalog::Catalog;
-use crate::catalog::cases::waza::{self, CONFIDENCES, LISTS};
+use crate::catalog::cases::waza::{self, CONFIDENCES};
 use crate::catalog::cases::{CaseSource, Format};
 use crate::catalog::yaml::Node;
 use crate::diag::Diagnostic;
@@ -74,7 +74,8 @@ pub fn check(catalog: &Catalog, out: &mut Vec<Diagnostic>) {
             },
         }
         let mut prompts = 0;
-        for (key, _) in LISTS {
+        let sensei = waza::is_sensei(root);
+        for (key, _) in waza::lists(root) {
             let Some(list) = waza::get(root, key) else {
                 continue;
             };
@@ -91,6 +92,19 @@ pub fn check(catalog: &Catalog, out: &mut Vec<Diagnostic>) {
             };
             for (i, item) in items.iter().enumerate() {
                 let at = format!("item {} of `{key}`", i + 1);
+                if let Some(text) = item.as_str().filter(|_| sensei && item.as_map().is_none()) {
+                    // sensei's plain-string prompt
+                    if text.trim().is_empty() {
+                        f.push(
+                            item,
+                            format!("the prompt of {at} is empty"),
+                            "write what a user would type, or remove the item",
+                        );
+                    } else {
+                        prompts += 1;
+                    }
+                    continue;
+                }
                 if item.as_map().is_none() {
                     f.push(
                         item,

@@ -1,0 +1,161 @@
+//! Case sources a catalog keeps at its root, one file per skill, named for
+//! the skill by the layout:
+//!
+//! | layout | format | skill |
+//! | --- | --- | --- |
+//! | `evals/<skill>/trigger-eval.json` | trigger set (skill-creator) | the folder |
+//! | `evals/triggers/<skill>.json` | trigger set (skill-creator) | the file stem |
+//! | `tests/<skill>/trigger_tests.yaml` (`.yml`) | waza / sensei | the folder |
+//!
+//! The name is matched like a case file's: a skill's frontmatter `name`,
+//! else its folder. A file whose name matches no skill is SG436 (its
+//! prompts test nothing); each file found is read, bounded and parsed
+//! exactly like the same format in a skill's folder, and belongs to the
+//! skill's suite.
+
+use super::scan::{self, MAX_EVALS_ENTRIES};
+use super::{CaseSource, Format, SkillNames};
+use crate::catalog::skill::Skill;
+use crate::config::Config;
+use crate::diag::Diagnostic;
+use crate::rules::repo_level::UNKNOWN_SKILL_FILE;
+use std::path::Path;
+
+/// A file of one of the layouts: its path (relative to the catalog root),
+/// the skill it is named for, its format.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Found {
+    pub file: String,
+    pub skill: String,
+    pub format: Format,
+}
+
+/// Folder names under the root's `evals/` that are not skills.
+const NOT_SKILLS: &[&str] = &["cases", "fixtures", "results", "files", "triggers"];
+
+/// The names of the entries of `dir` (sorted, at most
+/// [`MAX_EVALS_ENTRIES`]), with whether each is a folder; empty when `dir`
+/// is not a folder.
+fn entries(dir: &Path) -> Vec<(String, bool)> {
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut v: Vec<(String, bool)> = rd
+        .filter_map(Result::ok)
+        .take(MAX_EVALS_ENTRIES)
+        .filter_map(|e| {
+            let name = e.file_name().into_string().ok()?;
+            let is_dir = e.path().is_dir();
+            (!name.starts_with('.')).then_some((name, is_dir))
+        })
+        .collect();
+    v.sort();
+    v
+}
+
+/// Every file of the three layouts under `root`, sorted by path.
+pub fn find(root: &Path) -> Vec<Found> {
+    let mut out = Vec::new();
+    for (name, is_dir) in entries(&root.join("evals")) {
+        if !is_dir || NOT_SKILLS.contains(&name.as_str()) {
+            continue;
+        }
+        let file = format!("evals/{name}/trigger-eval.json");
+        if root.join(&file).is_file() {
+            out.push(Found {
+                file,
+                skill: name,
+                format: Format::TriggerSet,
+            });
+        }
+    }
+    for (name, is_dir) in entries(&root.join("evals/triggers")) {
+        if let Some(stem) = name.strip_suffix(".json").filter(|_| !is_dir) {
+            out.push(Found {
+                file: format!("evals/triggers/{name}"),
+                skill: stem.to_string(),
+                format: Format::TriggerSet,
+            });
+        }
+    }
+    for (name, is_dir) in entries(&root.join("tests")) {
+        if !is_dir {
+            continue;
+        }
+        for f in ["trigger_tests.yaml", "trigger_tests.yml"] {
+            let file = format!("tests/{name}/{f}");
+            if root.join(&file).is_file() {
+                out.push(Found {
+                    file,
+                    skill: name.clone(),
+                    format: Format::Waza,
+                });
+            }
+        }
+    }
+    out.sort_by(|a, b| a.file.cmp(&b.file));
+    out
+}
+
+/// Read every file [`find`] finds, as the case sources of the skills they
+/// are named for; SG436 for a file named for no skill.
+pub fn load_all(
+    root: &Path,
+    config: &Config,
+    skills: &[Skill],
+) -> (Vec<CaseSource>, Vec<Diagnostic>) {
+    let boundary = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
+    let ignore = scan::globs(&config.cases.ignore).unwrap_or_default();
+    let names = SkillNames::new(skills);
+    let mut sources = Vec::new();
+    let mut diags = Vec::new();
+    for f in find(root) {
+        if ignore.is_match(&f.file) {
+            continue;
+        }
+        let Some(i) = names.get(&f.skill) else {
+            diags.push(
+                UNKNOWN_SKILL_FILE
+                    .diag(
+                        &f.file,
+                        format!(
+                            "this file holds the cases of skill `{}`, but the catalog has no skill of that name or folder; its prompts were not checked",
+                            f.skill
+                        ),
+                    )
+                    .with_help(format!(
+                        "rename the {} to the skill's `name`, or remove the file if the skill is gone",
+                        if f.file.starts_with("evals/triggers/") {
+                            "file"
+                        } else {
+                            "folder"
+                        }
+                    )),
+            );
+            continue;
+        };
+        let skill = &skills[i];
+        match super::read_source(
+            &boundary,
+            &root.join(&f.file),
+            &f.file,
+            config.catalog.max_case_bytes,
+        ) {
+            Ok(bytes) => {
+                let (s, d) = scan::parse_at(
+                    i,
+                    skill,
+                    &f.file,
+                    &f.file,
+                    Some(f.format),
+                    bytes,
+                    config.catalog.max_case_bytes,
+                );
+                sources.push(CaseSource { at_root: true, ..s });
+                diags.extend(d);
+            }
+            Err(d) => diags.push(*d),
+        }
+    }
+    (sources, diags)
+}
