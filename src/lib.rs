@@ -14,6 +14,7 @@ pub mod cli;
 pub mod client;
 pub mod config;
 pub mod diag;
+pub mod escape;
 pub mod exit;
 pub mod fuzz;
 pub mod lint;

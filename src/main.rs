@@ -11,9 +11,10 @@ fn main() -> ExitCode {
         Err(fatal) => {
             let _ = out.flush();
             if !fatal.message.is_empty() {
-                eprintln!("error: {}", fatal.message);
+                // a message may quote a path or a value from the input
+                eprintln!("error: {}", skillgate::escape::text(&fatal.message));
                 if let Some(help) = &fatal.help {
-                    eprintln!("  help: {help}");
+                    eprintln!("  help: {}", skillgate::escape::text(help));
                 }
             }
             fatal.exit

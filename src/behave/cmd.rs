@@ -57,7 +57,10 @@ pub fn check(
     for b in &plans {
         if let Mode::Agent(a) = &b.mode {
             for c in a.agent.cautions() {
-                eprintln!("skillgate: warning: {c}");
+                eprintln!(
+                    "skillgate: warning: {}",
+                    crate::escape::text(&c.to_string())
+                );
             }
         }
     }
@@ -87,7 +90,7 @@ pub fn check(
     for p in swept {
         eprintln!(
             "skillgate: removed {}, a workspace left by a skillgate run that was killed",
-            p.display()
+            crate::escape::line(&p.display().to_string())
         );
     }
     for b in &plans {
@@ -147,7 +150,7 @@ pub fn check(
         lines.push(format!("{label}: exit {}", exit.code()));
     }
     if format == Format::Json {
-        serde_json::to_writer_pretty(
+        crate::escape::to_writer_pretty(
             &mut *out,
             &serde_json::json!({"clients": docs, "exit_code": worst.code()}),
         )
@@ -328,7 +331,7 @@ fn finish(
             if format == Format::Json {
                 Ok(())
             } else {
-                writeln!(out, "results  {shown}")
+                writeln!(out, "results  {}", crate::escape::line(&shown))
             }
         }),
         (None, None) => unreachable!("an iteration without a reason not to is scored"),
@@ -403,7 +406,7 @@ fn score_iteration(
     }
     crate::score::render_scored(&scored, format, out).map_err(write_error)?;
     if format != Format::Json {
-        writeln!(out, "results  {shown}").map_err(write_error)?;
+        writeln!(out, "results  {}", crate::escape::line(&shown)).map_err(write_error)?;
     }
     Ok(scored.exit())
 }
@@ -585,8 +588,8 @@ pub fn merge(args: &MergeArgs, out: &mut dyn Write) -> Result<Exit, Fatal> {
     {
         eprintln!(
             "skillgate: warning: {} was judged by other gates than {} ({} against {}); the merge uses the first folder's, and the flags given to merge over them",
-            d.display(),
-            groups[0].1[0].0.display(),
+            crate::escape::line(&d.display().to_string()),
+            crate::escape::line(&groups[0].1[0].0.display().to_string()),
             gates_text(p.gates),
             gates_text(first.gates)
         );
