@@ -100,7 +100,8 @@ fn hostile_env() -> Env {
         }],
     });
     env.cases(&cases.to_string());
-    // a hostile name, and a name and folder a client lists as they are
+    // a hostile name; a hostile folder name over a clean file (its
+    // findings name the file, SG103 shows a snippet)
     write(
         &skills.join("evil-name/SKILL.md"),
         &format!(
@@ -110,9 +111,7 @@ fn hostile_env() -> Env {
     let folder = "odd\u{1b}[31m\u{202e}folder";
     write(
         &skills.join(folder).join("SKILL.md"),
-        &format!(
-            "---\nname: odd-folder\ndescription: Use when the folder name is hostile {EVIL}.\n---\n\n# Odd\n"
-        ),
+        "---\nname: odd-folder\ndescription: Use when the folder name is hostile.\n---\n\n# Odd\n",
     );
     env
 }

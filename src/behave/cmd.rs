@@ -135,7 +135,8 @@ pub fn check(
         let kind = b.plan.agent.kind.clone();
         let mut buf = Vec::new();
         if format != Format::Json {
-            writeln!(out, "client   {label}").map_err(write_error)?;
+            // the label quotes the CLI's own `--version` output
+            writeln!(out, "client   {}", crate::escape::line(&label)).map_err(write_error)?;
         }
         let exit = run_plan(catalog, b, args, format, &mut buf, None)?;
         worst = worst.worst(exit);

@@ -246,12 +246,19 @@ pub fn render(o: &Outcome, out: &mut dyn Write) -> std::io::Result<()> {
         .collect();
     files.sort_unstable();
     files.dedup();
-    let copies: HashMap<&str, (Option<escape::Mapped>, String, Cow<str>)> = files
+    // (offset map, shown text, shown name) of the files whose text or name
+    // changes when shown
+    type Copy<'a> = (Option<escape::Mapped>, Option<String>, Cow<'a, str>);
+    let copies: HashMap<&str, Copy> = files
         .par_iter()
         .filter_map(|f| {
             let src = o.sources.get(*f)?;
-            let (map, text) = shown_text(&src.text)?;
-            Some((*f, (map, text, escape::line(f))))
+            let name = escape::line(f);
+            match (shown_text(&src.text), name) {
+                (None, Cow::Borrowed(_)) => None,
+                (Some((map, text)), name) => Some((*f, (map, Some(text), name))),
+                (None, name) => Some((*f, (None, None, name))),
+            }
         })
         .collect();
     let render_one = |d: &Diagnostic| -> Result<String, fmt::Error> {
@@ -264,7 +271,10 @@ pub fn render(o: &Outcome, out: &mut dyn Write) -> std::io::Result<()> {
                 Some((map, text, name)) => {
                     let at = |o: usize| map.as_ref().map_or(o, |m| m.map(o));
                     span = Some((at(s.start), at(s.end)));
-                    Named { name, text }
+                    Named {
+                        name,
+                        text: text.as_deref().unwrap_or(&src.text),
+                    }
                 }
                 None => {
                     span = Some((s.start, s.end));

