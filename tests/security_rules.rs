@@ -52,6 +52,7 @@ fn every_variant_fires_and_no_look_alike_does() {
     let expected = [
         ("SG700", s("sg700-control-name", "SKILL.md"), 2),
         ("SG700", s("sg700-control", "SKILL.md"), 3),
+        ("SG700", s("sg700-escaped-bidi", "SKILL.md"), 3),
         ("SG701", s("sg701-invisible", "SKILL.md"), 8),
         ("SG701", s("sg701-invisible", "SKILL.md"), 10),
         ("SG701", s("sg701-invisible", "SKILL.md"), 12),
@@ -101,6 +102,10 @@ fn messages_name_what_is_hidden() {
     assert_eq!(
         msg("SG700", "sg700-control/SKILL.md", 3),
         "`description` holds control characters: U+001B ESCAPE (2), U+0007 BELL"
+    );
+    assert_eq!(
+        msg("SG700", "sg700-escaped-bidi/SKILL.md", 3),
+        "`description` holds invisible characters written as escapes: U+202E RIGHT-TO-LEFT OVERRIDE, U+202C POP DIRECTIONAL FORMATTING"
     );
     assert_eq!(
         msg("SG701", "sg701-invisible/SKILL.md", 10),

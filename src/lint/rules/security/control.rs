@@ -11,7 +11,9 @@ rule! {
     /// line feed and tab (ESC, BEL, CR, …), DEL, or a C1 control
     /// (U+0080–U+009F). A double-quoted YAML string makes them from
     /// escapes (`"\e"`, `"\x07"`, `"\u009b"`), so they need not be in the
-    /// file as raw bytes.
+    /// file as raw bytes. Bidirectional and invisible characters written
+    /// as escapes (`"\u202e"`, `"\U000E0041"`) are reported here too (SG701
+    /// reports them where they are raw in the file).
     ///
     /// Part of the SG700–SG749 family (hostile skills; see
     /// `docs/security.md`).
@@ -111,6 +113,38 @@ pub fn check(s: &SkillCtx, out: &mut Vec<Diagnostic>) {
         };
         // a CR right before a line break in a block scalar is a line end
         let value = value.replace("\r\n", "\n");
+        let raw = s.src.text.get(e.value.start..e.value.end).unwrap_or("");
+        let escaped: Vec<char> = value
+            .lines()
+            .flat_map(|l| super::invisible::hidden(l, false))
+            .map(|(_, c)| c)
+            .filter(|&c| !raw.contains(c))
+            .collect();
+        if !escaped.is_empty() {
+            let mut names: Vec<String> = Vec::new();
+            for c in &escaped {
+                let n = format!("U+{:04X} {}", *c as u32, super::invisible::name(*c));
+                if !names.contains(&n) {
+                    names.push(n);
+                }
+            }
+            out.push(
+                CONTROL_CHARACTER
+                    .diag(
+                        s.file(),
+                        format!(
+                            "`{}` holds invisible characters written as escapes: {}",
+                            e.key,
+                            names.join(", ")
+                        ),
+                    )
+                    .with_span(e.value_span)
+                    .with_label(
+                        "the listing and the model get them; a reader of the file sees escapes",
+                    )
+                    .with_help("delete the escapes and write the text you meant"),
+            );
+        }
         let Some(what) = describe(&value) else {
             continue;
         };

@@ -50,7 +50,7 @@ rule! {
 }
 
 /// The name of a character this rule reports.
-fn name(c: char) -> &'static str {
+pub fn name(c: char) -> &'static str {
     match c {
         '\u{180e}' => "MONGOLIAN VOWEL SEPARATOR",
         '\u{200b}' => "ZERO WIDTH SPACE",
