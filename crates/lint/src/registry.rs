@@ -4,7 +4,7 @@ use super::Rule;
 use super::rules::context::{Ctx, Env, SkillCtx};
 use super::rules::{
     budget, cases, client, commands, comment_cut, description, fields, files, keys, load, name,
-    orphan, portability, references, sections, trigger, workflow,
+    orphan, portability, references, sections, security, trigger, workflow,
 };
 use crate::catalog::{Catalog, Skill};
 use crate::config::Config;
@@ -115,6 +115,13 @@ pub static RULES: &[&Rule] = &[
     &client::retry::RETRY_CHANGED,
     &client::not_string::NOT_A_STRING,
     &client::not_listed::NOT_LISTED,
+    &security::control::CONTROL_CHARACTER,
+    &security::invisible::INVISIBLE_UNICODE,
+    &security::comment::HIDDEN_COMMENT,
+    &security::encoded::ENCODED_PAYLOAD,
+    &security::secrets::SECRET,
+    &security::download::DOWNLOAD_EXECUTE,
+    &security::unprompted::RUNS_WITHOUT_ASKING,
 ];
 
 /// Look a rule up by id (case-insensitive) or by name.
@@ -141,6 +148,7 @@ const SKILL_CHECKS: &[SkillCheck] = &[
     budget::check,
     files::check,
     workflow::check,
+    security::check,
 ];
 
 /// A check of the catalog as a whole.
