@@ -667,7 +667,8 @@ pub fn command(
     if diff_only {
         w(out, &diff(&outcome, &prefix))?;
         for l in &lines {
-            w(out, &format!("{l}\n"))?;
+            // they quote paths and descriptions from the catalog
+            w(out, &format!("{}\n", crate::escape::line(l)))?;
         }
         return Ok(Some(if outcome.changed.is_empty() {
             Exit::Ok
@@ -678,7 +679,8 @@ pub fn command(
     write(&outcome)?;
     if human {
         for l in &lines {
-            w(out, &format!("{l}\n"))?;
+            // they quote paths and descriptions from the catalog
+            w(out, &format!("{}\n", crate::escape::line(l)))?;
         }
     }
     Ok(None)

@@ -9,7 +9,7 @@ mod suppress;
 
 // The layers below, by the names the code used for them when it was one
 // crate, so that a `crate::catalog::…` path reads the same in every layer.
-use base::{diag, exit};
+use base::{diag, escape, exit};
 #[allow(clippy::single_component_path_imports)]
 use {authoring, behave, catalog, client, config, lint, report, route, score};
 
@@ -26,9 +26,10 @@ fn main() -> ExitCode {
         Err(fatal) => {
             let _ = out.flush();
             if !fatal.message.is_empty() {
-                eprintln!("error: {}", fatal.message);
+                // a message may quote a path or a value from the input
+                eprintln!("error: {}", crate::escape::text(&fatal.message));
                 if let Some(help) = &fatal.help {
-                    eprintln!("  help: {help}");
+                    eprintln!("  help: {}", crate::escape::text(help));
                 }
             }
             fatal.exit

@@ -59,7 +59,10 @@ pub fn check(
     for b in &plans {
         if let Mode::Agent(a) = &b.mode {
             for c in a.agent.cautions() {
-                eprintln!("skillgate: warning: {c}");
+                eprintln!(
+                    "skillgate: warning: {}",
+                    crate::escape::text(&c.to_string())
+                );
             }
         }
     }
@@ -89,7 +92,7 @@ pub fn check(
     for p in swept {
         eprintln!(
             "skillgate: removed {}, a workspace left by a skillgate run that was killed",
-            p.display()
+            crate::escape::line(&p.display().to_string())
         );
     }
     for b in &plans {
@@ -134,7 +137,8 @@ pub fn check(
         let kind = b.plan.agent.kind.clone();
         let mut buf = Vec::new();
         if format != Format::Json {
-            writeln!(out, "client   {label}").map_err(write_error)?;
+            // the label quotes the CLI's own `--version` output
+            writeln!(out, "client   {}", crate::escape::line(&label)).map_err(write_error)?;
         }
         let exit = run_plan(catalog, b, args, format, &mut buf, None)?;
         worst = worst.worst(exit);
@@ -149,14 +153,15 @@ pub fn check(
         lines.push(format!("{label}: exit {}", exit.code()));
     }
     if format == Format::Json {
-        serde_json::to_writer_pretty(
+        crate::escape::to_writer_pretty(
             &mut *out,
             &serde_json::json!({"clients": docs, "exit_code": worst.code()}),
         )
         .map_err(|e| write_error(e.into()))?;
         writeln!(out).map_err(write_error)?;
     } else {
-        writeln!(out, "clients  {}", lines.join("; ")).map_err(write_error)?;
+        writeln!(out, "clients  {}", crate::escape::line(&lines.join("; ")))
+            .map_err(write_error)?;
     }
     Ok(worst)
 }
@@ -317,7 +322,7 @@ pub(super) fn finish(
             if format == Format::Json {
                 Ok(())
             } else {
-                writeln!(out, "results  {shown}")
+                writeln!(out, "results  {}", crate::escape::line(&shown))
             }
         }),
         (None, None) => unreachable!("an iteration without a reason not to is scored"),
@@ -392,7 +397,7 @@ fn score_iteration(
     }
     crate::report::scored::render_scored(&scored, format, out).map_err(write_error)?;
     if format != Format::Json {
-        writeln!(out, "results  {shown}").map_err(write_error)?;
+        writeln!(out, "results  {}", crate::escape::line(&shown)).map_err(write_error)?;
     }
     Ok(scored.exit())
 }

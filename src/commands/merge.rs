@@ -81,8 +81,8 @@ pub fn merge(args: &MergeArgs, out: &mut dyn Write) -> Result<Exit, Fatal> {
     {
         eprintln!(
             "skillgate: warning: {} was judged by other gates than {} ({} against {}); the merge uses the first folder's, and the flags given to merge over them",
-            d.display(),
-            groups[0].1[0].0.display(),
+            crate::escape::line(&d.display().to_string()),
+            crate::escape::line(&groups[0].1[0].0.display().to_string()),
             gates_text(p.gates),
             gates_text(first.gates)
         );

@@ -294,7 +294,7 @@ fn rules(args: &RulesArgs, out: &mut dyn Write) -> Result<Exit, Fatal> {
                     serde_json::json!({"id": r.id, "name": r.name, "severity": r.severity.as_str(), "summary": r.summary, "fix": lint::fix_kind(r)})
                 })
                 .collect();
-            serde_json::to_writer_pretty(&mut *out, &list)?;
+            crate::escape::to_writer_pretty(&mut *out, &list)?;
             writeln!(out)
         } else {
             writeln!(

@@ -210,7 +210,10 @@ fn behavioral(
             }
             // the one asked for must be readable; others are left out, said so
             Err(e) if i == focus => return Err(e),
-            Err(e) => eprintln!("skillgate: left out of the report: {}", e.message),
+            Err(e) => eprintln!(
+                "skillgate: left out of the report: {}",
+                crate::escape::text(&e.message)
+            ),
         }
     }
     let it = &history[at];

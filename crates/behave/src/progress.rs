@@ -42,7 +42,7 @@ impl Progress {
         if self.live {
             let _ = write!(err, "\r\x1b[2K");
         }
-        let _ = writeln!(err, "{msg}");
+        let _ = writeln!(err, "{}", crate::escape::text(msg));
     }
 
     /// One run finished; `label` names it.
@@ -57,6 +57,7 @@ impl Progress {
         let elapsed = elapsed(self.start.elapsed().as_secs());
         let mut err = std::io::stderr().lock();
         let verdict = verdict(r);
+        let (label, verdict) = (crate::escape::line(label), crate::escape::line(&verdict));
         if self.live {
             if !r.evidence {
                 let _ = writeln!(err, "\r\x1b[2K{label}: {verdict}");

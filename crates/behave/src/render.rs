@@ -179,9 +179,12 @@ pub fn dry_runs(plans: &[Built], format: Format, out: &mut dyn Write) -> std::io
             .iter()
             .map(|b| json!({"client": b.plan.agent.kind, "dry_run": dry_run_doc(b)}))
             .collect();
-        serde_json::to_writer_pretty(&mut *out, &json!({"clients": docs}))?;
+        crate::escape::to_writer_pretty(&mut *out, &json!({"clients": docs}))?;
         return writeln!(out);
     }
+    // untrusted text reaches the terminal escaped (crate::escape)
+    let mut out = crate::escape::Writer::new(out);
+    let out: &mut dyn Write = &mut out;
     for (i, b) in plans.iter().enumerate() {
         if i > 0 {
             writeln!(out)?;
@@ -211,9 +214,12 @@ pub fn dry_run(b: &Built, format: Format, out: &mut dyn Write) -> std::io::Resul
     let runs = planned(b);
     let p = &b.plan;
     if format == Format::Json {
-        serde_json::to_writer_pretty(&mut *out, &dry_run_doc(b))?;
+        crate::escape::to_writer_pretty(&mut *out, &dry_run_doc(b))?;
         return writeln!(out);
     }
+    // untrusted text reaches the terminal escaped (crate::escape)
+    let mut out = crate::escape::Writer::new(out);
+    let out: &mut dyn Write = &mut out;
     writeln!(
         out,
         "plan     {} runs for skill {}: {} ({})",
@@ -430,9 +436,12 @@ pub fn missing(
             "missing": list,
             "verdict": "unavailable",
         });
-        serde_json::to_writer_pretty(&mut *out, &doc)?;
+        crate::escape::to_writer_pretty(&mut *out, &doc)?;
         return writeln!(out);
     }
+    // untrusted text reaches the terminal escaped (crate::escape)
+    let mut out = crate::escape::Writer::new(out);
+    let out: &mut dyn Write = &mut out;
     writeln!(
         out,
         "evidence could not be collected: {} of {} runs produced no verdict, so nothing was scored",
@@ -505,9 +514,12 @@ pub fn unscored(
             "scored": false,
             "why": why,
         });
-        serde_json::to_writer_pretty(&mut *out, &doc)?;
+        crate::escape::to_writer_pretty(&mut *out, &doc)?;
         return writeln!(out);
     }
+    // untrusted text reaches the terminal escaped (crate::escape)
+    let mut out = crate::escape::Writer::new(out);
+    let out: &mut dyn Write = &mut out;
     writeln!(out, "skill    {}", plan.skill.name)?;
     let loads = if appended(plan) {
         String::new()

@@ -9,7 +9,7 @@
 // The layers below, by the names the code used for them when it was one
 // crate, so that a `crate::catalog::…` path reads the same in every layer.
 pub(crate) use crate as lint;
-use base::{diag, exit};
+use base::{diag, escape, exit};
 #[allow(clippy::single_component_path_imports)]
 use {base, catalog, client, config, route};
 
@@ -37,7 +37,6 @@ pub fn fix_kind(rule: &Rule) -> Option<&'static str> {
         None
     }
 }
-
 
 /// Run every Tier 1 rule over the loaded catalog.
 pub fn run(catalog: &Catalog, config: &Config) -> Vec<Diagnostic> {

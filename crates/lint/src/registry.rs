@@ -4,7 +4,8 @@ use super::Rule;
 use super::rules::context::{Ctx, Env, SkillCtx};
 use super::rules::{
     budget, cases, client, commands, comment_cut, description, fields, files, keys, load, name,
-    not_text, orphan, portability, references, sections, skill_md_folder, trigger, workflow,
+    not_text, orphan, portability, references, sections, security, skill_md_folder, trigger,
+    workflow,
 };
 use crate::catalog::{Catalog, Skill};
 use crate::config::Config;
@@ -118,6 +119,13 @@ pub static RULES: &[&Rule] = &[
     &client::retry::RETRY_CHANGED,
     &client::not_string::NOT_A_STRING,
     &client::not_listed::NOT_LISTED,
+    &security::control::CONTROL_CHARACTER,
+    &security::invisible::INVISIBLE_UNICODE,
+    &security::comment::HIDDEN_COMMENT,
+    &security::encoded::ENCODED_PAYLOAD,
+    &security::secrets::SECRET,
+    &security::download::DOWNLOAD_EXECUTE,
+    &security::unprompted::RUNS_WITHOUT_ASKING,
 ];
 
 /// Look a rule up by id (case-insensitive) or by name.
@@ -144,6 +152,7 @@ const SKILL_CHECKS: &[SkillCheck] = &[
     budget::check,
     files::check,
     workflow::check,
+    security::check,
 ];
 
 /// A check of the catalog as a whole.

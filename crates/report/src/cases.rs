@@ -33,7 +33,7 @@ pub fn json(r: &CasesReport, out: &mut dyn Write) -> std::io::Result<()> {
         .map(super::json::diagnostic_json)
         .collect::<Vec<_>>()
         .into();
-    serde_json::to_writer_pretty(&mut *out, &doc)?;
+    crate::escape::to_writer_pretty(&mut *out, &doc)?;
     writeln!(out)
 }
 
@@ -96,6 +96,9 @@ fn triggers(title: &str, rows: &[TriggerRow], out: &mut dyn Write) -> std::io::R
 }
 
 pub fn human(r: &CasesReport, out: &mut dyn Write) -> std::io::Result<()> {
+    // untrusted text reaches the terminal escaped (crate::escape)
+    let mut out = crate::escape::Writer::new(out);
+    let out: &mut dyn Write = &mut out;
     writeln!(out, "skill {}  {}", r.skill.name, r.skill.file)?;
     if r.files.is_empty() {
         writeln!(out)?;

@@ -18,6 +18,11 @@ fn escape_property(s: &str) -> String {
 }
 
 pub fn render(o: &Outcome, out: &mut dyn Write) -> std::io::Result<()> {
+    // `%`, CR and LF are escaped as the runner reads them; every other
+    // control or bidirectional character as `\x1b`, `\u{202e}`, so no
+    // escape sequence reaches the log viewer
+    let mut out = crate::escape::Writer::new(out);
+    let out: &mut dyn Write = &mut out;
     for d in o.diagnostics {
         let level = match d.severity {
             Severity::Error => "error",
@@ -74,5 +79,22 @@ mod tests {
     fn properties_escape_commas_and_colons() {
         assert_eq!(escape_property("a,b:c%\n"), "a%2Cb%3Ac%25%0A");
         assert_eq!(escape_data("a:b\n"), "a:b%0A");
+    }
+
+    #[test]
+    fn no_control_character_passes() {
+        let mut buf = Vec::new();
+        {
+            let mut w = crate::escape::Writer::new(&mut buf);
+            let line = format!(
+                "::error file=a::{}",
+                escape_data("x\x1b]0;t\x07\r\n\u{9b}\u{202e}")
+            );
+            std::io::Write::write_all(&mut w, line.as_bytes()).unwrap();
+        }
+        assert_eq!(
+            String::from_utf8(buf).unwrap(),
+            "::error file=a::x\\x1b]0;t\\x07%0D%0A\\u{9b}\\u{202e}"
+        );
     }
 }

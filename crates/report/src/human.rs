@@ -1,10 +1,19 @@
 //! `--format human`: miette's graphical reports (file:line:col, the source
 //! line, a label, a `help:` line), then a summary line.
+//!
+//! Every text from the catalog (message, label, help, file name and the
+//! source snippet) is shown through [`crate::escape`]: miette is given an
+//! escaped copy of a file that needs it, with the spans mapped into it, so
+//! carets still point at the same characters; secrets SG704 finds are
+//! masked in that copy (see [`crate::lint::rules::security::secrets::mask`]).
 
 use super::{Outcome, Summary};
 use crate::diag::{Diagnostic, Severity};
+use crate::escape;
 use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, SourceSpan};
 use rayon::prelude::*;
+use std::borrow::Cow;
+use std::collections::HashMap;
 use std::fmt;
 use std::io::{IsTerminal, Write};
 
@@ -40,11 +49,30 @@ impl miette::SourceCode for Named<'_> {
 struct Shown<'a> {
     d: &'a Diagnostic,
     source: Option<Named<'a>>,
+    /// The diagnostic's span in `source`'s text (moved when that text is
+    /// an escaped copy).
+    span: Option<(usize, usize)>,
+    message: Cow<'a, str>,
+    help: Option<Cow<'a, str>>,
+}
+
+/// A file's text as the snippet shows it: secrets masked, then escaped.
+/// `None` when it is shown as it is.
+fn shown_text(text: &str) -> Option<(Option<escape::Mapped>, String)> {
+    let masked = crate::lint::rules::security::secrets::mask(text);
+    let base = masked.as_deref().unwrap_or(text);
+    match escape::Mapped::new(base) {
+        Some(m) => {
+            let t = m.text.clone();
+            Some((Some(m), t))
+        }
+        None => masked.map(|t| (None, t)),
+    }
 }
 
 impl fmt::Debug for Shown<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.d.message)
+        f.write_str(&self.message)
     }
 }
 
@@ -58,12 +86,13 @@ impl fmt::Display for Shown<'_> {
         write!(
             f,
             "{}[{}]{mark}: {}",
-            self.d.severity, self.d.rule, self.d.message
+            self.d.severity, self.d.rule, self.message
         )?;
         if self.source.is_none() {
+            let file = escape::line(&self.d.file);
             match self.d.span {
-                Some(s) => write!(f, "\n  at {}:{}:{}", self.d.file, s.line, s.col)?,
-                None => write!(f, "\n  at {}", self.d.file)?,
+                Some(s) => write!(f, "\n  at {file}:{}:{}", s.line, s.col)?,
+                None => write!(f, "\n  at {file}")?,
             }
         }
         Ok(())
@@ -82,8 +111,7 @@ impl miette::Diagnostic for Shown<'_> {
     }
 
     fn help<'b>(&'b self) -> Option<Box<dyn fmt::Display + 'b>> {
-        self.d
-            .help
+        self.help
             .as_ref()
             .map(|h| Box::new(h) as Box<dyn fmt::Display>)
     }
@@ -93,12 +121,15 @@ impl miette::Diagnostic for Shown<'_> {
     }
 
     fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
-        let span = self.d.span?;
+        let (start, end) = self.span?;
         self.source.as_ref()?;
-        let len = span.end.saturating_sub(span.start);
+        let len = end.saturating_sub(start);
         Some(Box::new(std::iter::once(LabeledSpan::new_with_span(
-            self.d.label.clone(),
-            SourceSpan::new(span.start.into(), len),
+            self.d
+                .label
+                .as_deref()
+                .map(|l| escape::text(l).into_owned()),
+            SourceSpan::new(start.into(), len),
         ))))
     }
 }
@@ -242,16 +273,60 @@ pub fn render(o: &Outcome, out: &mut dyn Write) -> std::io::Result<()> {
     let handler = GraphicalReportHandler::new_themed(theme)
         .with_width(100)
         .with_links(false);
+    // the files whose snippets are shown escaped or masked, each once
+    let mut files: Vec<&str> = o
+        .diagnostics
+        .iter()
+        .filter(|d| d.span.is_some())
+        .map(|d| d.file.as_str())
+        .collect();
+    files.sort_unstable();
+    files.dedup();
+    // (offset map, shown text, shown name) of the files whose text or name
+    // changes when shown
+    type Copy<'a> = (Option<escape::Mapped>, Option<String>, Cow<'a, str>);
+    let copies: HashMap<&str, Copy> = files
+        .par_iter()
+        .filter_map(|f| {
+            let src = o.sources.get(*f)?;
+            let name = escape::line(f);
+            match (shown_text(&src.text), name) {
+                (None, Cow::Borrowed(_)) => None,
+                (Some((map, text)), name) => Some((*f, (map, Some(text), name))),
+                (None, name) => Some((*f, (None, None, name))),
+            }
+        })
+        .collect();
     let render_one = |d: &Diagnostic| -> Result<String, fmt::Error> {
+        let mut span = None;
         let source = d
             .span
             .and_then(|span| Some((span, o.sources.get(&d.file)?)))
             .filter(|(span, src)| snippet_fits(span, src))
-            .map(|(_, src)| Named {
-                name: &d.file,
-                text: &src.text,
+            .map(|(s, src)| match copies.get(d.file.as_str()) {
+                Some((map, text, name)) => {
+                    let at = |o: usize| map.as_ref().map_or(o, |m| m.map(o));
+                    span = Some((at(s.start), at(s.end)));
+                    Named {
+                        name,
+                        text: text.as_deref().unwrap_or(&src.text),
+                    }
+                }
+                None => {
+                    span = Some((s.start, s.end));
+                    Named {
+                        name: &d.file,
+                        text: &src.text,
+                    }
+                }
             });
-        let shown = Shown { d, source };
+        let shown = Shown {
+            d,
+            source,
+            span,
+            message: escape::text(&d.message),
+            help: d.help.as_deref().map(escape::text),
+        };
         let mut s = String::new();
         handler.render_report(&mut s, &shown)?;
         Ok(s)
@@ -274,6 +349,9 @@ pub fn render(o: &Outcome, out: &mut dyn Write) -> std::io::Result<()> {
 
 /// The closing lines: skills roots, counts, Tier 2, notes.
 pub fn summary(s: &Summary, diagnostics: &[Diagnostic], out: &mut dyn Write) -> std::io::Result<()> {
+    // the summary names paths from the catalog
+    let mut out = escape::Writer::new(out);
+    let out: &mut dyn Write = &mut out;
     if let Some(line) = roots_line(s) {
         writeln!(out, "{line}")?;
     }

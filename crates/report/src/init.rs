@@ -22,11 +22,14 @@ use crate::authoring::init::InitReport;
 use std::io::Write;
 
 pub fn json(r: &InitReport, out: &mut dyn Write) -> std::io::Result<()> {
-    serde_json::to_writer_pretty(&mut *out, r)?;
+    crate::escape::to_writer_pretty(&mut *out, r)?;
     writeln!(out)
 }
 
 pub fn human(r: &InitReport, out: &mut dyn Write) -> std::io::Result<()> {
+    // untrusted text reaches the terminal escaped (crate::escape)
+    let mut out = crate::escape::Writer::new(out);
+    let out: &mut dyn Write = &mut out;
     let q = |s: &str| serde_json::to_string(s).unwrap_or_default();
     writeln!(
         out,

@@ -105,6 +105,6 @@ pub fn render(o: &Outcome, out: &mut dyn Write) -> std::io::Result<()> {
         summary: serde_json::to_value(o.summary)?,
         version: 1,
     };
-    serde_json::to_writer_pretty(&mut *out, &doc)?;
+    crate::escape::to_writer_pretty(&mut *out, &doc)?;
     writeln!(out)
 }

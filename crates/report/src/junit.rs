@@ -109,9 +109,13 @@ fn esc(s: &str, attr: bool) -> String {
             '\n' if attr => o.push_str("&#10;"),
             '\r' if attr => o.push_str("&#13;"),
             '\t' if attr => o.push_str("&#9;"),
-            '\t' | '\n' | '\r' => o.push(c),
+            '\t' | '\n' => o.push(c),
+            '\r' => o.push_str("&#13;"),
             // not allowed in XML 1.0 at all
             '\u{0}'..='\u{1F}' | '\u{FFFE}' | '\u{FFFF}' => o.push('\u{FFFD}'),
+            // DEL, C1, bidirectional and invisible characters: a character
+            // reference, so none reaches a terminal that shows the file raw
+            c if crate::escape::is_unsafe(c) => o.push_str(&format!("&#x{:X};", c as u32)),
             c => o.push(c),
         }
     }
@@ -925,6 +929,10 @@ mod tests {
             "a&lt;b&gt;&amp;&quot;c&quot;&#10;\u{FFFD}\u{FFFD}\u{FFFD}"
         );
         assert_eq!(esc("]]> \"x\"\n", false), "]]&gt; \"x\"\n");
+        assert_eq!(
+            esc("\r\u{7f}\u{9b}\u{202e}", false),
+            "&#13;&#x7F;&#x9B;&#x202E;"
+        );
     }
 
     #[test]

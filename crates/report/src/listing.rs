@@ -68,11 +68,14 @@ pub fn json(v: &View, out: &mut dyn Write) -> std::io::Result<()> {
     if let Some(ver) = v.verified {
         doc["verify"] = serde_json::to_value(ver).unwrap_or(Value::Null);
     }
-    serde_json::to_writer_pretty(&mut *out, &doc)?;
+    crate::escape::to_writer_pretty(&mut *out, &doc)?;
     writeln!(out)
 }
 
 pub fn human(v: &View, out: &mut dyn Write) -> std::io::Result<()> {
+    // untrusted text reaches the terminal escaped (crate::escape)
+    let mut out = crate::escape::Writer::new(out);
+    let out: &mut dyn Write = &mut out;
     let l = v.listing;
     let total = l.entries.len() + l.commands.len();
     let listed = l.all().filter(|e| e.listed).count();

@@ -18,11 +18,14 @@ use crate::route::cmd::RankReport;
 use std::io::Write;
 
 pub fn json(r: &RankReport, out: &mut dyn Write) -> std::io::Result<()> {
-    serde_json::to_writer_pretty(&mut *out, r)?;
+    crate::escape::to_writer_pretty(&mut *out, r)?;
     writeln!(out)
 }
 
 pub fn human(r: &RankReport, out: &mut dyn Write) -> std::io::Result<()> {
+    // untrusted text reaches the terminal escaped (crate::escape)
+    let mut out = crate::escape::Writer::new(out);
+    let out: &mut dyn Write = &mut out;
     if r.terms.is_empty() {
         writeln!(
             out,

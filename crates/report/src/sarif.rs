@@ -174,7 +174,7 @@ pub fn render(o: &Outcome, out: &mut dyn Write) -> std::io::Result<()> {
             "properties": {"summary": o.summary},
         }],
     });
-    serde_json::to_writer_pretty(&mut *out, &doc)?;
+    crate::escape::to_writer_pretty(&mut *out, &doc)?;
     writeln!(out)
 }
 

@@ -27,7 +27,7 @@ pub fn render_scored(
         })
         .unwrap_or(crate::score::Verdict::Pass);
     if format == Format::Json {
-        serde_json::to_writer_pretty(
+        crate::escape::to_writer_pretty(
             &mut *out,
             &serde_json::json!({"clients": reports, "verdict": worst.as_str()}),
         )?;
@@ -67,7 +67,7 @@ pub fn render_scored(
 pub fn render(report: &Report, format: Format, out: &mut dyn Write) -> std::io::Result<()> {
     match format {
         Format::Json => {
-            serde_json::to_writer_pretty(&mut *out, report)?;
+            crate::escape::to_writer_pretty(&mut *out, report)?;
             writeln!(out)
         }
         Format::Junit => crate::junit::tier3(&crate::junit::Tier3::from_report(report), out),
@@ -98,6 +98,9 @@ fn list(ids: &[String]) -> String {
 }
 
 fn human(r: &Report, out: &mut dyn Write) -> std::io::Result<()> {
+    // untrusted text reaches the terminal escaped (crate::escape)
+    let mut out = crate::escape::Writer::new(out);
+    let out: &mut dyn Write = &mut out;
     writeln!(out, "skill    {}", r.skill.name)?;
     writeln!(out, "         skill    sha256 {}", r.skill.skill_sha256)?;
     writeln!(out, "         SKILL.md sha256 {}", r.skill.skill_md_sha256)?;

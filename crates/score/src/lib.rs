@@ -10,7 +10,7 @@
 // The layers below, by the names the code used for them when it was one
 // crate, so that a `crate::catalog::…` path reads the same in every layer.
 pub(crate) use crate as score;
-use base::{diag, exit};
+use base::{diag, escape, exit};
 #[allow(clippy::single_component_path_imports)]
 use {base, catalog};
 

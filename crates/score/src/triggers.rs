@@ -458,9 +458,12 @@ fn split_name(s: Split) -> &'static str {
 /// Render a trigger-set report as JSON or text.
 pub fn render(r: &TriggersReport, format: Format, out: &mut dyn Write) -> std::io::Result<()> {
     if format == Format::Json {
-        serde_json::to_writer_pretty(&mut *out, r)?;
+        crate::escape::to_writer_pretty(&mut *out, r)?;
         return writeln!(out);
     }
+    // untrusted text reaches the terminal escaped (crate::escape)
+    let mut out = crate::escape::Writer::new(out);
+    let out: &mut dyn Write = &mut out;
     let mut flags = Vec::new();
     if r.final_gate {
         flags.push("--final");

@@ -77,7 +77,8 @@ fn kebab(stem: &str) -> String {
     out.trim_end_matches('-').to_string()
 }
 
-fn join(dir: &str, rel: &str) -> String {
+/// `rel` under the skill folder `dir`, relative to the catalog root.
+pub fn join(dir: &str, rel: &str) -> String {
     if dir.is_empty() || dir == "." {
         rel.to_string()
     } else {

@@ -31,6 +31,9 @@ pub mod sections;
 pub mod trigger;
 pub mod workflow;
 
+// SG700–SG749: hostile skills (what hides from a reviewer).
+pub mod security;
+
 #[cfg(test)]
 mod robustness {
     //! Arbitrary text never panics any scanner, and every offset a scanner
