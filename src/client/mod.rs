@@ -21,6 +21,7 @@
 
 pub mod capture;
 pub mod claude_code;
+pub mod claude_code_keys;
 pub mod cmd;
 pub mod codex;
 pub mod gemini_cli;

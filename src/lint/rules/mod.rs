@@ -21,10 +21,14 @@ pub mod portability;
 
 // SG2xx: catalog conventions.
 pub mod budget;
+pub mod bundled_links;
 pub mod files;
 pub mod references;
 pub mod sections;
+pub mod template;
 pub mod trigger;
+pub mod unclosed_fence;
+pub mod unmentioned;
 pub mod workflow;
 
 #[cfg(test)]

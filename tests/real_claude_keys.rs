@@ -1,0 +1,119 @@
+//! What Claude Code does with the values of its own keys (SG610–SG616),
+//! checked against the real CLI where a run can show it: the tools it
+//! offers are tools SG615 knows, its agents are built-ins SG612 knows, and
+//! a skill with `user-invocable: false` and `disable-model-invocation:
+//! true` (SG616) is neither listed for the model nor a slash command, and
+//! `/name` never reaches the model. Skips when `claude` is absent.
+
+mod real_client;
+
+use skillgate::client::claude_code_keys::{BUILTIN_AGENTS, TOOLS};
+use skillgate::loopback::{Server, anthropic};
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+/// Run `claude -p <prompt>` in `ws` against `server`: stdout.
+fn run(claude: &Path, ws: &Path, home: &Path, server: &Server, prompt: &str) -> String {
+    let out = Command::new(claude)
+        .args(["-p", "--verbose", "--output-format", "stream-json", prompt])
+        .current_dir(ws)
+        .env_clear()
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .env("HOME", home)
+        .env("CLAUDE_CONFIG_DIR", home.join(".claude"))
+        .env("ANTHROPIC_BASE_URL", server.url())
+        .env("ANTHROPIC_API_KEY", "loopback")
+        .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// The `system`/`init` line of a stream-json run.
+fn init_line(stdout: &str) -> serde_json::Value {
+    stdout
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .find(|v| v["type"] == "system" && v["subtype"] == "init")
+        .expect("an init line")
+}
+
+#[test]
+fn claude_offers_only_tools_sg615_knows_and_never_runs_a_skill_nobody_may_invoke() {
+    let Some(claude) = real_client::cli("claude") else {
+        return;
+    };
+    let server = Server::start(|r| {
+        anthropic::housekeeping(r)
+            .unwrap_or_else(|| anthropic::reply(r, &anthropic::Turn::text("scripted answer")))
+    })
+    .unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let (home, ws) = (tmp.path().join("home"), tmp.path().join("ws"));
+    std::fs::create_dir_all(&home).unwrap();
+    for (name, keys) in [
+        ("run-tests", ""),
+        (
+            "both-off",
+            "user-invocable: false\ndisable-model-invocation: true\n",
+        ),
+    ] {
+        let dir = ws.join(".claude/skills").join(name);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(
+            dir.join("SKILL.md"),
+            format!("---\nname: {name}\ndescription: Runs {name}. Use when asked.\n{keys}---\n# Body of {name}\n"),
+        )
+        .unwrap();
+    }
+    let stdout = run(&claude, &ws, &home, &server, "hello");
+    assert!(stdout.contains("scripted answer"), "{stdout}");
+    let first = server
+        .wait_for(Duration::from_secs(5), anthropic::is_messages)
+        .expect("a messages request");
+    let body = first.json().unwrap();
+    let offered = anthropic::tool_names(&body);
+    assert!(offered.iter().any(|t| t == "Bash"), "{offered:?}");
+    let unknown: Vec<&String> = offered
+        .iter()
+        .filter(|t| !t.starts_with("mcp__") && !TOOLS.contains(&t.as_str()))
+        .collect();
+    assert!(unknown.is_empty(), "tools SG615 does not know: {unknown:?}");
+    let texts = anthropic::texts(&body).join("\n");
+    assert!(
+        texts.contains("- run-tests: Runs run-tests."),
+        "the listing"
+    );
+    assert!(
+        !texts.contains("both-off"),
+        "a skill the model may not invoke is not listed"
+    );
+    // the session's own report: the agents are built-ins SG612 knows, and
+    // the skill is neither a skill nor a slash command of the session
+    let init = init_line(&stdout);
+    for a in init["agents"].as_array().unwrap() {
+        assert!(BUILTIN_AGENTS.contains(&a.as_str().unwrap()), "{a}");
+    }
+    for list in ["skills", "slash_commands"] {
+        let names: Vec<&str> = init[list]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|v| v.as_str())
+            .collect();
+        assert!(names.contains(&"run-tests"), "{list}: {names:?}");
+        assert!(!names.contains(&"both-off"), "{list}: {names:?}");
+    }
+    // the user cannot run it either: `/both-off` never reaches the model
+    let stdout = run(&claude, &ws, &home, &server, "/both-off");
+    let result = stdout
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .find(|v| v["type"] == "result")
+        .expect("a result line");
+    assert_eq!(result["num_turns"], 0, "{stdout}");
+    assert_ne!(result["result"], "scripted answer", "{stdout}");
+    assert!(!stdout.contains("Body of both-off"), "{stdout}");
+}
