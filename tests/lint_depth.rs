@@ -120,6 +120,14 @@ fn windows_separators_get_the_slash_spelling_as_help() {
     );
     let (range, new) = skillgate::lint::rules::bundled_links::separator_fix(&text, s..e).unwrap();
     assert_eq!((range, new.as_str()), (s..e, "references/forms.md"));
+    // in prose, in a skill that bundles no references/ at all
+    let md = skill("", "See references\\guide.md for details.\n");
+    let c = catalog(&[("skills/pdf/SKILL.md", &md)]);
+    let d = one(c.path(), "SG210", 7, "references\\guide.md");
+    assert_eq!(
+        d["help"],
+        "write `references/guide.md` (`/` between folders) and add the file to the skill folder"
+    );
 }
 
 #[test]

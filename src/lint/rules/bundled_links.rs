@@ -368,7 +368,10 @@ pub fn check(s: &SkillCtx, out: &mut Vec<Diagnostic>) {
         let first = f.text.split(['/', '\\']).next().unwrap_or("");
         // a conventional path in a skill that bundles no such folder may
         // be the user's project's
-        if !f.explicit && BUNDLED_DIRS.contains(&first) && !bundles(first) {
+        // (a path written with `\` is the skill's: no Linux or macOS
+        // project spells its paths that way)
+        if !f.explicit && BUNDLED_DIRS.contains(&first) && !bundles(first) && !f.text.contains('\\')
+        {
             continue;
         }
         let Some(decoded) = percent_decode(&f.text) else {
@@ -420,6 +423,9 @@ pub fn check(s: &SkillCtx, out: &mut Vec<Diagnostic>) {
             match closest(s, &rel) {
                 Some((c, why)) => d.with_help(format!(
                     "did you mean `{c}`? (it {why}); fix the path, or add the file"
+                )),
+                None if windows => d.with_help(format!(
+                    "write `{slashed}` (`/` between folders) and add the file to the skill folder"
                 )),
                 None => d.with_help(
                     "add the file to the skill folder, fix the path, or remove the reference",
