@@ -465,3 +465,34 @@ fn an_eval_without_expected_output_is_a_warning() {
     assert_eq!(f[0]["severity"], "warning");
     assert_eq!(f[0]["message"], "eval `1` has no `expected_output`");
 }
+
+#[test]
+fn a_single_skill_reports_only_agent_names_no_agent_file_can_have() {
+    let c = catalog(&[
+        (
+            "custom/SKILL.md",
+            &skill("context: fork\nagent: my-agent\n", "Body.\n")
+                .replace("name: pdf", "name: custom"),
+        ),
+        (
+            "bad/SKILL.md",
+            &skill("context: fork\nagent: Invalid_Agent\n", "Body.\n")
+                .replace("name: pdf", "name: bad"),
+        ),
+    ]);
+    assert!(findings(&c.path().join("custom/SKILL.md"), &[], "SG612").is_empty());
+    let f = findings(&c.path().join("bad/SKILL.md"), &[], "SG612");
+    assert_eq!(f.len(), 1, "{f:#?}");
+    // an installed catalog: the agents beside `.claude/skills/` count
+    let c = catalog(&[
+        (
+            "proj/.claude/skills/pdf/SKILL.md",
+            &skill("context: fork\nagent: reviewer\n", "Body.\n"),
+        ),
+        (
+            "proj/.claude/agents/reviewer.md",
+            "---\nname: reviewer\ndescription: Reviews.\n---\n",
+        ),
+    ]);
+    assert!(findings(c.path(), &[], "SG612").is_empty());
+}

@@ -8,8 +8,12 @@ rule! {
     /// neither one of Claude Code 2.1.197's built-in agents
     /// (`general-purpose`, `Explore`, `Plan`, `statusline-setup`,
     /// `claude-code-guide`, `claude`) nor an agent of the project's
-    /// `.claude/agents/` (by its frontmatter `name`). Plugin agents
-    /// (`plugin:agent`) are not checked. Names match exactly: the CLI runs
+    /// `.claude/agents/` (by its frontmatter `name`; at the catalog root and
+    /// beside each `.claude/skills/`). Plugin agents (`plugin:agent`) are
+    /// not checked. When a single skill is checked, its project is not
+    /// known: only a name no agent file can have is reported then (a
+    /// built-in's name in another case, or anything but lowercase letters,
+    /// digits and hyphens). Names match exactly: the CLI runs
     /// `activeAgents.find(a => a.agentType === agent)` and, when nothing
     /// matches, forks the skill with `general-purpose`, silently.
     ///

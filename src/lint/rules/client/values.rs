@@ -103,8 +103,23 @@ fn check_skill(
                     .with_help("add `context: fork` to run the skill with this agent, or remove `agent`"),
             );
         } else if !name.contains(':') && !BUILTIN_AGENTS.contains(&name.as_str()) {
-            let project = agents.get_or_insert_with(|| project_agents(&catalog.root));
-            if !project.contains(&name) {
+            // a single skill's project is not known: only a name no agent
+            // file can have (`Invalid_Agent`, `explore`) is reported then
+            let whole = catalog.target == crate::catalog::Target::Catalog;
+            let project = agents.get_or_insert_with(|| {
+                if whole {
+                    project_agents(&catalog.root, &catalog.skills)
+                } else {
+                    Vec::new()
+                }
+            });
+            let near_builtin = BUILTIN_AGENTS.iter().any(|b| b.eq_ignore_ascii_case(&name));
+            let custom_name = !name.is_empty()
+                && name
+                    .bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-');
+            let unknown = !project.contains(&name) && (whole || near_builtin || !custom_name);
+            if unknown {
                 let near = BUILTIN_AGENTS
                     .iter()
                     .map(|s| s.to_string())
@@ -295,12 +310,23 @@ const MAX_AGENT_FILES: usize = 500;
 const MAX_AGENT_BYTES: u64 = 64 * 1024;
 
 /// The names of the project's agents: the frontmatter `name` of each
-/// `.claude/agents/**/*.md` under the catalog root (bounded; unreadable
-/// files are skipped: they define no agent Claude Code could use either).
-pub fn project_agents(root: &std::path::Path) -> Vec<String> {
+/// `.claude/agents/**/*.md` at the catalog root and beside each
+/// `.claude/skills/` holding a skill (bounded; unreadable files are
+/// skipped: they define no agent Claude Code could use either).
+pub fn project_agents(root: &std::path::Path, skills: &[Skill]) -> Vec<String> {
     use std::io::Read;
     let mut out = Vec::new();
-    let mut stack = vec![(root.join(".claude/agents"), 0usize)];
+    let mut dirs = vec![".claude/agents".to_string()];
+    for s in skills {
+        if let Some(i) = s.rel_dir.find(".claude/skills/") {
+            let d = format!("{}.claude/agents", &s.rel_dir[..i]);
+            if !dirs.contains(&d) {
+                dirs.push(d);
+            }
+        }
+    }
+    let mut stack: Vec<(std::path::PathBuf, usize)> =
+        dirs.iter().map(|d| (root.join(d), 0usize)).collect();
     let mut files = 0;
     while let Some((dir, depth)) = stack.pop() {
         let Ok(rd) = std::fs::read_dir(&dir) else {
@@ -330,6 +356,7 @@ pub fn project_agents(root: &std::path::Path) -> Vec<String> {
         }
     }
     out.sort();
+    out.dedup();
     out
 }
 
