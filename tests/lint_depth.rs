@@ -496,3 +496,21 @@ fn a_single_skill_reports_only_agent_names_no_agent_file_can_have() {
     ]);
     assert!(findings(c.path(), &[], "SG612").is_empty());
 }
+
+#[test]
+fn a_file_named_by_a_linked_guide_or_a_named_folder_is_mentioned() {
+    let md = skill(
+        "",
+        "Follow [the guide](references/guide.md). Page shells live in `assets/`.\n",
+    );
+    let c = catalog(&[
+        ("skills/pdf/SKILL.md", &md),
+        ("skills/pdf/references/guide.md", "Check weeks.md first.\n"),
+        ("skills/pdf/references/weeks.md", "# Weeks\n"),
+        ("skills/pdf/references/unused.md", "# Unused\n"),
+        ("skills/pdf/assets/shell.html", "<html>"),
+    ]);
+    let f = findings(c.path(), &[], "SG211");
+    let files: Vec<&str> = f.iter().map(|d| d["file"].as_str().unwrap()).collect();
+    assert_eq!(files, vec!["skills/pdf/references/unused.md"]);
+}

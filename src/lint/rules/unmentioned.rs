@@ -9,8 +9,10 @@ rule! {
     /// ## What it does
     /// Notes each file under the skill's `scripts/`, `references/` or
     /// `assets/` that SKILL.md never mentions: neither its path, nor its
-    /// file name, nor the folder holding it (`references/forms/`) appears
-    /// anywhere in the file, code blocks included. Python byte code,
+    /// file name, nor the folder holding it (`assets/`, `references/forms/`)
+    /// appears anywhere in the file, code blocks included, nor in a
+    /// bundled Markdown file that SKILL.md (or such a file) mentions, so
+    /// a guide that names the rest counts. Python byte code,
     /// `__init__.py`, dot files and `__pycache__/` are left alone. Past 20
     /// files in one skill, one more finding counts the rest.
     ///
@@ -38,26 +40,87 @@ fn ignored(f: &str) -> bool {
             .any(|c| c == "__pycache__" || c.starts_with('.'))
 }
 
+/// Bundled Markdown files read for the mentions they hold, at most.
+const MAX_READ: usize = 50;
+/// Bytes read of each.
+const MAX_READ_BYTES: u64 = 256 * 1024;
+
+/// Whether `text` mentions the bundled file `f`: its path, its file name
+/// (whole), or the folder holding it written with its `/`.
+fn mentions(text: &str, f: &str) -> bool {
+    let name = f.rsplit('/').next().unwrap_or(f);
+    let parent = &f[..f.len() - name.len()];
+    text.contains(f)
+        || mentions_word(text, name)
+        || (!parent.is_empty() && mentions_folder(text, parent))
+}
+
+/// `folder` (ending in `/`) appears by itself, not as the start of a
+/// path to one of its files (`scripts/` but not `scripts/run.sh`).
+fn mentions_folder(text: &str, folder: &str) -> bool {
+    let is_name = |c: char| c.is_alphanumeric() || matches!(c, '_' | '-' | '.' | '/');
+    text.match_indices(folder).any(|(i, _)| {
+        !text[..i].chars().next_back().is_some_and(is_name)
+            && !text[i + folder.len()..].chars().next().is_some_and(is_name)
+    })
+}
+
+/// Up to [`MAX_READ_BYTES`] of a bundled file, `/` for `\`.
+fn read_bounded(path: &std::path::Path) -> Option<String> {
+    use std::io::Read;
+    let mut text = String::new();
+    std::fs::File::open(path)
+        .ok()?
+        .take(MAX_READ_BYTES)
+        .read_to_string(&mut text)
+        .ok()?;
+    Some(text.replace('\\', "/"))
+}
+
 pub fn check(s: &SkillCtx, out: &mut Vec<Diagnostic>) {
-    // the text as written and with Windows separators read as `/` (a
-    // wrong separator is SG210's, not a missing mention)
-    let text = s.src.text.replace('\\', "/");
     let dir = &s.skill.rel_dir;
-    let mut unmentioned: Vec<&str> = Vec::new();
-    for f in &s.skill.files {
-        let first = f.split('/').next().unwrap_or("");
-        if !BUNDLED_DIRS.contains(&first) || f.len() == first.len() || ignored(f) {
-            continue;
-        }
-        let name = f.rsplit('/').next().unwrap_or(f);
-        let parent = &f[..f.len() - name.len()];
-        let mentioned = text.contains(f.as_str())
-            || mentions_word(&text, name)
-            || (parent.len() > first.len() + 1 && text.contains(parent));
-        if !mentioned {
-            unmentioned.push(f);
+    let candidates: Vec<&str> = s
+        .skill
+        .files
+        .iter()
+        .map(String::as_str)
+        .filter(|f| {
+            let first = f.split('/').next().unwrap_or("");
+            BUNDLED_DIRS.contains(&first) && f.len() > first.len() && !ignored(f)
+        })
+        .collect();
+    if candidates.is_empty() {
+        return;
+    }
+    // SKILL.md, then every bundled Markdown file a text read so far
+    // mentions (the guide SKILL.md links to may name the rest); Windows
+    // separators read as `/` (a wrong separator is SG210's)
+    let mut texts = vec![s.src.text.replace('\\', "/")];
+    let mut mentioned = vec![false; candidates.len()];
+    let mut read = 0;
+    let mut next = 0;
+    while next < texts.len() {
+        let text = std::mem::take(&mut texts[next]);
+        next += 1;
+        for (i, f) in candidates.iter().enumerate() {
+            if mentioned[i] || !mentions(&text, f) {
+                continue;
+            }
+            mentioned[i] = true;
+            if f.ends_with(".md") && read < MAX_READ {
+                read += 1;
+                if let Some(t) = read_bounded(&s.skill.dir.join(f)) {
+                    texts.push(t);
+                }
+            }
         }
     }
+    let unmentioned: Vec<&str> = candidates
+        .iter()
+        .zip(&mentioned)
+        .filter(|(_, m)| !**m)
+        .map(|(f, _)| *f)
+        .collect();
     for f in unmentioned.iter().take(MAX_PER_SKILL) {
         out.push(
             UNMENTIONED
@@ -112,6 +175,9 @@ mod tests {
         assert!(mentions_word("`upload.py`", "upload.py"));
         assert!(!mentions_word("run upload.py2", "upload.py"));
         assert!(!mentions_word("run my_upload.py", "upload.py"));
+        assert!(mentions_folder("templates live in `assets/`.", "assets/"));
+        assert!(!mentions_folder("run `scripts/fill.py`", "scripts/"));
+        assert!(!mentions_folder("see my-assets/", "assets/"));
         assert!(ignored("scripts/__pycache__/a.pyc"));
         assert!(ignored("scripts/.DS_Store"));
         assert!(!ignored("scripts/a.py"));
