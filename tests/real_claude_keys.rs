@@ -10,22 +10,11 @@ mod real_client;
 use skillgate::client::claude_code_keys::{BUILTIN_AGENTS, TOOLS};
 use skillgate::loopback::{Server, anthropic};
 use std::path::Path;
-use std::process::{Command, Stdio};
 use std::time::Duration;
 
 /// Run `claude -p <prompt>` in `ws` against `server`: stdout.
 fn run(claude: &Path, ws: &Path, home: &Path, server: &Server, prompt: &str) -> String {
-    let out = Command::new(claude)
-        .args(["-p", "--verbose", "--output-format", "stream-json", prompt])
-        .current_dir(ws)
-        .env_clear()
-        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-        .env("HOME", home)
-        .env("CLAUDE_CONFIG_DIR", home.join(".claude"))
-        .env("ANTHROPIC_BASE_URL", server.url())
-        .env("ANTHROPIC_API_KEY", "loopback")
-        .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
-        .stdin(Stdio::null())
+    let out = real_client::claude_print(claude, ws, home, &server.url(), prompt)
         .output()
         .unwrap();
     String::from_utf8_lossy(&out.stdout).into_owned()
@@ -45,11 +34,7 @@ fn claude_offers_only_tools_sg615_knows_and_never_runs_a_skill_nobody_may_invoke
     let Some(claude) = real_client::cli("claude") else {
         return;
     };
-    let server = Server::start(|r| {
-        anthropic::housekeeping(r)
-            .unwrap_or_else(|| anthropic::reply(r, &anthropic::Turn::text("scripted answer")))
-    })
-    .unwrap();
+    let server = real_client::anthropic_text_server("scripted answer");
     let tmp = tempfile::tempdir().unwrap();
     let (home, ws) = (tmp.path().join("home"), tmp.path().join("ws"));
     std::fs::create_dir_all(&home).unwrap();

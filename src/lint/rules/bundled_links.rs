@@ -3,6 +3,7 @@
 
 use super::context::SkillCtx;
 use super::keys::edit_distance_within;
+use super::references::resolve;
 use crate::diag::Diagnostic;
 use crate::rule;
 
@@ -285,22 +286,6 @@ fn percent_decode(s: &str) -> Option<String> {
     String::from_utf8(out).ok()
 }
 
-/// `path` made relative to the skill folder, `.` and `..` resolved; `None`
-/// when it climbs out of the folder.
-pub fn normalise(path: &str) -> Option<String> {
-    let mut parts: Vec<&str> = Vec::new();
-    for p in path.split('/') {
-        match p {
-            "" | "." => {}
-            ".." => {
-                parts.pop()?;
-            }
-            p => parts.push(p),
-        }
-    }
-    Some(parts.join("/"))
-}
-
 /// Whether the skill has `rel` (a file or a folder of its own).
 pub fn exists(s: &SkillCtx, rel: &str) -> bool {
     if rel.is_empty() || rel == "SKILL.md" {
@@ -382,7 +367,7 @@ pub fn check(s: &SkillCtx, out: &mut Vec<Diagnostic>) {
         if slashed == "SKILL.md" || slashed.ends_with("/SKILL.md") {
             continue;
         }
-        let Some(rel) = normalise(&slashed) else {
+        let Some(rel) = resolve("", &slashed) else {
             continue;
         };
         let windows = decoded.contains('\\');
@@ -500,8 +485,8 @@ mod tests {
 
     #[test]
     fn paths_normalise_inside_the_folder() {
-        assert_eq!(normalise("./a/../b/c.md").as_deref(), Some("b/c.md"));
-        assert_eq!(normalise("../x.md"), None);
+        assert_eq!(resolve("", "./a/../b/c.md").as_deref(), Some("b/c.md"));
+        assert_eq!(resolve("", "../x.md"), None);
         assert_eq!(percent_decode("a%20b.md").as_deref(), Some("a b.md"));
         assert_eq!(percent_decode("a%2"), None);
     }
