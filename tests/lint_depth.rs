@@ -340,7 +340,7 @@ fn a_model_claude_code_cannot_use() {
         d["message"]
             .as_str()
             .unwrap()
-            .contains("sends `gpt-4o` to the API")
+            .contains("takes `gpt-4o` as the model id")
     );
     for ok in ["sonnet", "Opus", "claude-sonnet-4-5", "inherit", "opus[1m]"] {
         let c = catalog(&[(

@@ -1,6 +1,7 @@
 //! What Claude Code does with the values of its own keys (SG610–SG616),
 //! checked against the real CLI where a run can show it: the tools it
-//! offers are tools SG615 knows, its agents are built-ins SG612 knows, and
+//! offers are tools SG615 knows, its agents are built-ins SG612 knows, an
+//! unknown hook event drops a skill's `hooks` (SG613), and
 //! a skill with `user-invocable: false` and `disable-model-invocation:
 //! true` (SG616) is neither listed for the model nor a slash command, and
 //! `/name` never reaches the model. Skips when `claude` is absent.
@@ -38,11 +39,18 @@ fn claude_offers_only_tools_sg615_knows_and_never_runs_a_skill_nobody_may_invoke
     let tmp = tempfile::tempdir().unwrap();
     let (home, ws) = (tmp.path().join("home"), tmp.path().join("ws"));
     std::fs::create_dir_all(&home).unwrap();
+    let hook = |event: &str| {
+        format!(
+            "hooks:\n  {event}:\n    - matcher: Bash\n      hooks:\n        - type: command\n          command: echo hi\n"
+        )
+    };
     for (name, keys) in [
-        ("run-tests", ""),
+        ("run-tests", String::new()),
+        ("hooks-good", hook("PreToolUse")),
+        ("hooks-bad", hook("preToolUse")),
         (
             "both-off",
-            "user-invocable: false\ndisable-model-invocation: true\n",
+            "user-invocable: false\ndisable-model-invocation: true\n".to_string(),
         ),
     ] {
         let dir = ws.join(".claude/skills").join(name);
@@ -53,7 +61,26 @@ fn claude_offers_only_tools_sg615_knows_and_never_runs_a_skill_nobody_may_invoke
         )
         .unwrap();
     }
-    let stdout = run(&claude, &ws, &home, &server, "hello");
+    let out = real_client::claude_print(&claude, &ws, &home, &server.url(), "hello")
+        .arg("--debug")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    // SG613: one unknown event drops the skill's whole `hooks` block; the
+    // CLI says so only in its debug log
+    let debug: String = std::fs::read_dir(home.join(".claude/debug"))
+        .map(|rd| {
+            rd.flatten()
+                .filter(|e| e.path().extension().is_some_and(|x| x == "txt"))
+                .filter_map(|e| std::fs::read_to_string(e.path()).ok())
+                .collect()
+        })
+        .unwrap_or_default();
+    assert!(
+        debug.contains("Invalid hooks in skill 'hooks-bad'"),
+        "{debug}"
+    );
+    assert!(!debug.contains("Invalid hooks in skill 'hooks-good'"));
     assert!(stdout.contains("scripted answer"), "{stdout}");
     let first = server
         .wait_for(Duration::from_secs(5), anthropic::is_messages)

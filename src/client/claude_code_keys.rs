@@ -1,7 +1,8 @@
 //! What Claude Code (2.1.197) does with the values of its own frontmatter
 //! keys, read from the CLI's code (`cli.js` inside `bin/claude.exe` of
 //! `@anthropic-ai/claude-code@2.1.197`) and, where a run can show it,
-//! checked against the real CLI (`tests/real_claude_keys.rs`). The Tier 1
+//! checked against the real CLI (`tests/real_claude_keys.rs`: the tools
+//! offered, the agents, `hooks` dropped, a skill nobody can run). The Tier 1
 //! rules SG610–SG616 report from these facts.
 //!
 //! - `context`: `executionContext: e.context==="fork"?"fork":void 0`; any
@@ -14,8 +15,9 @@
 //!   value is dropped with a `--debug` line `Invalid hooks in skill '…'`.
 //! - `model`: a string, trimmed; `inherit` is the session's model; the
 //!   aliases [`MODEL_ALIASES`] resolve (case-insensitively, `[1m]` allowed);
-//!   anything else is sent to the API as the model id. A non-string is
-//!   ignored.
+//!   anything else is kept as the model id (unless an `availableModels`
+//!   allowlist excludes it). A non-string is ignored. (Code only: a `-p`
+//!   run did not show the skill's model on the following request.)
 //! - `allowed-tools`: a string, or the strings of a list, split at commas
 //!   and spaces outside parentheses; each entry is a permission rule
 //!   `Tool` or `Tool(content)`, its tool name mapped through

@@ -8,8 +8,12 @@ rule! {
     /// The CLI trims a string `model`; `inherit` keeps the session's model;
     /// the aliases `sonnet`, `opus`, `haiku`, `opusplan`, `best` and
     /// `fable` (any case, `[1m]` allowed) resolve to a Claude model; any
-    /// other string is sent to the API **as the model id** when the skill
-    /// runs. A value that is neither an alias nor a Claude model id
+    /// other string is kept **as the model id** (`Bo` returns it as
+    /// written) for the skill's turns, unless an `availableModels`
+    /// allowlist excludes it (then the session's model stays). This is read
+    /// from the code only: in a `-p` loopback run, the request after a
+    /// `Skill` call kept the session's model even for `model: haiku`, so a
+    /// run does not show the switch. A value that is neither an alias nor a Claude model id
     /// (`gpt-4o`, `gemini-2.5-pro`, `sonnet-4`, `default`) is reported, and
     /// so is a `model` that is not a string (a number, a list), which the
     /// CLI ignores: the skill runs on the session's model.

@@ -204,7 +204,7 @@ fn check_skill(
                     .diag(
                         file,
                         format!(
-                            "`model: {m}` is neither a Claude Code alias ({}, inherit) nor a Claude model id: Claude Code sends `{m}` to the API as the model when the skill runs, and the API has no such model",
+                            "`model: {m}` is neither a Claude Code alias ({}, inherit) nor a Claude model id: Claude Code resolves no alias from it and takes `{m}` as the model id, which no Claude endpoint serves",
                             keys::MODEL_ALIASES.join(", ")
                         ),
                     )
