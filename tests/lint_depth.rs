@@ -120,6 +120,7 @@ fn windows_separators_get_the_slash_spelling_as_help() {
     );
     let (range, new) = skillgate::lint::rules::bundled_links::separator_fix(&text, s..e).unwrap();
     assert_eq!((range, new.as_str()), (s..e, "references/forms.md"));
+    assert_eq!(d["label"], "`\\` is not a folder separator here");
     // in prose, in a skill that bundles no references/ at all
     let md = skill("", "See references\\guide.md for details.\n");
     let c = catalog(&[("skills/pdf/SKILL.md", &md)]);

@@ -72,6 +72,22 @@ pub fn separator_fix(
     Some((range, path.replace('\\', "/")))
 }
 
+/// The label of a finding whose `/` spelling exists: the one SG210
+/// finding [`safe_fix`] applies to.
+const SEPARATOR_LABEL: &str = "`\\` is not a folder separator here";
+
+/// The safe fix of an SG210 finding on the file `text`: the byte range to
+/// replace and its new text, for a path written with Windows separators
+/// whose `/` spelling exists in the skill folder; `None` for any other
+/// finding (a missing file has no safe fix). This is what `--fix` applies.
+pub fn safe_fix(d: &Diagnostic, text: &str) -> Option<(std::ops::Range<usize>, String)> {
+    if d.rule != MISSING_FILE.id || d.label.as_deref() != Some(SEPARATOR_LABEL) {
+        return None;
+    }
+    let span = d.span?;
+    separator_fix(text, span.start..span.end)
+}
+
 /// A path found in the body: where it is and how it was written.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Found {
@@ -393,7 +409,7 @@ pub fn check(s: &SkillCtx, out: &mut Vec<Diagnostic>) {
                     ),
                 )
                 .with_span(span)
-                .with_label("`\\` is not a folder separator here")
+                .with_label(SEPARATOR_LABEL)
                 .with_help(format!("write `{fixed}`"))
         } else {
             let d = MISSING_FILE
@@ -481,6 +497,28 @@ mod tests {
         );
         assert_eq!(separator_fix(t, 0..3), None);
         assert_eq!(separator_fix("a b\\c", 0..5), None);
+    }
+
+    #[test]
+    fn only_a_separator_finding_has_a_safe_fix() {
+        let text = "see references\\guide.md now";
+        let span = crate::diag::Span {
+            start: 4,
+            end: 23,
+            line: 1,
+            col: 5,
+            end_line: 1,
+            end_col: 24,
+        };
+        let d = MISSING_FILE.diag("SKILL.md", "m").with_span(span);
+        assert_eq!(
+            safe_fix(&d.clone().with_label(SEPARATOR_LABEL), text),
+            Some((4..23, "references/guide.md".into()))
+        );
+        assert_eq!(
+            safe_fix(&d.with_label("no such file in the skill"), text),
+            None
+        );
     }
 
     #[test]
