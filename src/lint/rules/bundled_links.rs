@@ -396,7 +396,11 @@ pub fn check(s: &SkillCtx, out: &mut Vec<Diagnostic>) {
         }
         seen.push(f.text.clone());
         let span = s.span(f.start, f.start + f.text.len());
-        let written = &f.text;
+        // an author's text, shown at most 120 characters long
+        let written = match f.text.char_indices().nth(120) {
+            Some((i, _)) => format!("{}…", &f.text[..i]),
+            None => f.text.clone(),
+        };
         let d = if present {
             let fixed = separator_fix(text, f.start..f.start + f.text.len())
                 .map(|(_, t)| t)

@@ -35,9 +35,17 @@ fn value_span(skill: &Skill, key: &str) -> Option<Span> {
         .map(|e| e.value_span)
 }
 
+/// At most 60 characters of an author's value, for a message.
+fn clip(s: &str) -> String {
+    match s.char_indices().nth(60) {
+        Some((i, _)) => format!("{}…", &s[..i]),
+        None => s.to_string(),
+    }
+}
+
 fn describe(v: &Value) -> String {
     match v {
-        Value::String(s) => format!("`{s}`"),
+        Value::String(s) => format!("`{}`", clip(s)),
         Value::Null => "null".into(),
         Value::Bool(b) => format!("the boolean `{b}`"),
         Value::Number(n) => format!("the number `{}`", crate::client::js::number_to_string(*n)),
@@ -90,13 +98,14 @@ fn check_skill(
     // SG611, SG612
     if let Some(a) = v.get("agent").filter(|a| !matches!(a, Value::Null)) {
         let name = a.to_js_string();
+        let shown = clip(&name);
         if !forks {
             out.push(
                 agent_unused::AGENT_WITHOUT_FORK
                     .diag(
                         file,
                         format!(
-                            "`agent: {name}` without `context: fork`: Claude Code uses `agent` only to fork the skill, so it runs inline and the agent is never used"
+                            "`agent: {shown}` without `context: fork`: Claude Code uses `agent` only to fork the skill, so it runs inline and the agent is never used"
                         ),
                     )
                     .with_span_opt(value_span(skill, "agent"))
@@ -128,7 +137,7 @@ fn check_skill(
                 let help = match near {
                     Some(k) => format!("write `agent: {k}`: agent names are case-sensitive"),
                     None => format!(
-                        "name a built-in agent ({}) or add `.claude/agents/{name}.md` to the project",
+                        "name a built-in agent ({}) or add `.claude/agents/{shown}.md` to the project",
                         BUILTIN_AGENTS.join(", ")
                     ),
                 };
@@ -137,7 +146,7 @@ fn check_skill(
                         .diag(
                             file,
                             format!(
-                                "`agent: {name}` names no built-in agent and no agent of the project's `.claude/agents/`: unless the user has one of that name, Claude Code forks the skill with `general-purpose`"
+                                "`agent: {shown}` names no built-in agent and no agent of the project's `.claude/agents/`: unless the user has one of that name, Claude Code forks the skill with `general-purpose`"
                             ),
                         )
                         .with_span_opt(value_span(skill, "agent"))
@@ -156,6 +165,7 @@ fn check_skill(
                 .filter(|k| !HOOK_EVENTS.contains(k))
                 .collect();
             for k in &unknown {
+                let shown = clip(k);
                 let near = HOOK_EVENTS.iter().find(|e| e.eq_ignore_ascii_case(k));
                 let help = match near {
                     Some(e) => format!("write `{e}`: event names are case-sensitive"),
@@ -172,7 +182,7 @@ fn check_skill(
                         .diag(
                             file,
                             format!(
-                                "`hooks.{k}`: Claude Code knows no hook event `{k}`, and drops the skill's whole `hooks` block for it{also}: none of its hooks runs"
+                                "`hooks.{shown}`: Claude Code knows no hook event `{shown}`, and drops the skill's whole `hooks` block for it{also}: none of its hooks runs"
                             ),
                         )
                         .with_span_opt(hook_key_span(skill, k).or_else(|| value_span(skill, "hooks")))
@@ -198,7 +208,7 @@ fn check_skill(
         None | Some(Value::Null) => {}
         Some(Value::String(m)) if m.trim().is_empty() || keys::is_usable_model(m) => {}
         Some(Value::String(m)) => {
-            let m = m.trim();
+            let m = clip(m.trim());
             out.push(
                 model::UNUSABLE_MODEL
                     .diag(
@@ -230,6 +240,7 @@ fn check_skill(
         let mut seen = Vec::new();
         for rule in keys::allowed_tool_rules(t) {
             let tool = keys::rule_tool(&rule);
+            let (rule_shown, tool_shown) = (clip(&rule), clip(tool));
             if keys::is_known_tool(tool) || seen.contains(&tool.to_string()) {
                 continue;
             }
@@ -248,7 +259,7 @@ fn check_skill(
                     .diag(
                         file,
                         format!(
-                            "`{rule}` in `allowed-tools`: Claude Code has no tool `{tool}`, so this entry pre-approves nothing, silently"
+                            "`{rule_shown}` in `allowed-tools`: Claude Code has no tool `{tool_shown}`, so this entry pre-approves nothing, silently"
                         ),
                     )
                     .with_span_opt(token_span(skill, "allowed-tools", &rule))
