@@ -37,7 +37,6 @@ pub fn fix_kind(rule: &Rule) -> Option<&'static str> {
     }
 }
 
-
 /// Run every Tier 1 rule over the loaded catalog.
 pub fn run(catalog: &Catalog, config: &Config) -> Vec<Diagnostic> {
     registry::run_lint(catalog, config)

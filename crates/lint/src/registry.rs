@@ -3,8 +3,9 @@
 use super::Rule;
 use super::rules::context::{Ctx, Env, SkillCtx};
 use super::rules::{
-    budget, cases, client, commands, comment_cut, description, fields, files, keys, load, name,
-    orphan, portability, references, sections, trigger, workflow,
+    budget, bundled_links, cases, client, commands, comment_cut, description, fields, files, keys,
+    load, name, orphan, portability, references, sections, template, trigger, unclosed_fence,
+    unmentioned, workflow,
 };
 use crate::catalog::{Catalog, Skill};
 use crate::config::Config;
@@ -54,6 +55,10 @@ pub static RULES: &[&Rule] = &[
     &files::FILE_NAME,
     &files::EMPTY_FOLDER,
     &workflow::WORKFLOW_STEPS,
+    &bundled_links::MISSING_FILE,
+    &unmentioned::UNMENTIONED,
+    &unclosed_fence::UNCLOSED_FENCE,
+    &template::TEMPLATE,
     &commands::toml_syntax::TOML_SYNTAX,
     &commands::description::DESCRIPTION,
     &commands::missing::MISSING,
@@ -115,6 +120,13 @@ pub static RULES: &[&Rule] = &[
     &client::retry::RETRY_CHANGED,
     &client::not_string::NOT_A_STRING,
     &client::not_listed::NOT_LISTED,
+    &client::context::CONTEXT_NOT_FORK,
+    &client::agent_unused::AGENT_WITHOUT_FORK,
+    &client::unknown_agent::UNKNOWN_AGENT,
+    &client::hook_event::UNKNOWN_HOOK_EVENT,
+    &client::model::UNUSABLE_MODEL,
+    &client::unknown_tool::UNKNOWN_TOOL,
+    &client::never_invocable::NEVER_INVOCABLE,
 ];
 
 /// Look a rule up by id (case-insensitive) or by name.
@@ -141,6 +153,9 @@ const SKILL_CHECKS: &[SkillCheck] = &[
     budget::check,
     files::check,
     workflow::check,
+    bundled_links::check,
+    unmentioned::check,
+    unclosed_fence::check,
 ];
 
 /// A check of the catalog as a whole.
