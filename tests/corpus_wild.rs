@@ -60,9 +60,9 @@ fn known_real_findings_are_reported() {
     // a name that is not its folder's
     let f = r.one("SG103", "openakita__openakita/0908/tencent-news/SKILL.md");
     assert!(f.message.contains("openakita/skills@tencent-news"));
-    // nested maps under metadata
+    // OpenClaw's nested `metadata.openclaw` is the shape OpenClaw requires
     assert!(
-        !r.in_file("SG107", "ClawBio__ClawBio/0184/bio-orchestrator/")
+        r.in_file("SG107", "ClawBio__ClawBio/0184/bio-orchestrator/")
             .is_empty()
     );
 }

@@ -199,6 +199,49 @@ fn tabs_become_the_files_own_indentation() {
 }
 
 #[test]
+fn windows_separators_become_slashes_when_the_file_exists() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(
+        root,
+        "pdf/SKILL.md",
+        b"---\nname: pdf\ndescription: Fills PDF forms. Use when a form needs filling.\n---\n\nRead references\\guide.md first, then [the guide](references\\guide.md#steps).\n",
+    );
+    write(root, "pdf/references/guide.md", b"# Guide\n");
+    let (_, out) = run(root, &[]);
+    assert!(out.contains("warning[SG210] [*]"), "{out}");
+    // one finding per path written; the fixer's next pass finds the other
+    assert!(out.contains("1 fixable with --fix"), "{out}");
+
+    let (_, out) = run(root, &["--fix"]);
+    assert!(
+        out.contains("fixed 2 findings in 1 file (SG210 2)"),
+        "{out}"
+    );
+    assert_eq!(
+        read(root, "pdf/SKILL.md"),
+        b"---\nname: pdf\ndescription: Fills PDF forms. Use when a form needs filling.\n---\n\nRead references/guide.md first, then [the guide](references/guide.md#steps).\n"
+    );
+    assert!(!findings(root).0.contains_key("SG210"));
+    // a second --fix changes no byte
+    let before = read(root, "pdf/SKILL.md");
+    let (_, out) = run(root, &["--fix"]);
+    assert!(out.contains("fixed nothing"), "{out}");
+    assert_eq!(read(root, "pdf/SKILL.md"), before);
+}
+
+#[test]
+fn a_missing_file_written_with_windows_separators_has_no_fix() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let text = b"---\nname: pdf\ndescription: Fills PDF forms. Use when a form needs filling.\n---\n\nRead references\\guide.md first.\n";
+    write(root, "pdf/SKILL.md", text);
+    let (_, out) = run(root, &["--fix"]);
+    assert!(out.contains("fixed nothing"), "{out}");
+    assert_eq!(read(root, "pdf/SKILL.md"), text);
+}
+
+#[test]
 fn name_fix_is_unsafe_and_never_renames_the_folder() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();

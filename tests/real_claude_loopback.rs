@@ -4,8 +4,7 @@
 
 mod real_client;
 
-use loopback::{Server, anthropic};
-use std::process::{Command, Stdio};
+use loopback::anthropic;
 use std::time::Duration;
 
 #[test]
@@ -13,11 +12,7 @@ fn claude_reaches_the_loopback_endpoint_and_finishes_with_its_answer() {
     let Some(claude) = real_client::cli("claude") else {
         return;
     };
-    let server = Server::start(|r| {
-        anthropic::housekeeping(r)
-            .unwrap_or_else(|| anthropic::reply(r, &anthropic::Turn::text("scripted answer")))
-    })
-    .unwrap();
+    let server = real_client::anthropic_text_server("scripted answer");
     let tmp = tempfile::tempdir().unwrap();
     let (home, ws) = (tmp.path().join("home"), tmp.path().join("ws"));
     let skill = ws.join(".claude/skills/run-tests");
@@ -28,17 +23,7 @@ fn claude_reaches_the_loopback_endpoint_and_finishes_with_its_answer() {
         "---\nname: run-tests\ndescription: Runs the suite. Use when tests fail.\n---\n# Run\n",
     )
     .unwrap();
-    let out = Command::new(claude)
-        .args(["-p", "--verbose", "--output-format", "stream-json", "hello"])
-        .current_dir(&ws)
-        .env_clear()
-        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-        .env("HOME", &home)
-        .env("CLAUDE_CONFIG_DIR", home.join(".claude"))
-        .env("ANTHROPIC_BASE_URL", server.url())
-        .env("ANTHROPIC_API_KEY", "loopback")
-        .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
-        .stdin(Stdio::null())
+    let out = real_client::claude_print(&claude, &ws, &home, &server.url(), "hello")
         .output()
         .unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);

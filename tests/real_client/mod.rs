@@ -127,3 +127,37 @@ pub fn wild_catalogs(per: usize) -> Option<(tempfile::TempDir, Vec<PathBuf>)> {
     }
     Some((tmp, roots))
 }
+
+/// `claude -p --verbose --output-format stream-json <prompt>` in `ws`,
+/// with a private `home` and the model endpoint at `url` (a loopback
+/// server): the environment every loopback run of Claude Code uses.
+pub fn claude_print(
+    claude: &Path,
+    ws: &Path,
+    home: &Path,
+    url: &str,
+    prompt: &str,
+) -> std::process::Command {
+    let mut cmd = std::process::Command::new(claude);
+    cmd.args(["-p", "--verbose", "--output-format", "stream-json", prompt])
+        .current_dir(ws)
+        .env_clear()
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .env("HOME", home)
+        .env("CLAUDE_CONFIG_DIR", home.join(".claude"))
+        .env("ANTHROPIC_BASE_URL", url)
+        .env("ANTHROPIC_API_KEY", "loopback")
+        .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
+        .stdin(std::process::Stdio::null());
+    cmd
+}
+
+/// A loopback Messages API that answers every turn with `text`.
+pub fn anthropic_text_server(text: &'static str) -> loopback::Server {
+    use loopback::anthropic;
+    loopback::Server::start(move |r| {
+        anthropic::housekeeping(r)
+            .unwrap_or_else(|| anthropic::reply(r, &anthropic::Turn::text(text)))
+    })
+    .unwrap()
+}

@@ -317,6 +317,22 @@ impl Catalog {
                     });
                 }
                 discover::settle(&mut found);
+                // skill templates (SG213): said once, not read as skills,
+                // unless the configuration names them
+                if !explicit {
+                    let named =
+                        |rel: &str| !config.catalog.include.is_empty() && filter.accepts_file(rel);
+                    found.skill_files.retain(|f| {
+                        let template =
+                            crate::rules::template::is_template_path(&f.rel) && !named(&f.rel);
+                        if template {
+                            found
+                                .diagnostics
+                                .push(crate::rules::template::finding(&f.rel));
+                        }
+                        !template
+                    });
+                }
                 for f in &found.skill_files {
                     // the deepest root holding the file
                     if let Some(r) = roots_read

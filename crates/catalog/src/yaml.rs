@@ -441,7 +441,17 @@ impl MarkedEventReceiver for Builder<'_> {
             }
             Event::Alias(id) => {
                 let Some(target) = self.anchors.get(&id).cloned() else {
-                    self.fail(at, "alias refers to an unknown anchor".into());
+                    let own = self.stack.iter().any(|f| match f {
+                        Frame::Seq { anchor, .. } | Frame::Map { anchor, .. } => *anchor == id,
+                    });
+                    self.fail(
+                        at,
+                        if own {
+                            "alias refers to the anchor of a node that holds it: the value would contain itself, which no YAML loader reads".into()
+                        } else {
+                            "alias refers to an unknown anchor".into()
+                        },
+                    );
                     return;
                 };
                 self.nodes += count_nodes(&target);

@@ -28,6 +28,7 @@ use {base, catalog, config, loopback, process};
 
 pub mod capture;
 pub mod claude_code;
+pub mod claude_code_keys;
 pub mod cmd;
 pub mod codex;
 pub mod gemini_cli;

@@ -3,9 +3,9 @@
 use super::Rule;
 use super::rules::context::{Ctx, Env, SkillCtx};
 use super::rules::{
-    budget, cases, client, commands, comment_cut, description, fields, files, keys, load, name,
-    not_text, orphan, portability, references, sections, security, skill_md_folder, trigger,
-    workflow,
+    budget, bundled_links, cases, client, commands, comment_cut, description, fields, files, keys,
+    load, name, not_text, orphan, portability, references, sections, security, skill_md_folder,
+    template, trigger, unclosed_fence, unmentioned, workflow,
 };
 use crate::catalog::{Catalog, Skill};
 use crate::config::Config;
@@ -29,10 +29,10 @@ pub static RULES: &[&Rule] = &[
     &load::DUPLICATE_KEY,
     &load::NOT_A_MAPPING,
     &load::SYMLINK_AS_FILE,
-    &super::rules::suppression::UNUSED_SUPPRESSION,
-    &super::rules::suppression::INVALID_SUPPRESSION,
     &not_text::NOT_TEXT,
     &skill_md_folder::SKILL_MD_FOLDER,
+    &super::rules::suppression::UNUSED_SUPPRESSION,
+    &super::rules::suppression::INVALID_SUPPRESSION,
     &name::NAME_REQUIRED,
     &name::NAME_FORMAT,
     &name::NAME_FOLDER_MISMATCH,
@@ -57,6 +57,10 @@ pub static RULES: &[&Rule] = &[
     &files::FILE_NAME,
     &files::EMPTY_FOLDER,
     &workflow::WORKFLOW_STEPS,
+    &bundled_links::MISSING_FILE,
+    &unmentioned::UNMENTIONED,
+    &unclosed_fence::UNCLOSED_FENCE,
+    &template::TEMPLATE,
     &commands::toml_syntax::TOML_SYNTAX,
     &commands::description::DESCRIPTION,
     &commands::missing::MISSING,
@@ -119,6 +123,13 @@ pub static RULES: &[&Rule] = &[
     &client::retry::RETRY_CHANGED,
     &client::not_string::NOT_A_STRING,
     &client::not_listed::NOT_LISTED,
+    &client::context::CONTEXT_NOT_FORK,
+    &client::agent_unused::AGENT_WITHOUT_FORK,
+    &client::unknown_agent::UNKNOWN_AGENT,
+    &client::hook_event::UNKNOWN_HOOK_EVENT,
+    &client::model::UNUSABLE_MODEL,
+    &client::unknown_tool::UNKNOWN_TOOL,
+    &client::never_invocable::NEVER_INVOCABLE,
     &security::control::CONTROL_CHARACTER,
     &security::invisible::INVISIBLE_UNICODE,
     &security::comment::HIDDEN_COMMENT,
@@ -153,6 +164,9 @@ const SKILL_CHECKS: &[SkillCheck] = &[
     files::check,
     workflow::check,
     security::check,
+    bundled_links::check,
+    unmentioned::check,
+    unclosed_fence::check,
 ];
 
 /// A check of the catalog as a whole.

@@ -1,12 +1,13 @@
 //! The rules the loader raises itself, while it reads a file and splits and
 //! parses its frontmatter ([`load`], [`toml_syntax`]) or a case file
-//! ([`cases`]); the lint registry lists them beside every other rule.
+//! ([`cases`]), or leaves a skill template out ([`template`]); the lint registry lists them beside every other rule.
 
 pub mod cases;
 pub mod load;
 pub mod not_text;
 pub mod repo_level;
 pub mod skill_md_folder;
+pub mod template;
 pub mod toml_syntax;
 
 /// The candidate closest to `word` when it is close enough to be a typo:

@@ -37,6 +37,11 @@ rule! {
     /// with typed loaders reject other shapes, and `version: 1.10` silently
     /// becomes the number `1.1`.
     ///
+    /// A nested mapping is a warning, not an error: the specification's
+    /// reference validator (skills-ref) accepts it. OpenClaw's own key,
+    /// `metadata.openclaw` (formerly `clawdbot`), must be a mapping
+    /// (`openclaw: {requires: {bins: [git]}}`) and is not reported.
+    ///
     /// ## Example
     /// ```yaml
     /// metadata:
@@ -63,6 +68,10 @@ rule! {
     /// ```
     pub static ALLOWED_TOOLS_INVALID = ("SG108", "allowed-tools-invalid", Error, "`allowed-tools` is not a string");
 }
+
+/// `metadata` keys whose value a client requires to be a mapping:
+/// OpenClaw's (`clawdbot` is its former name).
+const OPENCLAW_KEYS: &[&str] = &["openclaw", "clawdbot"];
 
 pub fn check(s: &SkillCtx, out: &mut Vec<Diagnostic>) {
     let Some(fm) = s.fm else { return };
@@ -129,6 +138,11 @@ pub fn check(s: &SkillCtx, out: &mut Vec<Diagnostic>) {
                     if v.as_str().is_some() {
                         continue;
                     }
+                    // OpenClaw's own key: it requires this nested shape
+                    // (`openclaw: {requires: {bins: […]}}`)
+                    if matches!(v.kind, Kind::Map(_)) && OPENCLAW_KEYS.contains(&key) {
+                        continue;
+                    }
                     let help = match &v.kind {
                         Kind::Scalar { text, .. } if !v.is_null() => {
                             format!("quote the value: `{key}: \"{text}\"`")
@@ -143,12 +157,20 @@ pub fn check(s: &SkillCtx, out: &mut Vec<Diagnostic>) {
                             "flatten the nested keys into string entries (`{key}-…: \"…\"`), or move them out of `metadata`"
                         ),
                     };
+                    // the specification's reference validator accepts a
+                    // nested mapping; typed loaders (string to string) do not
+                    let severity = if matches!(v.kind, Kind::Map(_)) {
+                        Severity::Warning
+                    } else {
+                        METADATA_INVALID.severity
+                    };
                     out.push(
                         METADATA_INVALID
                             .diag(
                                 file,
                                 format!("`metadata.{key}` is {}, not a string", describe_value(v)),
                             )
+                            .with_severity(severity)
                             .with_span(key_span(s, k.start, key))
                             .with_label(format!("YAML reads the value as a {}", v.type_name()))
                             .with_help(help),

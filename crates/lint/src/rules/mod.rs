@@ -25,10 +25,15 @@ pub mod portability;
 
 // SG2xx: catalog conventions.
 pub mod budget;
+pub mod bundled_links;
 pub mod files;
 pub mod references;
 pub mod sections;
+/// SG213 is raised by the loader, which leaves templates out of the catalog.
+pub use crate::catalog::rules::template;
 pub mod trigger;
+pub mod unclosed_fence;
+pub mod unmentioned;
 pub mod workflow;
 
 // SG700–SG749: hostile skills (what hides from a reviewer).

@@ -37,7 +37,7 @@ fn is_skill_name(s: &str) -> bool {
 
 /// Resolve `link` (relative, `/`-separated) against folder `dir`
 /// lexically; `None` when it climbs above the catalog root.
-fn resolve(dir: &str, link: &str) -> Option<String> {
+pub fn resolve(dir: &str, link: &str) -> Option<String> {
     let mut parts: Vec<&str> = if dir == "." || dir.is_empty() {
         Vec::new()
     } else {

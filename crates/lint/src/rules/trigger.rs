@@ -19,6 +19,12 @@ rule! {
     /// `Don't use for`, `Never use …`, also with a curly apostrophe)
     /// describe exclusions and do not count.
     ///
+    /// A skill with `disable-model-invocation: true` is not reported when
+    /// Claude Code is the only client `[lint] clients` reads: Claude Code
+    /// never lists it, so its description routes nothing. When another
+    /// linted client (Codex, Gemini CLI, opencode) lists it, the message
+    /// says so.
+    ///
     /// ## Why is this bad?
     /// Agents pick skills from their descriptions alone. A description that
     /// says what a skill does but not when to use it is loaded too rarely,
@@ -357,6 +363,37 @@ pub fn check(s: &SkillCtx, out: &mut Vec<Diagnostic>) {
             "the description's only \"use when\" clause is negated: it says when not to use the skill, never when to use it"
         }
         Trigger::Absent => "the description has no \"Use when …\" clause",
+    };
+    // `disable-model-invocation: true` keeps the skill from Claude Code's
+    // listing: its description routes nothing there, so the clause only
+    // matters to the linted clients that do list it
+    let hidden = matches!(
+        crate::client::claude_code::read(s.skill).hidden,
+        Some(crate::client::Hidden::DisableModelInvocation { .. })
+    );
+    let listing: Vec<&str> = if hidden {
+        let config = s.env.config;
+        let others: Vec<&str> = config
+            .lint
+            .linted_clients(config.route.client)
+            .into_iter()
+            .filter(|c| *c != crate::client::ClientId::ClaudeCode)
+            .map(|c| c.label())
+            .collect();
+        if others.is_empty() {
+            return;
+        }
+        others
+    } else {
+        Vec::new()
+    };
+    let message = if listing.is_empty() {
+        message.to_string()
+    } else {
+        format!(
+            "{message} (Claude Code does not list the skill, `disable-model-invocation: true`, but {} does)",
+            listing.join(" and ")
+        )
     };
     out.push(
         MISSING_TRIGGER

@@ -11,7 +11,9 @@ use crate::rule;
 rule! {
     /// ## What it does
     /// Checks each entry of `evals`: `id` (a number or a non-empty string),
-    /// `prompt` and `expected_output` (non-empty strings), and a non-empty
+    /// `prompt` and `expected_output` (non-empty strings; a missing or empty
+    /// `expected_output` is only a warning, since skill-creator's readers
+    /// treat it as optional and the grader works from the expectations), and a non-empty
     /// list under `expectations` (or its agentskills.io spelling
     /// `assertions`; each entry is checked by SG430–SG435). `files` is a list of strings
     /// and `trust_level` a string when present. Writing both
@@ -43,20 +45,23 @@ pub fn check(catalog: &Catalog, out: &mut Vec<Diagnostic>) {
 
 fn check_eval(case: &JsonDoc, eval: &Value, n: usize, out: &mut Vec<Diagnostic>) {
     let at_eval = case.span(eval.start, eval.start + 1);
-    let mut push = |span, message: String, help: &str| {
+    let mut push = |severity, span, message: String, help: &str| {
         out.push(
             EVAL_SHAPE
                 .diag(case.file, message)
+                .with_severity(severity)
                 .with_span(span)
                 .with_help(help.to_string()),
         );
     };
+    let error = EVAL_SHAPE.severity;
     let name = match eval.get("id").and_then(crate::catalog::cases::eval_id) {
         Some(id) => format!("eval `{id}`"),
         None => format!("eval {n}"),
     };
     match eval.get("id") {
         None => push(
+            error,
             at_eval,
             format!("{name} has no `id`"),
             "add a unique \"id\", a number or a string",
@@ -65,11 +70,13 @@ fn check_eval(case: &JsonDoc, eval: &Value, n: usize, out: &mut Vec<Diagnostic>)
             Kind::Number(_) => {}
             Kind::String(s) if !s.trim().is_empty() => {}
             Kind::String(_) => push(
+                error,
                 case.value_span(v),
                 format!("{name} has an empty `id`"),
                 "give the eval a unique number or name",
             ),
             _ => push(
+                error,
                 case.value_span(v),
                 format!(
                     "the `id` of {name} is {}, not a number or a string",
@@ -79,22 +86,32 @@ fn check_eval(case: &JsonDoc, eval: &Value, n: usize, out: &mut Vec<Diagnostic>)
             ),
         },
     }
-    for (key, help) in [
+    // a missing or empty `expected_output` is a warning: skill-creator's
+    // schema lists it, other readers (skillsaw) treat it as optional, and
+    // the grader works from the expectations alone
+    for (key, help, absent) in [
         (
             "prompt",
             "add the task the agent is given, as a user would write it",
+            error,
         ),
-        ("expected_output", "describe what a successful run produces"),
+        (
+            "expected_output",
+            "describe what a successful run produces",
+            Severity::Warning,
+        ),
     ] {
         match eval.get(key) {
-            None => push(at_eval, format!("{name} has no `{key}`"), help),
+            None => push(absent, at_eval, format!("{name} has no `{key}`"), help),
             Some(v) => match v.as_str() {
                 None => push(
+                    error,
                     case.value_span(v),
                     format!("`{key}` of {name} is {}, not a string", described(v)),
                     help,
                 ),
                 Some(s) if s.trim().is_empty() => push(
+                    absent,
                     case.value_span(v),
                     format!("`{key}` of {name} is empty"),
                     help,

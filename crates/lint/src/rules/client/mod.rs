@@ -1,21 +1,30 @@
 //! Client fidelity (`SG600`–`SG629`): what a client does silently with a
 //! SKILL.md that its own reading accepts. Each rule reads the client's
 //! listing ([`crate::client`]), and each message says which readers reject
-//! the file and which accept it. Claude Code's rules are SG600–SG608, the
+//! the file and which accept it. Claude Code's rules are SG600–SG608 and,
+//! for the values of its own keys, SG610–SG616 (`values.rs`); the
 //! other clients' SG609; which clients are checked is `[lint] clients`
 //! (unset: Claude Code and `[route] client`). SG520/SG521 (listing budget,
 //! entry cut) are Tier 2's.
 
+pub mod agent_unused;
 pub mod alias;
+pub mod context;
 pub mod dropped;
 pub mod ends_early;
 pub mod from_body;
 pub mod hidden;
+pub mod hook_event;
+pub mod model;
+pub mod never_invocable;
 pub mod not_listed;
 pub mod not_string;
 pub mod retry;
 pub mod surrogate;
 pub mod too_deep;
+pub mod unknown_agent;
+pub mod unknown_tool;
+pub mod values;
 
 use crate::catalog::Catalog;
 use crate::client::{ChangeKind, ClientId, ClientIdExt, Hidden, Listing};
@@ -32,6 +41,7 @@ pub fn run(catalog: &Catalog, config: &Config, out: &mut Vec<Diagnostic>) {
     if clients.contains(&ClientId::ClaudeCode) {
         let (listing, _) = readings.of(catalog, config, ClientId::ClaudeCode);
         claude_code(catalog, listing, out);
+        values::check(catalog, out);
     }
     for c in clients.into_iter().filter(|c| *c != ClientId::ClaudeCode) {
         not_listed_by(catalog, config, c, &mut readings, out);
