@@ -551,12 +551,25 @@ pub fn diff(outcome: &Outcome, prefix: &str) -> String {
     for (file, (old, new)) in &outcome.changed {
         let shown = crate::report::display_path(prefix, file);
         let d = similar::TextDiff::from_lines(old.as_str(), new.as_str());
-        out.push_str(
-            &d.unified_diff()
-                .context_radius(3)
-                .header(&format!("a/{shown}"), &format!("b/{shown}"))
-                .to_string(),
-        );
+        let unified = d
+            .unified_diff()
+            .context_radius(3)
+            .header(&format!("a/{shown}"), &format!("b/{shown}"))
+            .to_string();
+        // Untrusted text reaches a terminal here: controls, ANSI sequences
+        // and bidi overrides are shown escaped as everywhere else; a line's
+        // own CRLF ending stays, so a diff of plain text still applies.
+        for line in unified.split_inclusive('\n') {
+            let (body, end) = match line.strip_suffix("\r\n") {
+                Some(b) => (b, "\r\n"),
+                None => match line.strip_suffix('\n') {
+                    Some(b) => (b, "\n"),
+                    None => (line, ""),
+                },
+            };
+            out.push_str(&crate::escape::text(body));
+            out.push_str(end);
+        }
     }
     out
 }

@@ -139,6 +139,19 @@ fn no_command_prints_a_raw_control_character() {
             cmd(&env, &["check", root, "--no-route", "--format", format]),
         );
     }
+    // the unified diff of the fixes quotes the files' own lines
+    let diff = clean(
+        "check --diff --unsafe-fixes",
+        cmd(
+            &env,
+            &["check", root, "--no-route", "--diff", "--unsafe-fixes"],
+        ),
+    );
+    assert!(
+        String::from_utf8_lossy(&diff).contains("+++ b/"),
+        "the hostile catalog has a fix to show: {}",
+        String::from_utf8_lossy(&diff)
+    );
     for client in ["claude-code", "codex", "gemini-cli", "opencode", "spec"] {
         for format in ["human", "json"] {
             clean(
