@@ -27,13 +27,13 @@
 //!   is refused.
 
 use crate::catalog::Catalog;
-use crate::sentence;
 use crate::catalog::cases::{self, CASES_DIR, Format};
 use crate::catalog::discover::join_rel;
 use crate::config::Config;
 use crate::exit::Fatal;
 use crate::lint::rules::trigger::clauses;
 use crate::route::Router;
+use crate::sentence;
 use serde::Serialize;
 use std::collections::BTreeMap;
 

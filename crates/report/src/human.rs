@@ -348,7 +348,11 @@ pub fn render(o: &Outcome, out: &mut dyn Write) -> std::io::Result<()> {
 }
 
 /// The closing lines: skills roots, counts, Tier 2, notes.
-pub fn summary(s: &Summary, diagnostics: &[Diagnostic], out: &mut dyn Write) -> std::io::Result<()> {
+pub fn summary(
+    s: &Summary,
+    diagnostics: &[Diagnostic],
+    out: &mut dyn Write,
+) -> std::io::Result<()> {
     // the summary names paths from the catalog
     let mut out = escape::Writer::new(out);
     let out: &mut dyn Write = &mut out;
