@@ -3,6 +3,7 @@
 
 pub use base::Format;
 use base::{AgentKind, ClientId};
+use behave::decide::TriggerRuns;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 
@@ -207,6 +208,24 @@ fn agent_kind() -> impl clap::builder::TypedValueParser<Value = AgentKind> {
     })
 }
 
+/// `--trigger-runs`: [`TriggerRuns`]'s values on the command line.
+fn trigger_runs() -> impl clap::builder::TypedValueParser<Value = TriggerRuns> {
+    use clap::builder::TypedValueParser;
+    clap::builder::EnumValueParser::<TriggerRunsArg>::new().map(|t| match t {
+        TriggerRunsArg::Decide => TriggerRuns::Decide,
+        TriggerRunsArg::Full => TriggerRuns::Full,
+    })
+}
+
+/// [`TriggerRuns`]'s values on the command line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum TriggerRunsArg {
+    /// `with` arm only; each run stops once its outcome is known.
+    Decide,
+    /// Both arms, every run to its end (what older versions did).
+    Full,
+}
+
 /// [`AgentKind`]'s values on the command line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum AgentArg {
@@ -371,6 +390,21 @@ pub struct BehaveArgs {
     /// Print the plan and spawn nothing.
     #[arg(long, help_heading = "Tier 3: behavioral evals (with --behavioral)")]
     pub dry_run: bool,
+    /// How trigger prompts run: `decide` (the `with` arm only, each run
+    /// stopped once a skill loaded, a file was edited, or `[behave]
+    /// trigger-turns` turns passed) or `full` (both arms, to the end).
+    #[arg(
+        long,
+        value_parser = trigger_runs(),
+        default_value = "decide",
+        value_name = "MODE",
+        help_heading = "Tier 3: behavioral evals (with --behavioral)"
+    )]
+    pub trigger_runs: TriggerRuns,
+    /// Start a plan the scorer will call insufficient (fewer than 10
+    /// distinct cases, or fewer than 10 evals with a task check).
+    #[arg(long, help_heading = "Tier 3: behavioral evals (with --behavioral)")]
+    pub allow_insufficient: bool,
     /// Keep each run's workspace for debugging.
     #[arg(long, help_heading = "Tier 3: behavioral evals (with --behavioral)")]
     pub keep_workspace: bool,
@@ -402,6 +436,8 @@ impl From<&BehaveArgs> for behave::BehaveArgs {
             timeout_ms: a.timeout_ms,
             max_bytes: a.max_bytes,
             dry_run: a.dry_run,
+            trigger_runs: a.trigger_runs,
+            allow_insufficient: a.allow_insufficient,
             keep_workspace: a.keep_workspace,
             allow_personal_copy: a.allow_personal_copy,
             gates: a.gates.into(),

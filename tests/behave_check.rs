@@ -25,7 +25,9 @@ const EXECUTOR_FLAGS: &[&str] = &[
 #[test]
 fn the_agent_gets_the_exact_flags_and_the_prompt_on_stdin() {
     let env = Env::new();
-    env.behave(&["--trials", "1"]).assert().code(3);
+    env.behave(&["--trigger-runs", "full", "--trials", "1"])
+        .assert()
+        .code(3);
     let calls = env.executor_calls();
     assert_eq!(calls.len(), 14, "7 cases × 1 trial × 2 variants");
     let cases = std::fs::read_to_string(env.iteration(1).join("cases.jsonl")).unwrap();
@@ -138,9 +140,51 @@ fn an_execution_eval_runs_in_a_git_repo_with_its_fixtures_committed_as_the_basel
 }
 
 #[test]
-fn the_skill_is_installed_only_in_with_runs_and_its_evals_folder_never_is() {
+fn trigger_prompts_run_in_the_with_arm_only_unless_trigger_runs_full() {
     let env = Env::new();
     env.behave(&["--trials", "1"]).assert().code(3);
+    let calls = env.executor_calls();
+    assert_eq!(calls.len(), 9, "5 trigger prompts × with, 2 evals × 2 arms");
+    let cases = std::fs::read_to_string(env.iteration(1).join("cases.jsonl")).unwrap();
+    for l in cases.lines() {
+        let c: serde_json::Value = serde_json::from_str(l).unwrap();
+        let trigger = c["task"].is_null();
+        assert_eq!(c["withOnly"].as_bool().unwrap_or(false), trigger, "{l}");
+        let id = c["id"].as_str().unwrap();
+        assert_eq!(
+            env.iteration(1).join(id).join("without_skill").exists(),
+            !trigger,
+            "{id}"
+        );
+        if trigger {
+            let run = read_json(&env.iteration(1).join(id).join("with_skill/run-1/run.json"));
+            assert!(
+                ["skill-loaded", "ended", "workspace-changed", "turn-limit"]
+                    .contains(&run["trigger_stop"]["reason"].as_str().unwrap()),
+                "{run}"
+            );
+        }
+    }
+    let plan = read_json(&env.iteration(1).join("plan.json"));
+    assert_eq!(plan["trigger_runs"], "decide");
+    assert_eq!(plan["trigger_turns"], 5);
+    assert_eq!(plan["total_runs"], 9);
+    let full = Env::new();
+    full.behave(&["--trials", "1", "--trigger-runs", "full"])
+        .assert()
+        .code(3);
+    assert_eq!(full.executor_calls().len(), 14, "both arms, as before");
+    let plan = read_json(&full.iteration(1).join("plan.json"));
+    assert_eq!(plan["trigger_runs"], "full");
+    assert!(plan.get("trigger_turns").is_none());
+}
+
+#[test]
+fn the_skill_is_installed_only_in_with_runs_and_its_evals_folder_never_is() {
+    let env = Env::new();
+    env.behave(&["--trigger-runs", "full", "--trials", "1"])
+        .assert()
+        .code(3);
     let calls = env.executor_calls();
     for (i, c) in calls.iter().enumerate() {
         let with = i % 2 == 0;
@@ -174,16 +218,23 @@ fn the_skill_is_installed_only_in_with_runs_and_its_evals_folder_never_is() {
 #[test]
 fn a_skill_load_after_other_tool_calls_is_found() {
     let env = Env::new();
-    env.behave(&["--trials", "1", "--format", "json"])
-        .assert()
-        .code(3)
-        .stdout(predicate::str::contains("\"recall\": 1.0"))
-        .stderr(predicate::str::contains(
-            "skillgate: run 1/14 positive-1 with #1: exit code 0, loaded demo-skill",
-        ))
-        .stderr(predicate::str::contains(
-            "skillgate: run 14/14 eval-2 without #1: 0/1 expectations passed, no skill loaded",
-        ));
+    env.behave(&[
+        "--trigger-runs",
+        "full",
+        "--trials",
+        "1",
+        "--format",
+        "json",
+    ])
+    .assert()
+    .code(3)
+    .stdout(predicate::str::contains("\"recall\": 1.0"))
+    .stderr(predicate::str::contains(
+        "skillgate: run 1/14 positive-1 with #1: exit code 0, loaded demo-skill",
+    ))
+    .stderr(predicate::str::contains(
+        "skillgate: run 14/14 eval-2 without #1: 0/1 expectations passed, no skill loaded",
+    ));
     let obs = std::fs::read_to_string(env.iteration(1).join("observations.jsonl")).unwrap();
     let first: serde_json::Value = serde_json::from_str(obs.lines().next().unwrap()).unwrap();
     assert_eq!(first["caseId"], "positive-1");
@@ -203,7 +254,7 @@ fn a_skill_load_after_other_tool_calls_is_found() {
 #[test]
 fn results_are_written_per_run_with_benchmark_and_scorer_inputs() {
     let env = Env::new();
-    env.behave(&["--trials", "2"])
+    env.behave(&["--trigger-runs", "full", "--trials", "2"])
         .assert()
         .code(3)
         .stdout(predicate::str::contains(
@@ -486,13 +537,16 @@ fn dry_run_prints_each_run_and_spawns_nothing() {
     env.behave(&["--trials", "1", "--dry-run"])
         .assert()
         .code(0)
-        .stdout(predicate::str::contains("plan     14 runs for skill demo-skill"))
+        .stdout(predicate::str::contains("plan     9 runs for skill demo-skill"))
         .stdout(predicate::str::contains(
             "eval-1 with #1           git repository with demo-project committed, then demo-project/.eval/working-tree.patch applied; skill installed",
         ))
         .stdout(predicate::str::contains(
-            "$ claude -p --verbose --output-format stream-json --permission-mode acceptEdits --allowedTools Read,Edit,Write,Glob,Grep,Skill --disallowedTools 'mcp__*' --strict-mcp-config --no-session-persistence < prompt; graded on 2 expectation(s)",
+            "with     $ claude -p --verbose --output-format stream-json --permission-mode acceptEdits --allowedTools Read,Edit,Write,Glob,Grep,Skill --disallowedTools 'mcp__*' --strict-mcp-config --no-session-persistence < prompt\n",
         ))
+        .stdout(predicate::str::contains("; skill installed; graded on 2 expectation(s)"))
+        .stdout(predicate::str::contains("cost     9 runs, 4 grader calls; 5 trigger runs stopped once decided (at most 30 model turns in all), 4 runs to their end"))
+        .stdout(predicate::str::contains("         with --trigger-runs full: 14 runs, 4 grader calls, every run to its end"))
         .stdout(predicate::str::contains(
             "eval-2 without #1        empty git repository; no skill",
         ))
@@ -530,6 +584,8 @@ fn dry_run_json_lists_every_run_with_its_command() {
     let env = Env::new();
     let out = env
         .behave(&[
+            "--trigger-runs",
+            "full",
             "--trials",
             "1",
             "--dry-run",
@@ -955,6 +1011,7 @@ fn a_real_fixture_with_a_working_tree_patch_is_set_up_for_each_run() {
             "--no-baseline",
             "--runner",
             "fake-runner ok",
+            "--allow-insufficient",
         ])
         .assert()
         .code(0);
@@ -980,6 +1037,7 @@ fn an_interrupt_stops_the_running_agent_and_removes_its_workspace() {
             "--trials",
             "1",
             "--no-baseline",
+            "--allow-insufficient",
         ])
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
@@ -1050,7 +1108,9 @@ fn a_skill_creator_layout_runs_its_fixtures_at_their_paths_and_leaves_its_tests_
         "skill: demo-skill\nshould_trigger_prompts:\n  - prompt: \"[rec:loads] Totals gain a cent when we split the bill\"\nshould_not_trigger_prompts:\n  - prompt: \"[rec:quiet] What time is it in Lisbon?\"\n",
     )
     .unwrap();
-    env.behave(&["--trials", "1"]).assert().code(3);
+    env.behave(&["--trigger-runs", "full", "--trials", "1"])
+        .assert()
+        .code(3);
     let plan = read_json(&env.iteration(1).join("plan.json"));
     assert_eq!(
         plan["case_files"],
@@ -1129,4 +1189,94 @@ fn an_unscoped_bash_is_warned_about_before_any_run_and_a_scoped_one_is_not() {
             "--allowedTools 'Read,Bash(npm test:*),Skill'",
         ));
     assert!(env.calls().is_empty());
+}
+
+#[test]
+fn a_client_whose_loads_are_not_seen_fails_the_canary_with_exit_4_before_any_suite_run() {
+    let env = Env::new();
+    env.behave(&["--trials", "1"])
+        .env("FAKE_CLAUDE_BLIND", "1")
+        .assert()
+        .code(4)
+        .stderr(predicate::str::contains(
+            "skillgate cannot see this client load skills: Claude Code 2.1.197 was asked for the skill `skillgate-canary-",
+        ))
+        .stderr(predicate::str::contains("no suite run was started"));
+    assert!(env.executor_calls().is_empty(), "no suite run");
+    assert!(!env.root.join("evals/results").exists());
+    assert!(
+        !env.home.join(".cache/skillgate/canaries").exists(),
+        "a failed canary is never cached"
+    );
+    // a passed canary is cached per client, version, model and provider
+    env.behave(&["--trials", "1"])
+        .assert()
+        .code(3)
+        .stderr(predicate::str::contains(
+            "skillgate: canary: Claude Code loads are seen (checked now)",
+        ));
+    let cached: Vec<_> = std::fs::read_dir(env.home.join(".cache/skillgate/canaries"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(cached.len(), 1, "{cached:?}");
+    assert!(cached[0].starts_with("claude-"), "{cached:?}");
+    env.behave(&["--trials", "1"])
+        .env("FAKE_CLAUDE_BLIND", "1")
+        .assert()
+        .code(3)
+        .stderr(predicate::str::contains(
+            "(a canary passed before for this version, model and provider)",
+        ));
+    // another model is another canary
+    env.config("[behave]\nmodel = \"claude-other\"\n");
+    env.behave(&["--trials", "1"])
+        .env("FAKE_CLAUDE_BLIND", "1")
+        .assert()
+        .code(4);
+}
+
+#[test]
+fn an_insufficient_plan_is_said_first_in_the_dry_run_and_refused_before_any_run() {
+    let env = Env::new();
+    let out = env
+        .behave_as_is(&["--trials", "1", "--dry-run"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.starts_with("insufficient  this plan cannot reach a verdict: 7 distinct cases where the scorer needs 10 and 2 evals with a task check where it needs 10; the scorer will answer \"insufficient\" (exit 3). Still computed: the trigger confusion counts, precision, recall and F1 over 3 positive and 2 negative prompt(s)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("case     positive-1               \"[rec:loads] The invoice total is off by a cent, fix it test-first\"  (input per run: with ≥ "),
+        "{text}"
+    );
+    let json = env
+        .behave_as_is(&["--trials", "1", "--dry-run", "--format", "json"])
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert!(
+        v["insufficient"]
+            .as_str()
+            .unwrap()
+            .starts_with("this plan cannot reach a verdict")
+    );
+    assert_eq!(v["cost"]["grader_calls"], 4);
+    assert_eq!(v["cost"]["full"]["runs"], 14);
+    env.behave_as_is(&["--trials", "1"])
+        .assert()
+        .code(3)
+        .stderr(predicate::str::contains(
+            "demo-skill: this plan cannot reach a verdict: 7 distinct cases",
+        ))
+        .stderr(predicate::str::contains("nothing was started"))
+        .stderr(predicate::str::contains("--allow-insufficient"));
+    assert!(
+        !env.log.exists(),
+        "no agent call, not even the canary's log"
+    );
+    assert!(!env.root.join("evals/results").exists());
 }

@@ -528,7 +528,7 @@ fn a_copy_of_the_skill_in_the_personal_folder_codex_reads_is_refused_by_its_name
 }
 
 #[test]
-fn opencode_without_ripgrep_is_refused_instead_of_downloading_it() {
+fn opencode_without_ripgrep_or_a_model_is_refused_before_the_first_run() {
     let env = Env::new();
     let bin = env.tmp.path().join("bin");
     std::fs::create_dir_all(&bin).unwrap();
@@ -544,4 +544,85 @@ fn opencode_without_ripgrep_is_refused_instead_of_downloading_it() {
         .stderr(predicate::str::contains(
             "opencode's skill tool needs `rg` (ripgrep) on PATH",
         ));
+    // with rg, a run without a model is refused before the first run,
+    // saying what to set
+    std::os::unix::fs::symlink(
+        behave::exec::resolve_program("rg").expect("rg is installed"),
+        bin.join("rg"),
+    )
+    .unwrap();
+    env.behave(&["--trials", "1", "--agent", "opencode"])
+        .env("PATH", &bin)
+        .assert()
+        .code(4)
+        .stderr(predicate::str::contains(
+            "opencode has no model to reach under skillgate",
+        ))
+        .stderr(predicate::str::contains(
+            "set [behave.opencode] model = \"<provider>/<model>\"",
+        ));
+    assert!(!env.root.join("evals/results").exists(), "no run started");
+}
+
+#[test]
+fn gemini_with_no_model_configured_names_the_pinned_model_so_its_router_stays_off() {
+    let env = Env::new();
+    env.config("[behave.gemini]\nshell-commands = [\"npm test\"]\n");
+    let doc = dry_run(&env, "gemini");
+    let agent = &doc["plan"]["agent"];
+    for key in ["args_with", "args_without", "grader"] {
+        let a = args(&agent[key]);
+        assert_eq!(a[a.len() - 2..], ["-m", "gemini-2.5-pro"], "{key}: {a:?}");
+    }
+}
+
+#[test]
+fn opencode_carries_the_users_provider_definitions_but_not_their_mcp_servers_or_plugins() {
+    let env = Env::new();
+    env.config("[behave.opencode]\nmodel = \"gw/m\"\n");
+    let user = r#"{"model": "gw/m", "mcp": {"fs": {"type": "local", "command": ["x"]}}, "plugin": ["p"], "permission": {"*": "allow"},
+        "provider": {"gw": {"npm": "@ai-sdk/openai-compatible", "options": {"baseURL": "https://gw.example/v1", "apiKey": "{env:GW_KEY}"}, "models": {"m": {}}},
+                     "other": {"options": {"baseURL": "https://other.example"}}}}"#;
+    let out = env
+        .behave(&[
+            "--trials",
+            "1",
+            "--dry-run",
+            "--format",
+            "json",
+            "--agent",
+            "opencode",
+        ])
+        .env("OPENCODE_CONFIG_CONTENT", user)
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let c: Value =
+        serde_json::from_str(&home_file(&doc, "home_files", "<run-home>/opencode.json")).unwrap();
+    assert_eq!(
+        c["provider"]["gw"]["options"]["baseURL"],
+        "https://gw.example/v1"
+    );
+    assert!(
+        c["provider"].get("other").is_none(),
+        "only the model's provider"
+    );
+    assert_eq!(c["mcp"], serde_json::json!({}));
+    assert_eq!(c["plugin"], serde_json::json!([]));
+    assert_ne!(c["permission"]["*"], "allow");
+    let literal = user.replace("{env:GW_KEY}", "sk-live-123");
+    env.behave(&["--trials", "1", "--dry-run", "--agent", "opencode"])
+        .env("OPENCODE_CONFIG_CONTENT", &literal)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "your opencode provider `gw` (OPENCODE_CONFIG_CONTENT) holds its API key in the configuration",
+        ))
+        .stdout(predicate::str::contains("sk-live-123").not());
 }

@@ -668,7 +668,14 @@ fn a_baseline_folder_runs_in_the_baseline_arm_and_the_arms_are_labelled_and_scor
     behave(
         &env,
         &rec,
-        &["--trials", "1", "--baseline-skill", "demo-skill-v1"],
+        &[
+            "--trials",
+            "1",
+            "--trigger-runs",
+            "full",
+            "--baseline-skill",
+            "demo-skill-v1",
+        ],
     )
     .env("FAKE_CLAUDE_SKILL", "demo-skill")
     .assert()
@@ -803,16 +810,27 @@ fn a_baseline_git_revision_is_read_without_touching_the_working_tree_or_index() 
     std::fs::write(env.root.join("NOTES.md"), "work in progress\n").unwrap();
     let rec = version_eval(&env);
     let before = snapshot(&env.root);
-    behave(&env, &rec, &["--trials", "1", "--baseline-skill", "v1"])
-        .env("FAKE_CLAUDE_SKILL", "demo-skill")
-        .assert()
-        .code(3)
-        .stdout(predicate::str::contains(
-            "with skill (this version) and baseline v1 (",
-        ))
-        .stdout(predicate::str::contains(
-            "pass rate  with skill 1.000  baseline 0.000",
-        ));
+    behave(
+        &env,
+        &rec,
+        &[
+            "--trials",
+            "1",
+            "--trigger-runs",
+            "full",
+            "--baseline-skill",
+            "v1",
+        ],
+    )
+    .env("FAKE_CLAUDE_SKILL", "demo-skill")
+    .assert()
+    .code(3)
+    .stdout(predicate::str::contains(
+        "with skill (this version) and baseline v1 (",
+    ))
+    .stdout(predicate::str::contains(
+        "pass rate  with skill 1.000  baseline 0.000",
+    ));
     assert_eq!(
         snapshot(&env.root),
         before,
@@ -833,27 +851,67 @@ fn a_baseline_git_revision_is_read_without_touching_the_working_tree_or_index() 
     behave(
         &env,
         &rec,
-        &["--trials", "1", "--baseline-skill", "no-such-tag"],
+        &[
+            "--trials",
+            "1",
+            "--trigger-runs",
+            "full",
+            "--baseline-skill",
+            "no-such-tag",
+        ],
     )
     .assert()
     .code(2)
     .stderr(predicate::str::contains(
         "`no-such-tag` is not a revision of",
     ));
-    behave(&env, &rec, &["--trials", "1", "--baseline-skill", "HEAD~5"])
-        .assert()
-        .code(2);
+    behave(
+        &env,
+        &rec,
+        &[
+            "--trials",
+            "1",
+            "--trigger-runs",
+            "full",
+            "--baseline-skill",
+            "HEAD~5",
+        ],
+    )
+    .assert()
+    .code(2);
     // a name that is a folder and a revision is refused, unless written as a path
     old_version(&env.tmp.path().join("v1"));
-    behave(&env, &rec, &["--trials", "1", "--baseline-skill", "v1"])
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("both a folder and a git revision"))
-        .stderr(predicate::str::contains("write `./v1` for the folder"));
-    behave(&env, &rec, &["--trials", "1", "--baseline-skill", "./v1"])
-        .env("FAKE_CLAUDE_SKILL", "demo-skill")
-        .assert()
-        .code(3);
+    behave(
+        &env,
+        &rec,
+        &[
+            "--trials",
+            "1",
+            "--trigger-runs",
+            "full",
+            "--baseline-skill",
+            "v1",
+        ],
+    )
+    .assert()
+    .code(2)
+    .stderr(predicate::str::contains("both a folder and a git revision"))
+    .stderr(predicate::str::contains("write `./v1` for the folder"));
+    behave(
+        &env,
+        &rec,
+        &[
+            "--trials",
+            "1",
+            "--trigger-runs",
+            "full",
+            "--baseline-skill",
+            "./v1",
+        ],
+    )
+    .env("FAKE_CLAUDE_SKILL", "demo-skill")
+    .assert()
+    .code(3);
     assert_eq!(
         read_json(&env.iteration(2).join("plan.json"))["baseline"]["source"],
         "folder"

@@ -25,7 +25,11 @@ fn the_runner_gets_the_prompt_and_its_environment_and_its_lines_are_scored() {
     .stdout(predicate::str::contains("\"f1\": 1.0"));
     let log = std::fs::read_to_string(&env.runner_log).unwrap();
     let lines: Vec<&str> = log.lines().filter(|l| !l.starts_with("git:")).collect();
-    assert_eq!(lines.len(), 14);
+    assert_eq!(
+        lines.len(),
+        9,
+        "5 trigger prompts with only, 2 evals × 2 arms"
+    );
     assert_eq!(
         log.lines().filter(|l| l.starts_with("git:")).count(),
         2,
@@ -37,11 +41,7 @@ fn the_runner_gets_the_prompt_and_its_environment_and_its_lines_are_scored() {
         "{}",
         lines[0]
     );
-    assert!(
-        lines[1].starts_with("positive-1 1 without "),
-        "{}",
-        lines[1]
-    );
+    assert!(lines[1].starts_with("positive-2 1 with "), "{}", lines[1]);
     assert!(lines[0].ends_with(" ok"));
     assert!(
         !env.log.exists(),

@@ -212,7 +212,7 @@ fn dry_run_of_a_waza_skill_runs_its_prompts_and_leaves_the_file_out_of_the_insta
     let text = String::from_utf8(out.stdout).unwrap();
     assert_eq!(out.status.code(), Some(0), "{text}");
     assert!(
-        text.contains("plan     12 runs for skill receipt-scanner: 6 cases × 1 trial × with and without (skills/receipt-scanner/evals/evals.json, skills/receipt-scanner/trigger_tests.yaml)"),
+        text.contains("plan     7 runs for skill receipt-scanner: 6 cases × 1 trial × with and without (5 trigger prompts with only) (skills/receipt-scanner/evals/evals.json, skills/receipt-scanner/trigger_tests.yaml)"),
         "{text}"
     );
     // the skill hash is the folder's without evals/; the trigger tests in

@@ -10,7 +10,7 @@ mod real_client;
 mod scripted;
 
 use predicates::prelude::*;
-use scripted::{Endpoint, Grade, Kind, Lab, Load, Script, cases, dialogue, execution};
+use scripted::{Client, Endpoint, Grade, Kind, Lab, Load, Script, cases, dialogue, execution};
 use serde_json::json;
 
 const POSITIVE: &str = "The invoice total is off by a cent, fix it";
@@ -479,7 +479,7 @@ fn still_running_in(dir: &std::path::Path) -> bool {
 }
 
 #[test]
-fn a_client_that_is_not_logged_in_stops_the_evaluation_after_one_run() {
+fn a_client_that_is_not_logged_in_stops_the_evaluation_at_the_canary_before_any_suite_run() {
     let Some(claude) = real_client::cli("claude") else {
         return;
     };
@@ -497,15 +497,29 @@ fn a_client_that_is_not_logged_in_stops_the_evaluation_after_one_run() {
         .assert()
         .code(4)
         .stderr(predicate::str::contains("Claude Code is not logged in"))
-        .stderr(predicate::str::contains(
-            "the evaluation stopped after this run",
-        ))
         .stderr(predicate::str::contains("claude setup-token"));
-    assert!(
-        lab.iteration(1)
-            .join("positive-1/with_skill/run-1/run.json")
-            .is_file()
-    );
-    assert!(!lab.iteration(1).join("positive-1/without_skill").exists());
+    assert!(!lab.root.join("evals/results").exists(), "no suite run");
     assert!(lab.endpoint.runs().is_empty());
+}
+
+#[test]
+fn a_trigger_run_stops_once_decided_and_runs_in_the_with_arm_only() {
+    let Some(claude) = real_client::cli("claude") else {
+        return;
+    };
+    let (_lab, after) = scripted::trigger_decisions(Client::Claude, &claude);
+    let before = scripted::trigger_runs_full(Client::Claude, &claude);
+    eprintln!("claude trigger cost per case (requests, tokens): decide {after:?}, full {before:?}");
+    assert!(
+        before[0].0 >= 7,
+        "full: the load, 5 more turns, the answer: {before:?}"
+    );
+}
+
+#[test]
+fn a_model_that_never_loads_a_skill_fails_the_canary_before_any_suite_run() {
+    let Some(cli) = real_client::cli("claude") else {
+        return;
+    };
+    scripted::canary_fails(Client::Claude, &cli);
 }

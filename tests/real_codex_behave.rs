@@ -257,3 +257,25 @@ fn two_clients_run_the_same_cases_are_gated_each_and_merge_only_when_asked() {
     assert_eq!(lab.leftovers(), Vec::<String>::new());
     assert_eq!(lab.escaped(), Vec::<String>::new());
 }
+
+#[test]
+fn a_trigger_run_stops_once_decided_and_runs_in_the_with_arm_only() {
+    let Some(cli) = real_client::cli("codex") else {
+        return;
+    };
+    let (_lab, after) = scripted::trigger_decisions(Client::Codex, &cli);
+    let before = scripted::trigger_runs_full(Client::Codex, &cli);
+    eprintln!("codex trigger cost per case (requests, tokens): decide {after:?}, full {before:?}");
+    assert!(
+        before[0].0 >= 7,
+        "full: the load, 5 more turns, the answer: {before:?}"
+    );
+}
+
+#[test]
+fn a_model_that_never_loads_a_skill_fails_the_canary_before_any_suite_run() {
+    let Some(cli) = real_client::cli("codex") else {
+        return;
+    };
+    scripted::canary_fails(Client::Codex, &cli);
+}

@@ -55,3 +55,27 @@ fn loads_count_in_with_runs_only_the_eval_is_graded_and_nothing_leaves_loopback(
         "no session-title request repeats a prompt"
     );
 }
+
+#[test]
+fn a_trigger_run_stops_once_decided_and_runs_in_the_with_arm_only() {
+    let Some(cli) = real_client::cli("opencode") else {
+        return;
+    };
+    let (_lab, after) = scripted::trigger_decisions(Client::Opencode, &cli);
+    let before = scripted::trigger_runs_full(Client::Opencode, &cli);
+    eprintln!(
+        "opencode trigger cost per case (requests, tokens): decide {after:?}, full {before:?}"
+    );
+    assert!(
+        before[0].0 >= 7,
+        "full: the load, 5 more turns, the answer: {before:?}"
+    );
+}
+
+#[test]
+fn a_model_that_never_loads_a_skill_fails_the_canary_before_any_suite_run() {
+    let Some(cli) = real_client::cli("opencode") else {
+        return;
+    };
+    scripted::canary_fails(Client::Opencode, &cli);
+}

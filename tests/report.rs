@@ -325,7 +325,7 @@ fn an_iteration_shows_each_eval_with_and_without_and_its_summary() {
 fn a_run_without_a_verdict_is_shown_as_such_never_as_a_fail() {
     let env = Env::new();
     env.cases(&scored_cases(Some(noresult_eval())));
-    let it = run_iteration(&env, &["--trials", "1"], 1);
+    let it = run_iteration(&env, &["--trials", "1", "--trigger-runs", "full"], 1);
     let html = report(&env, &it, &env.tmp.path().join("r.html"), &[]);
     assert!(
         html.contains("<b>not scored</b> 2 of 32 runs produced no verdict, so nothing was scored")

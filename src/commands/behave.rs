@@ -66,6 +66,27 @@ pub fn check(
             }
         }
     }
+    if !args.dry_run {
+        for b in &plans {
+            let s = behave::budget::Sufficiency::of(&b.plan);
+            if !s.insufficient() {
+                continue;
+            }
+            if args.allow_insufficient {
+                eprintln!("skillgate: warning: {} (--allow-insufficient)", s.message());
+            } else {
+                return Err(Fatal::new(
+                    Exit::Insufficient,
+                    format!(
+                        "{}: {}; nothing was started",
+                        b.plan.skill.name,
+                        s.message()
+                    ),
+                )
+                .with_help(behave::budget::ADD_CASES));
+            }
+        }
+    }
     if args.dry_run {
         if plans.len() == 1 {
             render::dry_run(&plans[0], format, out).map_err(write_error)?;
@@ -97,6 +118,21 @@ pub fn check(
     }
     for b in &plans {
         preflight_fixtures(b)?;
+    }
+    for b in &mut plans {
+        if let Mode::Agent(a) = &b.mode {
+            let outcome = behave::canary::ensure(&b.plan, a, b.grace, b.git_timeout)?;
+            eprintln!(
+                "skillgate: canary: {} loads are seen{}",
+                a.agent.product(),
+                match outcome {
+                    behave::canary::Outcome::Passed => " (checked now)",
+                    behave::canary::Outcome::Cached =>
+                        " (a canary passed before for this version, model and provider)",
+                }
+            );
+            b.canary = Some(outcome);
+        }
     }
     if plans.len() == 1 {
         let b = plans.pop().expect("one plan");
@@ -243,9 +279,56 @@ fn run_plan(
         gates,
         redactor,
     };
-    finish(
+    let exit = finish(
         &iteration, &b.plan, &records, &scoring, format, out, junit_sink,
-    )
+    )?;
+    Ok(exit.worst(no_load_at_all(&b, &records, format, out)?))
+}
+
+/// When no positive trigger prompt loaded any skill at all, the report says
+/// that this looks like a harness problem, not a description problem; exit
+/// 4 unless the canary passed in this same run (then the client was seen
+/// loading a skill minutes ago, and the descriptions are what failed).
+fn no_load_at_all(
+    b: &Built,
+    records: &[(RunKey, RunRecord)],
+    format: Format,
+    out: &mut dyn Write,
+) -> Result<Exit, Fatal> {
+    let positives: Vec<&RunRecord> = records
+        .iter()
+        .filter(|(k, _)| {
+            let c = &b.plan.cases[k.case];
+            c.kind == behave::plan::CaseKind::Trigger
+                && c.expect_trigger
+                && k.variant == behave::plan::Variant::With
+        })
+        .map(|(_, r)| r)
+        .collect();
+    if positives.is_empty()
+        || positives
+            .iter()
+            .any(|r| !r.evidence || !r.invoked_skills.is_empty())
+    {
+        return Ok(Exit::Ok);
+    }
+    let fresh = b.canary == Some(behave::canary::Outcome::Passed);
+    let msg = format!(
+        "no positive trigger prompt loaded any skill ({} run{}): this looks like a harness problem, not a description problem{}",
+        positives.len(),
+        if positives.len() == 1 { "" } else { "s" },
+        if fresh {
+            "; but the canary passed in this run, so the client's loads are seen: the descriptions do not reach the model"
+        } else {
+            "; the canary that proved loads are seen passed in an earlier run (cached), so the client, its model or the harness may have changed since: exit 4"
+        }
+    );
+    if format == Format::Human {
+        writeln!(out, "harness  {msg}").map_err(write_error)?;
+    } else {
+        eprintln!("skillgate: warning: {msg}");
+    }
+    Ok(if fresh { Exit::Ok } else { Exit::Unavailable })
 }
 
 /// How the finished iteration is scored.

@@ -93,6 +93,8 @@ impl Env {
             .env("HOME", &self.home)
             .env("TMPDIR", self.tmp.path())
             .env_remove("CLAUDE_CONFIG_DIR")
+            .env_remove("SKILLGATE_CACHE_DIR")
+            .env_remove("XDG_CACHE_HOME")
             .env("FAKE_CLAUDE_LOG", &self.log)
             .env("FAKE_CLAUDE_PIDS", &self.pids)
             .env("FAKE_CLAUDE_STATE", self.tmp.path().join("fake-state"))
@@ -108,8 +110,17 @@ impl Env {
         c
     }
 
-    /// `skillgate check --behavioral demo-skill catalog …`.
+    /// `skillgate check --behavioral demo-skill catalog … --allow-insufficient`:
+    /// the fixture catalogs hold fewer than the 10 cases a verdict needs
+    /// ([`Env::behave_as_is`] leaves the flag out).
     pub fn behave(&self, extra: &[&str]) -> assert_cmd::Command {
+        let mut c = self.behave_as_is(extra);
+        c.arg("--allow-insufficient");
+        c
+    }
+
+    /// `skillgate check --behavioral demo-skill catalog …`.
+    pub fn behave_as_is(&self, extra: &[&str]) -> assert_cmd::Command {
         let mut c = self.cmd();
         c.args(["check", "--behavioral", "demo-skill", "catalog"])
             .args(extra);

@@ -81,6 +81,39 @@ impl Client {
         }
     }
 
+    /// The tool call that lists files (`pattern` tells calls apart): what a
+    /// model does when it looks around first.
+    fn look(self, pattern: &str) -> (&'static str, Value) {
+        match self {
+            Client::Claude => ("Glob", json!({"pattern": pattern})),
+            Client::Codex => ("exec_command", json!({"cmd": format!("ls {pattern}")})),
+            Client::Gemini => ("glob", json!({"pattern": pattern})),
+            Client::Opencode => ("glob", json!({"pattern": pattern})),
+        }
+    }
+
+    /// The tool call that writes a file.
+    fn edit(self) -> (&'static str, Value) {
+        match self {
+            Client::Claude => (
+                "Write",
+                json!({"file_path": "notes.md", "content": "scripted\n"}),
+            ),
+            Client::Codex => (
+                "apply_patch",
+                json!({"input": "*** Begin Patch\n*** Add File: notes.md\n+scripted\n*** End Patch\n"}),
+            ),
+            Client::Gemini => (
+                "write_file",
+                json!({"file_path": "notes.md", "content": "scripted\n"}),
+            ),
+            Client::Opencode => (
+                "write",
+                json!({"filePath": "notes.md", "content": "scripted\n"}),
+            ),
+        }
+    }
+
     /// The tool call that runs `command`.
     fn shell(self, command: &str) -> (&'static str, Value) {
         match self {
@@ -142,6 +175,18 @@ pub struct Script {
     pub hang: bool,
     /// Token counts every turn reports: (input, cached, output, reasoning).
     pub usage: (u64, u64, u64, u64),
+    /// List files before anything else (a look around before the load),
+    /// when the prompt contains this.
+    pub look_first: Option<String>,
+    /// Write a file before anything else (so before any load), when the
+    /// prompt contains this.
+    pub edit_first: Option<String>,
+    /// Tool turns (file listings) after the load (if any), before the
+    /// shell command and the answer.
+    pub then: u32,
+    /// Never load skillgate's canary skill (a model, or a client, whose
+    /// loads skillgate cannot see).
+    pub blind: bool,
 }
 
 impl Script {
@@ -156,7 +201,31 @@ impl Script {
             grade: Grade::Pass,
             hang: false,
             usage: (10, 0, 5, 0),
+            look_first: None,
+            edit_first: None,
+            then: 0,
+            blind: false,
         }
+    }
+
+    pub fn blind(mut self) -> Script {
+        self.blind = true;
+        self
+    }
+
+    pub fn look_first(mut self, cue: &str) -> Script {
+        self.look_first = Some(cue.into());
+        self
+    }
+
+    pub fn edit_first(mut self, cue: &str) -> Script {
+        self.edit_first = Some(cue.into());
+        self
+    }
+
+    pub fn then(mut self, turns: u32) -> Script {
+        self.then = turns;
+        self
     }
 
     pub fn load(mut self, load: Load) -> Script {
@@ -206,6 +275,9 @@ pub enum Kind {
     Side,
     /// Not a model request (`HEAD /`, token counting).
     Other,
+    /// A turn of skillgate's canary run (its prompt names a
+    /// `skillgate-canary-…` skill): not counted among the suite's turns.
+    Canary,
 }
 
 /// The expectations listed in a grader prompt.
@@ -237,6 +309,8 @@ fn classify(api: &dyn Api, req: &Request) -> Kind {
     let x = api.read(&body);
     if x.all_text().contains("BEGIN-UNTRUSTED-TRACE-") {
         Kind::Grader
+    } else if x.prompt.contains(CANARY) {
+        Kind::Canary
     } else if !x.tools.is_empty() {
         Kind::Agent
     } else {
@@ -253,7 +327,56 @@ fn turn(text_or_call: Result<String, (&str, Value)>, s: &Script) -> Turn {
     .usage(i, c, o, r)
 }
 
+/// A tool call as the scripted turn, with an id unique in its conversation.
+fn call(s: &Script, x: &Exchange, (tool, input): (&str, Value), tag: &str) -> Turn {
+    let mut t = turn(Err((tool, input)), s);
+    if let Some(loopback::Block::ToolUse { id, .. }) = t.blocks.first_mut() {
+        *id = format!("toolu_{tag}_{}", x.calls.len());
+    }
+    t
+}
+
+/// Whether the conversation already holds `(tool, input)`, or the tool is
+/// not offered (then the step is skipped).
+fn done_or_unavailable(x: &Exchange, (tool, input): &(&str, Value)) -> bool {
+    x.calls.iter().any(|u| u.name == *tool && u.input == *input)
+        || !x.tools.iter().any(|t| t == tool)
+}
+
+/// What names skillgate's canary skill.
+const CANARY: &str = "skillgate-canary-";
+
+/// The canary: load the skill the prompt names, then answer; a blind
+/// script never loads it.
+fn canary_turn(client: Client, s: &Script, x: &Exchange) -> Turn {
+    let name: String = x.prompt[x.prompt.find(CANARY).unwrap_or(0)..]
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == '-')
+        .collect();
+    let load = client.load(&name);
+    if s.blind || done_or_unavailable(x, &load) {
+        return turn(Ok("ready".into()), s);
+    }
+    call(s, x, load, "canary")
+}
+
 fn agent_turn(client: Client, s: &Script, x: &Exchange) -> Turn {
+    if x.prompt.contains(CANARY) {
+        return canary_turn(client, s, x);
+    }
+    let cued = |c: &Option<String>| c.as_ref().is_some_and(|c| x.prompt.contains(c.as_str()));
+    if cued(&s.edit_first) {
+        let edit = client.edit();
+        if !done_or_unavailable(x, &edit) {
+            return call(s, x, edit, "edit");
+        }
+    }
+    if cued(&s.look_first) {
+        let look = client.look("*");
+        if !done_or_unavailable(x, &look) {
+            return call(s, x, look, "look");
+        }
+    }
     let cue = s.cue.as_ref().is_none_or(|c| x.prompt.contains(c.as_str()));
     let marker = s
         .listed_as
@@ -277,6 +400,12 @@ fn agent_turn(client: Client, s: &Script, x: &Exchange) -> Turn {
             *id = format!("toolu_load_{}", x.calls.len());
         }
         return t;
+    }
+    for k in 1..=s.then {
+        let look = client.look(&format!("step-{k}/*"));
+        if !done_or_unavailable(x, &look) {
+            return call(s, x, look, "then");
+        }
     }
     if let Some(cmd) = &s.bash {
         let (tool, input) = client.shell(cmd);
@@ -335,7 +464,7 @@ impl Endpoint {
                 Kind::Agent if s.hang => a
                     .reply(req, &Turn::text("too late"))
                     .delayed(Duration::from_secs(600)),
-                Kind::Agent => a.reply(req, &agent_turn(client, &s, &x)),
+                Kind::Agent | Kind::Canary => a.reply(req, &agent_turn(client, &s, &x)),
                 Kind::Grader => a.reply(req, &grader_turn(&s, &x)),
                 Kind::Side | Kind::Other => a.reply(req, &Turn::text("Scripted session title")),
             }
@@ -556,7 +685,10 @@ impl Lab {
     }
 
     /// `skillgate check --behavioral demo-skill catalog ARGS`, with the
-    /// endpoint as the model API.
+    /// endpoint as the model API. Without a `--trigger-runs` in `args` the
+    /// lab passes `--trigger-runs full`: the tests written before trigger
+    /// runs decided count both arms of every case; the tests of deciding
+    /// runs name `--trigger-runs decide`.
     pub fn behave(&self, args: &[&str]) -> assert_cmd::Command {
         let mut c = assert_cmd::Command::cargo_bin("skillgate").unwrap();
         // credentials and endpoints of the developer's own shell never
@@ -573,6 +705,13 @@ impl Lab {
         c.current_dir(self.root.parent().unwrap())
             .args(["check", "--behavioral", "demo-skill", "catalog"])
             .args(args)
+            .args(if args.contains(&"--trigger-runs") {
+                &[][..]
+            } else {
+                &["--trigger-runs", "full"][..]
+            })
+            // the lab's catalog holds fewer than the 10 cases a verdict needs
+            .arg("--allow-insufficient")
             .env("HOME", &self.home)
             .env("TMPDIR", &self.tmpdir)
             .env("HTTP_PROXY", &trap)
@@ -757,4 +896,169 @@ pub fn end_to_end(client: Client, cli: &Path) -> Lab {
         "no request left 127.0.0.1"
     );
     lab
+}
+
+/// Agent requests (model turns) whose user prompt contains `text`.
+pub fn requests_for(e: &Endpoint, text: &str) -> usize {
+    e.bodies(Kind::Agent)
+        .iter()
+        .filter(|b| e.read(b).prompt.contains(text))
+        .count()
+}
+
+/// The trigger prompts of [`trigger_decisions`]: a positive whose model
+/// would take 5 more tool turns after the load, a positive whose model
+/// lists files first, a negative whose model writes a file at once (and
+/// would take 5 more turns after it).
+pub const LOADS_THEN_WORKS: &str = "The invoice total is off by a cent, fix it";
+pub const LOOKS_THEN_LOADS: &str = "Look around first: a cent is lost in the rounding";
+pub const EDITS_AT_ONCE: &str = "Jot the architecture diagram notes down";
+
+/// The lab of [`trigger_decisions`], not yet run.
+pub fn trigger_lab(client: Client, cli: &Path) -> Lab {
+    Lab::for_client(
+        client,
+        cli,
+        Script::new("demo-skill")
+            .cue("cent")
+            .then(5)
+            .look_first("Look around")
+            .edit_first("Jot")
+            .usage(1000, 0, 50, 0),
+        &cases(
+            &[LOADS_THEN_WORKS, LOOKS_THEN_LOADS],
+            &[EDITS_AT_ONCE],
+            dialogue("The invoice total is off by a cent: what rounding rule applies?"),
+        ),
+    )
+}
+
+/// One decision per trigger run, for every client: the run stops at the
+/// load (at most 2 model requests although the model would go on for 5
+/// more turns), at the first write before a load, and a look around before
+/// the load does not end it; no trigger prompt runs in the baseline arm;
+/// `run.json` says why each stopped, after how many turns, and the tokens.
+/// Returns the lab and, per trigger prompt, (model requests, tokens).
+pub fn trigger_decisions(client: Client, cli: &Path) -> (Lab, Vec<(usize, Option<u64>)>) {
+    let lab = trigger_lab(client, cli);
+    lab.behave(&["--trials", "1", "--trigger-runs", "decide"])
+        .assert()
+        .code(3);
+    let e = &lab.endpoint;
+    let loaded = lab.run("positive-1/with_skill/run-1");
+    assert_eq!(loaded["invoked_skills"], json!(["demo-skill"]), "{loaded}");
+    assert_eq!(loaded["evidence"], true);
+    assert_eq!(loaded["trigger_stop"]["reason"], "skill-loaded", "{loaded}");
+    assert!(
+        requests_for(e, LOADS_THEN_WORKS) <= 2,
+        "stopped at the load: {} requests",
+        requests_for(e, LOADS_THEN_WORKS)
+    );
+    let looked = lab.run("positive-2/with_skill/run-1");
+    assert_eq!(looked["invoked_skills"], json!(["demo-skill"]), "{looked}");
+    assert_eq!(looked["trigger_stop"]["reason"], "skill-loaded");
+    assert!(
+        looked["trigger_stop"]["turns"].as_u64().unwrap() >= 2,
+        "{looked}"
+    );
+    let edited = lab.run("negative-1/with_skill/run-1");
+    assert_eq!(edited["invoked_skills"], json!([]), "{edited}");
+    if client == Client::Codex {
+        // Codex's apply_patch is a freeform tool the scripted Responses API
+        // cannot call: the model's write never happens, and its 5 listings
+        // after it reach the turn limit
+        assert_eq!(edited["trigger_stop"]["reason"], "turn-limit", "{edited}");
+        assert!(requests_for(e, EDITS_AT_ONCE) <= 7);
+    } else {
+        assert_eq!(
+            edited["trigger_stop"]["reason"], "workspace-changed",
+            "{edited}"
+        );
+        assert!(
+            requests_for(e, EDITS_AT_ONCE) <= 2,
+            "stopped at the write: {} requests",
+            requests_for(e, EDITS_AT_ONCE)
+        );
+    }
+    for case in ["positive-1", "positive-2", "negative-1"] {
+        assert!(
+            !lab.iteration(1).join(case).join("without_skill").exists(),
+            "{case} has no baseline run"
+        );
+    }
+    assert!(lab.iteration(1).join("eval-1/without_skill/run-1").exists());
+    assert_eq!(lab.leftovers(), Vec::<String>::new(), "nothing left behind");
+    assert_eq!(lab.escaped(), Vec::<String>::new());
+    let cost = [
+        (LOADS_THEN_WORKS, "positive-1"),
+        (LOOKS_THEN_LOADS, "positive-2"),
+        (EDITS_AT_ONCE, "negative-1"),
+    ]
+    .map(|(p, case)| {
+        (
+            requests_for(e, p),
+            lab.run(&format!("{case}/with_skill/run-1"))["trigger_stop"]["tokens"].as_u64(),
+        )
+    });
+    (lab, cost.to_vec())
+}
+
+/// `--trigger-runs full`: every trigger prompt in both arms, to the end.
+/// Returns, per trigger prompt of [`trigger_lab`], (model requests over
+/// both arms, tokens over both arms).
+pub fn trigger_runs_full(client: Client, cli: &Path) -> Vec<(usize, u64)> {
+    let lab = trigger_lab(client, cli);
+    lab.behave(&["--trials", "1", "--trigger-runs", "full"])
+        .assert()
+        .code(3);
+    let e = &lab.endpoint;
+    [
+        (LOADS_THEN_WORKS, "positive-1"),
+        (LOOKS_THEN_LOADS, "positive-2"),
+        (EDITS_AT_ONCE, "negative-1"),
+    ]
+    .map(|(p, case)| {
+        let mut tokens = 0;
+        for arm in ["with_skill", "without_skill"] {
+            let r = lab.run(&format!("{case}/{arm}/run-1"));
+            assert!(r.get("trigger_stop").is_none(), "{r}");
+            tokens += r["tokens"].as_u64().unwrap();
+        }
+        (requests_for(e, p), tokens)
+    })
+    .to_vec()
+}
+
+/// A model that never loads a skill fails the canary: exit 4 before any
+/// suite run, nothing cached, nothing left behind.
+pub fn canary_fails(client: Client, cli: &Path) {
+    use predicates::prelude::*;
+    let lab = Lab::for_client(
+        client,
+        cli,
+        Script::new("demo-skill").blind(),
+        &cases(
+            &["The invoice total is off by a cent, fix it"],
+            &[],
+            dialogue("What rounding rule applies?"),
+        ),
+    );
+    lab.behave(&["--trials", "1", "--trigger-runs", "decide"])
+        .assert()
+        .code(4)
+        .stderr(predicate::str::contains(
+            "skillgate cannot see this client load skills: ",
+        ))
+        .stderr(predicate::str::contains("no suite run was started"));
+    assert!(
+        lab.endpoint.runs().is_empty(),
+        "no suite run reached the model"
+    );
+    assert!(
+        !lab.endpoint.bodies(Kind::Canary).is_empty(),
+        "the canary ran"
+    );
+    assert!(!lab.root.join("evals/results").exists());
+    assert!(!lab.home.join(".cache/skillgate/canaries").exists());
+    assert_eq!(lab.leftovers(), Vec::<String>::new());
 }

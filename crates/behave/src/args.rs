@@ -40,6 +40,13 @@ pub struct BehaveArgs {
     pub max_bytes: Option<u64>,
     /// Print the plan and spawn nothing.
     pub dry_run: bool,
+    /// How trigger prompts run: `decide` (the `with` arm only, each run
+    /// stopped once a skill loaded, a file was edited, or `[behave]
+    /// trigger-turns` turns passed) or `full` (both arms, to the end).
+    pub trigger_runs: crate::decide::TriggerRuns,
+    /// Start a plan the scorer will call insufficient (fewer than 10
+    /// distinct cases, or fewer than 10 evals with a task check).
+    pub allow_insufficient: bool,
     /// Keep each run's workspace for debugging.
     pub keep_workspace: bool,
     /// Run even though a copy of the skill is where every run would see it

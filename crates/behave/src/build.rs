@@ -41,6 +41,8 @@ pub struct Built {
     pub skill_abs: PathBuf,
     pub grace: Duration,
     pub git_timeout: Duration,
+    /// The canary's outcome, once it ran or was found cached.
+    pub canary: Option<super::canary::Outcome>,
 }
 
 /// Checked command-line options.
@@ -654,7 +656,6 @@ pub fn build(
     } else {
         skill.dir.display().to_string()
     };
-    let total = cases.len() * args.trials as usize * variants.len();
     let mut plan = PlanDoc {
         format: PLAN_FORMAT,
         skillgate_version: env!("CARGO_PKG_VERSION").to_string(),
@@ -676,7 +677,7 @@ pub fn build(
         variants,
         agent,
         cases: cases.iter().map(|c| c.doc.clone()).collect(),
-        total_runs: total,
+        total_runs: 0,
         shard: opts.shard,
         merged_from: Vec::new(),
         baseline: baseline.as_ref().map(|b| b.doc.clone()),
@@ -685,7 +686,10 @@ pub fn build(
             min_quality_delta: args.gates.min_quality_delta.or(bc.min_quality_delta),
             ..args.gates
         }),
+        trigger_runs: args.trigger_runs,
+        trigger_turns: None,
     };
+    decide_triggers(&mut plan, bc)?;
     plan.seal();
     // a gate the scorer would refuse is refused before any token is spent
     crate::score::validate(&super::iteration::score_options(
@@ -705,7 +709,28 @@ pub fn build(
         skill_abs,
         grace: Duration::from_millis(bc.kill_grace_ms),
         git_timeout: Duration::from_secs(bc.git_timeout_secs),
+        canary: None,
     })
+}
+
+/// Trigger runs: which arms they run in (`--trigger-runs`), the turn limit
+/// of a deciding run (`[behave] trigger-turns`), and the plan's run count.
+fn decide_triggers(plan: &mut PlanDoc, bc: &BehaveConfig) -> Result<(), Fatal> {
+    use super::decide::MAX_TRIGGER_TURNS;
+    if bc.trigger_turns == 0 || bc.trigger_turns > MAX_TRIGGER_TURNS {
+        return Err(config_error(
+            "trigger-turns",
+            format!(
+                "must be between 1 and {MAX_TRIGGER_TURNS}, not {}",
+                bc.trigger_turns
+            ),
+        ));
+    }
+    if (0..plan.cases.len()).any(|ci| plan.watched(ci)) {
+        plan.trigger_turns = Some(bc.trigger_turns);
+    }
+    plan.total_runs = plan.runs().len();
+    Ok(())
 }
 
 /// `file:line:column` of a case, for the plan.

@@ -3,6 +3,7 @@
 
 use super::agent::{self, Agent, Paths, Trace};
 use super::checks;
+use super::decide;
 use super::grader::{self, Kind};
 use super::plan::{Case, CaseKind, Check, ExpectationDoc, PlanDoc, RunKey, Variant};
 use super::process::{self, Spec};
@@ -321,7 +322,11 @@ fn write_output(ctx: &Ctx, path: &Path, bytes: &[u8]) -> Result<(), Fatal> {
 
 /// A fresh run home for `agent` (outside the temporary folder for a client
 /// that needs it), or why there is none.
-fn home_for(agent: &dyn Agent, what: &str, keep: bool) -> Result<workspace::Workspace, String> {
+pub(crate) fn home_for(
+    agent: &dyn Agent,
+    what: &str,
+    keep: bool,
+) -> Result<workspace::Workspace, String> {
     if agent.home_outside_tmp() {
         workspace::home_scratch(what, keep)
     } else {
@@ -331,7 +336,7 @@ fn home_for(agent: &dyn Agent, what: &str, keep: bool) -> Result<workspace::Work
 }
 
 /// The process spec of an agent or grader call.
-fn spec<'a>(
+pub(crate) fn spec<'a>(
     agent: &'a dyn Agent,
     call: &'a agent::Call,
     cwd: &'a Path,
@@ -369,6 +374,10 @@ fn agent_run(
     let (t0, s0) = now();
     timing.executor_start = s0;
     let install_rel = a.agent.install_dir(ctx.skill_name);
+    let turn_limit = ctx
+        .plan
+        .trigger_turns
+        .unwrap_or(decide::DEFAULT_TRIGGER_TURNS);
     rec.client = Some(a.agent.kind().to_string());
     rec.client_version = a.version.clone();
     // what this arm installs under the skill's name: the skill (with), the
@@ -414,14 +423,26 @@ fn agent_run(
             rec.reason = Some(format!("the run home could not be set up: {e}"));
             None
         }
-        Ok(()) => Some(process::run(&spec(
-            a.agent.as_ref(),
-            &call,
-            ws.path(),
-            case.doc.prompt.as_bytes(),
-            (a.exec_timeout, a.max_trace),
-            ctx.grace,
-        ))),
+        Ok(()) => {
+            let s = spec(
+                a.agent.as_ref(),
+                &call,
+                ws.path(),
+                case.doc.prompt.as_bytes(),
+                (a.exec_timeout, a.max_trace),
+                ctx.grace,
+            );
+            let agent = a.agent.as_ref();
+            let cwd = ws.path().to_path_buf();
+            let watch =
+                move |b: &[u8]| decide::decided(&agent.parse(b, &cwd), agent, turn_limit).is_some();
+            Some(process::run_watched(
+                &s,
+                ctx.plan
+                    .watched(key.case)
+                    .then_some(&watch as process::Watch),
+            ))
+        }
     };
     let installed_abs = install.map(|rel| ws.path().join(rel));
     let ws_path = ws.path().to_path_buf();
@@ -437,7 +458,12 @@ fn agent_run(
     let written = write_output(ctx, &dir.join("stream.jsonl"), &out.stdout)
         .and_then(|()| write_output(ctx, &dir.join("stderr.txt"), &out.stderr));
     let trace = a.agent.parse(&out.stdout, &ws_path);
+    let decided = out.ended == process::Ended::Decided;
+    if ctx.plan.watched(key.case) {
+        rec.trigger_stop = Some(trigger_stop(&trace, a.agent.as_ref(), decided, turn_limit));
+    }
     rec.invoked_skills = trace.skills();
+    rec.model = trace.model.clone();
     rec.failed_loads = trace.failed_loads.clone();
     rec.init_tools = trace.tools.clone();
     if trace.tools.is_none() {
@@ -453,7 +479,14 @@ fn agent_run(
             input: ctx.redactor.text(&cut(&d.input.to_string(), 4096)),
         })
         .collect();
-    if let Some(r) = &trace.result {
+    // a stopped run's end-of-run counts may be missing: the counts its
+    // stream reported turn by turn stand in
+    let usage = match &trace.result {
+        Some(r) if !decided || r.total_tokens() > 0 => Some(r),
+        _ if decided => trace.streamed.as_ref(),
+        _ => None,
+    };
+    if let Some(r) = usage {
         rec.output = ctx.redactor.text(&cut(&r.text, results::MAX_OUTPUT));
         timing.executor_input_tokens = r.input_tokens;
         timing.executor_cached_input_tokens = r.cached_input_tokens;
@@ -491,6 +524,9 @@ fn agent_run(
     let reason = out
         .failure("the agent", a.exec_timeout, (a.max_trace, MAX_STDERR))
         .or_else(|| match &trace.result {
+            // a decided trigger run was stopped on purpose: its stream
+            // holds the decision, not an ending
+            _ if decided => None,
             None => Some("the stream has no `result` line: the run did not finish".into()),
             Some(r) if r.is_error => Some(format!(
                 "the agent's run ended in error ({})",
@@ -564,6 +600,30 @@ fn agent_run(
     rec.cost_usd = timing.total_cost_usd;
     rec.duration_ms = timing.duration_ms;
     Ok((rec, timing, stop))
+}
+
+/// Why a deciding trigger run stopped, after how many turns, and the tokens
+/// its stream reported until then.
+fn trigger_stop(
+    trace: &Trace,
+    agent: &dyn Agent,
+    decided: bool,
+    turn_limit: u32,
+) -> decide::StopDoc {
+    let reason = decided
+        .then(|| decide::decided(trace, agent, turn_limit))
+        .flatten()
+        .unwrap_or(decide::StopReason::Ended);
+    let usage = match &trace.result {
+        Some(r) if !decided || r.total_tokens() > 0 => Some(r),
+        _ => trace.streamed.as_ref(),
+    };
+    decide::StopDoc {
+        reason,
+        turns: decide::turns(trace),
+        turn_limit,
+        tokens: usage.map(|u| u.total_tokens()),
+    }
 }
 
 /// The message for a run that saw a copy of the skill other than the one

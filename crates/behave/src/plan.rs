@@ -14,6 +14,7 @@
 //! `i-1` modulo `n`: a deterministic round-robin slice, so every shard gets a
 //! mix of cases and variants.
 
+pub use super::decide::TriggerRuns;
 use super::workspace::Tree;
 pub use crate::catalog::cases::{Check, ExpectKind};
 use serde::{Deserialize, Serialize};
@@ -298,6 +299,13 @@ pub struct PlanDoc {
     /// they do not decide them.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub gates: Option<crate::score::Gates>,
+    /// How trigger cases run (`--trigger-runs`; `full` in plans written
+    /// before the option existed).
+    #[serde(default = "TriggerRuns::before_decide")]
+    pub trigger_runs: TriggerRuns,
+    /// The turn limit of a deciding trigger run (`[behave] trigger-turns`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trigger_turns: Option<u32>,
 }
 
 /// A sibling skill installed beside the tested one.
@@ -348,10 +356,20 @@ impl PlanDoc {
         }
     }
 
-    /// `7 cases × 3 trials × with and without`.
+    /// `7 cases × 3 trials × with and without`, and which cases run in
+    /// the `with` arm only.
     pub fn shape(&self) -> String {
+        let only = (0..self.cases.len()).filter(|&c| self.with_only(c)).count();
+        let only = if only > 0 && self.variants.len() > 1 {
+            format!(
+                " ({only} trigger prompt{} with only)",
+                if only == 1 { "" } else { "s" }
+            )
+        } else {
+            String::new()
+        };
         format!(
-            "{} cases × {} trial{} × {}",
+            "{} cases × {} trial{} × {}{only}",
             self.cases.len(),
             self.trials,
             if self.trials == 1 { "" } else { "s" },
@@ -380,12 +398,42 @@ impl PlanDoc {
         super::workspace::hex(&Sha256::digest(v.to_string().as_bytes()))
     }
 
+    /// Whether case `ci` runs in the `with` arm only: a trigger prompt,
+    /// unless `--trigger-runs full`. A sibling's prompt (`owner`) keeps its
+    /// baseline: whether its owner loads without the tested skill beside
+    /// it is what tells trigger theft apart.
+    pub fn with_only(&self, ci: usize) -> bool {
+        self.decides(ci) && self.cases[ci].owner.is_none()
+    }
+
+    /// Whether a run of case `ci` stops once its trigger outcome is known
+    /// (a trigger prompt, unless `--trigger-runs full`; a `--runner`'s runs
+    /// are never watched, but its trigger prompts run in the `with` arm
+    /// only too).
+    pub fn decides(&self, ci: usize) -> bool {
+        self.trigger_runs == TriggerRuns::Decide && self.cases[ci].kind == CaseKind::Trigger
+    }
+
+    /// Whether the runs of case `ci` are watched and stopped once decided.
+    pub fn watched(&self, ci: usize) -> bool {
+        self.decides(ci) && self.agent.kind != "runner"
+    }
+
+    /// The arms case `ci` runs in.
+    pub fn arms_of(&self, ci: usize) -> &[Variant] {
+        if self.with_only(ci) {
+            &self.variants[..1]
+        } else {
+            &self.variants
+        }
+    }
+
     /// Every run of the whole plan, in order.
     pub fn runs(&self) -> Vec<RunKey> {
         let mut out = Vec::new();
         for (ci, _) in self.cases.iter().enumerate() {
             for trial in 1..=self.trials {
-                for &variant in &self.variants {
+                for &variant in self.arms_of(ci) {
                     out.push(RunKey {
                         index: out.len(),
                         case: ci,

@@ -113,6 +113,14 @@ fn verdict(r: &RunRecord) -> String {
             r.failed_loads.join(", ")
         ));
     }
+    if let Some(s) = &r.trigger_stop {
+        loaded.push_str(&format!(
+            "; stopped: {} after {} turn{}",
+            s.reason.as_str(),
+            s.turns,
+            if s.turns == 1 { "" } else { "s" }
+        ));
+    }
     match &r.grading {
         Some(g) => format!("{}/{} expectations passed, {loaded}", g.passed, g.total),
         None => format!("exit code {}, {loaded}", r.exit_code.unwrap_or(-1)),

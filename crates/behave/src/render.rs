@@ -150,7 +150,11 @@ fn dry_run_doc(b: &Built) -> serde_json::Value {
                 })
             })
             .collect();
-        let mut doc = json!({"plan": p, "runs": list});
+        let mut doc = json!({"plan": p, "runs": list, "cost": cost(b)});
+        let s = super::budget::Sufficiency::of(p);
+        if s.insufficient() {
+            doc["insufficient"] = json!(s.message());
+        }
         if let Mode::Agent(a) = &b.mode {
             let files = |call: crate::behave::agent::Call| -> Vec<serde_json::Value> {
                 call.files
@@ -209,6 +213,62 @@ fn home_file(out: &mut dyn Write, rel: &str, bytes: &[u8]) -> std::io::Result<()
     }
 }
 
+/// What a plan costs: runs, grader calls and a bound of model turns, as
+/// planned and as `--trigger-runs full` would run it (this shard's runs).
+fn cost(b: &Built) -> serde_json::Value {
+    let p = &b.plan;
+    let count = |plan: &PlanDoc| {
+        let runs: Vec<RunKey> = plan
+            .runs()
+            .into_iter()
+            .filter(|k| plan.shard.holds(k.index))
+            .collect();
+        let graded = runs
+            .iter()
+            .filter(|k| plan.cases[k.case].kind.is_eval() && b.mode.agent().is_some())
+            .count();
+        let watched = runs.iter().filter(|k| plan.watched(k.case)).count();
+        (runs.len(), graded, watched)
+    };
+    let (runs, graders, watched) = count(p);
+    let mut full = p.clone();
+    full.trigger_runs = super::plan::TriggerRuns::Full;
+    let (full_runs, full_graders, _) = count(&full);
+    let turns = p
+        .trigger_turns
+        .unwrap_or(super::decide::DEFAULT_TRIGGER_TURNS) as usize;
+    json!({
+        "runs": runs,
+        "grader_calls": graders,
+        "watched_trigger_runs": watched,
+        // a watched run is stopped after its turn limit; one more request
+        // may be in flight when it is
+        "trigger_turns_at_most": watched * (turns + 1),
+        "unbounded_runs": runs - watched,
+        "full": {"runs": full_runs, "grader_calls": full_graders, "unbounded_runs": full_runs},
+    })
+}
+
+/// The cost lines of the human dry run.
+fn cost_lines(b: &Built, out: &mut dyn Write) -> std::io::Result<()> {
+    let c = cost(b);
+    let n = |k: &str| c[k].as_u64().unwrap_or(0);
+    writeln!(
+        out,
+        "cost     {} runs, {} grader calls; {} trigger runs stopped once decided (at most {} model turns in all), {} runs to their end (turns bounded only by [behave] executor-timeout-secs)",
+        n("runs"),
+        n("grader_calls"),
+        n("watched_trigger_runs"),
+        n("trigger_turns_at_most"),
+        n("unbounded_runs")
+    )?;
+    writeln!(
+        out,
+        "         with --trigger-runs full: {} runs, {} grader calls, every run to its end",
+        c["full"]["runs"], c["full"]["grader_calls"]
+    )
+}
+
 /// Print the plan; nothing is spawned.
 pub fn dry_run(b: &Built, format: Format, out: &mut dyn Write) -> std::io::Result<()> {
     let runs = planned(b);
@@ -220,6 +280,15 @@ pub fn dry_run(b: &Built, format: Format, out: &mut dyn Write) -> std::io::Resul
     // untrusted text reaches the terminal escaped (crate::escape)
     let mut out = crate::escape::Writer::new(out);
     let out: &mut dyn Write = &mut out;
+    let s = super::budget::Sufficiency::of(p);
+    if s.insufficient() {
+        writeln!(out, "insufficient  {}", s.message())?;
+        writeln!(
+            out,
+            "              a run is refused without --allow-insufficient; {}",
+            super::budget::ADD_CASES
+        )?;
+    }
     writeln!(
         out,
         "plan     {} runs for skill {}: {} ({})",
@@ -354,6 +423,42 @@ pub fn dry_run(b: &Built, format: Format, out: &mut dyn Write) -> std::io::Resul
         "results  evals/results/{}/iteration-<next>/",
         p.skill.name
     )?;
+    cost_lines(b, out)?;
+    // the command line, once per arm (every run of an arm starts the same
+    // program with the same arguments; the prompt goes to stdin)
+    for v in p.variants.iter() {
+        if let Some(r) = runs.iter().find(|r| r.key.variant == *v) {
+            writeln!(
+                out,
+                "{:<8} $ {} < prompt",
+                v.as_str(),
+                command_line(&r.command[0], &r.command[1..])
+            )?;
+        }
+    }
+    writeln!(out)?;
+    for (ci, c) in p.cases.iter().enumerate() {
+        let floor = |with| super::budget::input_floor(b, ci, with);
+        let arms: Vec<String> = p
+            .arms_of(ci)
+            .iter()
+            .map(|v| {
+                let f = floor(*v == Variant::With);
+                format!(
+                    "{} ≥ {f} chars ≈ {} tokens",
+                    v.as_str(),
+                    super::budget::tokens(f)
+                )
+            })
+            .collect();
+        writeln!(
+            out,
+            "case     {:<24} {}  (input per run: {})",
+            c.id,
+            super::budget::shown_prompt(&c.prompt, 160),
+            arms.join(", ")
+        )?;
+    }
     writeln!(out)?;
     for r in &runs {
         let mut ws = r.workspace.clone();
@@ -373,15 +478,15 @@ pub fn dry_run(b: &Built, format: Format, out: &mut dyn Write) -> std::io::Resul
         }
         writeln!(
             out,
-            "run {:>3}  {:<24} {}",
+            "run {:>3}  {:<24} {}{}{}",
             r.key.index + 1,
             label(p, &r.key),
-            ws
-        )?;
-        writeln!(
-            out,
-            "         $ {} < prompt{}",
-            command_line(&r.command[0], &r.command[1..]),
+            ws,
+            if p.watched(r.key.case) {
+                "; stopped once decided"
+            } else {
+                ""
+            },
             if r.graded {
                 let ex = &p.cases[r.key.case].expectations;
                 let checks = ex.iter().filter(|e| e.check.is_some()).count();

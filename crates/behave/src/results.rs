@@ -108,6 +108,10 @@ pub struct RunRecord {
     /// Its version, as its `--version` printed it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub client_version: Option<String>,
+    /// The model the client reported using (its stream's `init` line),
+    /// when it said.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
     /// Whether the run produced evidence (a verdict the scorer may use).
     pub evidence: bool,
     /// Why it did not.
@@ -154,6 +158,9 @@ pub struct RunRecord {
     /// The kept run home (`--keep-workspace`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub home: Option<String>,
+    /// Why a deciding trigger run stopped (`behave::decide`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trigger_stop: Option<super::decide::StopDoc>,
 }
 
 impl RunRecord {
@@ -165,6 +172,7 @@ impl RunRecord {
             variant: key.variant,
             client: None,
             client_version: None,
+            model: None,
             evidence: false,
             reason: Some(reason),
             invoked_skills: Vec::new(),
@@ -183,6 +191,7 @@ impl RunRecord {
             warnings: Vec::new(),
             workspace: None,
             home: None,
+            trigger_stop: None,
         }
     }
 
@@ -340,7 +349,7 @@ pub const RUN_FILES: &[&str] = &[
 /// The scorer's `cases.jsonl`.
 pub fn cases_jsonl(plan: &PlanDoc) -> String {
     let mut s = String::new();
-    for c in &plan.cases {
+    for (ci, c) in plan.cases.iter().enumerate() {
         let mut line = json!({
             "id": c.id,
             "prompt": c.prompt,
@@ -369,6 +378,9 @@ pub fn cases_jsonl(plan: &PlanDoc) -> String {
         }
         if let Some(owner) = &c.owner {
             line["owner"] = json!(owner);
+        }
+        if plan.with_only(ci) {
+            line["withOnly"] = json!(true);
         }
         s.push_str(&line.to_string());
         s.push('\n');

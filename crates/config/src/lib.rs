@@ -554,7 +554,14 @@ pub struct BehaveConfig {
     /// The quality-delta gate of `check --behavioral`, in percentage points
     /// (`--min-quality-delta` wins).
     pub min_quality_delta: Option<f64>,
+    /// Model turns a trigger run may take before it is stopped without a
+    /// load (docs/tier3-triggers.md).
+    pub trigger_turns: u32,
 }
+
+/// The turn limit of a deciding trigger run when `[behave] trigger-turns`
+/// is not set (docs/tier3-triggers.md).
+pub const DEFAULT_TRIGGER_TURNS: u32 = 5;
 
 impl Default for BehaveConfig {
     fn default() -> Self {
@@ -579,6 +586,7 @@ impl Default for BehaveConfig {
             gemini: GeminiConfig::default(),
             opencode: OpencodeConfig::default(),
             min_quality_delta: None,
+            trigger_turns: DEFAULT_TRIGGER_TURNS,
         }
     }
 }

@@ -84,6 +84,9 @@ pub enum Ended {
     SpawnFailed(String),
     /// skillgate was interrupted; the group was killed.
     Interrupted,
+    /// The watcher ([`run_watched`]) saw what it waited for in the output
+    /// (a trigger run's decision); the group was stopped on purpose.
+    Decided,
 }
 
 /// What a run produced.
@@ -112,7 +115,10 @@ impl Outcome {
     /// complete output.
     pub fn failure(&self, what: &str, timeout: Duration, caps: (u64, u64)) -> Option<String> {
         match &self.ended {
-            Ended::Exited(Some(0)) if self.complete => None,
+            Ended::Exited(Some(0)) | Ended::Decided if self.complete => None,
+            Ended::Decided => Some(format!(
+                "{what} was stopped once its run was decided, but a process outside its group kept its output open"
+            )),
             Ended::Exited(Some(0)) => Some(format!(
                 "{what} exited but a process outside its group kept its output open"
             )),
@@ -151,6 +157,17 @@ const POLL: Duration = Duration::from_millis(5);
 
 /// Run `spec` to completion (or to its limits).
 pub fn run(spec: &Spec) -> Outcome {
+    run_watched(spec, None)
+}
+
+/// Decides, from the standard output so far, whether the child can be
+/// stopped now.
+pub type Watch<'a> = &'a (dyn Fn(&[u8]) -> bool + Sync);
+
+/// [`run`], with `watch` asked after every new line of standard output:
+/// when it answers `true`, the group gets `SIGTERM` (then `SIGKILL` after
+/// the grace period) and the run ends as [`Ended::Decided`].
+pub fn run_watched(spec: &Spec, watch: Option<Watch>) -> Outcome {
     let start = Instant::now();
     let mut cmd = Command::new(spec.program);
     cmd.args(spec.args)
@@ -224,7 +241,24 @@ pub fn run(spec: &Spec) -> Outcome {
     drop(tx);
 
     let deadline = start + spec.timeout;
+    // how far the watcher has read: it is asked again only when a new
+    // complete line arrived
+    let (mut scanned, mut asked_upto) = (0usize, 0usize);
     let mut ended = loop {
+        if let Some(w) = watch {
+            let b = out_buf.lock().unwrap_or_else(|p| p.into_inner());
+            let upto = match b[scanned..].iter().rposition(|&c| c == b'\n') {
+                Some(i) => scanned + i + 1,
+                None => asked_upto,
+            };
+            scanned = b.len();
+            if upto > asked_upto {
+                asked_upto = upto;
+                if w(&b[..upto]) {
+                    break Some(Ended::Decided);
+                }
+            }
+        }
         if exited(&mut child) {
             break None;
         }

@@ -257,6 +257,7 @@ mod tests {
                 .collect(),
             owner: None,
             line: 1,
+            with_only: false,
         }
     }
 

@@ -247,6 +247,9 @@ pub struct Case {
     pub owner: Option<String>,
     /// 1-based line in cases.jsonl.
     pub line: usize,
+    /// Observed in the `with` arm only (`"withOnly": true`: a trigger
+    /// prompt, whose baseline says nothing the trigger statistics use).
+    pub with_only: bool,
 }
 
 #[derive(Deserialize)]
@@ -264,6 +267,8 @@ struct CaseLine {
     expectations: Vec<Expectation>,
     #[serde(default)]
     owner: Option<String>,
+    #[serde(default, rename = "withOnly")]
+    with_only: bool,
 }
 
 #[derive(Deserialize)]
@@ -277,7 +282,7 @@ struct TaskLine {
 pub fn parse_case(path: &Path, line: usize, text: &str) -> Result<Case, Fatal> {
     let c: CaseLine = serde_json::from_str(text).map_err(|e| {
         json_error(path, line, &e).with_help(
-            r#"each line is {"id":"…","prompt":"…","expectTrigger":true|false,"task":{"check":"exit_code"|"includes_all"|"json_equals","expected":…}?,"split":"train"|"validation"|"fresh"?,"expectations":[{"text":"…","kind":"blocker"|"quality"}]?,"owner":"…"?}"#,
+            r#"each line is {"id":"…","prompt":"…","expectTrigger":true|false,"task":{"check":"exit_code"|"includes_all"|"json_equals","expected":…}?,"split":"train"|"validation"|"fresh"?,"expectations":[{"text":"…","kind":"blocker"|"quality"}]?,"owner":"…"?,"withOnly":true?}"#,
         )
     })?;
     let at = format!("{}:{line}", path.display());
@@ -309,6 +314,13 @@ pub fn parse_case(path: &Path, line: usize, text: &str) -> Result<Case, Fatal> {
         ))
         .with_help("`owner` names the sibling skill a should-not case belongs to; set \"expectTrigger\": false or drop it"));
     }
+    if c.with_only && c.task.is_some() {
+        return Err(Fatal::usage(format!(
+            "{at}: case `{}` has a `task` but `withOnly`: a task is judged against the baseline arm",
+            c.id
+        ))
+        .with_help("drop \"withOnly\" (and record its without observations) or drop the task"));
+    }
     let task = match c.task {
         None => None,
         Some(t) => Some(
@@ -325,6 +337,7 @@ pub fn parse_case(path: &Path, line: usize, text: &str) -> Result<Case, Fatal> {
         expectations: c.expectations,
         owner: c.owner.filter(|o| !o.trim().is_empty()),
         line,
+        with_only: c.with_only,
     })
 }
 

@@ -623,13 +623,25 @@ fn read_runs(
         }
     }
     let sha = lines.sha256();
-    let expected = cases.len() * trials as usize * 2;
+    let arms = |c: &Case| if c.with_only { 1 } else { 2 };
+    let expected: usize = cases.iter().map(|c| arms(c) * trials as usize).sum();
+    if let Some((&(ci, _, trial), s)) = seen
+        .iter()
+        .filter(|((ci, v, _), _)| *v == Variant::Without && cases[*ci].with_only)
+        .min_by_key(|(_, s)| s.line)
+    {
+        return Err(Fatal::usage(format!(
+            "{shown}:{}: case `{}` trial {trial} has a `without` observation, but cases.jsonl marks it `withOnly`",
+            s.line, cases[ci].id
+        ))
+        .with_help("drop the without line, or drop \"withOnly\" from the case"));
+    }
     if seen.len() != expected {
         // Every line seen is a distinct valid slot, so a gap exists and is
         // found within seen.len() + 1 steps.
         for (ci, case) in cases.iter().enumerate() {
             for trial in 1..=trials {
-                for v in [Variant::With, Variant::Without] {
+                for &v in &[Variant::With, Variant::Without][..arms(case)] {
                     if !seen.contains_key(&(ci, v, trial)) {
                         return Err(Fatal::usage(format!(
                             "{shown}: no observation{} for case `{}` trial {trial} variant `{}` (case on {}:{}); {} of {expected} observations are missing",
@@ -928,6 +940,7 @@ mod tests {
             expectations: Vec::new(),
             owner: None,
             line: 1,
+            with_only: false,
         }
     }
 

@@ -208,6 +208,10 @@ fn glob_escape(s: &str) -> String {
 }
 
 impl Agent for Claude {
+    fn edit_tools(&self) -> &'static [&'static str] {
+        &["Write", "Edit", "MultiEdit", "NotebookEdit"]
+    }
+
     fn kind(&self) -> &'static str {
         "claude"
     }
@@ -372,6 +376,9 @@ struct Parser {
     pending: BTreeMap<String, String>,
     /// The load a `Base directory` message describes.
     last_load: Option<usize>,
+    /// Assistant messages whose usage is counted (one message spans
+    /// several lines, each repeating its usage).
+    counted: std::collections::BTreeSet<String>,
 }
 
 /// Deepest nesting searched for tool calls and results.
@@ -400,7 +407,10 @@ impl Parser {
                 self.t.listing = names("skills");
                 self.t.model = v.get("model").and_then(Value::as_str).map(str::to_string);
             }
-            Some("assistant") => self.message(v, Role::Assistant),
+            Some("assistant") => {
+                self.usage(v);
+                self.message(v, Role::Assistant)
+            }
             Some("user") => self.message(v, Role::User),
             Some("result") => {
                 self.t.denials = denials(v);
@@ -408,6 +418,23 @@ impl Parser {
             }
             _ => {}
         }
+    }
+
+    /// Add an assistant message's `usage` to [`Trace::streamed`], once per
+    /// message id.
+    fn usage(&mut self, v: &Value) {
+        let m = &v["message"];
+        let (Some(id), Some(u)) = (m["id"].as_str(), m.get("usage")) else {
+            return;
+        };
+        if self.counted.len() >= 100_000 || !self.counted.insert(id.to_string()) {
+            return;
+        }
+        let r = result(&serde_json::json!({ "usage": u }));
+        let s = self.t.streamed.get_or_insert_with(Final::default);
+        s.input_tokens = s.input_tokens.saturating_add(r.input_tokens);
+        s.cached_input_tokens = s.cached_input_tokens.saturating_add(r.cached_input_tokens);
+        s.output_tokens = s.output_tokens.saturating_add(r.output_tokens);
     }
 
     fn message(&mut self, v: &Value, role: Role) {

@@ -230,6 +230,11 @@ fn strings(a: &[&str]) -> Vec<String> {
 }
 
 impl Agent for Codex {
+    /// `file_change`: the item Codex reports for an `apply_patch` edit.
+    fn edit_tools(&self) -> &'static [&'static str] {
+        &["file_change", "apply_patch"]
+    }
+
     fn kind(&self) -> &'static str {
         "codex"
     }

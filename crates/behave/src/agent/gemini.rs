@@ -3,8 +3,10 @@
 //! `tests/real_gemini_behave.rs` checks them against the installed CLI.
 //!
 //! **Start.** `gemini -p "" -o stream-json --skip-trust --approval-mode
-//! default --policy <run home>/policy.toml --extensions none` (+ `-m`),
-//! prompt on stdin (`-p ""` appends nothing to it). Never `--yolo`, never
+//! default --policy <run home>/policy.toml --extensions none -m <model>`,
+//! prompt on stdin (`-p ""` appends nothing to it). `-m` is always
+//! given ([`PINNED_MODEL`] when none is configured), which keeps the
+//! CLI's model router off. Never `--yolo`, never
 //! another approval mode. `--skip-trust` trusts the workspace for this
 //! session only, without loading its settings (their MCP servers stay off).
 //!
@@ -47,6 +49,16 @@ use std::path::{Path, PathBuf};
 
 /// The version whose settings and stream were checked.
 pub const TESTED_VERSION: &str = "0.61.0";
+
+/// The model every call names when `[behave.gemini] model` (or
+/// `grader-model`) is unset: 0.61.0's `DEFAULT_GEMINI_MODEL`. Without `-m`
+/// the CLI's default, `auto-gemini-2.5`, sends each prompt (the grader's
+/// included) first to a "Task Routing" classifier request and then to the
+/// model it picks: two requests per turn, the trace being graded read by a
+/// second model. A named model skips the router, so exactly one request per
+/// turn carries the prompt; `run.json` records the model the stream's
+/// `init` line reports.
+pub const PINNED_MODEL: &str = "gemini-2.5-pro";
 
 /// Variables removed from the agent's environment.
 const FAMILIES: &[&str] = &["GEMINI_", "GOOGLE_"];
@@ -214,10 +226,8 @@ impl Gemini {
         .collect();
         a.push(paths.home.join("policy.toml").display().to_string());
         a.extend(["--extensions".to_string(), "none".to_string()]);
-        if let Some(m) = model {
-            a.push("-m".into());
-            a.push(m.clone());
-        }
+        a.push("-m".into());
+        a.push(model.map_or(PINNED_MODEL, String::as_str).to_string());
         a
     }
 }
@@ -230,6 +240,10 @@ fn toml_string(s: &str) -> String {
 }
 
 impl Agent for Gemini {
+    fn edit_tools(&self) -> &'static [&'static str] {
+        &["write_file", "replace", "edit"]
+    }
+
     fn kind(&self) -> &'static str {
         "gemini"
     }

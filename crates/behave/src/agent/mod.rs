@@ -139,6 +139,10 @@ pub struct Trace {
     pub events: Vec<Event>,
     /// How the run ended; `None` when it did not finish.
     pub result: Option<Final>,
+    /// The usage the stream reported turn by turn, summed, for a client
+    /// whose end-of-run counts are missing when the run is stopped before
+    /// its end (Claude Code's per-message `usage`).
+    pub streamed: Option<Final>,
     /// Tool calls the permission system refused, in order (Claude Code:
     /// the `result` line's `permission_denials`).
     pub denials: Vec<Denial>,
@@ -327,6 +331,10 @@ pub trait Agent: Send + Sync + std::fmt::Debug {
     fn supports_append(&self) -> bool {
         false
     }
+    /// The tools (as [`Trace::events`] names them) whose call writes or
+    /// edits a file: a trigger run that calls one before any load is
+    /// decided as not loaded (`behave::decide`).
+    fn edit_tools(&self) -> &'static [&'static str];
 }
 
 /// The first line of `stderr`, or else the run's result text, that names

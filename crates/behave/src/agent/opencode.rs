@@ -80,6 +80,68 @@ pub struct Opencode {
     skill: Option<String>,
 }
 
+/// Largest configuration of the user's read for its providers.
+const MAX_USER_CONFIG: u64 = 1024 * 1024;
+
+/// The user's own opencode configuration, as opencode would find it:
+/// `OPENCODE_CONFIG_CONTENT`, else the file `OPENCODE_CONFIG` names, else
+/// `opencode.json` in `$XDG_CONFIG_HOME/opencode` (`~/.config/opencode`).
+/// With where it was found.
+fn users_config() -> Option<(String, Value)> {
+    let read = |p: PathBuf| -> Option<(String, Value)> {
+        let f = std::fs::File::open(&p).ok()?;
+        let mut text = String::new();
+        std::io::Read::read_to_string(&mut std::io::Read::take(f, MAX_USER_CONFIG), &mut text)
+            .ok()?;
+        Some((p.display().to_string(), serde_json::from_str(&text).ok()?))
+    };
+    if let Ok(text) = std::env::var("OPENCODE_CONFIG_CONTENT") {
+        return serde_json::from_str(&text)
+            .ok()
+            .map(|v| ("OPENCODE_CONFIG_CONTENT".to_string(), v));
+    }
+    if let Some(p) = std::env::var_os("OPENCODE_CONFIG") {
+        return read(PathBuf::from(p));
+    }
+    let base = std::env::var_os("XDG_CONFIG_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".config")))?;
+    read(base.join("opencode").join("opencode.json"))
+}
+
+/// The provider definitions of the user's own configuration that a run
+/// needs (every provider when no model is configured, else the model's),
+/// carried into the run's configuration: only `provider`, never the MCP
+/// servers, plugins and permissions the isolation removes. A literal API key
+/// in them is refused (the run's configuration is printed by `--dry-run`
+/// and kept with `--keep-workspace`): it must be an `{env:NAME}` reference.
+fn users_providers(model: Option<&str>) -> Result<Option<Value>, Fatal> {
+    let Some((place, config)) = users_config() else {
+        return Ok(None);
+    };
+    let Some(all) = config.get("provider").and_then(Value::as_object) else {
+        return Ok(None);
+    };
+    let wanted = model.and_then(|m| m.split_once('/')).map(|(p, _)| p);
+    let mut carried = Map::new();
+    for (id, def) in all {
+        if wanted.is_some_and(|w| w != id) {
+            continue;
+        }
+        if let Some(key) = def["options"]["apiKey"].as_str()
+            && !(key.starts_with("{env:") && key.ends_with('}'))
+        {
+            return Err(key_error(
+                "provider",
+                format!("your opencode provider `{id}` ({place}) holds its API key in the configuration; skillgate carries provider definitions into every run's configuration, which --dry-run prints"),
+            )
+            .with_help(format!("put the key in an environment variable and write `\"apiKey\": \"{{env:NAME}}\"` in {place}, or define the provider in skillgate.toml: [behave.opencode.provider.{id}]")));
+        }
+        carried.insert(id.clone(), def.clone());
+    }
+    Ok((!carried.is_empty()).then_some(Value::Object(carried)))
+}
+
 fn key_error(key: &str, msg: impl std::fmt::Display) -> Fatal {
     config_error(&format!("opencode.{key}"), msg)
 }
@@ -107,7 +169,10 @@ impl Opencode {
                 ));
             }
         }
-        let provider = c.provider.clone().map(Value::Object);
+        let provider = match &c.provider {
+            Some(p) => Some(Value::Object(p.clone())),
+            None => users_providers(c.model.as_deref())?,
+        };
         Ok(Opencode {
             program: c.program.clone(),
             model: c.model.clone(),
@@ -248,6 +313,10 @@ impl Opencode {
 }
 
 impl Agent for Opencode {
+    fn edit_tools(&self) -> &'static [&'static str] {
+        &["write", "edit", "patch", "multiedit", "apply_patch"]
+    }
+
     fn kind(&self) -> &'static str {
         "opencode"
     }
@@ -349,6 +418,15 @@ impl Agent for Opencode {
             return Err(Stop {
                 message: "opencode's skill tool needs `rg` (ripgrep) on PATH, and would try to download it from the network without it".into(),
                 help: "install ripgrep (e.g. `apt-get install ripgrep`, `brew install ripgrep`)".into(),
+            });
+        }
+        if self.model.is_none() {
+            // opencode's own default comes from the user's configuration
+            // and `opencode auth login`, which a run does not see: without a
+            // model named here it would connect out to opencode.ai and fail
+            return Err(Stop {
+                message: "opencode has no model to reach under skillgate: every run gets fresh XDG folders and loses the OPENCODE_* variables, so the model your own configuration and `opencode auth login` choose is not used, and no run was started".into(),
+                help: "set [behave.opencode] model = \"<provider>/<model>\" in skillgate.toml, and the provider's API key in its environment variable (e.g. ANTHROPIC_API_KEY for anthropic/…); a custom endpoint defined in your opencode configuration's `provider` is carried into the runs, or define it as [behave.opencode.provider.<id>]".into(),
             });
         }
         Ok(pre)
