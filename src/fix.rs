@@ -551,10 +551,17 @@ pub fn diff(outcome: &Outcome, prefix: &str) -> String {
     for (file, (old, new)) in &outcome.changed {
         let shown = crate::report::display_path(prefix, file);
         let d = similar::TextDiff::from_lines(old.as_str(), new.as_str());
+        // git's a/ and b/ prefixes on a relative path (`git apply` takes
+        // it); an absolute path is named as it is, never `a//tmp/…`.
+        let (a, b) = if shown.starts_with('/') {
+            (shown.to_string(), shown.to_string())
+        } else {
+            (format!("a/{shown}"), format!("b/{shown}"))
+        };
         let unified = d
             .unified_diff()
             .context_radius(3)
-            .header(&format!("a/{shown}"), &format!("b/{shown}"))
+            .header(&a, &b)
             .to_string();
         // Untrusted text reaches a terminal here: controls, ANSI sequences
         // and bidi overrides are shown escaped as everywhere else; a line's

@@ -139,12 +139,16 @@ fn diff_prints_the_change_and_writes_nothing() {
     write(root, "bom/SKILL.md", text.as_bytes());
     let (code, out) = run(root, &["--diff"]);
     assert_eq!(code, 1, "{out}");
-    assert!(out.contains("--- a/"), "{out}");
+    // an absolute root is named as it is, without git's a/ prefix
+    let shown = root.join("bom/SKILL.md").display().to_string();
+    assert!(out.contains(&format!("--- {shown}\n")), "{out}");
+    assert!(out.contains(&format!("+++ {shown}\n")), "{out}");
     assert!(
         out.contains("+description: \"Adds license headers # Errors and SPDX compliance\""),
         "{out}"
     );
-    assert!(out.contains("-\u{feff}---"), "{out}");
+    // the byte-order mark is invisible: the diff shows it escaped
+    assert!(out.contains("-\\u{feff}---\n+---\n"), "{out}");
     assert!(
         out.contains("would fix 2 findings in 1 file (SG005 1, SG115 1)"),
         "{out}"
