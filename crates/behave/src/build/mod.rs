@@ -9,23 +9,30 @@
 //! a fixture path or link leading out of the folder it is relative to
 //! (`evals/fixtures/`, or the skill folder for evals.json), bad flags or
 //! `[behave]` values.
+//!
+//! [`build`] goes step by step: the skill and its suite, the cases
+//! (`cases.rs`), the files the runs install, the command that runs them
+//! (`mode.rs`: a runner or a client, and its record), the plan. A step's
+//! refusals come before the next step reads anything.
 
-use super::agent::{Agent, AgentKind, Paths};
-use super::exec::{AgentMode, Mode};
+mod cases;
+mod mode;
+
+use super::agent::AgentKind;
+use super::baseline::Baseline;
+use super::exec::Mode;
 use super::plan::{
-    AgentDoc, Case, CaseDoc, CaseKind, ExpectationDoc, PLAN_FORMAT, PlanDoc, Shard, SiblingDoc,
-    SkillDoc, Variant, safe_id,
+    AgentDoc, Case, PLAN_FORMAT, PlanDoc, Shard, SiblingDoc, SkillDoc, Variant, safe_id,
 };
 use super::runner;
 use super::workspace::Tree;
 use crate::args::BehaveArgs;
-use crate::catalog::cases::{Check, EvalKind, FixtureBase, Suite};
-use crate::catalog::{Catalog, Target};
+use crate::catalog::cases::Suite;
+use crate::catalog::{Catalog, Skill, Target};
 use crate::config::{BehaveConfig, Config, InstallMode};
 use crate::diag::Severity;
 use crate::exit::Fatal;
-use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::path::PathBuf;
 use std::time::Duration;
 
 /// A plan ready to run.
@@ -206,32 +213,6 @@ pub const BASELINE_TEXT: &str = "<baseline SKILL.md>";
 const MAX_SIBLING_FILES: usize = 20_000;
 const MAX_SIBLING_BYTES: u64 = 64 * 1024 * 1024;
 
-/// A trigger prompt as a case of the plan.
-fn trigger_case(
-    id: String,
-    t: &crate::catalog::cases::TriggerCase,
-    expect_trigger: bool,
-    owner: Option<String>,
-) -> Case {
-    Case {
-        doc: CaseDoc {
-            id,
-            kind: CaseKind::Trigger,
-            prompt: t.prompt.value.clone(),
-            expect_trigger,
-            eval_id: None,
-            expected_output: String::new(),
-            expectations: Vec::new(),
-            files: Vec::new(),
-            fixtures_sha256: None,
-            split: t.split.map(|s| s.as_str().to_string()),
-            origin: Some(origin(&t.file, t.prompt.span)),
-            owner,
-        },
-        fixtures: None,
-    }
-}
-
 /// The files of skill `i`'s folder a run does not install: case sources
 /// outside `evals/` (a waza file next to SKILL.md) would show the agent its
 /// test (the skill hash still covers them: it is the folder's, `evals/`
@@ -292,7 +273,7 @@ fn siblings(
         }
         if let Some(suite) = catalog.suite_of(i) {
             for (n, t) in suite.positive.iter().enumerate() {
-                cases.push(trigger_case(
+                cases.push(cases::trigger_case(
                     format!("sibling-{sib}-{}", n + 1),
                     t,
                     false,
@@ -312,6 +293,43 @@ fn siblings(
     Ok(out)
 }
 
+/// What the steps of [`build`] read: the catalog, the `[behave]` values, the
+/// flags, the client, and the skill under test with its suite.
+struct Ctx<'a> {
+    catalog: &'a Catalog,
+    bc: &'a BehaveConfig,
+    args: &'a BehaveArgs,
+    opts: &'a Opts,
+    /// The client that runs (ignored with a runner).
+    kind: AgentKind,
+    /// The skill under test: its place in the catalog, the skill, its name.
+    skill_index: usize,
+    skill: &'a Skill,
+    skill_name: &'a str,
+    suite: &'a Suite,
+    /// The skill goes into the system prompt, not the workspace
+    /// (`install = "append-system-prompt"`, no runner).
+    append: bool,
+}
+
+/// The files the runs install, read before any run.
+struct Files {
+    /// The skill hash of the folder, as the scorer reads it.
+    sha256: String,
+    /// The skill's files a `with` run installs.
+    tree: Tree,
+    /// The folder's files a run does not install.
+    leave_out: Vec<String>,
+    /// `--compare-skill`: the earlier version.
+    baseline: Option<Baseline>,
+    /// `--with-siblings`: the other skills.
+    siblings: Vec<(SiblingDoc, Tree)>,
+    /// The skill folder, absolute.
+    abs: PathBuf,
+    /// The text of its SKILL.md.
+    skill_md: String,
+}
+
 /// Build the plan for `name`, run by `kind` (ignored with a runner).
 pub fn build(
     catalog: &Catalog,
@@ -322,6 +340,58 @@ pub fn build(
     kind: AgentKind,
 ) -> Result<Built, Fatal> {
     let bc = &config.behave;
+    let (skill_index, skill_name) = skill_under_test(catalog, name)?;
+    let suite = suite_to_run(catalog, config, skill_index, skill_name)?;
+    check_limits(bc)?;
+    let cx = Ctx {
+        catalog,
+        bc,
+        args,
+        opts,
+        kind,
+        skill_index,
+        skill: &catalog.skills[skill_index],
+        skill_name,
+        suite,
+        append: args.runner.is_none() && bc.install == InstallMode::AppendSystemPrompt,
+    };
+    let mut cases = cases::cases(&cx)?;
+    let files = read_files(&cx, &mut cases)?;
+    refuse_long_appends(&cx, &files)?;
+    let (mode, agent) = match &opts.runner {
+        Some((argv, timeout, max)) => mode::runner_mode(argv, *timeout, *max),
+        None => mode::agent_mode(&cx, &files)?,
+    };
+    let mut plan = plan_doc(&cx, agent, &cases, &files);
+    decide_triggers(&mut plan, bc)?;
+    plan.seal();
+    // a gate the scorer would refuse is refused before any token is spent
+    crate::score::validate(&super::iteration::score_options(
+        &plan,
+        plan.gates.unwrap_or_default(),
+    ))?;
+    Ok(Built {
+        plan,
+        cases,
+        mode,
+        skill_tree: files.tree,
+        baseline_tree: files.baseline.map(|b| b.tree),
+        siblings: files
+            .siblings
+            .into_iter()
+            .map(|(doc, tree)| (doc.name, tree))
+            .collect(),
+        skill_abs: files.abs,
+        grace: Duration::from_millis(bc.kill_grace_ms),
+        git_timeout: Duration::from_secs(bc.git_timeout_secs),
+        canary: None,
+    })
+}
+
+/// The skill `name` of the catalog (which must be a catalog root, not a
+/// single skill): its index, and its name, refused when it cannot name a
+/// results folder.
+fn skill_under_test<'a>(catalog: &'a Catalog, name: &str) -> Result<(usize, &'a str), Fatal> {
     if catalog.target != Target::Catalog {
         return Err(Fatal::usage(format!(
             "{}: --behavioral needs the catalog root (the folder holding the skills), not a single skill",
@@ -330,8 +400,8 @@ pub fn build(
     }
     let skill_index = catalog.require_skill(name)?;
     let skill = &catalog.skills[skill_index];
-    let skill_name = skill.name().unwrap_or(&skill.folder).to_string();
-    if !safe_id(&skill_name) {
+    let skill_name = skill.name().unwrap_or(&skill.folder);
+    if !safe_id(skill_name) {
         return Err(Fatal::usage(format!(
             "the skill name `{skill_name}` cannot name a results folder"
         ))
@@ -339,6 +409,19 @@ pub fn build(
             "use lowercase letters, digits and hyphens (`skillgate check` reports the name rules)",
         ));
     }
+    Ok((skill_index, skill_name))
+}
+
+/// The merged suite of skill `skill_index`, refused when there is none,
+/// when any of its case files has Tier 1 errors, or when it has no
+/// behavioral evals.
+fn suite_to_run<'a>(
+    catalog: &'a Catalog,
+    config: &Config,
+    skill_index: usize,
+    skill_name: &str,
+) -> Result<&'a Suite, Fatal> {
+    let skill = &catalog.skills[skill_index];
     let suite = catalog.suite_of(skill_index).ok_or_else(|| {
         Fatal::usage(format!(
             "no cases for skill `{skill_name}`: none in evals/cases/{skill_name}.json nor in {}/evals/",
@@ -356,154 +439,36 @@ pub fn build(
                 .with_help("add at least one entry to `evals` with a prompt and expectations"),
         );
     }
-    check_limits(bc)?;
+    Ok(suite)
+}
 
-    let append = args.runner.is_none() && bc.install == InstallMode::AppendSystemPrompt;
-    let mut cases = Vec::new();
-    if !append {
-        for (kind, list, expect) in [
-            ("positive", &suite.positive, true),
-            ("negative", &suite.negative, false),
-        ] {
-            for (i, t) in list.iter().enumerate() {
-                // a negative whose `with` names this skill may load it: no
-                // forbidden load, no theft (the id keeps its position)
-                if !expect && t.with.iter().any(|w| w.value == suite.name) {
-                    continue;
-                }
-                cases.push(trigger_case(format!("{kind}-{}", i + 1), t, expect, None));
-            }
-        }
-    }
-    for e in &suite.evals {
-        let at = format!("{}:{}", e.file, e.span.line);
-        if !safe_id(&e.id.value) {
-            return Err(Fatal::usage(format!(
-                "{at}: eval id `{}` cannot name a results folder",
-                e.id.value
-            ))
-            .with_help("use a number or letters, digits, `-`, `_` and `.`"));
-        }
-        if e.expectations.is_empty() {
-            return Err(Fatal::usage(format!(
-                "{at}: eval {} has no expectations to grade",
-                e.id.value
-            )));
-        }
-        if args.runner.is_some()
-            && let Some(x) = e
-                .expectations
-                .iter()
-                .find(|x| x.check.as_ref().is_some_and(Check::needs_trace))
-        {
-            return Err(Fatal::usage(format!(
-                "{}:{}:{}: eval {}: check `{}` reads the agent's trace (tool calls, turns, tokens), which a --runner does not report",
-                e.file,
-                x.span.line,
-                x.span.col,
-                e.id.value,
-                x.check.as_ref().map_or("", |c| c.name())
-            ))
-            .with_help("run it with the built-in agent, or use checks on the workspace, the final answer or the skills loaded"));
-        }
-        if args.runner.is_none()
-            && let Some((x, what)) = e.expectations.iter().find_map(|x| match &x.check {
-                Some(Check::ToolRefused { .. }) if !kind.reports_denials() => {
-                    Some((x, "which tool calls its permission system refused"))
-                }
-                Some(Check::MaxTurns { .. }) if !kind.reports_turns() => {
-                    Some((x, "how many turns a run took"))
-                }
-                _ => None,
-            })
-        {
-            return Err(Fatal::usage(format!(
-                "{}:{}:{}: eval {}: check `{}` cannot be run with {}: its stream does not say {what}",
-                e.file,
-                x.span.line,
-                x.span.col,
-                e.id.value,
-                x.check.as_ref().map_or("", |c| c.name()),
-                kind.client().label()
-            ))
-            .with_help("run this eval with --agent claude, or state the expectation in words for the grader"));
-        }
-        let (kind, fixtures) = match e.kind {
-            EvalKind::Dialogue => (CaseKind::Dialogue, None),
-            EvalKind::Execution => {
-                let files: Vec<String> = e.files.iter().map(|f| f.value.clone()).collect();
-                if files.is_empty() {
-                    return Err(Fatal::usage(format!(
-                        "{at}: execution eval {} has no files[] fixtures",
-                        e.id.value
-                    )));
-                }
-                let (dir, label) = match &e.base {
-                    FixtureBase::Catalog => (e.base.dir(&catalog.root), "evals/fixtures"),
-                    FixtureBase::Skill { dir, .. } => (dir.clone(), "the skill folder"),
-                };
-                let tree = Tree::read_fixtures_in(&dir, label, &files)
-                    .map_err(|m| Fatal::usage(format!("{at}: eval {}: {m}", e.id.value)))?;
-                (CaseKind::Execution, Some(Arc::new(tree)))
-            }
-        };
-        cases.push(Case {
-            doc: CaseDoc {
-                id: format!("eval-{}", e.id.value),
-                kind,
-                prompt: e.prompt.value.clone(),
-                // an eval forbidding the skill under test is a negative
-                // behavioral case: the skill should not load for it
-                expect_trigger: !e.expectations.iter().any(|x| {
-                    matches!(&x.check, Some(Check::SkillNotLoaded { skill }) if crate::score::input::loads(skill, &skill_name) || skill == &skill_name)
-                }),
-                eval_id: Some(e.id.value.clone()),
-                expected_output: e
-                    .expected_output
-                    .as_ref()
-                    .map(|s| s.value.clone())
-                    .unwrap_or_default(),
-                expectations: e.expectations.iter().map(ExpectationDoc::from).collect(),
-                files: e.files.iter().map(|f| f.value.clone()).collect(),
-                fixtures_sha256: fixtures.as_ref().map(|t| t.digest()),
-                split: None,
-                origin: Some(origin(&e.file, e.span)),
-                owner: None,
-            },
-            fixtures,
-        });
-    }
-    let mut seen = std::collections::HashSet::new();
-    for c in &cases {
-        if !seen.insert(c.doc.id.clone()) {
-            return Err(Fatal::usage(format!(
-                "{sources}: two evals share the id `{}`",
-                c.doc.id
-            )));
-        }
-    }
-
+/// Read what the runs install: the skill folder (refused first if the
+/// scorer could not hash it), the `--compare-skill` version, the
+/// `--with-siblings` skills (their trigger prompts added to `cases`), and
+/// the skill's absolute path and SKILL.md text.
+fn read_files(cx: &Ctx, cases: &mut Vec<Case>) -> Result<Files, Fatal> {
+    let skill = cx.skill;
     // The scorer's view of the folder first: it refuses what it cannot hash
     // (links, devices, too many files), so no run is paid for evidence the
     // scorer would refuse at the end.
-    let (snapshot, mut skill_tree) = Tree::read_skill_checked(&skill.dir, "")?;
-    let leave_out = not_installed(catalog, skill_index);
-    skill_tree.leave_out(&leave_out);
-    let baseline = match &args.baseline_skill {
+    let (snapshot, mut tree) = Tree::read_skill_checked(&skill.dir, "")?;
+    let leave_out = not_installed(cx.catalog, cx.skill_index);
+    tree.leave_out(&leave_out);
+    let baseline = match &cx.args.baseline_skill {
         None => None,
         Some(r) => {
-            let mut b =
-                super::baseline::read(&skill.dir, r, Duration::from_secs(bc.git_timeout_secs))?;
+            let timeout = Duration::from_secs(cx.bc.git_timeout_secs);
+            let mut b = super::baseline::read(&skill.dir, r, timeout)?;
             b.tree.leave_out(&leave_out);
             Some(b)
         }
     };
-    let siblings = if args.with_siblings {
-        siblings(catalog, skill_index, &skill_name, &mut cases)?
+    let siblings = if cx.args.with_siblings {
+        siblings(cx.catalog, cx.skill_index, cx.skill_name, cases)?
     } else {
         Vec::new()
     };
-    let skill_abs = skill
+    let abs = skill
         .dir
         .canonicalize()
         .map_err(|e| Fatal::usage(format!("{}: {e}", skill.dir.display())))?;
@@ -512,9 +477,24 @@ pub fn build(
         .as_ref()
         .map(|s| s.text.to_string())
         .ok_or_else(|| Fatal::usage(format!("{}: SKILL.md could not be read", skill.file)))?;
+    Ok(Files {
+        sha256: snapshot.skill_sha256,
+        tree,
+        leave_out,
+        baseline,
+        siblings,
+        abs,
+        skill_md,
+    })
+}
 
-    if append
-        && let Some(b) = &baseline
+/// With the skill appended to the system prompt, refuse a SKILL.md (the
+/// baseline version's, then the skill's) too long for one argument.
+fn refuse_long_appends(cx: &Ctx, files: &Files) -> Result<(), Fatal> {
+    if !cx.append {
+        return Ok(());
+    }
+    if let Some(b) = &files.baseline
         && b.skill_md.len() > MAX_APPEND_BYTES
     {
         return Err(Fatal::usage(format!(
@@ -524,129 +504,28 @@ pub fn build(
         ))
         .with_help("use [behave] install = \"discover\", which copies the skill into the workspace"));
     }
-    if append && skill_md.len() > MAX_APPEND_BYTES {
+    if files.skill_md.len() > MAX_APPEND_BYTES {
         return Err(Fatal::usage(format!(
             "{}: {} bytes is too long for one --append-system-prompt argument (the system allows {MAX_APPEND_BYTES})",
-            skill.file,
-            skill_md.len()
+            cx.skill.file,
+            files.skill_md.len()
         ))
         .with_help("use [behave] install = \"discover\", which copies the skill into the workspace"));
     }
-    let (mode, agent) = match &opts.runner {
-        Some((argv, timeout, max)) => {
-            let doc = AgentDoc {
-                kind: "runner".into(),
-                program: argv[0].clone(),
-                args_with: argv[1..].to_vec(),
-                args_without: argv[1..].to_vec(),
-                version: None,
-                grader: None,
-                grader_kind: None,
-                grader_version: None,
-                tools: None,
-                install: None,
-                env: Default::default(),
-                env_removed: None,
-                home_files: Vec::new(),
-                timeout_ms: timeout.as_millis() as u64,
-                grader_timeout_ms: None,
-                max_output_bytes: *max,
-            };
-            (
-                Mode::Runner {
-                    argv: argv.clone(),
-                    timeout: *timeout,
-                    max_bytes: *max,
-                },
-                doc,
-            )
-        }
-        None => {
-            let mut agent: Box<dyn Agent> = super::agent::build(kind, bc)?;
-            agent.set_skill(&skill_name);
-            let grader_agent = match opts.grader {
-                Some(g) if g != kind => {
-                    let mut g = super::agent::build(g, bc)?;
-                    g.set_skill(&skill_name);
-                    Some(g)
-                }
-                _ => None,
-            };
-            let template = Paths {
-                cwd: Path::new("<workspace>"),
-                home: Path::new("<run-home>"),
-            };
-            let with = agent.executor(&template, append.then_some(skill_md.as_str()));
-            let baseline_md = baseline
-                .as_ref()
-                .filter(|_| append)
-                .map(|b| b.skill_md.clone());
-            let without = agent.executor(&template, baseline_md.as_deref());
-            let grading: &dyn Agent = grader_agent.as_deref().unwrap_or(agent.as_ref());
-            let grader = grading.grader(&template);
-            let mut recorded_with = with.args.clone();
-            if append && let Some(last) = recorded_with.last_mut() {
-                *last = SKILL_TEXT.to_string();
-            }
-            let (env, env_rule) = agent.environment_doc();
-            let mut recorded_without = without.args.clone();
-            if baseline_md.is_some()
-                && let Some(last) = recorded_without.last_mut()
-            {
-                *last = BASELINE_TEXT.to_string();
-            }
-            let doc = AgentDoc {
-                kind: agent.kind().into(),
-                program: agent.program().into(),
-                args_with: recorded_with,
-                args_without: recorded_without,
-                version: None,
-                grader: Some(
-                    std::iter::once(grading.program().to_string())
-                        .chain(grader.args)
-                        .collect(),
-                ),
-                grader_kind: grader_agent.as_ref().map(|g| g.kind().to_string()),
-                grader_version: None,
-                tools: agent.tools(),
-                install: Some(
-                    match bc.install {
-                        InstallMode::Discover => "discover",
-                        InstallMode::AppendSystemPrompt => "append-system-prompt",
-                    }
-                    .into(),
-                ),
-                env,
-                env_removed: Some(env_rule),
-                home_files: with.files.iter().map(|(p, _)| p.clone()).collect(),
-                timeout_ms: bc.executor_timeout_secs.saturating_mul(1000),
-                grader_timeout_ms: Some(bc.grader_timeout_secs.saturating_mul(1000)),
-                max_output_bytes: bc.max_trace_bytes,
-            };
-            (
-                Mode::Agent(AgentMode {
-                    agent,
-                    grader_agent,
-                    version: None,
-                    grader_version: None,
-                    append: append.then(|| skill_md.clone()),
-                    baseline_append: baseline_md,
-                    exec_timeout: Duration::from_secs(bc.executor_timeout_secs),
-                    grader_timeout: Duration::from_secs(bc.grader_timeout_secs),
-                    max_trace: bc.max_trace_bytes,
-                    max_grader: bc.max_grader_bytes,
-                }),
-                doc,
-            )
-        }
-    };
+    Ok(())
+}
 
+/// The plan, not yet sealed nor its runs counted: the skill, its case
+/// files, the arms, the client's record `agent`, the cases, the baseline
+/// and siblings, the gates.
+fn plan_doc(cx: &Ctx, agent: AgentDoc, cases: &[Case], files: &Files) -> PlanDoc {
+    let (args, skill, suite) = (cx.args, cx.skill, cx.suite);
     let variants = if args.no_baseline {
         vec![Variant::With]
     } else {
         vec![Variant::With, Variant::Without]
     };
-    let shown_path = if catalog.display_root == "." {
+    let shown_path = if cx.catalog.display_root == "." {
         skill
             .dir
             .strip_prefix("./")
@@ -656,16 +535,16 @@ pub fn build(
     } else {
         skill.dir.display().to_string()
     };
-    let mut plan = PlanDoc {
+    PlanDoc {
         format: PLAN_FORMAT,
         skillgate_version: env!("CARGO_PKG_VERSION").to_string(),
         fingerprint: String::new(),
         skill: SkillDoc {
-            name: skill_name,
+            name: cx.skill_name.to_string(),
             path: shown_path,
-            abs_path: skill_abs.display().to_string(),
-            sha256: snapshot.skill_sha256,
-            not_installed: leave_out,
+            abs_path: files.abs.display().to_string(),
+            sha256: files.sha256.clone(),
+            not_installed: files.leave_out.clone(),
         },
         case_file: suite.files.first().cloned().unwrap_or_default(),
         case_files: if suite.files.len() > 1 {
@@ -678,39 +557,17 @@ pub fn build(
         agent,
         cases: cases.iter().map(|c| c.doc.clone()).collect(),
         total_runs: 0,
-        shard: opts.shard,
+        shard: cx.opts.shard,
         merged_from: Vec::new(),
-        baseline: baseline.as_ref().map(|b| b.doc.clone()),
-        siblings: siblings.iter().map(|(doc, _)| doc.clone()).collect(),
+        baseline: files.baseline.as_ref().map(|b| b.doc.clone()),
+        siblings: files.siblings.iter().map(|(doc, _)| doc.clone()).collect(),
         gates: Some(crate::score::Gates {
-            min_quality_delta: args.gates.min_quality_delta.or(bc.min_quality_delta),
+            min_quality_delta: args.gates.min_quality_delta.or(cx.bc.min_quality_delta),
             ..args.gates
         }),
         trigger_runs: args.trigger_runs,
         trigger_turns: None,
-    };
-    decide_triggers(&mut plan, bc)?;
-    plan.seal();
-    // a gate the scorer would refuse is refused before any token is spent
-    crate::score::validate(&super::iteration::score_options(
-        &plan,
-        plan.gates.unwrap_or_default(),
-    ))?;
-    Ok(Built {
-        plan,
-        cases,
-        mode,
-        skill_tree,
-        baseline_tree: baseline.map(|b| b.tree),
-        siblings: siblings
-            .into_iter()
-            .map(|(doc, tree)| (doc.name, tree))
-            .collect(),
-        skill_abs,
-        grace: Duration::from_millis(bc.kill_grace_ms),
-        git_timeout: Duration::from_secs(bc.git_timeout_secs),
-        canary: None,
-    })
+    }
 }
 
 /// Trigger runs: which arms they run in (`--trigger-runs`), the turn limit
@@ -731,11 +588,6 @@ fn decide_triggers(plan: &mut PlanDoc, bc: &BehaveConfig) -> Result<(), Fatal> {
     }
     plan.total_runs = plan.runs().len();
     Ok(())
-}
-
-/// `file:line:column` of a case, for the plan.
-fn origin(file: &str, span: crate::diag::Span) -> String {
-    format!("{file}:{}:{}", span.line, span.col)
 }
 
 /// Tier 1 errors in any file of the suite stop Tier 3.
