@@ -1,6 +1,6 @@
 //! Times Tier 1 over a catalog, best of N runs: wall time and CPU time
 //! (user + system, all threads, from /proc/self/stat on Linux):
-//! - `check`: lint while loading, as `skillgate check` does
+//! - `check`: lint while loading, as `skillsift check` does
 //!   (`lint::load_and_run`);
 //! - `load` then `lint` separately (`Catalog::load`, `lint::run`).
 //!

@@ -25,14 +25,14 @@ Exit codes:
 const EXIT_CODES_CASES: &str = "\
 Exit codes:
   0  listed, and no case source of the skill has an error
-  1  a case source of the skill has an error (`skillgate check` shows it)
+  1  a case source of the skill has an error (`skillsift check` shows it)
   2  usage, configuration or input error";
 
 /// `listing`: --verify and --capture.
 const EXIT_CODES_LISTING: &str = "\
 Exit codes:
   0  printed (with --verify: every captured entry is the predicted one)
-  1  with --verify: a captured entry differs from skillgate's prediction
+  1  with --verify: a captured entry differs from skillsift's prediction
   2  usage, configuration or input error
   4  with --capture or --verify: the client could not be run or captured";
 
@@ -51,7 +51,7 @@ Exit codes:
   2  usage, configuration or input error";
 
 #[derive(Debug, Parser)]
-#[command(name = "skillgate", version, about = "Tests catalogs of Agent Skills: lint, lexical routing, behavioral evals, uplift scoring.", after_help = EXIT_CODES)]
+#[command(name = "skillsift", version, about = "Tests catalogs of Agent Skills: lint, lexical routing, behavioral evals, uplift scoring.", after_help = EXIT_CODES)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
@@ -99,7 +99,7 @@ pub enum Command {
     #[command(after_help = EXIT_CODES_PRINT)]
     Rule(RuleArgs),
     /// Print a JSON Schema for case files, trigger sets, evals.json, waza
-    /// trigger tests or skillgate.toml.
+    /// trigger tests or skillsift.toml.
     #[command(after_help = EXIT_CODES_PRINT)]
     Schema(SchemaArgs),
 }
@@ -247,7 +247,7 @@ pub struct CheckArgs {
     /// Output format.
     #[arg(long, default_value = "human", value_parser = any_format())]
     pub format: Format,
-    /// Configuration file (default: skillgate.toml at the catalog root).
+    /// Configuration file (default: skillsift.toml at the catalog root).
     #[arg(long)]
     pub config: Option<PathBuf>,
     /// Print a count of findings per rule, most frequent first, and the
@@ -498,7 +498,7 @@ pub struct RankArgs {
     /// Output format.
     #[arg(long, default_value = "human", value_parser = human_or_json())]
     pub format: Format,
-    /// Configuration file (default: skillgate.toml at the catalog root).
+    /// Configuration file (default: skillsift.toml at the catalog root).
     #[arg(long)]
     pub config: Option<PathBuf>,
     /// Rank the listing of CLIENT (default: [route] client, else claude-code).
@@ -507,8 +507,8 @@ pub struct RankArgs {
     /// Read every SKILL.md, neither reading nor writing the rank cache.
     #[arg(long)]
     pub no_cache: bool,
-    /// Keep the rank cache in DIR (default: $SKILLGATE_CACHE_DIR, else the
-    /// user cache folder, e.g. ~/.cache/skillgate).
+    /// Keep the rank cache in DIR (default: $SKILLSIFT_CACHE_DIR, else the
+    /// user cache folder, e.g. ~/.cache/skillsift).
     #[arg(long, value_name = "DIR", conflicts_with = "no_cache")]
     pub cache_dir: Option<PathBuf>,
 }
@@ -524,7 +524,7 @@ pub struct ListingArgs {
     /// Output format.
     #[arg(long, default_value = "human", value_parser = human_or_json())]
     pub format: Format,
-    /// Configuration file (default: skillgate.toml at the catalog root).
+    /// Configuration file (default: skillsift.toml at the catalog root).
     #[arg(long)]
     pub config: Option<PathBuf>,
     /// Run the installed client against a loopback endpoint and record the
@@ -533,11 +533,11 @@ pub struct ListingArgs {
     #[arg(long, value_name = "CLIENT", value_parser = capturable(), conflicts_with = "verify")]
     pub capture: Option<ClientId>,
     /// Capture the listing and report every skill whose captured entry
-    /// differs from skillgate's prediction (exit 1 when one does).
+    /// differs from skillsift's prediction (exit 1 when one does).
     #[arg(long)]
     pub verify: bool,
-    /// Where captures are stored (default: $SKILLGATE_CACHE_DIR, else the
-    /// user cache folder, e.g. ~/.cache/skillgate).
+    /// Where captures are stored (default: $SKILLSIFT_CACHE_DIR, else the
+    /// user cache folder, e.g. ~/.cache/skillsift).
     #[arg(long, value_name = "DIR")]
     pub cache_dir: Option<PathBuf>,
 }
@@ -552,7 +552,7 @@ pub struct CasesArgs {
     /// Output format.
     #[arg(long, default_value = "human", value_parser = human_or_json())]
     pub format: Format,
-    /// Configuration file (default: skillgate.toml at the catalog root).
+    /// Configuration file (default: skillsift.toml at the catalog root).
     #[arg(long)]
     pub config: Option<PathBuf>,
 }
@@ -570,7 +570,7 @@ pub struct InitArgs {
     /// Output format.
     #[arg(long, default_value = "human", value_parser = human_or_json())]
     pub format: Format,
-    /// Configuration file (default: skillgate.toml at the catalog root).
+    /// Configuration file (default: skillsift.toml at the catalog root).
     #[arg(long)]
     pub config: Option<PathBuf>,
 }
@@ -657,7 +657,7 @@ pub struct ReportArgs {
     /// The HTML file to write (`-` for standard output).
     #[arg(short, long, value_name = "FILE")]
     pub output: PathBuf,
-    /// Configuration file (default: skillgate.toml at the catalog root).
+    /// Configuration file (default: skillsift.toml at the catalog root).
     #[arg(long)]
     pub config: Option<PathBuf>,
     /// Rank-1 floor in percent shown and judged, as `check --min-rank1`.
@@ -702,7 +702,7 @@ pub enum SchemaKind {
     Evals,
     /// waza's `trigger_tests.yaml`.
     Waza,
-    /// `skillgate.toml`.
+    /// `skillsift.toml`.
     Config,
 }
 

@@ -1,4 +1,4 @@
-//! `skillgate check --fix`, `--diff`, `--unsafe-fixes`: apply the
+//! `skillsift check --fix`, `--diff`, `--unsafe-fixes`: apply the
 //! [`Fix`]es that rules attach to their findings.
 //!
 //! The fixer works on the loaded catalog in memory, in bounded passes: lint,
@@ -245,8 +245,8 @@ fn unexplained(before: &Shown, after: &Shown, repair: &Repair, parses: bool) -> 
     // the description the clients must read now
     let intended = match (&repair.description, parses) {
         (Some(d), _) => Some(d.as_str()),
-        // the frontmatter is read now: what skillgate read before, or
-        // (when skillgate did not read it either) whatever it says
+        // the frontmatter is read now: what skillsift read before, or
+        // (when skillsift did not read it either) whatever it says
         (None, true) => before
             .description
             .as_deref()
@@ -592,10 +592,10 @@ pub fn write(outcome: &Outcome) -> Result<(), Fatal> {
             .map_err(|e| Fatal::usage(format!("{}: cannot read: {e}", path.display())))?;
         if now != old.as_bytes() {
             return Err(Fatal::usage(format!(
-                "{}: changed on disk while skillgate was fixing it; nothing more was written",
+                "{}: changed on disk while skillsift was fixing it; nothing more was written",
                 path.display()
             ))
-            .with_help("run `skillgate check --fix` again"));
+            .with_help("run `skillsift check --fix` again"));
         }
         std::fs::write(path, new.as_bytes())
             .map_err(|e| Fatal::usage(format!("{}: cannot write: {e}", path.display())))?;

@@ -1,4 +1,4 @@
-//! The skillgate binary: clap definitions ([`cli`]) and one file per
+//! The skillsift binary: clap definitions ([`cli`]) and one file per
 //! subcommand ([`commands`]) over the library crates under `crates/`.
 
 mod cli;

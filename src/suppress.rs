@@ -4,13 +4,13 @@
 //! shows the model:
 //!
 //! ```yaml
-//! # skillgate: ignore[SG201] reference card, loaded by other skills
+//! # skillsift: ignore[SG201] reference card, loaded by other skills
 //! ```
 //!
 //! A suppression covers its skill's folder (the SKILL.md and the files
 //! under it). It needs a reason; one that matches no finding is reported
 //! (SG020), a malformed one too (SG021). An unknown rule id or name, in a
-//! suppression or anywhere in `skillgate.toml`, is a usage error (exit 2)
+//! suppression or anywhere in `skillsift.toml`, is a usage error (exit 2)
 //! naming the file and line, with the closest rule as a did-you-mean.
 
 use crate::catalog::Catalog;
@@ -60,8 +60,8 @@ pub fn did_you_mean(given: &str) -> Option<String> {
 /// The usage error for an unknown rule named at `place`.
 fn unknown_rule(place: &str, given: &str, context: &str) -> Fatal {
     let hint = match did_you_mean(given) {
-        Some(s) => format!("did you mean `{s}`? `skillgate rules` lists every rule"),
-        None => "`skillgate rules` lists every rule id and name".to_string(),
+        Some(s) => format!("did you mean `{s}`? `skillsift rules` lists every rule"),
+        None => "`skillsift rules` lists every rule id and name".to_string(),
     };
     Fatal::usage(format!("{place}: unknown rule `{given}` {context}")).with_help(hint)
 }
@@ -79,7 +79,7 @@ struct RawLint {
     per_skill_ignores: BTreeMap<toml::Spanned<String>, Vec<toml::Spanned<String>>>,
 }
 
-/// Every rule id or name in `skillgate.toml` must exist: `[lint.rules]`
+/// Every rule id or name in `skillsift.toml` must exist: `[lint.rules]`
 /// keys and `[lint] per-skill-ignores` values; every glob must parse.
 pub fn check_config_rules(text: &str, origin: &str) -> Result<(), Fatal> {
     // the configuration already parsed once: this reading only adds spans
@@ -148,26 +148,26 @@ fn directives(catalog: &Catalog) -> Result<(Vec<Directive>, Vec<Diagnostic>), Fa
         for line in yaml.split_inclusive('\n') {
             let start = at;
             at += line.len();
-            let Some(p) = line.find("# skillgate:") else {
+            let Some(p) = line.find("# skillsift:") else {
                 continue;
             };
             if p > 0 && !line[..p].ends_with([' ', '\t']) {
                 continue;
             }
-            let body = line[p + "# skillgate:".len()..].trim_end_matches(['\n', '\r']);
+            let body = line[p + "# skillsift:".len()..].trim_end_matches(['\n', '\r']);
             let span = src.span(start + p, start + line.trim_end_matches(['\n', '\r']).len());
             let place = format!("{}:{}:{}", skill.file, span.line, span.col);
             let malformed = |why: &str| {
                 INVALID_SUPPRESSION
                     .diag(&skill.file, why.to_string())
                     .with_span(span)
-                    .with_help("write `# skillgate: ignore[SG201] why the finding does not apply`")
+                    .with_help("write `# skillsift: ignore[SG201] why the finding does not apply`")
             };
             let rest = body.trim_start();
             let Some(list) = rest.strip_prefix("ignore[") else {
                 let verb = rest.split(['[', ' ']).next().unwrap_or("");
                 bad.push(malformed(&format!(
-                    "`{verb}` is not a skillgate directive (did you mean `ignore[…]`?)"
+                    "`{verb}` is not a skillsift directive (did you mean `ignore[…]`?)"
                 )));
                 continue;
             };

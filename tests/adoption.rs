@@ -1,10 +1,10 @@
-//! Adopting skillgate on a catalog that exists (issue 22, section 2):
+//! Adopting skillsift on a catalog that exists (issue 22, section 2):
 //! inline suppressions, `[lint] per-skill-ignores`, unknown rule ids in
 //! configuration, and the findings half of `--save-baseline`/`--baseline`,
 //! all through the binary.
 
 mod common;
-use common::skillgate;
+use common::skillsift;
 use std::path::Path;
 
 fn write(root: &Path, rel: &str, text: &str) {
@@ -24,19 +24,19 @@ fn an_inline_suppression_with_a_reason_hides_the_finding() {
     write(
         root,
         "card/SKILL.md",
-        "---\nname: card\n# skillgate: ignore[SG201] reference card, loaded by other skills\ndescription: A reference card of shell idioms.\n---\n\nBody.\n",
+        "---\nname: card\n# skillsift: ignore[SG201] reference card, loaded by other skills\ndescription: A reference card of shell idioms.\n---\n\nBody.\n",
     );
     let r = common::check_json(root, &[]);
     assert!(r.of("SG201").is_empty(), "{:#?}", r.findings);
     assert!(r.of("SG020").is_empty(), "{:#?}", r.findings);
     // no client shows the comment to the model
-    let out = skillgate()
+    let out = skillsift()
         .args(["listing"])
         .arg(root)
         .args(["--client", "claude-code"])
         .output()
         .unwrap();
-    assert!(!String::from_utf8_lossy(&out.stdout).contains("skillgate:"));
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("skillsift:"));
 }
 
 #[test]
@@ -46,12 +46,12 @@ fn a_suppression_that_matches_nothing_or_gives_no_reason_is_reported() {
     write(
         root,
         "a/SKILL.md",
-        "---\nname: a\n# skillgate: ignore[SG103] folder renamed later\ndescription: Formats tables. Use when the user asks for a table.\n---\n\nBody.\n",
+        "---\nname: a\n# skillsift: ignore[SG103] folder renamed later\ndescription: Formats tables. Use when the user asks for a table.\n---\n\nBody.\n",
     );
     write(
         root,
         "card/SKILL.md",
-        "---\nname: card\n# skillgate: ignore[missing-trigger]\ndescription: A reference card of shell idioms.\n---\n\nBody.\n",
+        "---\nname: card\n# skillsift: ignore[missing-trigger]\ndescription: A reference card of shell idioms.\n---\n\nBody.\n",
     );
     let r = common::check_json(root, &[]);
     let unused = r.one("SG020", "a/SKILL.md");
@@ -72,9 +72,9 @@ fn an_unknown_rule_in_a_suppression_is_a_usage_error() {
     write(
         root,
         "card/SKILL.md",
-        "---\nname: card\n# skillgate: ignore[SG2O1] reference card\ndescription: A reference card.\n---\n\nBody.\n",
+        "---\nname: card\n# skillsift: ignore[SG2O1] reference card\ndescription: A reference card.\n---\n\nBody.\n",
     );
-    let out = skillgate()
+    let out = skillsift()
         .arg("check")
         .arg(root)
         .arg("--no-route")
@@ -101,7 +101,7 @@ fn per_skill_ignores_take_globs_and_rule_names() {
     write(root, "card/SKILL.md", NO_TRIGGER);
     write(
         root,
-        "skillgate.toml",
+        "skillsift.toml",
         "[lint.per-skill-ignores]\n\"legacy-*\" = [\"missing-trigger\"]\n",
     );
     let r = common::check_json(root, &[]);
@@ -133,8 +133,8 @@ fn unknown_rule_ids_in_configuration_are_usage_errors_with_a_suggestion() {
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path();
         write(root, "card/SKILL.md", NO_TRIGGER);
-        write(root, "skillgate.toml", toml);
-        let out = skillgate()
+        write(root, "skillsift.toml", toml);
+        let out = skillsift()
             .arg("check")
             .arg(root)
             .arg("--no-route")
@@ -142,7 +142,7 @@ fn unknown_rule_ids_in_configuration_are_usage_errors_with_a_suggestion() {
             .unwrap();
         assert_eq!(out.status.code(), Some(2), "{toml}");
         let err = String::from_utf8_lossy(&out.stderr);
-        assert!(err.contains(&format!("skillgate.toml:{line}:")), "{err}");
+        assert!(err.contains(&format!("skillsift.toml:{line}:")), "{err}");
         assert!(err.contains(&format!("unknown rule `{given}`")), "{err}");
         match suggestion {
             Some(s) => assert!(err.contains(&format!("did you mean `{s}`?")), "{err}"),
@@ -162,7 +162,7 @@ fn a_findings_baseline_fails_only_on_new_findings_and_names_the_fixed_ones() {
         "---\nname: bad\ndescription: Formats tables. Use when asked.\nfoo: 1\n---\n\nBody.\n",
     );
     let base = root.join("baseline.json");
-    let out = skillgate()
+    let out = skillsift()
         .arg("check")
         .arg(root)
         .arg("--save-baseline")
@@ -189,7 +189,7 @@ fn a_findings_baseline_fails_only_on_new_findings_and_names_the_fixed_ones() {
         "bad/SKILL.md",
         "---\nname: bad\nlicense: MIT\ndescription: Formats tables. Use when asked.\nfoo: 1\n---\n\nBody.\n",
     );
-    let out = skillgate()
+    let out = skillsift()
         .arg("check")
         .arg(root)
         .arg("--baseline")
@@ -209,7 +209,7 @@ fn a_findings_baseline_fails_only_on_new_findings_and_names_the_fixed_ones() {
         "bad/SKILL.md",
         "---\nname: bad\ndescription: Formats tables. Use when asked.\nbar: 2\n---\n\nBody.\n",
     );
-    let out = skillgate()
+    let out = skillsift()
         .arg("check")
         .arg(root)
         .arg("--baseline")
@@ -239,7 +239,7 @@ fn a_routing_only_baseline_of_version_1_is_still_read() {
         "{\"version\": 1, \"rank1\": 0, \"positives\": 0, \"prompts\": []}\n",
     )
     .unwrap();
-    let out = skillgate()
+    let out = skillsift()
         .arg("check")
         .arg(root)
         .arg("--baseline")

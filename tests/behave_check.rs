@@ -1,4 +1,4 @@
-//! Tier 3 (`skillgate check --behavioral`) driven through the real binary
+//! Tier 3 (`skillsift check --behavioral`) driven through the real binary
 //! against the fake `claude` in tests/fixtures/behave/bin.
 
 #[path = "behave_support/mod.rs"]
@@ -230,10 +230,10 @@ fn a_skill_load_after_other_tool_calls_is_found() {
     .code(3)
     .stdout(predicate::str::contains("\"recall\": 1.0"))
     .stderr(predicate::str::contains(
-        "skillgate: run 1/14 positive-1 with #1: exit code 0, loaded demo-skill",
+        "skillsift: run 1/14 positive-1 with #1: exit code 0, loaded demo-skill",
     ))
     .stderr(predicate::str::contains(
-        "skillgate: run 14/14 eval-2 without #1: 0/1 expectations passed, no skill loaded",
+        "skillsift: run 14/14 eval-2 without #1: 0/1 expectations passed, no skill loaded",
     ));
     let obs = std::fs::read_to_string(env.iteration(1).join("observations.jsonl")).unwrap();
     let first: serde_json::Value = serde_json::from_str(obs.lines().next().unwrap()).unwrap();
@@ -346,12 +346,12 @@ fn workspaces_left_by_a_killed_run_are_swept_and_nothing_else() {
     child.wait().unwrap();
     assert!(!alive(dead));
     let tmp = env.tmp.path();
-    let orphan = tmp.join(format!("skillgate-ws-{dead}-AbC123"));
+    let orphan = tmp.join(format!("skillsift-ws-{dead}-AbC123"));
     std::fs::create_dir_all(orphan.join(".git")).unwrap();
     std::fs::write(orphan.join("main.py"), "print(1)\n").unwrap();
-    let live = tmp.join(format!("skillgate-ws-{}-XyZ789", std::process::id()));
-    let kept = tmp.join(format!("skillgate-kept-{dead}-Q1"));
-    let file = tmp.join(format!("skillgate-ws-{dead}-file"));
+    let live = tmp.join(format!("skillsift-ws-{}-XyZ789", std::process::id()));
+    let kept = tmp.join(format!("skillsift-kept-{dead}-Q1"));
+    let file = tmp.join(format!("skillsift-ws-{dead}-file"));
     let other = tmp.join(format!("other-ws-{dead}-x"));
     for d in [&live, &kept, &other] {
         std::fs::create_dir_all(d).unwrap();
@@ -362,7 +362,7 @@ fn workspaces_left_by_a_killed_run_are_swept_and_nothing_else() {
         .assert()
         .code(0)
         .stderr(predicate::str::contains(format!(
-            "removed {}, a workspace left by a skillgate run that was killed",
+            "removed {}, a workspace left by a skillsift run that was killed",
             orphan.display()
         )));
     assert!(!orphan.exists(), "the orphan is removed");
@@ -373,7 +373,7 @@ fn workspaces_left_by_a_killed_run_are_swept_and_nothing_else() {
     for c in env.executor_calls() {
         let name = std::path::Path::new(&c.cwd).file_name().unwrap().to_owned();
         assert!(
-            name.to_str().unwrap().starts_with("skillgate-ws-"),
+            name.to_str().unwrap().starts_with("skillsift-ws-"),
             "{name:?}"
         );
         assert!(!std::path::Path::new(&c.cwd).exists());
@@ -405,7 +405,7 @@ fn every_workspace_is_removed_unless_kept() {
     );
     let name = std::path::Path::new(&c.cwd).file_name().unwrap();
     assert!(
-        name.to_str().unwrap().starts_with("skillgate-kept-"),
+        name.to_str().unwrap().starts_with("skillsift-kept-"),
         "{name:?}: a kept workspace is never swept as an orphan"
     );
     let run = read_json(
@@ -687,8 +687,8 @@ fn a_personal_copy_is_never_seen_by_a_run_so_it_is_not_refused() {
                 .unwrap()
                 .to_str()
                 .unwrap()
-                .starts_with("skillgate-ws-"),
-            "{dir}: a fresh run home, swept if skillgate is killed"
+                .starts_with("skillsift-ws-"),
+            "{dir}: a fresh run home, swept if skillsift is killed"
         );
         assert!(!home.starts_with(&env.home), "{dir}");
         assert!(!home.exists(), "the run home {dir} is removed");
@@ -726,7 +726,7 @@ fn the_agent_and_grader_environments_hold_no_personal_client_configuration() {
             .env
             .iter()
             .map(|l| l.split_once('=').map_or(l.as_str(), |(k, _)| k))
-            .filter(|k| !k.starts_with("SKILLGATE_"))
+            .filter(|k| !k.starts_with("SKILLSIFT_"))
             .collect();
         assert_eq!(
             names,
@@ -757,7 +757,7 @@ fn environment_secrets_never_reach_the_results() {
         &["It shows the environment"],
     ));
     env.behave(&["--trials", "1", "--no-baseline"])
-        .env("SKILLGATE_TEST_API_KEY", secret)
+        .env("SKILLSIFT_TEST_API_KEY", secret)
         .env("FAKE_CLAUDE_LEAK", secret)
         .assert()
         .code(0);
@@ -781,7 +781,7 @@ fn environment_secrets_never_reach_the_results() {
             .join("eval-1/with_skill/run-1/stream.jsonl"),
     )
     .unwrap();
-    assert!(stream.contains("[redacted:SKILLGATE_TEST_API_KEY]"));
+    assert!(stream.contains("[redacted:SKILLSIFT_TEST_API_KEY]"));
 }
 
 #[test]
@@ -1051,7 +1051,7 @@ fn an_interrupt_stops_the_running_agent_and_removes_its_workspace() {
         );
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
-    // SAFETY: plain kill(2) on the skillgate child.
+    // SAFETY: plain kill(2) on the skillsift child.
     unsafe {
         libc::kill(child.id() as i32, libc::SIGINT);
     }
@@ -1176,7 +1176,7 @@ fn an_unscoped_bash_is_warned_about_before_any_run_and_a_scoped_one_is_not() {
             .assert()
             .code(0)
             .stderr(predicate::str::contains(format!(
-                "skillgate: warning: [behave] allowed-tools holds `{unscoped}`: Claude Code runs every shell command the agent writes without asking, with your permissions, outside the workspace too"
+                "skillsift: warning: [behave] allowed-tools holds `{unscoped}`: Claude Code runs every shell command the agent writes without asking, with your permissions, outside the workspace too"
             )))
             .stdout(predicate::str::contains(format!("Read,{unscoped},Skill")));
     }
@@ -1199,13 +1199,13 @@ fn a_client_whose_loads_are_not_seen_fails_the_canary_with_exit_4_before_any_sui
         .assert()
         .code(4)
         .stderr(predicate::str::contains(
-            "skillgate cannot see this client load skills: Claude Code 2.1.197 was asked for the skill `skillgate-canary-",
+            "skillsift cannot see this client load skills: Claude Code 2.1.197 was asked for the skill `skillsift-canary-",
         ))
         .stderr(predicate::str::contains("no suite run was started"));
     assert!(env.executor_calls().is_empty(), "no suite run");
     assert!(!env.root.join("evals/results").exists());
     assert!(
-        !env.home.join(".cache/skillgate/canaries").exists(),
+        !env.home.join(".cache/skillsift/canaries").exists(),
         "a failed canary is never cached"
     );
     // a passed canary is cached per client, version, model and provider
@@ -1213,9 +1213,9 @@ fn a_client_whose_loads_are_not_seen_fails_the_canary_with_exit_4_before_any_sui
         .assert()
         .code(3)
         .stderr(predicate::str::contains(
-            "skillgate: canary: Claude Code loads are seen (checked now)",
+            "skillsift: canary: Claude Code loads are seen (checked now)",
         ));
-    let cached: Vec<_> = std::fs::read_dir(env.home.join(".cache/skillgate/canaries"))
+    let cached: Vec<_> = std::fs::read_dir(env.home.join(".cache/skillsift/canaries"))
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();

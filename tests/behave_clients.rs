@@ -151,9 +151,9 @@ fn a_codex_endpoint_is_declared_as_a_responses_provider() {
     let a = args(&doc["plan"]["agent"]["args_with"]).join(" ");
     assert!(a.contains("-s read-only"), "{a}");
     assert!(!a.contains("sandbox_workspace_write"), "{a}");
-    assert!(a.contains("--config model_provider=\"skillgate\""), "{a}");
+    assert!(a.contains("--config model_provider=\"skillsift\""), "{a}");
     assert!(
-        a.contains("model_providers.skillgate={name=\"skillgate\",base_url=\"https://gateway.example/v1\",env_key=\"GATEWAY_KEY\",wire_api=\"responses\"}"),
+        a.contains("model_providers.skillsift={name=\"skillsift\",base_url=\"https://gateway.example/v1\",env_key=\"GATEWAY_KEY\",wire_api=\"responses\"}"),
         "{a}"
     );
     assert!(a.ends_with("-m gpt-5.5"), "{a}");
@@ -232,7 +232,7 @@ fn opencode_runs_with_a_permission_block_denying_every_tool_it_does_not_allow() 
             "json",
             "--pure",
             "--title",
-            "skillgate",
+            "skillsift",
             "--dir",
             "<workspace>",
             "-m",
@@ -390,7 +390,7 @@ fn a_client_older_than_the_tested_version_is_refused_naming_the_settings() {
         .assert()
         .code(4)
         .stderr(predicate::str::contains(
-            "Codex 0.120.0 is older than 0.171.0, the version whose handling of skillgate's safety settings (`-s workspace-write` with /tmp excluded",
+            "Codex 0.120.0 is older than 0.171.0, the version whose handling of skillsift's safety settings (`-s workspace-write` with /tmp excluded",
         ))
         .stderr(predicate::str::contains("upgrade Codex to 0.171.0 or newer"));
     // a cache folder inside the temporary folder cannot hold Codex's homes
@@ -401,11 +401,11 @@ fn a_client_older_than_the_tested_version_is_refused_naming_the_settings() {
         good.display().to_string()
     ));
     env.behave(&["--trials", "1", "--agent", "codex"])
-        .env("SKILLGATE_CACHE_DIR", &tmp_cache)
+        .env("SKILLSIFT_CACHE_DIR", &tmp_cache)
         .assert()
         .code(4)
         .stderr(predicate::str::contains(
-            "is inside the temporary folder; this client needs its run home outside it: set SKILLGATE_CACHE_DIR",
+            "is inside the temporary folder; this client needs its run home outside it: set SKILLSIFT_CACHE_DIR",
         ));
     env.config(&format!(
         "[behave.codex]\nprogram = {:?}\n[behave.gemini]\nprogram = {:?}\n",
@@ -422,7 +422,7 @@ fn a_client_older_than_the_tested_version_is_refused_naming_the_settings() {
 }
 
 /// Configure `env` with a Codex 0.172.0 that gets as far as checking its
-/// settings, then refuses one of skillgate's.
+/// settings, then refuses one of skillsift's.
 fn codex_rejecting_a_setting(env: &Env) {
     let bin = env.tmp.path().join("bin");
     std::fs::create_dir_all(&bin).unwrap();
@@ -444,11 +444,11 @@ fn a_codex_that_rejects_a_safety_setting_is_refused_before_any_run() {
     codex_rejecting_a_setting(&env);
     let cache = cache();
     env.behave(&["--trials", "1", "--agent", "codex"])
-        .env("SKILLGATE_CACHE_DIR", cache.path())
+        .env("SKILLSIFT_CACHE_DIR", cache.path())
         .assert()
         .code(4)
         .stderr(predicate::str::contains(
-            "Codex 0.172.0 does not accept one of skillgate's safety settings",
+            "Codex 0.172.0 does not accept one of skillsift's safety settings",
         ))
         .stderr(predicate::str::contains(
             "unknown configuration field `sandbox_workspace_write.exclude_slash_tmp`",
@@ -464,17 +464,17 @@ fn codex_run_homes_go_to_the_first_cache_folder_outside_the_temporary_folder() {
     // the run home goes there, with nothing to set
     let cache = cache();
     env.behave(&["--trials", "1", "--agent", "codex"])
-        .env_remove("SKILLGATE_CACHE_DIR")
+        .env_remove("SKILLSIFT_CACHE_DIR")
         .env("XDG_CACHE_HOME", cache.path())
         .assert()
         .code(4)
         .stderr(predicate::str::contains(
-            "Codex 0.172.0 does not accept one of skillgate's safety settings",
+            "Codex 0.172.0 does not accept one of skillsift's safety settings",
         ));
-    assert!(cache.path().join("skillgate/run-homes").is_dir());
+    assert!(cache.path().join("skillsift/run-homes").is_dir());
     // both in the temporary folder: refused, saying what to set
     env.behave(&["--trials", "1", "--agent", "codex"])
-        .env_remove("SKILLGATE_CACHE_DIR")
+        .env_remove("SKILLSIFT_CACHE_DIR")
         .env("XDG_CACHE_HOME", env.tmp.path().join("xdg"))
         .assert()
         .code(4)
@@ -482,7 +482,7 @@ fn codex_run_homes_go_to_the_first_cache_folder_outside_the_temporary_folder() {
             "is inside the temporary folder; this client needs its run home outside it",
         ))
         .stderr(predicate::str::contains(
-            "help: set SKILLGATE_CACHE_DIR (or XDG_CACHE_HOME) to a folder you can write outside",
+            "help: set SKILLSIFT_CACHE_DIR (or XDG_CACHE_HOME) to a folder you can write outside",
         ))
         .stderr(predicate::str::contains("help: \n").not());
     assert!(
@@ -502,7 +502,7 @@ fn a_copy_of_the_skill_in_the_personal_folder_codex_reads_is_refused_by_its_name
         &bin,
         "codex",
         "codex-cli 0.171.0",
-        "ERROR: Missing environment variable: `SKILLGATE_PREFLIGHT_UNSET_KEY`.",
+        "ERROR: Missing environment variable: `SKILLSIFT_PREFLIGHT_UNSET_KEY`.",
     );
     env.config(&format!(
         "[behave.codex]\nprogram = {:?}\n",
@@ -517,7 +517,7 @@ fn a_copy_of_the_skill_in_the_personal_folder_codex_reads_is_refused_by_its_name
     .unwrap();
     let cache = cache();
     env.behave(&["--trials", "1", "--agent", "codex"])
-        .env("SKILLGATE_CACHE_DIR", cache.path())
+        .env("SKILLSIFT_CACHE_DIR", cache.path())
         .assert()
         .code(2)
         .stderr(predicate::str::contains(
@@ -556,7 +556,7 @@ fn opencode_without_ripgrep_or_a_model_is_refused_before_the_first_run() {
         .assert()
         .code(4)
         .stderr(predicate::str::contains(
-            "opencode has no model to reach under skillgate",
+            "opencode has no model to reach under skillsift",
         ))
         .stderr(predicate::str::contains(
             "set [behave.opencode] model = \"<provider>/<model>\"",

@@ -264,7 +264,7 @@ fn the_quality_delta_gate_reads_its_threshold_from_the_config_and_the_flag_overr
         .assert()
         .code(2)
         .stderr(predicate::str::contains(
-            "skillgate.toml: [behave] min-quality-delta: 120 is not between -100 and 100 (percentage points)",
+            "skillsift.toml: [behave] min-quality-delta: 120 is not between -100 and 100 (percentage points)",
         ));
     env.config("[behave]\nmin-quality-delta = 20\n");
     behave(&env, &rec, &["--trials", "1", "--min-quality-delta", "40"])

@@ -1,4 +1,4 @@
-//! `check --behavioral --shard I/N` and `skillgate merge DIR…`.
+//! `check --behavioral --shard I/N` and `skillsift merge DIR…`.
 
 #[path = "behave_support/mod.rs"]
 mod support;
@@ -283,7 +283,7 @@ fn shards_run_with_gates_are_judged_by_them_when_merged_and_differing_gates_are_
         .assert()
         .code(0)
         .stderr(predicate::str::contains(format!(
-            "skillgate: warning: {} was judged by other gates than {} (no gate against --min-uplift 1)",
+            "skillsift: warning: {} was judged by other gates than {} (no gate against --min-uplift 1)",
             env.iteration(3).display(),
             a.display()
         )));

@@ -13,7 +13,7 @@ fn fixture(name: &str) -> PathBuf {
         .join(name)
 }
 
-/// Run `skillgate check --no-route --format json` on a fixture; returns the
+/// Run `skillsift check --no-route --format json` on a fixture; returns the
 /// exit code and the diagnostics.
 fn check(name: &str) -> (i32, Vec<Value>) {
     check_root(&fixture(name))
@@ -198,7 +198,7 @@ fn too_few_cases_fail_the_minimums() {
 }
 
 #[test]
-fn minimums_come_from_the_cases_section_of_skillgate_toml() {
+fn minimums_come_from_the_cases_section_of_skillsift_toml() {
     let (code, diags) = check("minimums-config");
     assert_eq!(case_findings(&diags), vec![]);
     assert_eq!(code, 0);
@@ -343,7 +343,7 @@ fn a_prompt_both_positive_and_negative_is_an_error_and_a_repeat_a_warning() {
 #[test]
 fn rule_docs_are_printed_for_every_case_rule() {
     for id in 400..=416 {
-        let out = Command::cargo_bin("skillgate")
+        let out = Command::cargo_bin("skillsift")
             .unwrap()
             .args(["rule", &format!("SG{id}")])
             .output()
@@ -375,7 +375,7 @@ fn the_shared_addyosmani_corpus_case_files_have_no_false_findings() {
 
 /// The human report of a fixture, for snapshots.
 fn human(name: &str) -> String {
-    let out = Command::cargo_bin("skillgate")
+    let out = Command::cargo_bin("skillsift")
         .unwrap()
         .args(["check", "--no-route"])
         .arg(fixture(name))

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{check_json, skill, skillgate, write};
+use common::{check_json, skill, skillsift, write};
 use serde_json::Value;
 use std::path::Path;
 
@@ -51,7 +51,7 @@ fn catalog() -> tempfile::TempDir {
 }
 
 fn routed(root: &Path) -> (i32, Value) {
-    let out = skillgate()
+    let out = skillsift()
         .arg("check")
         .arg(root)
         .args(["--format", "json"])
@@ -112,7 +112,7 @@ fn the_authors_cases_of_three_bench_catalogs_are_found() {
         return;
     }
     let files = |c: &str, skill: &str| {
-        let out = skillgate()
+        let out = skillsift()
             .args(["cases", "--format", "json", skill])
             .arg(root.join(c))
             .output()

@@ -3,13 +3,13 @@
 //! with `evals/files/` fixtures), trigger sets under the names people use,
 //! waza's `trigger_tests.yaml`, several files per skill merged into one
 //! suite, a skill with cases in two places, malformed files of each format
-//! (every finding at its file, line and column), `skillgate cases`,
-//! `skillgate init`, `check --behavioral --dry-run` and `score triggers`
+//! (every finding at its file, line and column), `skillsift cases`,
+//! `skillsift init`, `check --behavioral --dry-run` and `score triggers`
 //! on skill-creator's `run_eval.py` output.
 
 mod common;
 
-use common::{skill, skillgate, write};
+use common::{skill, skillsift, write};
 use predicates::prelude::*;
 use predicates::str::contains;
 use serde_json::Value;
@@ -23,7 +23,7 @@ fn layout(name: &str) -> PathBuf {
 
 /// `check --format json` (Tier 1 and 2) on `root`: exit code and document.
 fn check(root: &Path, extra: &[&str]) -> (i32, Value) {
-    let out = skillgate()
+    let out = skillsift()
         .arg("check")
         .arg(root)
         .args(["--format", "json"])
@@ -95,7 +95,7 @@ fn an_agentskills_catalog_is_routed_without_conversion() {
 
 #[test]
 fn the_rank1_line_counts_every_trigger_prompt() {
-    skillgate()
+    skillsift()
         .arg("check")
         .arg(layout("agentskills"))
         .assert()
@@ -132,7 +132,7 @@ fn a_misrouted_trigger_set_prompt_fails_at_its_line_and_column() {
 
 #[test]
 fn dry_run_plans_the_evals_with_their_fixtures_from_the_skill_folder() {
-    let out = skillgate()
+    let out = skillsift()
         .args([
             "check",
             "--behavioral",
@@ -197,7 +197,7 @@ fn dry_run_plans_the_evals_with_their_fixtures_from_the_skill_folder() {
 
 #[test]
 fn dry_run_of_a_waza_skill_runs_its_prompts_and_leaves_the_file_out_of_the_install() {
-    let out = skillgate()
+    let out = skillsift()
         .args([
             "check",
             "--behavioral",
@@ -217,7 +217,7 @@ fn dry_run_of_a_waza_skill_runs_its_prompts_and_leaves_the_file_out_of_the_insta
     );
     // the skill hash is the folder's without evals/; the trigger tests in
     // it are named as not installed
-    let json = skillgate()
+    let json = skillsift()
         .args([
             "check",
             "--behavioral",
@@ -242,7 +242,7 @@ fn dry_run_of_a_waza_skill_runs_its_prompts_and_leaves_the_file_out_of_the_insta
 
 #[test]
 fn cases_lists_every_prompt_and_eval_with_its_origin() {
-    skillgate()
+    skillsift()
         .args(["cases", "pdf-forms"])
         .arg(layout("agentskills"))
         .assert()
@@ -264,7 +264,7 @@ fn cases_lists_every_prompt_and_eval_with_its_origin() {
 
 #[test]
 fn cases_says_which_files_it_did_not_read_and_why() {
-    let out = skillgate()
+    let out = skillsift()
         .args(["cases", "receipt-scanner", "--format", "json"])
         .arg(layout("agentskills"))
         .output()
@@ -313,7 +313,7 @@ fn cases_says_which_files_it_did_not_read_and_why() {
         doc["files"][3]["note"]
             .as_str()
             .unwrap()
-            .contains("skillgate score triggers")
+            .contains("skillsift score triggers")
     );
     let p = &doc["positive"][0];
     assert_eq!(p["file"], "skills/receipt-scanner/trigger_tests.yaml");
@@ -329,7 +329,7 @@ fn cases_says_which_files_it_did_not_read_and_why() {
 
 #[test]
 fn cases_of_an_unknown_skill_is_a_usage_error_naming_the_skills() {
-    skillgate()
+    skillsift()
         .args(["cases", "pdf-form"])
         .arg(layout("agentskills"))
         .assert()
@@ -342,7 +342,7 @@ fn cases_of_an_unknown_skill_is_a_usage_error_naming_the_skills() {
 
 #[test]
 fn cases_of_a_skill_with_broken_files_lists_the_problems_and_exits_1() {
-    let out = skillgate()
+    let out = skillsift()
         .args(["cases", "bad-rows"])
         .arg(layout("malformed"))
         .output()
@@ -469,7 +469,7 @@ fn a_file_naming_another_skill_is_sg421() {
 
 #[test]
 fn the_human_report_points_at_a_waza_prompt() {
-    skillgate()
+    skillsift()
         .args(["check", "--no-route"])
         .arg(layout("malformed"))
         .assert()
@@ -484,7 +484,7 @@ fn the_human_report_points_at_a_waza_prompt() {
 
 #[test]
 fn behavioral_refuses_a_skill_whose_case_sources_have_errors() {
-    skillgate()
+    skillsift()
         .args(["check", "--behavioral", "bad-evals", "--dry-run"])
         .arg(layout("malformed"))
         .assert()
@@ -529,7 +529,7 @@ fn cases_in_two_places_are_merged_with_a_warning_never_a_silent_choice() {
 fn a_case_file_alone_is_checked_as_before() {
     // beta keeps its cases only in evals/cases/: no finding of the merged
     // checks, and `cases` lists the case file
-    skillgate()
+    skillsift()
         .args(["cases", "beta"])
         .arg(layout("mixed"))
         .assert()
@@ -547,7 +547,7 @@ fn init_writes_a_draft_trigger_set_in_the_layout_the_catalog_uses() {
         "expense-report",
         "Builds monthly expense reports from logged receipts and invoices. Use when the user asks to compile an expense report, or when a month's expenses must be totalled.",
     );
-    skillgate()
+    skillsift()
         .args(["init", "expense-report"])
         .arg(cat.path())
         .assert()
@@ -579,7 +579,7 @@ fn init_writes_a_draft_trigger_set_in_the_layout_the_catalog_uses() {
         (d["line"].as_u64(), d["column"].as_u64()),
         (Some(3), Some(14))
     );
-    skillgate()
+    skillsift()
         .args(["cases", "expense-report"])
         .arg(cat.path())
         .assert()
@@ -597,7 +597,7 @@ fn init_never_overwrites() {
     );
     let target = "skills/expense-report/evals/trigger-queries.json";
     write(cat.path(), target, "[]\n");
-    skillgate()
+    skillsift()
         .args(["init", "expense-report"])
         .arg(cat.path())
         .assert()
@@ -608,7 +608,7 @@ fn init_never_overwrites() {
         "[]\n"
     );
     // a skill that already has trigger prompts gets no starter either
-    skillgate()
+    skillsift()
         .args(["init", "pdf-forms"])
         .arg(cat.path())
         .assert()
@@ -624,7 +624,7 @@ fn init_dry_run_prints_the_file_and_writes_nothing() {
         "expense-report",
         "Builds expense reports. Use when the user asks to compile an expense report.",
     );
-    let out = skillgate()
+    let out = skillsift()
         .args(["init", "expense-report", "--dry-run", "--format", "json"])
         .arg(cat.path())
         .output()
@@ -646,7 +646,7 @@ fn init_writes_a_case_file_when_the_catalog_keeps_case_files() {
         "gamma",
         "Polishes gamma gizmos until they shine. Use when the user asks to polish or buff gamma gizmos.",
     );
-    skillgate()
+    skillsift()
         .args(["init", "gamma"])
         .arg(cat.path())
         .assert()
@@ -688,14 +688,14 @@ fn init_writes_waza_when_the_other_skills_use_only_waza() {
         "replies",
         "Drafts replies to support tickets. Use when the user wants a reply to a support ticket drafted.",
     );
-    skillgate()
+    skillsift()
         .args(["init", "replies"])
         .arg(root)
         .assert()
         .code(0)
         .stdout(contains("wrote skills/replies/trigger_tests.yaml (waza trigger tests; 1 other skill keeps waza trigger tests there)"))
         .stdout(contains("remove the `draft:` from its reason"));
-    skillgate()
+    skillsift()
         .args(["cases", "replies", "--format", "json"])
         .arg(root)
         .assert()
@@ -716,7 +716,7 @@ fn init_writes_waza_when_the_other_skills_use_only_waza() {
 fn score_triggers_reads_run_eval_output_as_it_is() {
     let file = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/fixtures/score/run-eval/pdf-forms-results.json");
-    skillgate()
+    skillsift()
         .args(["score", "triggers"])
         .arg(&file)
         .assert()
@@ -725,7 +725,7 @@ fn score_triggers_reads_run_eval_output_as_it_is() {
         .stdout(contains("  rows         20 train, 0 validation, 0 fresh"))
         .stdout(contains("  should       9/10 pass (train + validation)"))
         .stdout(contains("  should not   8/10 pass (train + validation)"));
-    let out = skillgate()
+    let out = skillsift()
         .args(["score", "triggers", "--format", "json"])
         .arg(&file)
         .output()
@@ -733,7 +733,7 @@ fn score_triggers_reads_run_eval_output_as_it_is() {
     let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
     let failures = doc["clients"][0]["failures"].as_array().unwrap();
     // run_eval.py passes a should-trigger row at 1 of 2 runs (rate 0.5);
-    // skillgate's majority rule does not: a tie passes neither side
+    // skillsift's majority rule does not: a tie passes neither side
     let tie = failures
         .iter()
         .find(|f| f["query"] == "merge the signed form into one PDF")
@@ -754,7 +754,7 @@ fn score_triggers_refuses_a_trigger_set_without_results_at_the_row() {
         "[\n  {\"query\": \"fill in this form\", \"should_trigger\": true}\n]\n",
     )
     .unwrap();
-    skillgate()
+    skillsift()
         .args(["score", "triggers"])
         .arg(&f)
         .assert()
@@ -768,7 +768,7 @@ fn score_triggers_refuses_a_trigger_set_without_results_at_the_row() {
 fn configured_trigger_sets_are_read_and_ignored_files_are_not() {
     let cat = copy("agentskills");
     let root = cat.path();
-    // a trigger set outside evals/, named by skillgate.toml
+    // a trigger set outside evals/, named by skillsift.toml
     write(
         root,
         "skills/invoice-totals/tests/queries.json",
@@ -792,13 +792,13 @@ fn configured_trigger_sets_are_read_and_ignored_files_are_not() {
 
     write(
         root,
-        "skillgate.toml",
+        "skillsift.toml",
         "[cases]\ntrigger-sets = [\"tests/*.json\"]\nignore = [\"evals/notes.json\"]\n",
     );
     let (code, doc) = check(root, &[]);
     assert_eq!(code, 0, "{:#?}", doc["diagnostics"]);
     assert_eq!(doc["summary"]["route"]["positives"], 13);
-    let out = skillgate()
+    let out = skillsift()
         .args(["cases", "invoice-totals", "--format", "json"])
         .arg(root)
         .output()
@@ -827,10 +827,10 @@ fn a_bad_glob_in_cases_config_is_a_usage_error() {
     let cat = copy("agentskills");
     write(
         cat.path(),
-        "skillgate.toml",
+        "skillsift.toml",
         "[cases]\ntrigger-sets = [\"tests/[.json\"]\n",
     );
-    skillgate()
+    skillsift()
         .arg("check")
         .arg(cat.path())
         .assert()

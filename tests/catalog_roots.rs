@@ -8,7 +8,7 @@
 
 mod common;
 
-use common::skillgate;
+use common::skillsift;
 use predicates::str::contains;
 use serde_json::{Value, json};
 use std::path::Path;
@@ -32,7 +32,7 @@ fn skill(root: &Path, dir: &str) {
 }
 
 fn check_json(root: &Path) -> Value {
-    let out = skillgate()
+    let out = skillsift()
         .arg("check")
         .arg(root)
         .args(["--no-route", "--format", "json"])
@@ -80,7 +80,7 @@ fn client_roots_beside_skills_are_read_and_a_linked_one_once() {
             {"path": "plugins/tools/skills", "skills": 1}
         ])
     );
-    skillgate()
+    skillsift()
         .arg("check")
         .arg(root)
         .arg("--no-route")
@@ -139,7 +139,7 @@ fn configured_roots_replace_the_defaults() {
     let root = t.path();
     skill(root, "skills/alpha");
     skill(root, ".claude/skills/beta");
-    write(root, "skillgate.toml", "[catalog]\nroots = [\"skills\"]\n");
+    write(root, "skillsift.toml", "[catalog]\nroots = [\"skills\"]\n");
     let doc = check_json(root);
     assert_eq!(doc["summary"]["skills_checked"], 1);
     assert_eq!(
@@ -268,21 +268,21 @@ fn the_not_routed_line_lists_five_and_counts_the_rest() {
         );
     }
     let line = "not routed (8 skills without a readable name or description): skills/bare-0/SKILL.md, skills/bare-1/SKILL.md, skills/bare-2/SKILL.md, skills/bare-3/SKILL.md, skills/bare-4/SKILL.md and 3 more (--format json lists all)";
-    skillgate()
+    skillsift()
         .arg("check")
         .arg(root)
         // Claude Code lists these (the body as text); the strict reading does not
         .args(["--client", "spec"])
         .assert()
         .stdout(contains(line));
-    skillgate()
+    skillsift()
         .args(["rank", "routed work"])
         .arg(root)
         .args(["--no-cache", "--client", "spec"])
         .assert()
         .code(0)
         .stdout(contains("and 3 more (--format json lists all)"));
-    let out = skillgate()
+    let out = skillsift()
         .arg("check")
         .arg(root)
         .args(["--format", "json", "--client", "spec"])

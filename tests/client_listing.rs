@@ -1,4 +1,4 @@
-//! `skillgate listing` and the client model through the binary, without a
+//! `skillsift listing` and the client model through the binary, without a
 //! real CLI: the Claude Code listing of the tricky skills, the
 //! client-fidelity rules (SG600–SG608), and routing what the client shows
 //! (a `DO NOT USE FOR:` catalog is routed whole).
@@ -15,10 +15,10 @@ fn fixture(name: &str) -> PathBuf {
 
 fn run(args: &[&str]) -> (String, Option<i32>) {
     let cache = tempfile::tempdir().unwrap();
-    let out = Command::cargo_bin("skillgate")
+    let out = Command::cargo_bin("skillsift")
         .unwrap()
         .args(args)
-        .env("SKILLGATE_CACHE_DIR", cache.path())
+        .env("SKILLSIFT_CACHE_DIR", cache.path())
         .output()
         .unwrap();
     (String::from_utf8(out.stdout).unwrap(), out.status.code())
@@ -101,7 +101,7 @@ fn the_human_listing_marks_what_differs() {
     assert!(out.contains("- ends-mid-line: Convert A\n    ^ skills/ends-mid-line/SKILL.md:3:23: Claude Code ends the frontmatter at this `---`"), "{out}");
     assert!(out.contains("  too-deep (skills/group/too-deep/SKILL.md): its folder is 2 levels below the skills root `skills`"), "{out}");
     assert!(
-        out.contains("none captured yet (`skillgate listing --capture claude-code`)"),
+        out.contains("none captured yet (`skillsift listing --capture claude-code`)"),
         "{out}"
     );
 }
@@ -156,7 +156,7 @@ fn check_reports_what_claude_code_does_silently() {
         d["message"]
             .as_str()
             .unwrap()
-            .contains("skillgate's YAML parser and other YAML readers read the whole value")
+            .contains("skillsift's YAML parser and other YAML readers read the whole value")
     );
 }
 
@@ -236,7 +236,7 @@ fn mixed_catalog(config: &str) -> tempfile::TempDir {
         "skills/group/e/SKILL.md",
         b"---\nname: e\ndescription: Use when writing release notes.\n---\nbody\n",
     );
-    put("skillgate.toml", config.as_bytes());
+    put("skillsift.toml", config.as_bytes());
     t
 }
 
@@ -339,7 +339,7 @@ fn by_default_claude_code_and_the_routed_client_are_linted() {
         "{human}"
     );
     let t = mixed_catalog("[lint]\nclients = [\"spec\"]\n");
-    let out = Command::cargo_bin("skillgate")
+    let out = Command::cargo_bin("skillsift")
         .unwrap()
         .args(["check", t.path().to_str().unwrap()])
         .output()
@@ -463,7 +463,7 @@ fn claude_code_lists_the_project_commands_after_the_skills() {
 
     // over budget, commands go name-only like skills, in listing order
     let tmp = tempfile::tempdir().unwrap();
-    let config = tmp.path().join("skillgate.toml");
+    let config = tmp.path().join("skillsift.toml");
     std::fs::write(&config, "[route]\nlisting-budget-chars = 300\n").unwrap();
     let doc = listing_json(&root, &["--config", config.to_str().unwrap()]);
     let review = command_in(&doc, "review");

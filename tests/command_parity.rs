@@ -13,7 +13,7 @@ fn fixture(name: &str) -> PathBuf {
         .join(name)
 }
 
-/// Run `skillgate check --no-route --format json`; the exit code and the
+/// Run `skillsift check --no-route --format json`; the exit code and the
 /// diagnostics.
 fn check(name: &str) -> (i32, Vec<Value>) {
     common::check_diagnostics(&fixture(name))
@@ -112,7 +112,7 @@ fn a_command_named_like_a_claude_code_builtin_is_an_error() {
 }
 
 #[test]
-fn the_builtin_list_comes_from_skillgate_toml() {
+fn the_builtin_list_comes_from_skillsift_toml() {
     let (code, diags) = check("builtin-config");
     assert_eq!(command_findings(&diags), vec![]);
     assert_eq!(code, 0);
@@ -174,7 +174,7 @@ fn a_name_map_entry_that_pairs_nothing_is_a_warning() {
     assert_eq!(code, 0);
     assert_eq!(
         command_findings(&diags),
-        vec![f("SG307", "skillgate.toml", None)]
+        vec![f("SG307", "skillsift.toml", None)]
     );
     assert_eq!(diags[0]["severity"], "warning");
 }
@@ -189,7 +189,7 @@ fn a_single_command_folder_has_nothing_to_be_in_parity_with() {
 #[test]
 fn rule_docs_are_printed_for_every_command_rule() {
     for id in 301..=307 {
-        let out = Command::cargo_bin("skillgate")
+        let out = Command::cargo_bin("skillsift")
             .unwrap()
             .args(["rule", &format!("SG{id}")])
             .output()

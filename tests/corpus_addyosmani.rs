@@ -1,5 +1,5 @@
 //! The vendored addyosmani/agent-skills catalog (tests/fixtures, MIT,
-//! never edited), with a test-only skillgate.toml declaring its required
+//! never edited), with a test-only skillsift.toml declaring its required
 //! sections and exemptions as its docs describe.
 
 mod common;
@@ -13,7 +13,7 @@ fn catalog() -> PathBuf {
 
 fn config() -> String {
     Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/addyosmani-config/skillgate.toml")
+        .join("tests/fixtures/addyosmani-config/skillsift.toml")
         .display()
         .to_string()
 }
@@ -57,7 +57,7 @@ fn the_catalog_meets_its_own_spec_and_conventions_otherwise() {
 #[test]
 fn without_the_exemptions_the_exempt_skills_miss_sections() {
     let dir = tempfile::tempdir().unwrap();
-    let cfg = dir.path().join("skillgate.toml");
+    let cfg = dir.path().join("skillsift.toml");
     std::fs::write(
         &cfg,
         "[lint]\nrequired-sections = [\"Overview\", \"When to Use\", \"Common Rationalizations\", \"Red Flags\", \"Verification\"]\n",

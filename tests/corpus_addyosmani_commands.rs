@@ -9,8 +9,8 @@ use std::path::{Path, PathBuf};
 
 fn run(root: &Path) -> (i32, Vec<Value>) {
     let config = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/commands/addyosmani-skillgate.toml");
-    let out = Command::cargo_bin("skillgate")
+        .join("tests/fixtures/commands/addyosmani-skillsift.toml");
+    let out = Command::cargo_bin("skillsift")
         .unwrap()
         .args(["check", "--no-route", "--format", "json", "--config"])
         .arg(config)

@@ -11,17 +11,17 @@ fn addyosmani() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/addyosmani-agent-skills")
 }
 
-/// stdout of `skillgate ARGS`, whatever the exit code (checks of real
+/// stdout of `skillsift ARGS`, whatever the exit code (checks of real
 /// catalogs find errors), after asserting it is 0 or 1, not a crash.
 fn stdout(args: &[&str]) -> Vec<u8> {
-    let out = Command::cargo_bin("skillgate")
+    let out = Command::cargo_bin("skillsift")
         .unwrap()
         .args(args)
         .output()
         .unwrap();
     assert!(
         matches!(out.status.code(), Some(0 | 1)),
-        "skillgate {args:?} exited {:?}: {}",
+        "skillsift {args:?} exited {:?}: {}",
         out.status,
         String::from_utf8_lossy(&out.stderr)
     );

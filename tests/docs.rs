@@ -515,7 +515,7 @@ fn the_readme_tour_runs_as_written_from_a_clone() {
                     assert_eq!(
                         line.trim(),
                         "cargo install --locked --path .",
-                        "the tour's shell block should only put skillgate on PATH"
+                        "the tour's shell block should only put skillsift on PATH"
                     );
                     installed = true;
                 }
@@ -528,7 +528,7 @@ fn the_readme_tour_runs_as_written_from_a_clone() {
                     });
                     assert!(
                         installed,
-                        "the tour runs `{command}` before putting skillgate on PATH"
+                        "the tour runs `{command}` before putting skillsift on PATH"
                     );
                     let mut shown = String::new();
                     while let Some(l) = lines.next_if(|l| !l.starts_with("$ ")) {
@@ -536,11 +536,11 @@ fn the_readme_tour_runs_as_written_from_a_clone() {
                         shown.push('\n');
                     }
                     let words = words(command);
-                    assert_eq!(words[0], "skillgate", "`{command}`");
+                    assert_eq!(words[0], "skillsift", "`{command}`");
                     for w in &words {
                         assert!(!w.contains("../"), "`{command}` reaches outside the clone");
                     }
-                    let out = common::skillgate()
+                    let out = common::skillsift()
                         .current_dir(root())
                         .args(&words[1..])
                         .output()
@@ -557,7 +557,7 @@ fn the_readme_tour_runs_as_written_from_a_clone() {
             other => panic!("the tour has a `{other}` code block the test does not run"),
         }
     }
-    assert!(ran >= 2, "the tour shows {ran} skillgate commands");
+    assert!(ran >= 2, "the tour shows {ran} skillsift commands");
 }
 
 #[test]
@@ -619,7 +619,7 @@ fn the_case_format_examples_are_read_as_written() {
     write("skills/receipt-scanner/trigger_tests.yaml", &blocks[3].1);
 
     let cases = |skill: &str| -> serde_json::Value {
-        let out = common::skillgate()
+        let out = common::skillsift()
             .args(["cases", skill])
             .arg(cat)
             .args(["--format", "json"])
@@ -683,7 +683,7 @@ fn resolve<'a>(
 
 #[test]
 fn every_configuration_key_has_a_row_in_docs_configuration() {
-    let out = common::skillgate()
+    let out = common::skillsift()
         .args(["schema", "config"])
         .output()
         .unwrap();
@@ -735,7 +735,7 @@ fn every_configuration_key_has_a_row_in_docs_configuration() {
     missing.sort();
     assert!(
         missing.is_empty(),
-        "docs/configuration.md lacks what `skillgate schema config` has: {}",
+        "docs/configuration.md lacks what `skillsift schema config` has: {}",
         missing.join(", ")
     );
 }

@@ -1,6 +1,6 @@
 //! Expectations with a kind (blocker, quality) and deterministic checks,
 //! in case files and evals.json alike: Tier 1 (SG430–SG435, each at its
-//! file:line:column with a fix), the JSON Schemas, and `skillgate cases`.
+//! file:line:column with a fix), the JSON Schemas, and `skillsift cases`.
 
 mod common;
 
@@ -159,7 +159,7 @@ fn cases_lists_each_expectation_with_its_kind_and_check() {
         "BLOCKER: no widget is lost",
         {"check": "file_exists", "path": "bins/a.txt"}
     ])));
-    let out = common::skillgate()
+    let out = common::skillsift()
         .args(["cases", "alpha"])
         .arg(dir.path())
         .output()
@@ -173,7 +173,7 @@ fn cases_lists_each_expectation_with_its_kind_and_check() {
         stdout.contains("quality  `bins/a.txt` exists  (check `file_exists`, line"),
         "{stdout}"
     );
-    let out = common::skillgate()
+    let out = common::skillsift()
         .args(["cases", "alpha", "--format", "json"])
         .arg(dir.path())
         .output()
@@ -186,7 +186,7 @@ fn cases_lists_each_expectation_with_its_kind_and_check() {
 }
 
 fn schema(kind: &str) -> jsonschema::Validator {
-    let out = common::skillgate().args(["schema", kind]).output().unwrap();
+    let out = common::skillsift().args(["schema", kind]).output().unwrap();
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
     jsonschema::validator_for(&v).unwrap()
 }

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{check_json, skillgate};
+use common::{check_json, skillsift};
 use std::path::{Path, PathBuf};
 
 /// `../shared/corpora/<rel>` beside the repository, or `None` (with a
@@ -38,7 +38,7 @@ const OK: &[u8] =
 fn a_folder_without_any_skill_is_a_usage_error_that_says_where_it_looked() {
     for layout in [&[][..], &[("src/main.rs", &b"fn main() {}\n"[..])][..]] {
         let dir = catalog(layout);
-        let out = skillgate().arg("check").arg(dir.path()).output().unwrap();
+        let out = skillsift().arg("check").arg(dir.path()).output().unwrap();
         assert_eq!(out.status.code(), Some(2));
         let err = String::from_utf8(out.stderr).unwrap();
         assert!(err.contains("no SKILL.md found: looked in"), "{err}");
@@ -48,7 +48,7 @@ fn a_folder_without_any_skill_is_a_usage_error_that_says_where_it_looked() {
     }
     // an empty skills/ folder: it says it looked there
     let dir = catalog(&[("skills/.keep", b"")]);
-    let out = skillgate().arg("check").arg(dir.path()).output().unwrap();
+    let out = skillsift().arg("check").arg(dir.path()).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(err.contains("/skills/ and every folder below"), "{err}");
@@ -71,7 +71,7 @@ fn one_skill_folder_reads_its_own_case_sources() {
     let f = alone.one("SG407", "evals/trigger-evals.json");
     assert!(f.message.contains("0 behavioral evals"), "{}", f.message);
     // and routing does not rank its prompts against nothing
-    let out = skillgate().arg("check").arg(&skill).output().unwrap();
+    let out = skillsift().arg("check").arg(&skill).output().unwrap();
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(!text.contains("SG503"), "{text}");
     assert!(
@@ -98,7 +98,7 @@ fn a_binary_skill_md_is_one_finding_with_no_bytes_shown() {
         "SKILL.md is not text (a PNG image); it was not parsed"
     );
     assert_eq!(f.line, None);
-    let out = skillgate()
+    let out = skillsift()
         .arg("check")
         .arg(dir.path())
         .arg("--no-route")
@@ -137,7 +137,7 @@ fn a_file_over_the_size_limit_names_its_size_and_the_limit() {
     big.push(b'\n');
     let dir = catalog(&[
         ("skills/ok/SKILL.md", &big),
-        ("skillgate.toml", b"[catalog]\nmax-file-bytes = 64\n"),
+        ("skillsift.toml", b"[catalog]\nmax-file-bytes = 64\n"),
     ]);
     let r = check_json(dir.path(), &[]);
     let f = r.one("SG001", "skills/ok/SKILL.md");
@@ -186,7 +186,7 @@ fn disable_model_invocation_is_one_finding() {
     );
     // with SG110 off, SG604 says it instead; still no SG406
     std::fs::write(
-        dir.path().join("skillgate.toml"),
+        dir.path().join("skillsift.toml"),
         "[lint.rules]\nSG110 = \"off\"\n",
     )
     .unwrap();
@@ -239,7 +239,7 @@ fn statistics_count_findings_per_rule_most_frequent_first() {
          4 skills checked: 1 error, 3 warnings, 0 notices\n"
     );
     // not with another format
-    let out = skillgate()
+    let out = skillsift()
         .arg("check")
         .arg(dir.path())
         .args(["--statistics", "--format", "json"])
@@ -264,7 +264,7 @@ fn a_long_report_opens_with_the_findings_by_rule() {
 
 /// Run the binary with `args`: exit code, stdout, stderr.
 fn run(args: &[&str]) -> (i32, String, String) {
-    let out = skillgate().args(args).output().unwrap();
+    let out = skillsift().args(args).output().unwrap();
     (
         out.status.code().unwrap(),
         String::from_utf8(out.stdout).unwrap(),
@@ -368,7 +368,7 @@ fn counts_are_in_correct_english_and_passing_says_top_3() {
             br#"{"skill_name": "ok", "trigger": {"positive": [{"prompt": "format this table"}], "negative": []}, "evals": []}"#,
         ),
     ]);
-    let out = skillgate().arg("check").arg(dir.path()).output().unwrap();
+    let out = skillsift().arg("check").arg(dir.path()).output().unwrap();
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(
         text.contains("\n1 skill checked: 1 error, 0 warnings, 0 notices\n"),
@@ -390,7 +390,7 @@ fn counts_are_in_correct_english_and_passing_says_top_3() {
 
 /// The error count of `check --format json` on `root`.
 fn errors(root: &Path) -> u64 {
-    let out = skillgate()
+    let out = skillsift()
         .arg("check")
         .arg(root)
         .args(["--format", "json"])
@@ -422,7 +422,7 @@ fn init_leaves_the_error_count_where_it_was_and_drafts_sentences() {
     let before = errors(cat.path());
     let mut negatives = Vec::new();
     for skill in ["xfail", "double-check"] {
-        let out = skillgate()
+        let out = skillsift()
             .args(["init", skill, "--format", "json"])
             .arg(cat.path())
             .output()
@@ -516,7 +516,7 @@ fn init_in_a_catalog_of_trigger_sets_adds_no_error() {
         ),
     ]);
     let before = errors(dir.path());
-    let out = skillgate()
+    let out = skillsift()
         .args(["init", "charts"])
         .arg(dir.path())
         .output()
@@ -576,7 +576,7 @@ fn the_report_says_a_positive_passes_in_the_top_3() {
             br#"{"skill_name": "ok", "trigger": {"positive": [{"prompt": "format this table"}], "negative": []}, "evals": []}"#,
         ),
     ]);
-    let out = skillgate()
+    let out = skillsift()
         .arg("report")
         .arg(dir.path())
         .args(["-o", "-"])

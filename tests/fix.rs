@@ -1,9 +1,9 @@
-//! `skillgate check --fix`, `--diff`, `--unsafe-fixes`, through the binary:
+//! `skillsift check --fix`, `--diff`, `--unsafe-fixes`, through the binary:
 //! what is written, what every client lists before and after, what is
 //! reported; and the whole wild sample fixed in a temporary copy.
 
 mod common;
-use common::{skillgate, wild_sample};
+use common::{skillsift, wild_sample};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -20,7 +20,7 @@ fn read(root: &Path, rel: &str) -> Vec<u8> {
 
 /// `check ROOT --no-route ARGS`: exit code and stdout.
 fn run(root: &Path, args: &[&str]) -> (i32, String) {
-    let out = skillgate()
+    let out = skillsift()
         .arg("check")
         .arg(root)
         .arg("--no-route")
@@ -43,7 +43,7 @@ type Shown = (bool, String, String, bool, String);
 fn listings(root: &Path) -> BTreeMap<(String, String), Shown> {
     let mut m = BTreeMap::new();
     for c in CLIENTS {
-        let out = skillgate()
+        let out = skillsift()
             .arg("listing")
             .arg(root)
             .args(["--client", c, "--format", "json"])
@@ -311,7 +311,7 @@ fn a_file_without_fixes_is_never_written() {
 
 #[test]
 fn rules_show_which_fix() {
-    let out = skillgate().arg("rules").output().unwrap();
+    let out = skillsift().arg("rules").output().unwrap();
     let text = String::from_utf8(out.stdout).unwrap();
     let line = |id: &str| {
         text.lines()
@@ -322,7 +322,7 @@ fn rules_show_which_fix() {
     assert!(line("SG111").contains(" safe "), "{}", line("SG111"));
     assert!(line("SG103").contains(" unsafe "), "{}", line("SG103"));
     assert!(line("SG101").contains(" - "), "{}", line("SG101"));
-    let out = skillgate().args(["rule", "SG115"]).output().unwrap();
+    let out = skillsift().args(["rule", "SG115"]).output().unwrap();
     let doc = String::from_utf8(out.stdout).unwrap();
     assert!(doc.contains("## Fix") && doc.contains("Safe fix"), "{doc}");
 }
@@ -347,7 +347,7 @@ fn json_and_sarif_carry_the_fix() {
     assert_eq!(d["fix"]["applicability"], "safe");
     assert_eq!(d["fix"]["edits"][0]["replacement"], "\"when: x\"");
     assert_eq!(d["fix"]["edits"][0]["start"], 25);
-    let out = skillgate()
+    let out = skillsift()
         .arg("check")
         .arg(root)
         .args(["--no-route", "--format", "sarif"])
@@ -374,7 +374,7 @@ fn fixes_the_wild_sample_without_losing_a_listing() {
     let (before_all, before_errors) = findings(root);
     let listed_before = listings(root);
     let bytes_before = snapshot(root);
-    let out = skillgate()
+    let out = skillsift()
         .arg("check")
         .arg(root)
         .args(["--no-route", "--fix"])
@@ -457,7 +457,7 @@ fn fixes_the_wild_sample_without_losing_a_listing() {
     }
     // a second --fix changes no byte
     let snapshot = snapshot(root);
-    let out = skillgate()
+    let out = skillsift()
         .arg("check")
         .arg(root)
         .args(["--no-route", "--fix"])

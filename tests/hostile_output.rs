@@ -127,7 +127,7 @@ fn hostile_env() -> Env {
 fn cmd(env: &Env, args: &[&str]) -> std::process::Command {
     let mut c = env.std_cmd();
     c.env("NO_COLOR", "1")
-        .env("SKILLGATE_CACHE_DIR", env.tmp.path().join("cache"))
+        .env("SKILLSIFT_CACHE_DIR", env.tmp.path().join("cache"))
         .args(args);
     c
 }

@@ -6,7 +6,7 @@
 mod common;
 mod report_support;
 
-use common::skillgate;
+use common::skillsift;
 use quick_xml::events::Event;
 use report_support::behave::Env;
 use report_support::{HOSTILE, hostile_catalog, noresult_eval, scored_cases, xss_eval};
@@ -141,7 +141,7 @@ fn case(s: &El, f: impl Fn(&El) -> bool) -> &El {
 }
 
 fn run(args: &[&str], dir: &Path) -> (Option<i32>, String) {
-    let out = skillgate().args(args).current_dir(dir).output().unwrap();
+    let out = skillsift().args(args).current_dir(dir).output().unwrap();
     (out.status.code(), String::from_utf8(out.stdout).unwrap())
 }
 
@@ -151,8 +151,8 @@ fn check_lists_every_file_and_prompt_and_fails_the_misrouted_prompt() {
     let (code, xml) = run(&["check", "misrouted-prompt", "--format", "junit"], &dir);
     assert_eq!(code, Some(1));
     let root = checked(&xml);
-    assert_eq!(root.attr("name"), "skillgate check");
-    let lint = suite(&root, "skillgate.lint");
+    assert_eq!(root.attr("name"), "skillsift check");
+    let lint = suite(&root, "skillsift.lint");
     let names: Vec<&str> = lint.all("testcase").map(|c| c.attr("name")).collect();
     assert_eq!(
         names,
@@ -166,11 +166,11 @@ fn check_lists_every_file_and_prompt_and_fails_the_misrouted_prompt() {
         ]
     );
     assert_eq!(lint.num("failures"), 0);
-    let routing = suite(&root, "skillgate.routing");
+    let routing = suite(&root, "skillsift.routing");
     let failed = case(routing, |c| c.child("failure").is_some());
     assert_eq!(
         failed.attr("classname"),
-        "skillgate.routing.suite-stability"
+        "skillsift.routing.suite-stability"
     );
     assert_eq!(
         failed.attr("name"),
@@ -216,7 +216,7 @@ fn hostile_text_comes_back_exactly_and_forbidden_characters_are_replaced() {
     let (code, xml) = run(&["check", "hostile", "--format", "junit"], t.path());
     assert_eq!(code, Some(1));
     let root = checked(&xml);
-    let routing = suite(&root, "skillgate.routing");
+    let routing = suite(&root, "skillsift.routing");
     let names: Vec<&str> = routing.all("testcase").map(|c| c.attr("name")).collect();
     assert!(
         names.contains(&format!("positive: format tables {HOSTILE}").as_str()),
@@ -227,14 +227,14 @@ fn hostile_text_comes_back_exactly_and_forbidden_characters_are_replaced() {
         "{names:?}"
     );
     let js = case(routing, |c| {
-        c.attr("classname") == "skillgate.routing.javascript:alert(1)"
+        c.attr("classname") == "skillsift.routing.javascript:alert(1)"
     });
     assert_eq!(
         js.attr("file"),
         "hostile/evals/cases/javascript:alert(1).json"
     );
     // the failure text and message keep quotes, apostrophes and line ends
-    let lint = suite(&root, "skillgate.lint");
+    let lint = suite(&root, "skillsift.lint");
     let f = case(lint, |c| {
         c.attr("name") == "hostile/skills/javascript:alert(1)/SKILL.md"
     })
@@ -381,7 +381,7 @@ fn a_run_without_a_verdict_is_an_error_not_a_failure() {
 #[test]
 fn score_writes_one_testcase_per_case_and_per_gate() {
     let ex = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/score/example");
-    let out = skillgate()
+    let out = skillsift()
         .args(["score", "--skill"])
         .arg(ex.join("refund-policy"))
         .arg("--cases")
@@ -442,7 +442,7 @@ fn observations_of_several_clients_give_one_document_with_each_clients_suites() 
     }
     let obs = t.path().join("observations.jsonl");
     std::fs::write(&obs, both).unwrap();
-    let out = skillgate()
+    let out = skillsift()
         .args(["score", "--skill"])
         .arg(ex.join("refund-policy"))
         .arg("--cases")
@@ -459,7 +459,7 @@ fn observations_of_several_clients_give_one_document_with_each_clients_suites() 
     );
     let xml = String::from_utf8(out.stdout).unwrap();
     let root = checked(&xml);
-    assert_eq!(root.attr("name"), "skillgate behavioral refund-policy");
+    assert_eq!(root.attr("name"), "skillsift behavioral refund-policy");
     let names: Vec<&str> = root.all("testsuite").map(|s| s.attr("name")).collect();
     assert_eq!(
         names,

@@ -55,7 +55,7 @@ impl Cat {
     }
 
     fn cmd(&self) -> Command {
-        let mut c = Command::cargo_bin("skillgate").unwrap();
+        let mut c = Command::cargo_bin("skillsift").unwrap();
         c.arg("check").arg(self.root()).arg("--no-route");
         c.timeout(std::time::Duration::from_secs(120));
         c
@@ -148,11 +148,11 @@ fn skill_md_of_max_file_bytes_is_parsed_and_one_byte_more_is_sg001() {
 }
 
 #[test]
-fn max_file_bytes_is_read_from_skillgate_toml() {
+fn max_file_bytes_is_read_from_skillsift_toml() {
     let cat = Cat::new();
     cat.valid("small", "");
     std::fs::write(
-        cat.path("skillgate.toml"),
+        cat.path("skillsift.toml"),
         "[catalog]\nmax-file-bytes = 64\n",
     )
     .unwrap();
@@ -198,7 +198,7 @@ fn twenty_thousand_skills_are_checked_whole() {
     }
     // a broken one at the very end of the sort order still gets a verdict
     cat.skill("zz-broken", b"no frontmatter here\n");
-    let mut c = Command::cargo_bin("skillgate").unwrap();
+    let mut c = Command::cargo_bin("skillsift").unwrap();
     let out = c
         .arg("check")
         .arg(cat.root())
@@ -442,7 +442,7 @@ fn a_jsonl_line_of_exactly_4_mib_is_read() {
     assert_eq!(obs[4].len(), 4 * MIB);
     std::fs::write(dir.path().join("cases.jsonl"), cases).unwrap();
     std::fs::write(dir.path().join("observations.jsonl"), obs.join("\n") + "\n").unwrap();
-    let out = Command::cargo_bin("skillgate")
+    let out = Command::cargo_bin("skillsift")
         .unwrap()
         .arg("score")
         .arg("--skill")
@@ -632,7 +632,7 @@ fn a_skills_evals_folder_linked_out_of_the_catalog_is_not_read() {
     assert_eq!(rules_of(&doc, "skills/alpha/evals"), vec!["SG002"]);
     assert!(message_of(&doc, "SG002").contains("symlink leads outside the catalog"));
     assert!(rules_of(&doc, "skills/alpha/evals/eval_set.json").is_empty());
-    let out = Command::cargo_bin("skillgate")
+    let out = Command::cargo_bin("skillsift")
         .unwrap()
         .args(["cases", "alpha"])
         .arg(cat.root())
@@ -667,7 +667,7 @@ fn a_case_file_of_max_case_bytes_is_routed_whole_and_one_byte_more_is_sg400() {
     let cases = cat.path("evals/cases");
     std::fs::create_dir_all(&cases).unwrap();
     std::fs::write(cases.join("alpha.json"), case_file_of_len(4 * MIB)).unwrap();
-    let out = Command::cargo_bin("skillgate")
+    let out = Command::cargo_bin("skillsift")
         .unwrap()
         .arg("check")
         .arg(cat.root())

@@ -93,7 +93,7 @@ fn exemption_for_a_missing_skill_or_section_is_a_warning() {
     assert!(
         stale
             .iter()
-            .all(|f| f.file == "skillgate.toml" && f.severity == "warning")
+            .all(|f| f.file == "skillsift.toml" && f.severity == "warning")
     );
     assert!(stale.iter().any(|f| f.message.contains("`renamed-skill`")));
     assert!(stale.iter().any(|f| f.message.contains("`Verification`")));
@@ -221,7 +221,7 @@ fn consistent_or_unrelated_numbered_lists_pass() {
 fn output_is_identical_between_runs_and_thread_counts() {
     let root = fixture("missing-section");
     let run = |threads: &str| {
-        common::skillgate()
+        common::skillsift()
             .arg("check")
             .arg(&root)
             .args(["--no-route", "--format", "json", "-j", threads])

@@ -229,7 +229,7 @@ fn a_template_folder_is_said_once_and_not_linted_as_a_skill() {
     assert!(d["help"].as_str().unwrap().contains("[catalog] include"));
     // included by configuration, it is a skill again
     std::fs::write(
-        c.path().join("skillgate.toml"),
+        c.path().join("skillsift.toml"),
         "[catalog]\ninclude = [\"**/SKILL.md\"]\n",
     )
     .unwrap();
@@ -393,7 +393,7 @@ fn a_skill_nobody_can_run() {
     assert!(d["message"].as_str().unwrap().contains("nobody can run it"));
     // [lint] clients without Claude Code: none of its rules speak
     std::fs::write(
-        c.path().join("skillgate.toml"),
+        c.path().join("skillsift.toml"),
         "[lint]\nclients = [\"codex\"]\n",
     )
     .unwrap();
@@ -441,7 +441,7 @@ fn no_use_when_clause_is_not_said_of_a_skill_the_model_never_sees() {
     assert!(findings(c.path(), &[], "SG201").is_empty());
     // a linted client that lists it still hears it
     std::fs::write(
-        c.path().join("skillgate.toml"),
+        c.path().join("skillsift.toml"),
         "[lint]\nclients = [\"claude-code\", \"codex\"]\n",
     )
     .unwrap();

@@ -234,7 +234,7 @@ fn client_extension_key_is_a_warning() {
 #[test]
 fn allowed_keys_in_config_are_silent() {
     let dir = tempfile::tempdir().unwrap();
-    let cfg = dir.path().join("skillgate.toml");
+    let cfg = dir.path().join("skillsift.toml");
     std::fs::write(&cfg, "[lint]\nallowed-keys = [\"user-invocable\"]\n").unwrap();
     let r = check_json(&fixture("client-key"), &["--config", cfg.to_str().unwrap()]);
     assert_eq!(r.code, 0);
@@ -244,7 +244,7 @@ fn allowed_keys_in_config_are_silent() {
 #[test]
 fn client_key_removed_from_config_becomes_an_error() {
     let dir = tempfile::tempdir().unwrap();
-    let cfg = dir.path().join("skillgate.toml");
+    let cfg = dir.path().join("skillsift.toml");
     std::fs::write(&cfg, "[lint]\nclient-keys = []\n").unwrap();
     let r = check_json(&fixture("client-key"), &["--config", cfg.to_str().unwrap()]);
     assert_eq!(r.code, 1);
@@ -254,7 +254,7 @@ fn client_key_removed_from_config_becomes_an_error() {
 #[test]
 fn rule_levels_in_config_change_severity_and_exit_code() {
     let dir = tempfile::tempdir().unwrap();
-    let cfg = dir.path().join("skillgate.toml");
+    let cfg = dir.path().join("skillsift.toml");
     std::fs::write(&cfg, "[lint.rules]\nclient-key = \"error\"\n").unwrap();
     let r = check_json(&fixture("client-key"), &["--config", cfg.to_str().unwrap()]);
     assert_eq!(r.code, 1);
@@ -318,7 +318,7 @@ fn rule_command_prints_each_rules_documentation() {
         "SG111", "SG112", "SG113", "SG114", "SG201", "SG202", "SG203", "SG204", "SG205", "SG206",
         "SG207", "SG208", "SG209",
     ] {
-        let out = common::skillgate().args(["rule", id]).output().unwrap();
+        let out = common::skillsift().args(["rule", id]).output().unwrap();
         assert_eq!(out.status.code(), Some(0), "{id}");
         let text = String::from_utf8(out.stdout).unwrap();
         assert!(text.starts_with(&format!("# {id} ")), "{text}");

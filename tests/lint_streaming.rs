@@ -1,4 +1,4 @@
-//! `skillgate check` lints each skill as it is read and then keeps only the
+//! `skillsift check` lints each skill as it is read and then keeps only the
 //! text its findings need. That must find exactly what loading everything
 //! and linting afterwards finds, and reports must still show the lines.
 
@@ -67,7 +67,7 @@ fn the_wild_sample_gives_the_same_findings_either_way() {
 
 #[test]
 fn the_frontmatter_claude_code_reads_survives_the_cut() {
-    // skillgate finds the block never closed (SG012); Claude Code closes it
+    // skillsift finds the block never closed (SG012); Claude Code closes it
     // at the tab-indented `---` and lists the description, so the text it
     // reads must be kept for the client rules
     let dir = tempfile::tempdir().unwrap();
@@ -123,7 +123,7 @@ mod random {
             }
             let every_client = Config::parse(
                 "[lint]\nclients = [\"claude-code\", \"codex\", \"gemini-cli\", \"opencode\"]\n",
-                "skillgate.toml",
+                "skillsift.toml",
             )
             .unwrap();
             let (after, during, cut) = both_ways(dir.path(), &every_client);

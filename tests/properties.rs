@@ -224,7 +224,7 @@ fn write_catalog(root: &std::path::Path, skills: &[(u8, String)]) {
 }
 
 fn check(root: &std::path::Path, format: &str, threads: &str) -> Vec<u8> {
-    let out = Command::cargo_bin("skillgate")
+    let out = Command::cargo_bin("skillsift")
         .unwrap()
         .arg("check")
         .arg(root)

@@ -1,4 +1,4 @@
-//! The `skillgate rank` cache: runs that use it print exactly what runs
+//! The `skillsift rank` cache: runs that use it print exactly what runs
 //! without it print, and every change on disk is seen on the next run.
 //!
 //! Files written less than two seconds before a run are never trusted from
@@ -322,7 +322,7 @@ fn small_catalogs_and_no_cache_runs_write_nothing() {
     let out = bin()
         .args(["rank", PROMPT, "--no-cache"])
         .arg(big.path())
-        .env("SKILLGATE_CACHE_DIR", cache.path())
+        .env("SKILLSIFT_CACHE_DIR", cache.path())
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(0));
@@ -331,7 +331,7 @@ fn small_catalogs_and_no_cache_runs_write_nothing() {
     let out = bin()
         .args(["rank", PROMPT])
         .arg(big.path())
-        .env("SKILLGATE_CACHE_DIR", cache.path())
+        .env("SKILLSIFT_CACHE_DIR", cache.path())
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(0));

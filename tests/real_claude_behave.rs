@@ -1,10 +1,10 @@
-//! Tier 3 end to end against the real Claude Code CLI: `skillgate check
+//! Tier 3 end to end against the real Claude Code CLI: `skillsift check
 //! --behavioral` drives `claude -p` for every run and grading, and the CLI
 //! talks to a scripted model on 127.0.0.1 (tests/scripted). These are the
 //! conformance tests of the built-in agent: run them against your installed
-//! version with `SKILLGATE_CLAUDE=$(command -v claude) cargo test --test
+//! version with `SKILLSIFT_CLAUDE=$(command -v claude) cargo test --test
 //! real_claude_behave`. Each test skips with a message when `claude` is not
-//! installed (and fails instead under `SKILLGATE_REQUIRE_CLIENTS=1`).
+//! installed (and fails instead under `SKILLSIFT_REQUIRE_CLIENTS=1`).
 
 mod real_client;
 mod scripted;
@@ -161,7 +161,7 @@ fn a_model_guessing_the_skill_in_the_baseline_loads_nothing_and_the_iteration_st
         .stderr(predicate::str::contains(
             "run 2/4 positive-1 without #1: exit code 0, no skill loaded (refused Skill call: demo-skill)",
         ));
-    // The CLI refused each baseline call; skillgate counted none of them.
+    // The CLI refused each baseline call; skillsift counted none of them.
     let results = skill_results(&lab.endpoint);
     assert!(
         results

@@ -4,7 +4,7 @@
 //! that passes only on a refused call, an earlier version installed in the
 //! baseline arm (listed and loaded there without stopping the evaluation),
 //! and siblings listed in both arms. Each test skips with a message when
-//! `claude` is not installed (and fails under `SKILLGATE_REQUIRE_CLIENTS=1`).
+//! `claude` is not installed (and fails under `SKILLSIFT_REQUIRE_CLIENTS=1`).
 
 mod real_client;
 mod scripted;
@@ -15,7 +15,7 @@ use serde_json::{Value, json};
 
 const POSITIVE: &str = "The invoice total is off by a cent, fix it";
 
-/// One dialogue eval checked by skillgate alone.
+/// One dialogue eval checked by skillsift alone.
 fn checked_eval(expectations: Value) -> Value {
     json!([{
         "id": 1,
@@ -94,7 +94,7 @@ fn a_refused_call_is_recorded_and_a_permission_test_passes_only_on_it() {
         .assert()
         .code(1)
         .stderr(predicate::str::contains(
-            "skillgate: warning: [behave] allowed-tools holds `Bash`: Claude Code runs every shell command the agent writes without asking",
+            "skillsift: warning: [behave] allowed-tools holds `Bash`: Claude Code runs every shell command the agent writes without asking",
         ))
         .stdout(predicate::str::contains("FAIL  eval-1 trial 1: \"a `Bash` call is attempted and refused by the permission system\" (check tool_refused)"))
         .stdout(predicate::str::contains(

@@ -1,6 +1,6 @@
-//! The conformance test: skillgate's predicted Claude Code listing equals,
+//! The conformance test: skillsift's predicted Claude Code listing equals,
 //! skill by skill and byte for byte, the listing the real CLI sends to a
-//! loopback endpoint. `skillgate listing --verify` runs the installed
+//! loopback endpoint. `skillsift listing --verify` runs the installed
 //! `claude` (three runs of about a second) and compares.
 //!
 //! - `tests/fixtures/client/claude-code/`: one skill per fact of
@@ -18,7 +18,7 @@
 //! - `../shared/corpora/wild-sample/`: 1,000 real SKILL.md files, with a
 //!   budget large enough that every entry shows its text.
 //!
-//! Skips with a message when `claude` is absent (SKILLGATE_REQUIRE_CLIENTS
+//! Skips with a message when `claude` is absent (SKILLSIFT_REQUIRE_CLIENTS
 //! makes that a failure), and the wild test when the corpus is absent.
 
 mod common;
@@ -35,14 +35,14 @@ fn verify(root: &Path, claude: &Path, extra: &[&str]) -> Value {
         claude.parent().unwrap().display(),
         std::env::var("PATH").unwrap_or_default()
     );
-    let out = Command::cargo_bin("skillgate")
+    let out = Command::cargo_bin("skillsift")
         .unwrap()
         .arg("listing")
         .arg(root)
         .args(["--verify", "--format", "json"])
         .args(extra)
         .env("PATH", path)
-        .env("SKILLGATE_CACHE_DIR", cache.path())
+        .env("SKILLSIFT_CACHE_DIR", cache.path())
         .timeout(std::time::Duration::from_secs(300))
         .output()
         .unwrap();
@@ -122,7 +122,7 @@ fn the_project_commands_are_listed_exactly_as_the_real_cli_lists_them() {
     assert_eq!(commands, 15);
     // and again over budget, where commands show their name only
     let tmp = tempfile::tempdir().unwrap();
-    let config = tmp.path().join("skillgate.toml");
+    let config = tmp.path().join("skillsift.toml");
     std::fs::write(&config, "[route]\nlisting-budget-chars = 3000\n").unwrap();
     let doc = verify(&root, &claude, &["--config", config.to_str().unwrap()]);
     assert!(
@@ -158,7 +158,7 @@ fn a_thousand_real_skills_are_listed_exactly_as_the_real_cli_lists_them() {
         std::fs::create_dir_all(&dir).unwrap();
         std::fs::copy(&src, dir.join("SKILL.md")).unwrap();
     }
-    let config = tmp.path().join("skillgate.toml");
+    let config = tmp.path().join("skillsift.toml");
     std::fs::write(&config, "[route]\nlisting-budget-chars = 100000000\n").unwrap();
     let doc = verify(tmp.path(), &claude, &["--config", config.to_str().unwrap()]);
     assert_eq!(doc["verify"]["skills"], 1000);

@@ -1,10 +1,10 @@
-//! Tier 3 end to end against the real Codex CLI: `skillgate check
+//! Tier 3 end to end against the real Codex CLI: `skillsift check
 //! --behavioral --agent codex` drives `codex exec` for every run and
 //! grading, and the CLI talks to a scripted Responses API on 127.0.0.1
 //! (tests/scripted). Run them against your installed version with
-//! `SKILLGATE_CODEX=$(command -v codex) cargo test --test
+//! `SKILLSIFT_CODEX=$(command -v codex) cargo test --test
 //! real_codex_behave`; each test skips with a message when `codex` is not
-//! installed (and fails instead under `SKILLGATE_REQUIRE_CLIENTS=1`).
+//! installed (and fails instead under `SKILLSIFT_REQUIRE_CLIENTS=1`).
 
 mod real_client;
 mod scripted;
@@ -124,7 +124,7 @@ fn two_clients_run_the_same_cases_are_gated_each_and_merge_only_when_asked() {
     assert_eq!(plan["agent"]["grader_version"], "2.1.197");
     let (one, two) = (lab.iteration(1), lab.iteration(2));
     let merge = |extra: &[&str], out: &std::path::Path| {
-        let mut c = assert_cmd::Command::cargo_bin("skillgate").unwrap();
+        let mut c = assert_cmd::Command::cargo_bin("skillsift").unwrap();
         c.current_dir(lab.root.parent().unwrap())
             .args(["merge"])
             .arg(&one)
@@ -160,7 +160,7 @@ fn two_clients_run_the_same_cases_are_gated_each_and_merge_only_when_asked() {
         );
     }
     // the scorer reads the merged evidence per client too
-    let out = assert_cmd::Command::cargo_bin("skillgate")
+    let out = assert_cmd::Command::cargo_bin("skillsift")
         .unwrap()
         .current_dir(lab.root.parent().unwrap())
         .args([
@@ -194,7 +194,7 @@ fn two_clients_run_the_same_cases_are_gated_each_and_merge_only_when_asked() {
     assert_eq!(doc["verdict"], "insufficient");
     // the HTML report is about one client's iteration
     let report = |dir: &std::path::Path, html: &std::path::Path| {
-        let mut c = assert_cmd::Command::cargo_bin("skillgate").unwrap();
+        let mut c = assert_cmd::Command::cargo_bin("skillsift").unwrap();
         c.current_dir(lab.root.parent().unwrap())
             .arg("report")
             .arg(dir)

@@ -1,12 +1,12 @@
-//! The conformance test of Codex's listing: skillgate's prediction equals,
+//! The conformance test of Codex's listing: skillsift's prediction equals,
 //! skill by skill and byte for byte, the listing `codex exec` sends to a
-//! loopback Responses API (`skillgate listing --client codex --verify`):
+//! loopback Responses API (`skillsift listing --client codex --verify`):
 //! the tricky skills of `tests/fixtures/client/agents/` (splits, BOM,
 //! YAML errors and Codex's quoting retry, numbers, nesting, dot folders,
 //! the 1,024-character cut, long names, twins), the 1,000 files of the
 //! wild sample (in parts that fit the listing budget), and a catalog over
 //! the budget, whose descriptions Codex shortens. Skips with a message when
-//! `codex` is absent (SKILLGATE_REQUIRE_CLIENTS makes that a failure), and
+//! `codex` is absent (SKILLSIFT_REQUIRE_CLIENTS makes that a failure), and
 //! the wild test when the corpus is absent.
 
 mod real_client;
@@ -98,7 +98,7 @@ fn a_thousand_real_skills_are_listed_exactly_as_the_real_cli_lists_them() {
     // whose listing stays within Codex's budget
     let cfg = tmp.path().join("unbounded.toml");
     std::fs::write(&cfg, "[route]\nlisting-budget-chars = 100000000\n").unwrap();
-    let out = assert_cmd::Command::cargo_bin("skillgate")
+    let out = assert_cmd::Command::cargo_bin("skillsift")
         .unwrap()
         .arg("listing")
         .arg(&all[0])

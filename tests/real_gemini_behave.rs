@@ -1,10 +1,10 @@
-//! Tier 3 end to end against the real Gemini CLI: `skillgate check
+//! Tier 3 end to end against the real Gemini CLI: `skillsift check
 //! --behavioral --agent gemini` drives `gemini -p` for every run and
 //! grading, and the CLI talks to a scripted Gemini API on 127.0.0.1
 //! (tests/scripted). Run them against your installed version with
-//! `SKILLGATE_GEMINI=$(command -v gemini) cargo test --test
+//! `SKILLSIFT_GEMINI=$(command -v gemini) cargo test --test
 //! real_gemini_behave`; each test skips with a message when `gemini` is
-//! not installed (and fails instead under `SKILLGATE_REQUIRE_CLIENTS=1`).
+//! not installed (and fails instead under `SKILLSIFT_REQUIRE_CLIENTS=1`).
 
 mod real_client;
 mod scripted;
@@ -85,7 +85,7 @@ fn with_no_model_configured_one_request_per_turn_carries_the_prompt_and_the_mode
             scripted::dialogue("The invoice total is off by a cent: what rounding rule applies?"),
         ),
     );
-    let toml = lab.root.join("skillgate.toml");
+    let toml = lab.root.join("skillsift.toml");
     let text = std::fs::read_to_string(&toml).unwrap();
     std::fs::write(&toml, text.replace("model = \"gemini-2.5-pro\"\n", "")).unwrap();
     lab.behave(&["--trials", "1", "--trigger-runs", "decide"])

@@ -1,6 +1,6 @@
-//! The conformance test of Gemini CLI's listing: skillgate's prediction
+//! The conformance test of Gemini CLI's listing: skillsift's prediction
 //! equals, skill by skill and byte for byte, the `<available_skills>` that
-//! `gemini -p` sends to a loopback Gemini API (`skillgate listing --client
+//! `gemini -p` sends to a loopback Gemini API (`skillsift listing --client
 //! gemini-cli --verify`): the tricky skills of
 //! `tests/fixtures/client/agents/` and the 1,000 files of the wild sample.
 //! Several skills with one name are not compared (Gemini CLI lists one,

@@ -1,10 +1,10 @@
-//! Tier 3 end to end against the real opencode: `skillgate check
+//! Tier 3 end to end against the real opencode: `skillsift check
 //! --behavioral --agent opencode` drives `opencode run` for every run and
 //! grading, and the CLI talks to a scripted Chat Completions API on 127.0.0.1
 //! (tests/scripted). Run them against your installed version with
-//! `SKILLGATE_OPENCODE=$(command -v opencode) cargo test --test
+//! `SKILLSIFT_OPENCODE=$(command -v opencode) cargo test --test
 //! real_opencode_behave`; each test skips with a message when `opencode` is
-//! not installed (and fails instead under `SKILLGATE_REQUIRE_CLIENTS=1`).
+//! not installed (and fails instead under `SKILLSIFT_REQUIRE_CLIENTS=1`).
 
 mod real_client;
 mod scripted;

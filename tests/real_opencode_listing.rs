@@ -1,6 +1,6 @@
-//! The conformance test of opencode's listing: skillgate's prediction
+//! The conformance test of opencode's listing: skillsift's prediction
 //! equals, skill by skill and byte for byte, the `<available_skills>` that
-//! `opencode run` sends to a loopback Chat Completions API (`skillgate listing --client
+//! `opencode run` sends to a loopback Chat Completions API (`skillsift listing --client
 //! opencode --verify`): the tricky skills of
 //! `tests/fixtures/client/agents/` and the 1,000 files of the wild sample.
 //! Several skills with one name are not compared (opencode lists one,

@@ -1,11 +1,11 @@
-//! `skillgate report`: the HTML page of a catalog's routing and of Tier 3
+//! `skillsift report`: the HTML page of a catalog's routing and of Tier 3
 //! iterations, driven through the binary. What a browser makes of the pages
 //! is tests/report_browser.rs.
 
 mod common;
 mod report_support;
 
-use common::skillgate;
+use common::skillsift;
 use predicates::str::contains;
 use report_support::behave::{Env, read_json};
 use report_support::{
@@ -26,9 +26,9 @@ fn corpus(name: &str) -> Option<std::path::PathBuf> {
     }
 }
 
-/// `skillgate report PATH -o FILE`: the page, after checking the exit code.
+/// `skillsift report PATH -o FILE`: the page, after checking the exit code.
 fn render(path: &Path, file: &Path) -> String {
-    skillgate()
+    skillsift()
         .arg("report")
         .arg(path)
         .arg("-o")
@@ -187,7 +187,7 @@ fn the_wild_sample_renders_its_collisions_and_findings_under_5_mb() {
 fn report_writes_to_standard_output_with_a_dash() {
     let t = tempfile::tempdir().unwrap();
     let root = hostile_catalog(t.path());
-    let out = skillgate()
+    let out = skillsift()
         .current_dir(t.path())
         .args(["report", "hostile", "-o", "-"])
         .output()
@@ -195,7 +195,7 @@ fn report_writes_to_standard_output_with_a_dash() {
     assert_eq!(out.status.code(), Some(0));
     let html = String::from_utf8(out.stdout).unwrap();
     assert!(html.starts_with("<!DOCTYPE html>"));
-    skillgate()
+    skillsift()
         .current_dir(t.path())
         .args(["report", "hostile", "-o", "r.html"])
         .assert()
@@ -209,14 +209,14 @@ fn report_writes_to_standard_output_with_a_dash() {
 #[test]
 fn report_refuses_what_it_cannot_read() {
     let t = tempfile::tempdir().unwrap();
-    skillgate()
+    skillsift()
         .args(["report", "no/such/catalog", "-o", "x.html"])
         .current_dir(t.path())
         .assert()
         .code(2)
         .stderr(contains("no/such/catalog: no such file or folder"));
     let root = hostile_catalog(t.path());
-    skillgate()
+    skillsift()
         .arg("report")
         .arg(&root)
         .args(["-o", "missing/folder/r.html"])
@@ -224,7 +224,7 @@ fn report_refuses_what_it_cannot_read() {
         .assert()
         .code(2)
         .stderr(contains("write the report into a folder that exists"));
-    skillgate()
+    skillsift()
         .arg("report")
         .arg(&root)
         .assert()
@@ -234,19 +234,19 @@ fn report_refuses_what_it_cannot_read() {
     let it = t.path().join("results/demo/iteration-1");
     std::fs::create_dir_all(&it).unwrap();
     std::fs::write(it.join("plan.json"), "{\"format\": 1}").unwrap();
-    skillgate()
+    skillsift()
         .arg("report")
         .arg(&it)
         .args(["-o", "r.html"])
         .current_dir(t.path())
         .assert()
         .code(2)
-        .stderr(contains("plan.json: not a skillgate results file"));
+        .stderr(contains("plan.json: not a skillsift results file"));
     // the results of several skills
     let other = t.path().join("results/other/iteration-1");
     std::fs::create_dir_all(&other).unwrap();
     std::fs::copy(it.join("plan.json"), other.join("plan.json")).unwrap();
-    skillgate()
+    skillsift()
         .arg("report")
         .arg(t.path().join("results"))
         .args(["-o", "r.html"])
@@ -418,7 +418,7 @@ fn the_listing_shows_what_the_model_does_not_see_and_what_is_cut() {
     ));
     // the specification's reading lists all three, whole
     let spec = t.path().join("spec.html");
-    skillgate()
+    skillsift()
         .arg("report")
         .arg(&root)
         .args(["--client", "spec", "-o"])
@@ -514,7 +514,7 @@ fn the_listing_shows_the_project_commands_claude_code_lists_beside_the_skills() 
     assert_only_own_markup(&html);
     let section = &html[html.find("<section id=\"listing\">").unwrap()..];
     let section = &section[..section.find("</section>").unwrap()];
-    let listed = skillgate()
+    let listed = skillsift()
         .args(["listing", "--format", "json"])
         .arg(&root)
         .output()

@@ -4,16 +4,16 @@
 //! error, exception, dialog or network request, hostile text included.
 //!
 //! Skips (with a message) when no Chromium is installed. With
-//! `SKILLGATE_SCREENSHOTS=DIR` it also writes `routing.png` and
+//! `SKILLSIFT_SCREENSHOTS=DIR` it also writes `routing.png` and
 //! `behavioral.png` there (the pictures of docs/report.md come from
-//! `SKILLGATE_SCREENSHOTS=docs/img cargo test --test report_browser`).
+//! `SKILLSIFT_SCREENSHOTS=docs/img cargo test --test report_browser`).
 
 mod browser_support;
 mod common;
 mod report_support;
 
 use browser_support::Browser;
-use common::skillgate;
+use common::skillsift;
 use report_support::behave::Env;
 use report_support::{
     HOSTILE, check_doc, hostile_catalog, report, run_iteration, scored_cases, xss_eval,
@@ -22,7 +22,7 @@ use serde_json::json;
 use std::path::{Path, PathBuf};
 
 fn screenshot(page: &mut browser_support::Page, name: &str) {
-    if let Some(dir) = std::env::var_os("SKILLGATE_SCREENSHOTS") {
+    if let Some(dir) = std::env::var_os("SKILLSIFT_SCREENSHOTS") {
         let dir = PathBuf::from(dir);
         std::fs::create_dir_all(&dir).unwrap();
         std::fs::write(dir.join(name), page.screenshot()).unwrap();
@@ -49,7 +49,7 @@ fn the_routing_report_works_in_chromium() {
     let t = tempfile::tempdir().unwrap();
     let file = t.path().join("routing.html");
     // from the catalog's folder, so the page names it as a user would
-    skillgate()
+    skillsift()
         .current_dir(root.parent().unwrap())
         .arg("report")
         .arg(root.file_name().unwrap())
@@ -134,7 +134,7 @@ fn hostile_text_stays_text_in_chromium() {
     let t = tempfile::tempdir().unwrap();
     let root = hostile_catalog(t.path());
     let file = t.path().join("hostile.html");
-    skillgate()
+    skillsift()
         .arg("report")
         .arg(&root)
         .arg("-o")

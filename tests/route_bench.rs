@@ -5,11 +5,11 @@
 //! it on a release build and read the figures it prints:
 //!
 //! ```sh
-//! SKILLGATE_BENCH_DIR=/tmp/sgbench cargo test --release --test route_bench -- --ignored --nocapture
-//! # then, with the catalogs it left in $SKILLGATE_BENCH_DIR:
-//! hyperfine -w 3 'target/release/skillgate rank "review this pull request for security issues" /tmp/sgbench/skills-15000'
-//! hyperfine -w 1 'target/release/skillgate check /tmp/sgbench/skills-10000 --format json --no-route' \
-//!                'target/release/skillgate check /tmp/sgbench/skills-10000 --format json'
+//! SKILLSIFT_BENCH_DIR=/tmp/sgbench cargo test --release --test route_bench -- --ignored --nocapture
+//! # then, with the catalogs it left in $SKILLSIFT_BENCH_DIR:
+//! hyperfine -w 3 'target/release/skillsift rank "review this pull request for security issues" /tmp/sgbench/skills-15000'
+//! hyperfine -w 1 'target/release/skillsift check /tmp/sgbench/skills-10000 --format json --no-route' \
+//!                'target/release/skillsift check /tmp/sgbench/skills-10000 --format json'
 //! ```
 //!
 //! Generation (seeded SplitMix64, so the same seed writes the same bytes):
@@ -265,7 +265,7 @@ fn bench_tier2_at_scale() {
         eprintln!("skipping: ../shared/corpora/wild-sample not present");
         return;
     };
-    let keep = std::env::var_os("SKILLGATE_BENCH_DIR");
+    let keep = std::env::var_os("SKILLSIFT_BENCH_DIR");
     let tmp = tempfile::tempdir().unwrap();
     let base = keep
         .as_ref()
@@ -358,11 +358,11 @@ fn bench_tier2_at_scale() {
 }
 
 /// A 1,000-skill catalog with five trigger prompts per skill, for timing
-/// `skillgate report` on it:
+/// `skillsift report` on it:
 ///
 /// ```sh
-/// SKILLGATE_BENCH_DIR=/tmp/sgbench cargo test --release --test route_bench -- --ignored generate_1000 --nocapture
-/// hyperfine -w 2 'target/release/skillgate report /tmp/sgbench/skills-1000 -o /tmp/r.html'
+/// SKILLSIFT_BENCH_DIR=/tmp/sgbench cargo test --release --test route_bench -- --ignored generate_1000 --nocapture
+/// hyperfine -w 2 'target/release/skillsift report /tmp/sgbench/skills-1000 -o /tmp/r.html'
 /// ```
 #[test]
 #[ignore = "generates a catalog for benchmarks: run with --ignored"]
@@ -371,8 +371,8 @@ fn generate_1000() {
         eprintln!("skipping: ../shared/corpora/wild-sample not present");
         return;
     };
-    let Some(base) = std::env::var_os("SKILLGATE_BENCH_DIR") else {
-        eprintln!("skipping: set SKILLGATE_BENCH_DIR to the folder to write the catalog into");
+    let Some(base) = std::env::var_os("SKILLSIFT_BENCH_DIR") else {
+        eprintln!("skipping: set SKILLSIFT_BENCH_DIR to the folder to write the catalog into");
         return;
     };
     let dir = Path::new(&base).join("skills-1000");

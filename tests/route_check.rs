@@ -1,4 +1,4 @@
-//! Tier 2 through `skillgate check`: one test per behaviour, each on a
+//! Tier 2 through `skillsift check`: one test per behaviour, each on a
 //! catalog small enough to read here.
 
 mod route_common;
@@ -576,7 +576,7 @@ fn malformed_baseline_is_a_usage_error() {
     std::fs::write(&base, "{\"version\": 1}").unwrap();
     let (code, _, err) = cat.check_human(&["--baseline", base.to_str().unwrap()]);
     assert_eq!(code, 2);
-    assert!(err.contains("not a skillgate baseline"), "{err}");
+    assert!(err.contains("not a skillsift baseline"), "{err}");
 }
 
 #[test]

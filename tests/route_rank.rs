@@ -1,4 +1,4 @@
-//! `skillgate rank "<prompt>" [ROOT]` through the binary.
+//! `skillsift rank "<prompt>" [ROOT]` through the binary.
 
 mod route_common;
 

@@ -1,19 +1,19 @@
 //! The routing benchmark: Tier 2 on catalogs written by others, with the
 //! trigger prompts their own authors wrote (`../shared/corpora/routing-bench`
 //! and `../shared/corpora/addyosmani-agent-skills`), through the binary:
-//! `skillgate check --format json <catalog>` with the default client.
+//! `skillsift check --format json <catalog>` with the default client.
 //!
 //! Prints, per catalog and pooled, rank-1, top-3 and ties for first beside
 //! the reference figure (the original design's `run-evals.js`, where it
 //! was measured), and checks the table in `docs/routing-benchmark.md`
-//! (`SKILLGATE_BENCH_WRITE=1` rewrites it). Floors: no catalog below its
+//! (`SKILLSIFT_BENCH_WRITE=1` rewrites it). Floors: no catalog below its
 //! reference, addyosmani at 67/78 or better, the pooled rank-1 at
 //! [`POOLED_FLOOR`] or better. Skips with a message when `../shared` is
 //! absent; `.ci/run` runs it.
 
 mod common;
 
-use common::skillgate;
+use common::skillsift;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
@@ -59,7 +59,7 @@ fn corpora() -> Option<PathBuf> {
 }
 
 fn measure(dir: &Path, reference: Option<u64>) -> Row {
-    let out = skillgate()
+    let out = skillsift()
         .arg("check")
         .arg(dir)
         .args(["--format", "json"])
@@ -157,12 +157,12 @@ fn routing_benchmark() {
     let (head, rest) = text.split_once(BEGIN).expect("begin marker");
     let (_, tail) = rest.split_once(END).expect("end marker");
     let want = format!("{head}{BEGIN}\n{table}\n{END}{tail}");
-    if std::env::var_os("SKILLGATE_BENCH_WRITE").is_some() {
+    if std::env::var_os("SKILLSIFT_BENCH_WRITE").is_some() {
         std::fs::write(&doc, want).unwrap();
     } else {
         assert!(
             text == want,
-            "docs/routing-benchmark.md is out of date; rerun with SKILLGATE_BENCH_WRITE=1:\n{table}"
+            "docs/routing-benchmark.md is out of date; rerun with SKILLSIFT_BENCH_WRITE=1:\n{table}"
         );
     }
 }

@@ -32,7 +32,7 @@ fn catalog_with_findings() -> tempfile::TempDir {
 }
 
 fn run(root: &Path, format: &str) -> Vec<u8> {
-    let out = Command::cargo_bin("skillgate")
+    let out = Command::cargo_bin("skillsift")
         .unwrap()
         .args(["check", "--format", format])
         .arg(root)
@@ -114,7 +114,7 @@ fn sarif_results_carry_everything_json_diagnostics_have() {
             assert_eq!(d["start_byte"], loc["region"]["byteOffset"]);
         }
         assert!(
-            r["partialFingerprints"]["skillgate/v1"]
+            r["partialFingerprints"]["skillsift/v1"]
                 .as_str()
                 .unwrap()
                 .len()
@@ -140,7 +140,7 @@ fn routing_flags_with_no_route_are_a_usage_error() {
         vec!["--baseline", "b.json"],
         vec!["--save-baseline", "b.json"],
     ] {
-        let out = Command::cargo_bin("skillgate")
+        let out = Command::cargo_bin("skillsift")
             .unwrap()
             .arg("check")
             .arg("--no-route")

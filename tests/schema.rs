@@ -1,4 +1,4 @@
-//! `skillgate schema cases|trigger-set|evals|waza|config` print JSON Schemas that accept real files
+//! `skillsift schema cases|trigger-set|evals|waza|config` print JSON Schemas that accept real files
 //! and reject broken ones.
 
 use assert_cmd::Command;
@@ -6,7 +6,7 @@ use serde_json::Value;
 use std::path::Path;
 
 fn schema(kind: &str) -> jsonschema::Validator {
-    let out = Command::cargo_bin("skillgate")
+    let out = Command::cargo_bin("skillsift")
         .unwrap()
         .args(["schema", kind])
         .output()
@@ -61,11 +61,11 @@ fn config_schema_matches_what_the_parser_accepts() {
     let typo = "[route]\ntop_k = 5\n";
     assert!(!v.is_valid(&toml_to_json(typo)));
     assert!(config::Config::parse(typo, "t").is_err());
-    let own = Path::new(env!("CARGO_MANIFEST_DIR")).join("skillgate.toml");
+    let own = Path::new(env!("CARGO_MANIFEST_DIR")).join("skillsift.toml");
     if let Ok(text) = std::fs::read_to_string(own) {
         assert!(
             v.is_valid(&toml_to_json(&text)),
-            "the repository's own skillgate.toml"
+            "the repository's own skillsift.toml"
         );
     }
 }

@@ -1,4 +1,4 @@
-//! `skillgate score` over per-expectation verdicts: the quality-delta gate
+//! `skillsift score` over per-expectation verdicts: the quality-delta gate
 //! on both sides of its threshold (exact points), blockers, blockers the
 //! skill fixes, and what the scorer refuses.
 
@@ -64,7 +64,7 @@ impl Evidence {
     }
 
     fn score(&self, extra: &[&str]) -> (i32, String) {
-        let out = common::skillgate()
+        let out = common::skillsift()
             .args(["score", "--trials", "1", "--skill"])
             .arg(self.path("refund-policy"))
             .arg("--cases")
@@ -259,8 +259,8 @@ fn verdicts_that_do_not_match_the_case_are_refused_with_their_line() {
 fn the_docs_worked_example_is_the_real_output() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let (words, shown) = common::doc_example("tier3-gates.md", "## A worked example");
-    assert_eq!(words[0], "skillgate");
-    let out = common::skillgate()
+    assert_eq!(words[0], "skillsift");
+    let out = common::skillsift()
         .current_dir(root)
         .args(&words[1..])
         .output()

@@ -1,4 +1,4 @@
-//! `skillgate score` refuses inconsistent or unsafe evidence with exit 2 and
+//! `skillsift score` refuses inconsistent or unsafe evidence with exit 2 and
 //! a message naming the file and line; it never scores a subset.
 
 use assert_cmd::Command;
@@ -59,7 +59,7 @@ impl Evidence {
     fn cmd(&self) -> Command {
         std::fs::write(self.path("cases.jsonl"), self.cases.join("\n") + "\n").unwrap();
         std::fs::write(self.path("observations.jsonl"), self.obs.join("\n") + "\n").unwrap();
-        let mut c = Command::cargo_bin("skillgate").unwrap();
+        let mut c = Command::cargo_bin("skillsift").unwrap();
         c.arg("score")
             .arg("--skill")
             .arg(self.path("demo-skill"))
@@ -361,7 +361,7 @@ fn skill_folder_without_skill_md_is_refused() {
 
 #[test]
 fn missing_flags_are_a_usage_error() {
-    Command::cargo_bin("skillgate")
+    Command::cargo_bin("skillsift")
         .unwrap()
         .args(["score", "--cases", "x.jsonl"])
         .assert()

@@ -1,4 +1,4 @@
-//! `skillgate score` reports: verdicts and their exit codes, the JSON shape,
+//! `skillsift score` reports: verdicts and their exit codes, the JSON shape,
 //! determinism, and the example of docs/scorer.md.
 
 mod common;
@@ -13,12 +13,12 @@ fn manifest() -> &'static Path {
 }
 
 /// The exact command docs/scorer.md shows, run from the repository root.
-const DOCS_COMMAND: &str = "skillgate score --skill tests/fixtures/score/example/refund-policy --cases tests/fixtures/score/example/cases.jsonl --observations tests/fixtures/score/example/observations.jsonl --min-trigger-f1 0.8 --min-uplift 0.1";
+const DOCS_COMMAND: &str = "skillsift score --skill tests/fixtures/score/example/refund-policy --cases tests/fixtures/score/example/cases.jsonl --observations tests/fixtures/score/example/observations.jsonl --min-trigger-f1 0.8 --min-uplift 0.1";
 
 fn run_line(line: &str) -> Command {
     let mut words = line.split_whitespace();
-    assert_eq!(words.next(), Some("skillgate"));
-    let mut c = Command::cargo_bin("skillgate").unwrap();
+    assert_eq!(words.next(), Some("skillsift"));
+    let mut c = Command::cargo_bin("skillsift").unwrap();
     c.current_dir(manifest()).args(words);
     c
 }
@@ -198,7 +198,7 @@ fn write_evidence(dir: &Path, cases: &[(&str, &str, bool, &str)]) -> (PathBuf, P
 }
 
 fn score(skill: &Path, cases: &Path, obs: &Path) -> Command {
-    let mut c = Command::cargo_bin("skillgate").unwrap();
+    let mut c = Command::cargo_bin("skillsift").unwrap();
     c.arg("score")
         .arg("--skill")
         .arg(skill)

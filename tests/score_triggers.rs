@@ -1,4 +1,4 @@
-//! `skillgate score triggers FILE`: per-client trigger-set gates.
+//! `skillsift score triggers FILE`: per-client trigger-set gates.
 
 use assert_cmd::Command;
 use predicates::prelude::PredicateBooleanExt;
@@ -7,18 +7,18 @@ use std::path::Path;
 
 /// The exact trigger-set command docs/scorer.md shows.
 const DOCS_COMMAND: &str =
-    "skillgate score triggers tests/fixtures/score/example/triggers.json --hide-heldout";
+    "skillsift score triggers tests/fixtures/score/example/triggers.json --hide-heldout";
 
 fn run_line(line: &str) -> Command {
     let mut words = line.split_whitespace();
-    assert_eq!(words.next(), Some("skillgate"));
-    let mut c = Command::cargo_bin("skillgate").unwrap();
+    assert_eq!(words.next(), Some("skillsift"));
+    let mut c = Command::cargo_bin("skillsift").unwrap();
     c.current_dir(env!("CARGO_MANIFEST_DIR")).args(words);
     c
 }
 
 fn triggers(file: &Path, extra: &[&str]) -> Command {
-    let mut c = Command::cargo_bin("skillgate").unwrap();
+    let mut c = Command::cargo_bin("skillsift").unwrap();
     c.args(["score", "triggers"]).arg(file).args(extra);
     c
 }
@@ -80,7 +80,7 @@ fn readme_example_fails_the_client_that_misses_and_hides_heldout_text() {
 
 #[test]
 fn without_hide_heldout_every_failing_row_is_shown() {
-    run_line("skillgate score triggers tests/fixtures/score/example/triggers.json")
+    run_line("skillsift score triggers tests/fixtures/score/example/triggers.json")
         .assert()
         .code(1)
         .stdout(contains("\"Send the damaged mug back for a refund\""));
@@ -269,7 +269,7 @@ fn symlinked_trigger_file_is_refused() {
 
 #[test]
 fn score_flags_with_the_triggers_subcommand_are_refused() {
-    run_line("skillgate score --skill tests/fixtures/score/example/refund-policy triggers tests/fixtures/score/example/triggers.json")
+    run_line("skillsift score --skill tests/fixtures/score/example/refund-policy triggers tests/fixtures/score/example/triggers.json")
         .assert()
         .code(2)
         .stderr(contains("`score triggers` reads only its FILE"));

@@ -8,7 +8,7 @@
 //! - nothing from a trace or a grader reply is executed;
 //! - an API key in the environment appears in no result file and no report.
 //!
-//! Also: every process skillgate starts goes through one spawn point
+//! Also: every process skillsift starts goes through one spawn point
 //! (`behave::process::run`) that takes a program and its arguments.
 //!
 //! The grader's fence (behave_check.rs: a_hostile_trace_cannot_close_the_fence,
@@ -305,7 +305,7 @@ fn every_process_is_started_by_the_one_spawn_point() {
             }
             for shell in ["\"sh\"", "\"bash\"", "\"/bin/sh\"", "\"-c\""] {
                 // opencode calls its shell tool `bash`: the name of a tool in
-                // its permission block, not a program skillgate starts
+                // its permission block, not a program skillsift starts
                 let tool_name = p.ends_with("behave/src/agent/opencode.rs") && shell == "\"bash\"";
                 assert!(
                     tool_name || !line.contains(shell),

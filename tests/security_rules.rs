@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::skillgate;
+use common::skillsift;
 use std::path::PathBuf;
 
 fn catalog() -> PathBuf {
@@ -13,7 +13,7 @@ fn catalog() -> PathBuf {
 
 /// `(rule, file, line)` of every SG7xx finding.
 fn findings() -> Vec<(String, String, u64, String)> {
-    let out = skillgate()
+    let out = skillsift()
         .args(["check", "--no-route", "--format", "json"])
         .arg(catalog())
         .output()
@@ -126,7 +126,7 @@ fn messages_name_what_is_hidden() {
 
 #[test]
 fn the_notice_lists_every_command_that_runs_without_asking() {
-    let out = skillgate()
+    let out = skillsift()
         .args(["check", "--no-route", "--format", "json"])
         .arg(catalog().join("skills/sg706-hooks"))
         .output()
@@ -159,7 +159,7 @@ fn no_format_shows_a_secret() {
         "MIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo4lgOEePzNm0tRgeLezV6ffAt0gun",
     ];
     for format in ["human", "json", "sarif", "github", "junit"] {
-        let out = skillgate()
+        let out = skillsift()
             .args(["check", "--no-route", "--format", format])
             .arg(catalog())
             .output()
@@ -172,7 +172,7 @@ fn no_format_shows_a_secret() {
         }
     }
     // the human snippet shows the line with the token masked
-    let out = skillgate()
+    let out = skillsift()
         .args(["check", "--no-route"])
         .arg(catalog().join("skills/sg704-secret"))
         .output()
@@ -189,7 +189,7 @@ fn the_rules_document_their_family() {
     for id in [
         "SG700", "SG701", "SG702", "SG703", "SG704", "SG705", "SG706",
     ] {
-        let out = skillgate().args(["rule", id]).output().unwrap();
+        let out = skillsift().args(["rule", id]).output().unwrap();
         assert_eq!(out.status.code(), Some(0));
         let doc = String::from_utf8_lossy(&out.stdout);
         assert!(doc.contains("SG700–SG749"), "{id}: {doc}");

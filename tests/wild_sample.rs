@@ -18,7 +18,7 @@ use std::path::Path;
 /// `check ROOT --format json`: the document, after asserting the run
 /// finished with a verdict (exit 0 or 1).
 fn check_json(root: &Path) -> Value {
-    let out = Command::cargo_bin("skillgate")
+    let out = Command::cargo_bin("skillsift")
         .unwrap()
         .arg("check")
         .arg(root)

@@ -1,4 +1,4 @@
-//! `skillgate check --behavioral SKILL [ROOT]` (`merge` is in `merge.rs`).
+//! `skillsift check --behavioral SKILL [ROOT]` (`merge` is in `merge.rs`).
 //!
 //! `check --behavioral`: build the plan (refusing bad input before anything
 //! runs), print it and stop (`--dry-run`), or check that the agent exists and
@@ -60,7 +60,7 @@ pub fn check(
         if let Mode::Agent(a) = &b.mode {
             for c in a.agent.cautions() {
                 eprintln!(
-                    "skillgate: warning: {}",
+                    "skillsift: warning: {}",
                     crate::escape::text(&c.to_string())
                 );
             }
@@ -73,7 +73,7 @@ pub fn check(
                 continue;
             }
             if args.allow_insufficient {
-                eprintln!("skillgate: warning: {} (--allow-insufficient)", s.message());
+                eprintln!("skillsift: warning: {} (--allow-insufficient)", s.message());
             } else {
                 return Err(Fatal::new(
                     Exit::Insufficient,
@@ -112,7 +112,7 @@ pub fn check(
     }
     for p in swept {
         eprintln!(
-            "skillgate: removed {}, a workspace left by a skillgate run that was killed",
+            "skillsift: removed {}, a workspace left by a skillsift run that was killed",
             crate::escape::line(&p.display().to_string())
         );
     }
@@ -123,7 +123,7 @@ pub fn check(
         if let Mode::Agent(a) = &b.mode {
             let outcome = behave::canary::ensure(&b.plan, a, b.grace, b.git_timeout)?;
             eprintln!(
-                "skillgate: canary: {} loads are seen{}",
+                "skillsift: canary: {} loads are seen{}",
                 a.agent.product(),
                 match outcome {
                     behave::canary::Outcome::Passed => " (checked now)",
@@ -226,7 +226,7 @@ fn run_plan(
         .collect();
     let progress = Progress::new(keys.len());
     progress.note(&format!(
-        "skillgate: {} runs of {} ({} trial{}, {}) into {}",
+        "skillsift: {} runs of {} ({} trial{}, {}) into {}",
         keys.len(),
         b.plan.skill.name,
         b.plan.trials,
@@ -266,7 +266,7 @@ fn run_plan(
                     .filter(|(_, r)| !r
                         .reason
                         .as_deref()
-                        .is_some_and(|m| m.starts_with("skillgate was interrupted")))
+                        .is_some_and(|m| m.starts_with("skillsift was interrupted")))
                     .count(),
                 keys.len(),
                 iteration.display()
@@ -326,7 +326,7 @@ fn no_load_at_all(
     if format == Format::Human {
         writeln!(out, "harness  {msg}").map_err(write_error)?;
     } else {
-        eprintln!("skillgate: warning: {msg}");
+        eprintln!("skillsift: warning: {msg}");
     }
     Ok(if fresh { Exit::Ok } else { Exit::Unavailable })
 }

@@ -1,4 +1,4 @@
-//! `skillgate cases`.
+//! `skillsift cases`.
 
 use crate::authoring::cases::*;
 use crate::catalog::Catalog;
@@ -9,7 +9,7 @@ use crate::exit::{Exit, Fatal};
 use crate::report;
 use std::io::Write;
 
-/// `skillgate cases SKILL [ROOT]`.
+/// `skillsift cases SKILL [ROOT]`.
 pub fn run(args: &CasesArgs, out: &mut dyn Write) -> Result<Exit, Fatal> {
     if !args.root.is_dir() {
         return Err(

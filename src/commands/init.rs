@@ -1,4 +1,4 @@
-//! `skillgate init`.
+//! `skillsift init`.
 
 use crate::authoring::init::*;
 use crate::catalog::{Catalog, Target};
@@ -8,7 +8,7 @@ use crate::exit::{Exit, Fatal};
 use crate::report;
 use std::io::Write;
 
-/// `skillgate init SKILL [ROOT]`.
+/// `skillsift init SKILL [ROOT]`.
 pub fn run(args: &InitArgs, out: &mut dyn Write) -> Result<Exit, Fatal> {
     if !args.root.is_dir() {
         return Err(

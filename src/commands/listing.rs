@@ -1,4 +1,4 @@
-//! `skillgate listing`: what a client shows the model.
+//! `skillsift listing`: what a client shows the model.
 
 use crate::catalog::{Catalog, Scope};
 use crate::cli::{Format, ListingArgs};

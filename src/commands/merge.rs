@@ -1,4 +1,4 @@
-//! `skillgate merge DIR…`: check that shard folders come from the same plan
+//! `skillsift merge DIR…`: check that shard folders come from the same plan
 //! and together hold every run exactly once, copy them into one iteration,
 //! and score it exactly as a whole run would be scored.
 
@@ -26,7 +26,7 @@ pub fn merge(args: &MergeArgs, out: &mut dyn Write) -> Result<Exit, Fatal> {
         let plan: PlanDoc = results::read_doc(&p)?;
         if plan.format != PLAN_FORMAT {
             return Err(Fatal::usage(format!(
-                "{}: plan format {} is not the {PLAN_FORMAT} this skillgate reads",
+                "{}: plan format {} is not the {PLAN_FORMAT} this skillsift reads",
                 p.display(),
                 plan.format
             )));
@@ -80,7 +80,7 @@ pub fn merge(args: &MergeArgs, out: &mut dyn Write) -> Result<Exit, Fatal> {
         .find(|(_, p)| p.gates != first.gates)
     {
         eprintln!(
-            "skillgate: warning: {} was judged by other gates than {} ({} against {}); the merge uses the first folder's, and the flags given to merge over them",
+            "skillsift: warning: {} was judged by other gates than {} ({} against {}); the merge uses the first folder's, and the flags given to merge over them",
             crate::escape::line(&d.display().to_string()),
             crate::escape::line(&groups[0].1[0].0.display().to_string()),
             gates_text(p.gates),

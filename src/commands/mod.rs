@@ -44,7 +44,7 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<Exit, Fatal> {
     }
 }
 
-/// Load `skillgate.toml`: the `--config` file when given, else the one at the
+/// Load `skillsift.toml`: the `--config` file when given, else the one at the
 /// catalog root when it exists, else defaults.
 pub fn load_config(root: &Path, explicit: Option<&Path>) -> Result<Config, Fatal> {
     // Every rule id or name the file mentions must exist (exit 2 with a
@@ -78,7 +78,7 @@ pub fn set_threads(threads: Option<usize>) -> Result<(), Fatal> {
     Ok(())
 }
 
-/// `skillgate check`: Tier 1, then Tier 2, then (when asked) Tier 3.
+/// `skillsift check`: Tier 1, then Tier 2, then (when asked) Tier 3.
 fn check(args: &CheckArgs, out: &mut dyn Write) -> Result<Exit, Fatal> {
     set_threads(args.threads)?;
     if !args.root.exists() {
@@ -284,7 +284,7 @@ pub fn path_prefix(catalog: &Catalog, root: &Path) -> String {
     }
 }
 
-/// `skillgate rules`.
+/// `skillsift rules`.
 fn rules(args: &RulesArgs, out: &mut dyn Write) -> Result<Exit, Fatal> {
     let w = |out: &mut dyn Write| -> std::io::Result<()> {
         if args.format == Format::Json {
@@ -320,11 +320,11 @@ fn rules(args: &RulesArgs, out: &mut dyn Write) -> Result<Exit, Fatal> {
     Ok(Exit::Ok)
 }
 
-/// `skillgate rule ID`.
+/// `skillsift rule ID`.
 fn rule(args: &RuleArgs, out: &mut dyn Write) -> Result<Exit, Fatal> {
     let Some(r) = registry::find(&args.id) else {
         return Err(Fatal::usage(format!("no rule `{}`", args.id))
-            .with_help("`skillgate rules` lists every rule"));
+            .with_help("`skillsift rules` lists every rule"));
     };
     let text = format!(
         "# {} {}\n\n{} (default: {})\n\n{}",

@@ -1,4 +1,4 @@
-//! `skillgate rank "<prompt>"`: every skill's score for one prompt.
+//! `skillsift rank "<prompt>"`: every skill's score for one prompt.
 
 use crate::catalog::{Catalog, Scope};
 use crate::cli::{Format, RankArgs};
@@ -15,7 +15,7 @@ const MAX_PROMPT_BYTES: usize = 64 * 1024;
 pub fn rank(args: &RankArgs, out: &mut dyn Write) -> Result<Exit, Fatal> {
     if args.prompt.trim().is_empty() {
         return Err(Fatal::usage("the prompt is empty: there is nothing to rank")
-            .with_help("pass the prompt a user would type, quoted: skillgate rank \"fill in this PDF form\""));
+            .with_help("pass the prompt a user would type, quoted: skillsift rank \"fill in this PDF form\""));
     }
     if args.prompt.len() > MAX_PROMPT_BYTES {
         return Err(Fatal::usage(format!(

@@ -1,4 +1,4 @@
-//! `skillgate report PATH -o FILE`: decide what PATH is, gather what the
+//! `skillsift report PATH -o FILE`: decide what PATH is, gather what the
 //! other commands compute for it, and write one HTML file (see
 //! [`crate::report::html`]).
 //!
@@ -6,7 +6,7 @@
 //!   iterations of its results folder beside it;
 //! - a folder of `iteration-N` folders: a skill's results, its latest
 //!   iteration in detail;
-//! - anything else: a catalog, checked as `skillgate check` checks it.
+//! - anything else: a catalog, checked as `skillsift check` checks it.
 //!
 //! The file is written whole or not at all (a temporary file in the same
 //! folder, renamed). Links in it are relative to the file's folder.
@@ -55,7 +55,7 @@ fn kind(path: &Path) -> Result<Kind, Fatal> {
             clients.join(", ")
         ))
         .with_help(format!(
-            "pass one client's folder, e.g. {}; `skillgate score` on its cases.jsonl and observations.jsonl compares the clients",
+            "pass one client's folder, e.g. {}; `skillsift score` on its cases.jsonl and observations.jsonl compares the clients",
             path.join(&clients[0]).display()
         )));
     }
@@ -211,7 +211,7 @@ fn behavioral(
             // the one asked for must be readable; others are left out, said so
             Err(e) if i == focus => return Err(e),
             Err(e) => eprintln!(
-                "skillgate: left out of the report: {}",
+                "skillsift: left out of the report: {}",
                 crate::escape::text(&e.message)
             ),
         }
@@ -267,7 +267,7 @@ fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), Fatal> {
     };
     let fail = |e: std::io::Error| Fatal::usage(format!("{}: {e}", path.display()));
     let mut tmp = tempfile::Builder::new()
-        .prefix(".skillgate-report-")
+        .prefix(".skillsift-report-")
         .tempfile_in(dir)
         .map_err(fail)?;
     tmp.write_all(bytes).map_err(fail)?;

@@ -1,4 +1,4 @@
-//! `skillgate score` and `skillgate score triggers`.
+//! `skillsift score` and `skillsift score triggers`.
 
 use crate::cli::{ScoreArgs, ScoreSub};
 use crate::exit::{Exit, Fatal};
@@ -29,7 +29,7 @@ pub fn run(args: &ScoreArgs, out: &mut dyn Write) -> Result<Exit, Fatal> {
     else {
         return Err(
             Fatal::usage(format!("missing {}", missing.join(", "))).with_help(
-                "skillgate score --skill DIR --cases cases.jsonl --observations observations.jsonl",
+                "skillsift score --skill DIR --cases cases.jsonl --observations observations.jsonl",
             ),
         );
     };

@@ -1,4 +1,4 @@
-//! `skillgate score triggers FILE`: gate a trigger set's recorded runs.
+//! `skillsift score triggers FILE`: gate a trigger set's recorded runs.
 
 use crate::cli::TriggersArgs;
 use crate::exit::{Exit, Fatal};
@@ -6,7 +6,7 @@ use crate::report::write_error;
 use crate::score::triggers::{Mode, evaluate, read_rows, render};
 use std::io::Write;
 
-/// `skillgate score triggers FILE`.
+/// `skillsift score triggers FILE`.
 pub fn run(args: &TriggersArgs, out: &mut dyn Write) -> Result<Exit, Fatal> {
     let rows = read_rows(&args.file)?;
     if rows.is_empty() {

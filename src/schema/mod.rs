@@ -1,4 +1,4 @@
-//! `skillgate schema cases|trigger-set|evals|waza|config`: JSON Schemas for
+//! `skillsift schema cases|trigger-set|evals|waza|config`: JSON Schemas for
 //! editors.
 //!
 //! The config schema is derived from the [`crate::config::Config`] types
@@ -27,7 +27,7 @@ pub fn schema(kind: SchemaKind) -> String {
         SchemaKind::Waza => WAZA.trim_end().to_string(),
         SchemaKind::Config => {
             let mut s = schemars::schema_for!(Config);
-            s.insert("title".into(), "skillgate.toml".into());
+            s.insert("title".into(), "skillsift.toml".into());
             serde_json::to_string_pretty(&s).unwrap_or_default()
         }
     }

@@ -75,14 +75,14 @@ impl Env {
         }
     }
 
-    /// Write `skillgate.toml` at the catalog root.
+    /// Write `skillsift.toml` at the catalog root.
     pub fn config(&self, text: &str) {
-        std::fs::write(self.root.join("skillgate.toml"), text).unwrap();
+        std::fs::write(self.root.join("skillsift.toml"), text).unwrap();
     }
 
-    /// `skillgate` with the fakes on PATH, run from the temporary folder.
+    /// `skillsift` with the fakes on PATH, run from the temporary folder.
     pub fn std_cmd(&self) -> std::process::Command {
-        let mut c = std::process::Command::new(assert_cmd::cargo::cargo_bin("skillgate"));
+        let mut c = std::process::Command::new(assert_cmd::cargo::cargo_bin("skillsift"));
         let path = format!(
             "{}:{}",
             fixtures().join("bin").display(),
@@ -93,7 +93,7 @@ impl Env {
             .env("HOME", &self.home)
             .env("TMPDIR", self.tmp.path())
             .env_remove("CLAUDE_CONFIG_DIR")
-            .env_remove("SKILLGATE_CACHE_DIR")
+            .env_remove("SKILLSIFT_CACHE_DIR")
             .env_remove("XDG_CACHE_HOME")
             .env("FAKE_CLAUDE_LOG", &self.log)
             .env("FAKE_CLAUDE_PIDS", &self.pids)
@@ -110,7 +110,7 @@ impl Env {
         c
     }
 
-    /// `skillgate check --behavioral demo-skill catalog … --allow-insufficient`:
+    /// `skillsift check --behavioral demo-skill catalog … --allow-insufficient`:
     /// the fixture catalogs hold fewer than the 10 cases a verdict needs
     /// ([`Env::behave_as_is`] leaves the flag out).
     pub fn behave(&self, extra: &[&str]) -> assert_cmd::Command {
@@ -119,7 +119,7 @@ impl Env {
         c
     }
 
-    /// `skillgate check --behavioral demo-skill catalog …`.
+    /// `skillsift check --behavioral demo-skill catalog …`.
     pub fn behave_as_is(&self, extra: &[&str]) -> assert_cmd::Command {
         let mut c = self.cmd();
         c.args(["check", "--behavioral", "demo-skill", "catalog"])

@@ -5,8 +5,8 @@
 //! recorded for the tests to assert on.
 //!
 //! [`Browser::start`] returns `None` (and says why) when no Chromium is
-//! installed: Debian's `chromium` package, or `SKILLGATE_CHROMIUM`; with
-//! `SKILLGATE_REQUIRE_CHROMIUM` set (CI) it fails instead.
+//! installed: Debian's `chromium` package, or `SKILLSIFT_CHROMIUM`; with
+//! `SKILLSIFT_REQUIRE_CHROMIUM` set (CI) it fails instead.
 #![allow(dead_code)]
 
 use serde_json::{Value, json};
@@ -21,10 +21,10 @@ use std::time::Duration;
 /// How long one protocol reply may take.
 const REPLY: Duration = Duration::from_secs(60);
 
-/// The Chromium to use: `$SKILLGATE_CHROMIUM`, else `chromium` (or
+/// The Chromium to use: `$SKILLSIFT_CHROMIUM`, else `chromium` (or
 /// `chromium-browser`) on PATH.
 pub fn chromium() -> Option<PathBuf> {
-    if let Some(p) = std::env::var_os("SKILLGATE_CHROMIUM") {
+    if let Some(p) = std::env::var_os("SKILLSIFT_CHROMIUM") {
         return Some(PathBuf::from(p));
     }
     let path = std::env::var_os("PATH")?;
@@ -56,11 +56,11 @@ impl Browser {
     /// is none to start.
     pub fn start() -> Option<Browser> {
         let Some(bin) = chromium() else {
-            let why = "no chromium on PATH (apt-get install chromium, or set SKILLGATE_CHROMIUM)";
+            let why = "no chromium on PATH (apt-get install chromium, or set SKILLSIFT_CHROMIUM)";
             // CI sets this, so that a missing browser fails instead of skipping
             assert!(
-                std::env::var_os("SKILLGATE_REQUIRE_CHROMIUM").is_none(),
-                "SKILLGATE_REQUIRE_CHROMIUM is set, but {why}"
+                std::env::var_os("SKILLSIFT_REQUIRE_CHROMIUM").is_none(),
+                "SKILLSIFT_REQUIRE_CHROMIUM is set, but {why}"
             );
             eprintln!("skipping: {why}");
             return None;

@@ -13,13 +13,13 @@ pub fn fixture(case: &str) -> PathBuf {
         .join(case)
 }
 
-/// A `skillgate` command with a clean environment for output (no colour).
-pub fn skillgate() -> Command {
-    let mut cmd = Command::cargo_bin("skillgate").unwrap();
+/// A `skillsift` command with a clean environment for output (no colour).
+pub fn skillsift() -> Command {
+    let mut cmd = Command::cargo_bin("skillsift").unwrap();
     cmd.env("NO_COLOR", "1");
     // `rank` keeps its cache here, not in the user's cache folder
     cmd.env(
-        "SKILLGATE_CACHE_DIR",
+        "SKILLSIFT_CACHE_DIR",
         Path::new(env!("CARGO_TARGET_TMPDIR")).join("rank-cache"),
     );
     cmd
@@ -37,7 +37,7 @@ pub struct Finding {
     pub help: Option<String>,
 }
 
-/// The outcome of `skillgate check --format json --no-route`.
+/// The outcome of `skillsift check --format json --no-route`.
 #[derive(Debug)]
 pub struct Report {
     pub code: i32,
@@ -85,7 +85,7 @@ impl Report {
 /// Run `check --no-route --format json` on `root` with extra arguments:
 /// the exit code and the whole JSON report.
 pub fn check_doc(root: &Path, extra: &[&str]) -> (i32, Value) {
-    let out = skillgate()
+    let out = skillsift()
         .arg("check")
         .arg(root)
         .args(["--no-route", "--format", "json"])
@@ -163,7 +163,7 @@ pub fn check_case(case: &str) -> Report {
 /// The human report of `check --no-route` on `root` (stdout, NO_COLOR,
 /// not a terminal) and its exit code.
 pub fn check_human(root: &Path, extra: &[&str]) -> (String, i32) {
-    let out = skillgate()
+    let out = skillsift()
         .arg("check")
         .arg(root)
         .arg("--no-route")
@@ -189,7 +189,7 @@ pub fn wild_sample() -> Option<PathBuf> {
 }
 
 /// Every SKILL.md under `root`, root-relative with `/`, sorted, found
-/// without skillgate's own discovery.
+/// without skillsift's own discovery.
 pub fn skill_files(root: &Path) -> Vec<String> {
     fn walk(dir: &Path, rel: &str, out: &mut Vec<String>) {
         for e in std::fs::read_dir(dir).unwrap() {

@@ -1,10 +1,10 @@
 //! Finding the real agent CLIs for the tests that drive them against a
 //! loopback model endpoint ([`loopback`]).
 //!
-//! A CLI is taken from `SKILLGATE_<NAME>` (a path) when set, else from
+//! A CLI is taken from `SKILLSIFT_<NAME>` (a path) when set, else from
 //! `PATH`. When it is absent the test skips with a message, so the README's
 //! test command passes on a fresh clone; `.ci/run` installs the pinned
-//! versions and sets `SKILLGATE_REQUIRE_CLIENTS=1`, which turns a missing
+//! versions and sets `SKILLSIFT_REQUIRE_CLIENTS=1`, which turns a missing
 //! CLI into a failure instead of a skip.
 #![allow(dead_code)]
 
@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 /// The CLI `program` (e.g. `claude`), or `None` after printing why the
 /// test is skipped.
 pub fn cli(program: &str) -> Option<PathBuf> {
-    let var = format!("SKILLGATE_{}", program.to_ascii_uppercase());
+    let var = format!("SKILLSIFT_{}", program.to_ascii_uppercase());
     let found = match std::env::var_os(&var) {
         Some(p) => Some(PathBuf::from(p)).filter(|p| p.is_file()),
         None => std::env::var_os("PATH").and_then(|paths| {
@@ -26,8 +26,8 @@ pub fn cli(program: &str) -> Option<PathBuf> {
         let msg = format!(
             "`{program}` is not installed (not on PATH, {var} unset): `bash .ci/run` installs the pinned version"
         );
-        if std::env::var_os("SKILLGATE_REQUIRE_CLIENTS").is_some() {
-            panic!("{msg}, and SKILLGATE_REQUIRE_CLIENTS is set");
+        if std::env::var_os("SKILLSIFT_REQUIRE_CLIENTS").is_some() {
+            panic!("{msg}, and SKILLSIFT_REQUIRE_CLIENTS is set");
         }
         eprintln!("skipped: {msg}");
     }
@@ -40,7 +40,7 @@ fn is_executable(p: &Path) -> bool {
         .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
 }
 
-/// `skillgate listing ROOT --client CLIENT --verify --format json` with the
+/// `skillsift listing ROOT --client CLIENT --verify --format json` with the
 /// installed CLI `cli` first on PATH and a private cache folder; asserts
 /// that no skill's captured entry differs from the prediction, and
 /// returns the JSON report.
@@ -51,14 +51,14 @@ pub fn verify(client: &str, root: &Path, cli: &Path, extra: &[&str]) -> serde_js
         cli.parent().unwrap().display(),
         std::env::var("PATH").unwrap_or_default()
     );
-    let out = assert_cmd::Command::cargo_bin("skillgate")
+    let out = assert_cmd::Command::cargo_bin("skillsift")
         .unwrap()
         .arg("listing")
         .arg(root)
         .args(["--client", client, "--verify", "--format", "json"])
         .args(extra)
         .env("PATH", path)
-        .env("SKILLGATE_CACHE_DIR", cache.path())
+        .env("SKILLSIFT_CACHE_DIR", cache.path())
         .timeout(std::time::Duration::from_secs(600))
         .output()
         .unwrap();

@@ -196,9 +196,9 @@ pub fn noresult_eval() -> serde_json::Value {
     })
 }
 
-/// `skillgate check ROOT --format json`, parsed.
+/// `skillsift check ROOT --format json`, parsed.
 pub fn check_doc(root: &Path) -> serde_json::Value {
-    let out = assert_cmd::Command::cargo_bin("skillgate")
+    let out = assert_cmd::Command::cargo_bin("skillsift")
         .unwrap()
         .args(["check", "--format", "json"])
         .arg(root)
@@ -225,7 +225,7 @@ pub fn run_iteration(env: &behave::Env, extra: &[&str], n: u32) -> PathBuf {
     it
 }
 
-/// `skillgate report PATH -o FILE` with the fakes' environment, returning
+/// `skillsift report PATH -o FILE` with the fakes' environment, returning
 /// the page.
 pub fn report(env: &behave::Env, path: &Path, file: &Path, extra: &[&str]) -> String {
     env.cmd()

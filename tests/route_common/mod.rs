@@ -10,17 +10,17 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 pub fn bin() -> Command {
-    let mut c = Command::cargo_bin("skillgate").unwrap();
+    let mut c = Command::cargo_bin("skillsift").unwrap();
     c.env("NO_COLOR", "1");
     // `rank` keeps its cache here, not in the user's cache folder
     c.env(
-        "SKILLGATE_CACHE_DIR",
+        "SKILLSIFT_CACHE_DIR",
         Path::new(env!("CARGO_TARGET_TMPDIR")).join("rank-cache"),
     );
     c
 }
 
-/// Every rule id outside SG5xx, from `skillgate rules --format json`.
+/// Every rule id outside SG5xx, from `skillsift rules --format json`.
 fn other_rules() -> &'static [String] {
     static IDS: OnceLock<Vec<String>> = OnceLock::new();
     IDS.get_or_init(|| {

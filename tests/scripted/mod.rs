@@ -1,5 +1,5 @@
 //! A scripted model for the real agent CLIs, and a lab that drives
-//! `skillgate check --behavioral` through it end to end.
+//! `skillsift check --behavioral` through it end to end.
 //!
 //! [`Endpoint`] is a [`loopback::Server`] answering one model
 //! API ([`Client`] picks it: the Messages API for Claude Code, the
@@ -18,7 +18,7 @@
 //! helpers there) with a two-skill catalog, a private HOME and TMPDIR, a
 //! proxy trap (`HTTP(S)_PROXY` point at a loopback server that records and
 //! refuses every request, so one that tried to leave 127.0.0.1 is seen),
-//! and the `skillgate` command pointed at the CLI and the endpoint.
+//! and the `skillsift` command pointed at the CLI and the endpoint.
 #![allow(dead_code)]
 
 use loopback::{
@@ -184,8 +184,8 @@ pub struct Script {
     /// Tool turns (file listings) after the load (if any), before the
     /// shell command and the answer.
     pub then: u32,
-    /// Never load skillgate's canary skill (a model, or a client, whose
-    /// loads skillgate cannot see).
+    /// Never load skillsift's canary skill (a model, or a client, whose
+    /// loads skillsift cannot see).
     pub blind: bool,
 }
 
@@ -275,8 +275,8 @@ pub enum Kind {
     Side,
     /// Not a model request (`HEAD /`, token counting).
     Other,
-    /// A turn of skillgate's canary run (its prompt names a
-    /// `skillgate-canary-…` skill): not counted among the suite's turns.
+    /// A turn of skillsift's canary run (its prompt names a
+    /// `skillsift-canary-…` skill): not counted among the suite's turns.
     Canary,
 }
 
@@ -343,8 +343,8 @@ fn done_or_unavailable(x: &Exchange, (tool, input): &(&str, Value)) -> bool {
         || !x.tools.iter().any(|t| t == tool)
 }
 
-/// What names skillgate's canary skill.
-const CANARY: &str = "skillgate-canary-";
+/// What names skillsift's canary skill.
+const CANARY: &str = "skillsift-canary-";
 
 /// The canary: load the skill the prompt names, then answer; a blind
 /// script never loads it.
@@ -587,7 +587,7 @@ pub struct Lab {
     pub tmp: tempfile::TempDir,
     pub root: PathBuf,
     pub home: PathBuf,
-    /// `TMPDIR` of the skillgate process: where workspaces and run homes go.
+    /// `TMPDIR` of the skillsift process: where workspaces and run homes go.
     pub tmpdir: PathBuf,
     pub endpoint: Endpoint,
     /// Records every request a CLI sent through `HTTP(S)_PROXY`.
@@ -606,7 +606,7 @@ fn toml_string(s: &str) -> String {
 }
 
 /// The key the Codex lab's provider reads.
-pub const CODEX_KEY: &str = "SKILLGATE_TEST_RESPONSES_KEY";
+pub const CODEX_KEY: &str = "SKILLSIFT_TEST_RESPONSES_KEY";
 
 impl Lab {
     /// A Claude Code lab whose `[behave] claude` is `claude`.
@@ -656,7 +656,7 @@ impl Lab {
             ),
         };
         write(
-            &root.join("skillgate.toml"),
+            &root.join("skillsift.toml"),
             &format!("[cases]\nmin-positive = 0\nmin-negative = 0\n\n[behave]\n{agent}"),
         );
         let home = base.join("home");
@@ -675,29 +675,29 @@ impl Lab {
         }
     }
 
-    /// Add `[behave]` keys to `skillgate.toml`.
+    /// Add `[behave]` keys to `skillsift.toml`.
     pub fn behave_config(&self, keys: &str) {
-        let p = self.root.join("skillgate.toml");
+        let p = self.root.join("skillsift.toml");
         let text = std::fs::read_to_string(&p)
             .unwrap()
             .replace("[behave]\n", &format!("[behave]\n{keys}\n"));
         std::fs::write(p, text).unwrap();
     }
 
-    /// `skillgate check --behavioral demo-skill catalog ARGS`, with the
+    /// `skillsift check --behavioral demo-skill catalog ARGS`, with the
     /// endpoint as the model API. Without a `--trigger-runs` in `args` the
     /// lab passes `--trigger-runs full`: the tests written before trigger
     /// runs decided count both arms of every case; the tests of deciding
     /// runs name `--trigger-runs decide`.
     pub fn behave(&self, args: &[&str]) -> assert_cmd::Command {
-        let mut c = assert_cmd::Command::cargo_bin("skillgate").unwrap();
+        let mut c = assert_cmd::Command::cargo_bin("skillsift").unwrap();
         // credentials and endpoints of the developer's own shell never
         // reach these runs
         for k in behave::agent::claude::KEEP
             .iter()
             .chain(behave::agent::gemini::KEEP)
             .chain(behave::agent::codex::KEEP)
-            .chain(["OPENAI_API_KEY", "SKILLGATE_CACHE_DIR", "XDG_CACHE_HOME"].iter())
+            .chain(["OPENAI_API_KEY", "SKILLSIFT_CACHE_DIR", "XDG_CACHE_HOME"].iter())
         {
             c.env_remove(k);
         }
@@ -751,7 +751,7 @@ impl Lab {
         let mut v: Vec<String> = Vec::new();
         for dir in [
             self.tmpdir.clone(),
-            self.home.join(".cache/skillgate/run-homes"),
+            self.home.join(".cache/skillsift/run-homes"),
         ] {
             v.extend(
                 std::fs::read_dir(&dir)
@@ -759,7 +759,7 @@ impl Lab {
                     .flatten()
                     .filter_map(|e| e.ok())
                     .map(|e| e.file_name().to_string_lossy().into_owned())
-                    .filter(|n| n.starts_with("skillgate-")),
+                    .filter(|n| n.starts_with("skillsift-")),
             );
         }
         v.sort();
@@ -1047,7 +1047,7 @@ pub fn canary_fails(client: Client, cli: &Path) {
         .assert()
         .code(4)
         .stderr(predicate::str::contains(
-            "skillgate cannot see this client load skills: ",
+            "skillsift cannot see this client load skills: ",
         ))
         .stderr(predicate::str::contains("no suite run was started"));
     assert!(
@@ -1059,6 +1059,6 @@ pub fn canary_fails(client: Client, cli: &Path) {
         "the canary ran"
     );
     assert!(!lab.root.join("evals/results").exists());
-    assert!(!lab.home.join(".cache/skillgate/canaries").exists());
+    assert!(!lab.home.join(".cache/skillsift/canaries").exists());
     assert_eq!(lab.leftovers(), Vec::<String>::new());
 }

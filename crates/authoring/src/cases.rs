@@ -1,4 +1,4 @@
-//! `skillgate cases SKILL [ROOT]`: every trigger prompt and eval skillgate
+//! `skillsift cases SKILL [ROOT]`: every trigger prompt and eval skillsift
 //! found for a skill, the file, line and column each comes from, and the
 //! files in the skill's folder it looked at and did not read.
 
@@ -59,7 +59,7 @@ pub struct ExpectationRow {
     pub text: String,
     /// `blocker` or `quality`.
     pub kind: &'static str,
-    /// The deterministic check's name, when skillgate checks it itself
+    /// The deterministic check's name, when skillsift checks it itself
     /// (else the grader does).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub check: Option<&'static str>,
@@ -85,7 +85,7 @@ pub struct EvalRow {
     pub expectations: Vec<ExpectationRow>,
 }
 
-/// What `skillgate cases` found.
+/// What `skillsift cases` found.
 #[derive(Debug, Clone, Serialize)]
 pub struct CasesReport {
     pub skill: SkillRef,
@@ -98,7 +98,7 @@ pub struct CasesReport {
     pub evals: Vec<EvalRow>,
     /// Where it looked, for a skill with no cases at all.
     pub looked_in: Vec<String>,
-    /// Findings in those files (`skillgate check` shows each in full).
+    /// Findings in those files (`skillsift check` shows each in full).
     #[serde(skip)]
     pub problems: Vec<Diagnostic>,
 }

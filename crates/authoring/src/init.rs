@@ -1,4 +1,4 @@
-//! `skillgate init SKILL [ROOT]`: a starter trigger set for a skill that
+//! `skillsift init SKILL [ROOT]`: a starter trigger set for a skill that
 //! has none.
 //!
 //! - Positives: the requests its own description's "Use when …" clauses
@@ -145,13 +145,13 @@ fn not_listed(catalog: &Catalog, router: &Router, index: usize) -> Fatal {
             client.label(),
             skill.file
         ))
-        .with_help("fix what keeps it out (`skillgate check` says), or pass --config with `[route] client` set to a client that lists it");
+        .with_help("fix what keeps it out (`skillsift check` says), or pass --config with `[route] client` set to a client that lists it");
     }
     Fatal::usage(format!(
         "{}: the skill has no readable name or description to draft prompts from",
         skill.file
     ))
-    .with_help("fix its frontmatter first (`skillgate check` shows what is wrong)")
+    .with_help("fix its frontmatter first (`skillsift check` shows what is wrong)")
 }
 
 /// The score of document `doc` for `prompt`.
@@ -342,7 +342,7 @@ fn render(format: Format, skill: &str, positive: &[Draft], negative: &[Draft]) -
         Format::Waza => {
             let q = |s: &str| serde_json::to_string(s).unwrap_or_default();
             let mut y = String::from(
-                "# Starter trigger tests written by `skillgate init`. Every prompt is a\n# draft: rewrite it as a user would ask, then drop `draft:` from its reason.\n",
+                "# Starter trigger tests written by `skillsift init`. Every prompt is a\n# draft: rewrite it as a user would ask, then drop `draft:` from its reason.\n",
             );
             y.push_str(&format!("skill: {}\n", q(skill)));
             y.push_str("should_trigger_prompts:\n");
@@ -402,7 +402,7 @@ pub fn plan(catalog: &Catalog, config: &Config, name: &str) -> Result<InitReport
                 if n == 1 { "" } else { "s" },
                 s.files.join(", ")
             ))
-            .with_help(format!("`skillgate cases {key}` lists them and where each is written")));
+            .with_help(format!("`skillsift cases {key}` lists them and where each is written")));
         }
     }
     let (format, rel, why) = layout(catalog, index);

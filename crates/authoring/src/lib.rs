@@ -1,5 +1,5 @@
-//! Commands for skill authors working on cases: `skillgate cases` lists
-//! what skillgate found for a skill and where, `skillgate init` writes a
+//! Commands for skill authors working on cases: `skillsift cases` lists
+//! what skillsift found for a skill and where, `skillsift init` writes a
 //! starter trigger set. Both read the catalog as `check` does; printing is
 //! `report::cases`' job.
 

@@ -2,7 +2,7 @@
 //! description can end inside parentheses ("…data files (malformed rows")
 //! or a quotation, or be a list of quoted phrases whose outer quotes were
 //! trimmed (`Xfail", "strict xfail`). [`sentences`] repairs what can be
-//! repaired and drops what cannot, so `skillgate init` never writes a
+//! repaired and drops what cannot, so `skillsift init` never writes a
 //! draft with an unbalanced bracket or quote.
 
 /// Longest draft, in characters; a longer clause is cut at its first

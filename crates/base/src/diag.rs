@@ -73,7 +73,7 @@ pub struct Diagnostic {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub help: Option<String>,
     /// The edit that repairs it, when one correct edit exists
-    /// (`skillgate check --fix`).
+    /// (`skillsift check --fix`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub fix: Option<Fix>,
 }

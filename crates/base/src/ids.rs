@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
-/// The clients skillgate can model.
+/// The clients skillsift can model.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum ClientId {

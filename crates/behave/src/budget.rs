@@ -92,7 +92,7 @@ impl Sufficiency {
 }
 
 /// The help of a refused plan.
-pub const ADD_CASES: &str = "add trigger prompts and evals until there are 10 distinct cases (and 10 evals when there are evals: `skillgate init SKILL` drafts a trigger set), or pass --allow-insufficient to spend on the runs anyway";
+pub const ADD_CASES: &str = "add trigger prompts and evals until there are 10 distinct cases (and 10 evals when there are evals: `skillsift init SKILL` drafts a trigger set), or pass --allow-insufficient to spend on the runs anyway";
 
 /// A printable prompt: at most `max` characters, control and format
 /// characters escaped, in double quotes.

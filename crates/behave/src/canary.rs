@@ -2,14 +2,14 @@
 //!
 //! A trigger evaluation whose harness cannot see loads reports a recall of
 //! 0 % for every skill, and reads like a description problem. So before the
-//! first run of a plan, skillgate runs one *canary*: a throwaway skill with
-//! a unique name (`skillgate-canary-<hex>`) installed where the client finds
+//! first run of a plan, skillsift runs one *canary*: a throwaway skill with
+//! a unique name (`skillsift-canary-<hex>`) installed where the client finds
 //! skills, and a prompt that asks for it by name, watched and stopped like a
 //! trigger run (`behave::decide`). When the client's stream shows no load of
-//! it, the evaluation stops with exit 4 ("skillgate cannot see this client
+//! it, the evaluation stops with exit 4 ("skillsift cannot see this client
 //! load skills: …") before a token is spent on the suite.
 //!
-//! A passed canary is cached in skillgate's cache folder
+//! A passed canary is cached in skillsift's cache folder
 //! (`canaries/<client>-<key>.json`), keyed by client, client version, and
 //! model and provider (the run's recorded arguments, which name the model,
 //! and the endpoint variables such as `ANTHROPIC_BASE_URL`): a new model or
@@ -90,19 +90,19 @@ pub fn ensure(
     if cache.as_ref().is_some_and(|p| p.is_file()) {
         return Ok(Outcome::Cached);
     }
-    let name = format!("skillgate-canary-{}", &super::grader::nonce()[..12]);
+    let name = format!("skillsift-canary-{}", &super::grader::nonce()[..12]);
     let seen = run(a, &name, grace, git)?;
     if !seen.loaded {
         return Err(Fatal::new(
             Exit::Unavailable,
             format!(
-                "skillgate cannot see this client load skills: {} {} was asked for the skill `{name}` by name, and its stream shows {}; no suite run was started",
+                "skillsift cannot see this client load skills: {} {} was asked for the skill `{name}` by name, and its stream shows {}; no suite run was started",
                 a.agent.product(),
                 a.version.as_deref().unwrap_or("(version unknown)"),
                 seen.what
             ),
         )
-        .with_help("a trigger evaluation would report every skill as never loaded; check that this client version is one skillgate supports (`skillgate check --behavioral … --dry-run` names the tested version), and that its model reaches the skill tool"));
+        .with_help("a trigger evaluation would report every skill as never loaded; check that this client version is one skillsift supports (`skillsift check --behavioral … --dry-run` names the tested version), and that its model reaches the skill tool"));
     }
     if let Some(p) = cache {
         let doc = serde_json::json!({
@@ -132,7 +132,7 @@ struct Seen {
 fn run(a: &AgentMode, name: &str, grace: Duration, git: Duration) -> Result<Seen, Fatal> {
     let unavailable = |e: String| Fatal::new(Exit::Unavailable, format!("the canary run: {e}"));
     let skill_md = format!(
-        "---\nname: {name}\ndescription: A throwaway skill skillgate installs to check that it sees skill loads. Use it when the user asks for {name} by name.\n---\n# {name}\n\nReply with the single word: ready.\n"
+        "---\nname: {name}\ndescription: A throwaway skill skillsift installs to check that it sees skill loads. Use it when the user asks for {name} by name.\n---\n# {name}\n\nReply with the single word: ready.\n"
     );
     let tree = Tree {
         items: vec![Item {

@@ -98,8 +98,8 @@ impl Mode {
 /// Where a client's binary is configured.
 fn config_key(kind: &str) -> String {
     match kind {
-        "claude" => "[behave] claude in skillgate.toml".into(),
-        k => format!("[behave.{k}] program in skillgate.toml"),
+        "claude" => "[behave] claude in skillsift.toml".into(),
+        k => format!("[behave.{k}] program in skillsift.toml"),
     }
 }
 
@@ -896,13 +896,13 @@ fn runner_run(ctx: &Ctx, key: &RunKey, dir: &Path) -> Result<(RunRecord, Timing)
         cwd: ws.path(),
         stdin: case.doc.prompt.as_bytes(),
         env: vec![
-            ("SKILLGATE_VARIANT".into(), key.variant.as_str().into()),
+            ("SKILLSIFT_VARIANT".into(), key.variant.as_str().into()),
             (
-                "SKILLGATE_SKILL_DIR".into(),
+                "SKILLSIFT_SKILL_DIR".into(),
                 ctx.skill_abs.display().to_string(),
             ),
-            ("SKILLGATE_CASE_ID".into(), case.doc.id.clone()),
-            ("SKILLGATE_TRIAL".into(), key.trial.to_string()),
+            ("SKILLSIFT_CASE_ID".into(), case.doc.id.clone()),
+            ("SKILLSIFT_TRIAL".into(), key.trial.to_string()),
         ],
         env_remove: workspace::GIT_ENV_REMOVE
             .iter()

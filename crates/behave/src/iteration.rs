@@ -1,4 +1,4 @@
-//! Reading an iteration folder back (for `skillgate report`): its plan,
+//! Reading an iteration folder back (for `skillsift report`): its plan,
 //! every run's record, and the scorer's verdict over `cases.jsonl` and
 //! `observations.jsonl`, or why it has none ([`results::unscored`], the
 //! same rule `check --behavioral` and `merge` apply).
@@ -75,7 +75,7 @@ pub fn load(dir: &Path, gates: crate::score::Gates) -> Result<Iteration, Fatal> 
     let plan: PlanDoc = results::read_doc(&plan_path)?;
     if plan.format != PLAN_FORMAT {
         return Err(Fatal::usage(format!(
-            "{}: plan format {} is not the {PLAN_FORMAT} this skillgate reads",
+            "{}: plan format {} is not the {PLAN_FORMAT} this skillsift reads",
             plan_path.display(),
             plan.format
         )));

@@ -9,7 +9,7 @@
 //! client's stream read into the common trace) → [`grader`] (a second model
 //! call judging the fenced, untrusted trace) → [`results`] (the iteration
 //! folder, the scorer's inputs) → `crate::score` (the verdict). [`cmd`]
-//! drives it and `skillgate merge`; [`render`] and [`progress`] print.
+//! drives it and `skillsift merge`; [`render`] and [`progress`] print.
 //!
 //! Everything that depends on the agent client (its command line,
 //! environment, configuration files, where skills go, how its stream reads)

@@ -1,5 +1,5 @@
 //! The plan: every case, every run, and the record of it (`plan.json`) that
-//! shards share and `skillgate merge` checks.
+//! shards share and `skillsift merge` checks.
 //!
 //! Cases, in this order:
 //! - each positive trigger prompt, id `positive-<n>`, expected to load the
@@ -162,7 +162,7 @@ impl<'de> Deserialize<'de> for ExpectationDoc {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SkillDoc {
     pub name: String,
-    /// The skill folder as reached from where skillgate ran.
+    /// The skill folder as reached from where skillsift ran.
     pub path: String,
     /// The skill folder, absolute.
     pub abs_path: String,
@@ -264,7 +264,7 @@ impl Shard {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PlanDoc {
     pub format: u32,
-    pub skillgate_version: String,
+    pub skillsift_version: String,
     /// SHA-256 of everything that decides the runs and their meaning (this
     /// document without `fingerprint`, `shard`, `merged_from` and the
     /// machine-specific skill paths). Shards merge only when it is equal.

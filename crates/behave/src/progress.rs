@@ -81,7 +81,7 @@ impl Progress {
         } else {
             let _ = writeln!(
                 err,
-                "skillgate: run {}/{} {label}: {verdict} ({:.1}s, {} tokens, ${:.4}; total {elapsed}, {} tokens, ${:.4})",
+                "skillsift: run {}/{} {label}: {verdict} ({:.1}s, {} tokens, ${:.4}; total {elapsed}, {} tokens, ${:.4})",
                 s.done,
                 self.total,
                 r.duration_ms as f64 / 1000.0,

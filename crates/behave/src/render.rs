@@ -167,7 +167,7 @@ fn dry_run_doc(b: &Built) -> serde_json::Value {
             doc["home_files"] = json!(files(a.agent.executor(&template(), None)));
             doc["grader_home_files"] = json!(files(a.grader().grader(&template())));
             doc["run_homes"] = json!(if a.agent.home_outside_tmp() {
-                "skillgate's cache folder, run-homes/ (not the temporary folder)"
+                "skillsift's cache folder, run-homes/ (not the temporary folder)"
             } else {
                 "the temporary folder"
             });
@@ -366,7 +366,7 @@ pub fn dry_run(b: &Built, format: Format, out: &mut dyn Write) -> std::io::Resul
                 agent.product(),
                 agent.tested_version(),
                 if agent.home_outside_tmp() {
-                    "in skillgate's cache folder, run-homes/"
+                    "in skillsift's cache folder, run-homes/"
                 } else {
                     "in the temporary folder"
                 }
@@ -411,7 +411,7 @@ pub fn dry_run(b: &Built, format: Format, out: &mut dyn Write) -> std::io::Resul
         } => {
             writeln!(
                 out,
-                "runner   prompt on stdin; SKILLGATE_VARIANT and SKILLGATE_SKILL_DIR={} set; {} ms, {} bytes at most",
+                "runner   prompt on stdin; SKILLSIFT_VARIANT and SKILLSIFT_SKILL_DIR={} set; {} ms, {} bytes at most",
                 b.skill_abs.display(),
                 timeout.as_millis(),
                 max_bytes
@@ -498,7 +498,7 @@ pub fn dry_run(b: &Built, format: Format, out: &mut dyn Write) -> std::io::Resul
                     "; graded on {} expectation(s){}",
                     ex.len(),
                     if checks + blockers > 0 {
-                        format!(" ({checks} checked by skillgate itself, {blockers} blocker(s))")
+                        format!(" ({checks} checked by skillsift itself, {blockers} blocker(s))")
                     } else {
                         String::new()
                     }

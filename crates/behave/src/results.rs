@@ -256,7 +256,7 @@ pub fn read_doc<T: serde::de::DeserializeOwned>(path: &Path) -> Result<T, Fatal>
         })?;
     serde_json::from_slice(&bytes).map_err(|e| {
         Fatal::usage(format!(
-            "{}: not a skillgate results file: {e}",
+            "{}: not a skillsift results file: {e}",
             path.display()
         ))
     })
@@ -280,7 +280,7 @@ impl Unscored {
                 format!("{missing} of {runs} runs produced no verdict, so nothing was scored")
             }
             Unscored::Shard(s) => format!(
-                "shard {}/{} holds part of the runs; merge every shard's folder with `skillgate merge DIR…` to score them",
+                "shard {}/{} holds part of the runs; merge every shard's folder with `skillsift merge DIR…` to score them",
                 s.index, s.count
             ),
             Unscored::NoBaseline => {

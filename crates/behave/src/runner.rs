@@ -4,9 +4,9 @@
 //! (never by a shell: no variables, globs, pipes or redirections), run once
 //! per case × trial × variant with
 //! - the prompt on stdin,
-//! - `SKILLGATE_VARIANT=with|without` and `SKILLGATE_SKILL_DIR=<absolute
+//! - `SKILLSIFT_VARIANT=with|without` and `SKILLSIFT_SKILL_DIR=<absolute
 //!   path of the skill folder>` in its environment (plus
-//!   `SKILLGATE_CASE_ID` and `SKILLGATE_TRIAL`),
+//!   `SKILLSIFT_CASE_ID` and `SKILLSIFT_TRIAL`),
 //! - the run's workspace as its working folder (a git repository seeded
 //!   with the eval's fixtures for execution evals, else an empty folder),
 //!

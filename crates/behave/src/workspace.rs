@@ -399,14 +399,14 @@ pub struct Setup<'a> {
     /// Time limit for each git command.
     pub git_timeout: Duration,
     /// The folder will be kept (`--keep-workspace`): it is named
-    /// `skillgate-kept-…` so that [`sweep_orphans`] never takes it.
+    /// `skillsift-kept-…` so that [`sweep_orphans`] never takes it.
     pub keep: bool,
 }
 
 /// Create a workspace. On error the folder is already removed.
 pub fn create(setup: &Setup) -> Result<Workspace, String> {
     let ws = fresh(&if setup.keep {
-        "skillgate-kept-".to_string()
+        "skillsift-kept-".to_string()
     } else {
         own_prefix()
     })?;
@@ -483,7 +483,7 @@ pub fn write_files(dir: &Path, files: &[(String, Vec<u8>)]) -> Result<(), String
 }
 
 /// The local git configuration of every workspace.
-const LOCAL_CONFIG: &str = "[user]\n\tname = skillgate\n\temail = skillgate@example.invalid\n[core]\n\tautocrlf = false\n[commit]\n\tgpgsign = false\n";
+const LOCAL_CONFIG: &str = "[user]\n\tname = skillsift\n\temail = skillsift@example.invalid\n[core]\n\tautocrlf = false\n[commit]\n\tgpgsign = false\n";
 
 /// Variables that would point git somewhere other than the workspace.
 pub const GIT_ENV_REMOVE: &[&str] = &[
@@ -637,11 +637,11 @@ mod tests {
                 .unwrap();
             String::from_utf8_lossy(&o.stdout).trim().to_string()
         };
-        assert_eq!(git(&["config", "user.email"]), "skillgate@example.invalid");
+        assert_eq!(git(&["config", "user.email"]), "skillsift@example.invalid");
         assert_eq!(git(&["config", "core.autocrlf"]), "false");
         assert_eq!(
             git(&["log", "--format=%an %ad", "--date=iso"]),
-            "skillgate 2000-01-01 00:00:00 +0000"
+            "skillsift 2000-01-01 00:00:00 +0000"
         );
         drop(ws);
         assert!(!p.exists());

@@ -235,7 +235,7 @@ fn list(
     Some(files)
 }
 
-/// The fields of a TOML command that skillgate reads.
+/// The fields of a TOML command that skillsift reads.
 #[derive(Deserialize)]
 struct TomlCommand {
     description: Option<toml::Spanned<toml::Value>>,

@@ -21,7 +21,7 @@ fn is_commands_dir(rel: &str) -> bool {
 /// Deepest folder nesting walked below a skills root.
 pub const MAX_DEPTH: usize = 32;
 
-/// The project skills folders of the clients skillgate stands in for
+/// The project skills folders of the clients skillsift stands in for
 /// (Claude Code, Codex, Copilot, Gemini CLI, opencode), relative to the
 /// catalog root. Next to a `skills/` folder they are skills roots too.
 pub const CLIENT_ROOTS: &[&str] = &[
@@ -513,7 +513,7 @@ fn walk_dir(
                         "folders nest deeper than {MAX_DEPTH} levels; deeper ones were not searched"
                     ),
                 )
-                .with_help("flatten the catalog or exclude this folder in skillgate.toml"),
+                .with_help("flatten the catalog or exclude this folder in skillsift.toml"),
         );
         return has_skill;
     }

@@ -47,7 +47,7 @@ pub enum Scope {
     /// Everything every tier needs: skills, their folders' files, case
     /// files and slash commands.
     Full,
-    /// Only the SKILL.md files (what `skillgate rank` needs).
+    /// Only the SKILL.md files (what `skillsift rank` needs).
     SkillsOnly,
 }
 
@@ -117,10 +117,10 @@ pub struct Walk {
     pub exact: bool,
 }
 
-/// Where `skillgate.toml` for `root` lives (the catalog root, or for a single
+/// Where `skillsift.toml` for `root` lives (the catalog root, or for a single
 /// skill, none).
 pub fn config_path(root: &Path) -> Option<PathBuf> {
-    let p = root.join("skillgate.toml");
+    let p = root.join("skillsift.toml");
     (root.is_dir() && p.is_file()).then_some(p)
 }
 
@@ -147,7 +147,7 @@ pub fn outside_message(real: &Path) -> String {
 }
 
 /// The help for a link [`outside_root`].
-pub const OUTSIDE_HELP: &str = "replace the link with the file or folder itself: skillgate reads only what is inside the catalog";
+pub const OUTSIDE_HELP: &str = "replace the link with the file or folder itself: skillsift reads only what is inside the catalog";
 
 /// Read at most `limit` bytes of `path`; `Ok(None)` when it is larger.
 ///
@@ -202,7 +202,7 @@ impl Catalog {
     /// When `per_skill` returns `Some(keep)`, only the text up to the line
     /// holding byte `keep`, one more line (context for reports) and at
     /// least the whole frontmatter stays in memory; [`Skill::cut`] says how
-    /// many bytes went. `skillgate check` lints this way so that 15,000
+    /// many bytes went. `skillsift check` lints this way so that 15,000
     /// skills do not hold every body in memory at once.
     pub fn load_with<T: Send>(
         root: &Path,
@@ -232,7 +232,7 @@ impl Catalog {
             (root.to_path_buf(), Target::Catalog)
         };
         let filter = discover::Filter::new(&config.catalog.include, &config.catalog.exclude)
-            .map_err(|e| Fatal::usage(format!("skillgate.toml: [catalog] {e}")))?;
+            .map_err(|e| Fatal::usage(format!("skillsift.toml: [catalog] {e}")))?;
         // nothing outside this folder is read, whatever symlinks say
         let boundary = base.canonicalize().unwrap_or_else(|_| base.clone());
 
@@ -277,7 +277,7 @@ impl Catalog {
                     };
                     if !dir.is_dir() {
                         return Err(Fatal::usage(format!(
-                            "{}: skills root `{r}` from skillgate.toml does not exist",
+                            "{}: skills root `{r}` from skillsift.toml does not exist",
                             dir.display()
                         )));
                     }

@@ -217,7 +217,7 @@ fn line_endings(file: &str, src: &Source, diags: &mut Vec<Diagnostic>) {
         diags.push(
             rules::LINE_ENDINGS
                 .diag(file, "file uses CRLF line ends")
-                .with_help("LF line ends give cleaner diffs; skillgate reads both"),
+                .with_help("LF line ends give cleaner diffs; skillsift reads both"),
         );
     }
 }

@@ -1,4 +1,4 @@
-//! Capturing the listing a real client sends: `skillgate listing
+//! Capturing the listing a real client sends: `skillsift listing
 //! --capture <client>` serves a loopback model endpoint
 //! ([`crate::loopback`]) speaking the client's API, runs the installed CLI
 //! against it in a throwaway workspace with a fresh home (never through a
@@ -12,9 +12,9 @@
 //! empty workspace with a one-character budget (which built-ins the CLI
 //! always shows whole). Codex, Gemini CLI and opencode: two runs, the
 //! catalog in `<workspace>/.agents/skills/` and an empty workspace. The
-//! built-ins are stored in the skillgate cache folder
+//! built-ins are stored in the skillsift cache folder
 //! (`builtins-<client>.json`, and a copy per CLI version); their text comes
-//! from the user's own CLI and is never shipped with skillgate.
+//! from the user's own CLI and is never shipped with skillsift.
 
 use super::{Builtin, ClientId, ClientIdExt};
 use crate::catalog::Catalog;
@@ -290,7 +290,7 @@ fn other(
     let cli = installed(client, program)?;
     let version = version(&cli)?;
     let tmp = tempfile::Builder::new()
-        .prefix("skillgate-capture-")
+        .prefix("skillsift-capture-")
         .tempdir()
         .map_err(|e| unavailable(format!("cannot create a temporary folder: {e}")))?;
     let io = |e: std::io::Error| unavailable(format!("cannot set up the capture workspace: {e}"));
@@ -364,7 +364,7 @@ fn other_listing(client: ClientId, cli: &Path, ws: &Path) -> Result<(String, Vec
         ClientId::Codex => {
             std::fs::create_dir_all(h.join(".codex")).map_err(io)?;
             env.push(("CODEX_HOME".into(), s(&h.join(".codex"))));
-            env.push(("SKILLGATE_CAPTURE_KEY".into(), "loopback".into()));
+            env.push(("SKILLSIFT_CAPTURE_KEY".into(), "loopback".into()));
             args = [
                 "exec",
                 "--json",
@@ -373,13 +373,13 @@ fn other_listing(client: ClientId, cli: &Path, ws: &Path) -> Result<(String, Vec
                 "-s",
                 "read-only",
                 "--config",
-                "model_provider=\"skillgate-capture\"",
+                "model_provider=\"skillsift-capture\"",
             ]
             .map(String::from)
             .to_vec();
             args.push("--config".into());
             args.push(format!(
-                "model_providers.skillgate-capture={{name=\"skillgate-capture\",base_url=\"{}/v1\",env_key=\"SKILLGATE_CAPTURE_KEY\",wire_api=\"responses\",request_max_retries=0,stream_max_retries=0}}",
+                "model_providers.skillsift-capture={{name=\"skillsift-capture\",base_url=\"{}/v1\",env_key=\"SKILLSIFT_CAPTURE_KEY\",wire_api=\"responses\",request_max_retries=0,stream_max_retries=0}}",
                 server.url()
             ));
         }
@@ -411,10 +411,10 @@ fn other_listing(client: ClientId, cli: &Path, ws: &Path) -> Result<(String, Vec
         }
         _ => {
             let config = serde_json::json!({
-                "model": "skillgate/capture", "small_model": "skillgate/capture",
-                "enabled_providers": ["skillgate"], "autoupdate": false, "share": "disabled",
+                "model": "skillsift/capture", "small_model": "skillsift/capture",
+                "enabled_providers": ["skillsift"], "autoupdate": false, "share": "disabled",
                 "mcp": {}, "plugin": [],
-                "provider": {"skillgate": {"npm": "@ai-sdk/openai-compatible",
+                "provider": {"skillsift": {"npm": "@ai-sdk/openai-compatible",
                     "options": {"baseURL": format!("{}/v1", server.url()), "apiKey": "loopback"},
                     "models": {"capture": {"tool_call": true, "limit": {"context": 200000, "output": 8192}}}}},
             });
@@ -573,7 +573,7 @@ pub fn claude_code(
     })?;
     let version = version(&claude)?;
     let tmp = tempfile::Builder::new()
-        .prefix("skillgate-capture-")
+        .prefix("skillsift-capture-")
         .tempdir()
         .map_err(|e| unavailable(format!("cannot create a temporary folder: {e}")))?;
     // the workspace inside the fresh HOME: the CLI's search for project

@@ -132,7 +132,7 @@ pub fn bun_refuses_tabs(yaml: &str) -> bool {
     false
 }
 
-/// `Bun.YAML.parse(yaml)`, as far as skillgate reproduces it.
+/// `Bun.YAML.parse(yaml)`, as far as skillsift reproduces it.
 pub fn parse_yaml(yaml: &str) -> Result<Value, String> {
     if bun_refuses_tabs(yaml) {
         return Err("Tab characters cannot be used as indentation".into());
@@ -305,7 +305,7 @@ pub fn read_as(skill: &Skill, kind: Kind) -> Reading {
         });
     }
     let split = split(text);
-    // skillgate's own split, for comparison; the loaded frontmatter holds
+    // skillsift's own split, for comparison; the loaded frontmatter holds
     // it when it parsed
     let same = matches!((&split, &skill.frontmatter), (Some(sp), Some(fm)) if sp.yaml == fm.yaml);
     let strict = if same {
@@ -397,7 +397,7 @@ pub fn read_as(skill: &Skill, kind: Kind) -> Reading {
             }
             r.split = Some(sp.clone());
             // the frontmatter Claude Code reads must survive the cut, even
-            // where skillgate's own split ends elsewhere or finds none
+            // where skillsift's own split ends elsewhere or finds none
             r.needs = sp.body;
             sp.body
         }

@@ -1,4 +1,4 @@
-//! `skillgate listing [ROOT] [--client C] [--capture C | --verify]`: the
+//! `skillsift listing [ROOT] [--client C] [--capture C | --verify]`: the
 //! listing a client shows the model, as predicted, captured from the real
 //! client, or both compared. Printing is `report::listing`'s job.
 

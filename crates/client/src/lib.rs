@@ -15,7 +15,7 @@
 //!
 //! Tier 1 turns a listing's [`Change`]s and [`Hidden`] reasons into
 //! findings (`lint::rules::client`), Tier 2 routes the listing's entries
-//! (`route::Router`), and `skillgate listing` prints it ([`cmd`]).
+//! (`route::Router`), and `skillsift listing` prints it ([`cmd`]).
 //! [`capture`] runs a real client against a loopback endpoint and records
 //! the listing it sent, built-in skills included.
 

@@ -1,6 +1,6 @@
 //! The Agent Skills specification's strict reading: a skill is listed
 //! under its frontmatter `name` with its frontmatter `description`, both
-//! strings that are not blank, as skillgate's own parser (yaml-rust2 with
+//! strings that are not blank, as skillsift's own parser (yaml-rust2 with
 //! exact spans, see `catalog::yaml`) reads them. Nothing is cut and there
 //! is no budget unless `[route] entry-cap-chars` / `listing-budget-chars`
 //! set them (characters are Unicode scalar values; Tier 2's SG520/SG521

@@ -1,4 +1,4 @@
-//! `skillgate.toml`: every threshold, convention and path, with defaults.
+//! `skillsift.toml`: every threshold, convention and path, with defaults.
 //!
 //! The file is optional; a missing key takes its default, an unknown key is a
 //! configuration error (exit 2) so a typo never silently disables a check.
@@ -333,7 +333,7 @@ pub struct RouteConfig {
     /// `opencode` (what that client shows the model) or `spec` (the
     /// specification's strict reading).
     pub client: crate::base::ClientId,
-    /// Rank the client's built-in skills (from `skillgate listing
+    /// Rank the client's built-in skills (from `skillsift listing
     /// --capture`) as competitors of the catalog's.
     pub builtins: bool,
     /// Rank the project's slash commands the client lists beside the
@@ -404,7 +404,7 @@ pub struct CodexConfig {
     /// `/tmp` and `$TMPDIR` excluded, no network) or `read-only`.
     pub sandbox: CodexSandbox,
     /// A Responses API endpoint to use instead of OpenAI's (a gateway, a
-    /// proxy); skillgate declares it as the provider `skillgate` with
+    /// proxy); skillsift declares it as the provider `skillsift` with
     /// `wire_api = "responses"`.
     pub base_url: Option<String>,
     /// The variable holding the key for `base-url`.
@@ -610,7 +610,7 @@ impl Config {
                 "{origin}{place}: invalid configuration: {}",
                 e.message()
             ))
-            .with_help("see the configuration reference in docs/configuration.md, or `skillgate schema config`")
+            .with_help("see the configuration reference in docs/configuration.md, or `skillsift schema config`")
         })?;
         config.validate(origin)?;
         Ok(config)
@@ -718,23 +718,23 @@ mod tests {
 
     #[test]
     fn empty_config_takes_defaults() {
-        let c = Config::parse("", "skillgate.toml").unwrap();
+        let c = Config::parse("", "skillsift.toml").unwrap();
         assert_eq!(c.route.top_k, 3);
         assert_eq!(c.catalog.max_file_bytes, 1 << 20);
     }
 
     #[test]
     fn unknown_key_is_an_error_with_a_position() {
-        let e = Config::parse("[route]\ntop_k = 3\n", "skillgate.toml").unwrap_err();
+        let e = Config::parse("[route]\ntop_k = 3\n", "skillsift.toml").unwrap_err();
         assert_eq!(e.exit, crate::exit::Exit::Usage);
-        assert!(e.message.starts_with("skillgate.toml:2:1"), "{}", e.message);
+        assert!(e.message.starts_with("skillsift.toml:2:1"), "{}", e.message);
     }
 
     #[test]
     fn exemption_without_reason_is_refused() {
         let e = Config::parse(
             "[lint]\nexemptions = [{ skill = \"a\", reason = \" \" }]\n",
-            "skillgate.toml",
+            "skillsift.toml",
         )
         .unwrap_err();
         assert!(e.message.contains("empty reason"));

@@ -1,7 +1,7 @@
 //! Tier 1: structural lint.
 //!
 //! Every rule is a small file under `rules/` holding one [`Rule`] declared
-//! with [`rule!`], whose doc comment is the documentation `skillgate rule ID`
+//! with [`rule!`], whose doc comment is the documentation `skillsift rule ID`
 //! prints, and the check that produces its diagnostics. [`registry`] lists
 //! every rule of every tier (load-time, lint, routing, behavioral) so ids,
 //! levels and docs live in one place.

@@ -199,7 +199,7 @@ pub fn lint_skill(env: &Env, skill: &Skill, load: &[Diagnostic]) -> (SkillLint, 
     // the body line Claude Code shows when there is no description
     let mut client_needs = crate::client::claude_code::read(skill).needs;
     // the text the clients' own splits read must survive the cut too:
-    // where skillgate finds no frontmatter block, a client may still find
+    // where skillsift finds no frontmatter block, a client may still find
     // one, ending anywhere, so the whole text is kept
     if let Some(src) = &skill.source {
         let start = if src.text.starts_with('\u{feff}') {
@@ -207,7 +207,7 @@ pub fn lint_skill(env: &Env, skill: &Skill, load: &[Diagnostic]) -> (SkillLint, 
         } else {
             0
         };
-        // skillgate's frontmatter block, as loading found it (empty: none)
+        // skillsift's frontmatter block, as loading found it (empty: none)
         let block = src.text.get(start..skill.body_start).unwrap_or("");
         if block.is_empty() {
             client_needs = src.text.len();

@@ -14,7 +14,7 @@
 //! [`openai_responses`] (the Responses API, Codex), [`openai_chat`] (Chat
 //! Completions, opencode) and [`gemini`] (the Gemini API, Gemini CLI).
 //!
-//! `skillgate listing --capture` serves one of these to read the listing a
+//! `skillsift listing --capture` serves one of these to read the listing a
 //! client sends with its first request, and the real-client tests script
 //! whole agent runs with it, spending no tokens.
 

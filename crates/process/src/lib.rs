@@ -25,7 +25,7 @@ use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-/// Set when skillgate receives SIGINT, SIGTERM or SIGHUP (once
+/// Set when skillsift receives SIGINT, SIGTERM or SIGHUP (once
 /// [`install_interrupt_handler`] ran). Children live in their own process
 /// groups, so a Ctrl-C at the terminal does not reach them: the poll loop
 /// sees this flag and kills the running child's group instead, and no new
@@ -82,7 +82,7 @@ pub enum Ended {
     OutputLimit,
     /// It could not be started.
     SpawnFailed(String),
-    /// skillgate was interrupted; the group was killed.
+    /// skillsift was interrupted; the group was killed.
     Interrupted,
     /// The watcher ([`run_watched`]) saw what it waited for in the output
     /// (a trigger run's decision); the group was stopped on purpose.
@@ -134,7 +134,7 @@ impl Outcome {
             )),
             Ended::SpawnFailed(e) => Some(format!("{what} could not be started: {e}")),
             Ended::Interrupted => Some(format!(
-                "skillgate was interrupted; {what}'s process group was killed"
+                "skillsift was interrupted; {what}'s process group was killed"
             )),
         }
     }
@@ -459,7 +459,7 @@ mod tests {
     #[test]
     fn a_missing_program_is_a_spawn_failure() {
         let o = run(&Spec {
-            program: "/nonexistent/skillgate-test-binary",
+            program: "/nonexistent/skillsift-test-binary",
             args: &[],
             cwd: Path::new("/"),
             stdin: b"",

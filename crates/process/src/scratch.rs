@@ -1,5 +1,5 @@
 //! Scratch folders: fresh temporary folders named so that a killed
-//! skillgate's leftovers can be swept ([`scratch`], [`sweep_orphans`]), the
+//! skillsift's leftovers can be swept ([`scratch`], [`sweep_orphans`]), the
 //! run homes a client needs outside the system temporary folder
 //! ([`home_scratch`]), and the cache folder they live in
 //! ([`cache_folder`]). Used by Tier 3's workspaces and `listing --capture`.
@@ -28,18 +28,18 @@ impl Workspace {
 }
 
 /// The name prefix of the workspaces this process creates and does not
-/// keep: `skillgate-ws-<pid>-`.
+/// keep: `skillsift-ws-<pid>-`.
 pub fn own_prefix() -> String {
     format!("{ORPHAN_PREFIX}{}-", std::process::id())
 }
 
 /// What every workspace a run removes itself starts with.
-const ORPHAN_PREFIX: &str = "skillgate-ws-";
+const ORPHAN_PREFIX: &str = "skillsift-ws-";
 
-/// Remove the workspaces that skillgate processes killed before they could
+/// Remove the workspaces that skillsift processes killed before they could
 /// clean up (SIGKILL, a cancelled CI job, a power cut) left in `tmp`: the
-/// folders named `skillgate-ws-<pid>-…` that this user owns and whose
-/// process no longer exists. Kept workspaces (`skillgate-kept-…`) and
+/// folders named `skillsift-ws-<pid>-…` that this user owns and whose
+/// process no longer exists. Kept workspaces (`skillsift-kept-…`) and
 /// those of running processes are never touched, nor is anything that is
 /// not a real folder. Returns the folders removed. Unix only: elsewhere
 /// there is no cheap way to ask whether a process lives.
@@ -114,12 +114,12 @@ fn fresh_in(parent: &Path, prefix: &str) -> Result<Workspace, String> {
     })
 }
 /// A fresh empty folder named like the workspaces
-/// (`skillgate-ws-<pid>-<what>-…`, swept when skillgate is killed;
-/// `skillgate-kept-<what>-…` when kept). Used for run homes and the
+/// (`skillsift-ws-<pid>-<what>-…`, swept when skillsift is killed;
+/// `skillsift-kept-<what>-…` when kept). Used for run homes and the
 /// grader's working folder.
 pub fn scratch(what: &str, keep: bool) -> Result<Workspace, String> {
     fresh(&if keep {
-        format!("skillgate-kept-{what}-")
+        format!("skillsift-kept-{what}-")
     } else {
         format!("{}{what}-", own_prefix())
     })
@@ -127,17 +127,17 @@ pub fn scratch(what: &str, keep: bool) -> Result<Workspace, String> {
 
 /// Where run homes that must not be in the system temporary folder go
 /// (Codex refuses to write its helpers there): `run-homes/` in the first
-/// of skillgate's cache folders ([`cache_candidates`]) that is outside it.
+/// of skillsift's cache folders ([`cache_candidates`]) that is outside it.
 /// The temporary folder is the one the client started with this
 /// environment sees: [`std::env::temp_dir`], `$TMPDIR` or else `/tmp`.
-/// `SKILLGATE_CACHE_DIR`, when set, is the only candidate; otherwise
-/// `$XDG_CACHE_HOME/skillgate`, then `~/.cache/skillgate`.
+/// `SKILLSIFT_CACHE_DIR`, when set, is the only candidate; otherwise
+/// `$XDG_CACHE_HOME/skillsift`, then `~/.cache/skillsift`.
 pub fn home_root() -> Result<PathBuf, String> {
     let tmp = std::env::temp_dir();
     let tmp = tmp.canonicalize().unwrap_or(tmp);
     let candidates = cache_candidates();
     if candidates.is_empty() {
-        return Err("no cache folder (set SKILLGATE_CACHE_DIR, XDG_CACHE_HOME or HOME)".into());
+        return Err("no cache folder (set SKILLSIFT_CACHE_DIR, XDG_CACHE_HOME or HOME)".into());
     }
     let mut refused: Option<PathBuf> = None;
     let mut failed: Option<String> = None;
@@ -157,7 +157,7 @@ pub fn home_root() -> Result<PathBuf, String> {
     Err(match (failed, refused) {
         (Some(f), _) => f,
         (None, r) => format!(
-            "{} is inside the temporary folder; this client needs its run home outside it: set SKILLGATE_CACHE_DIR to a folder elsewhere",
+            "{} is inside the temporary folder; this client needs its run home outside it: set SKILLSIFT_CACHE_DIR to a folder elsewhere",
             r.unwrap_or_default().display()
         ),
     })
@@ -167,7 +167,7 @@ pub fn home_root() -> Result<PathBuf, String> {
 pub fn home_help() -> String {
     let tmp = std::env::temp_dir();
     format!(
-        "set SKILLGATE_CACHE_DIR (or XDG_CACHE_HOME) to a folder you can write outside {}",
+        "set SKILLSIFT_CACHE_DIR (or XDG_CACHE_HOME) to a folder you can write outside {}",
         tmp.display()
     )
 }
@@ -196,14 +196,14 @@ pub fn home_scratch(what: &str, keep: bool) -> Result<Workspace, String> {
     fresh_in(
         &home_root()?,
         &if keep {
-            format!("skillgate-kept-{what}-")
+            format!("skillsift-kept-{what}-")
         } else {
             format!("{}{what}-", own_prefix())
         },
     )
 }
 
-/// skillgate's cache folder (the rank cache, run homes): `dir` when given,
+/// skillsift's cache folder (the rank cache, run homes): `dir` when given,
 /// else the first of [`cache_candidates`]. `None` when none is known.
 pub fn cache_folder(dir: Option<&Path>) -> Option<PathBuf> {
     match dir {
@@ -212,35 +212,35 @@ pub fn cache_folder(dir: Option<&Path>) -> Option<PathBuf> {
     }
 }
 
-/// The cache folders, in the order they are tried: `$SKILLGATE_CACHE_DIR`
+/// The cache folders, in the order they are tried: `$SKILLSIFT_CACHE_DIR`
 /// alone when it is set, else the platform's user cache folder
-/// (`$XDG_CACHE_HOME/skillgate` when that is absolute, then
-/// `~/.cache/skillgate`; `~/Library/Caches/skillgate` on macOS;
-/// `%LOCALAPPDATA%\skillgate\cache` on Windows).
+/// (`$XDG_CACHE_HOME/skillsift` when that is absolute, then
+/// `~/.cache/skillsift`; `~/Library/Caches/skillsift` on macOS;
+/// `%LOCALAPPDATA%\skillsift\cache` on Windows).
 pub fn cache_candidates() -> Vec<PathBuf> {
     let var = |k: &str| {
         std::env::var_os(k)
             .filter(|v| !v.is_empty())
             .map(PathBuf::from)
     };
-    if let Some(d) = var("SKILLGATE_CACHE_DIR") {
+    if let Some(d) = var("SKILLSIFT_CACHE_DIR") {
         return vec![d];
     }
     if cfg!(windows) {
         return var("LOCALAPPDATA")
-            .map(|d| d.join("skillgate").join("cache"))
+            .map(|d| d.join("skillsift").join("cache"))
             .into_iter()
             .collect();
     }
     if cfg!(target_os = "macos") {
         return var("HOME")
-            .map(|h| h.join("Library/Caches/skillgate"))
+            .map(|h| h.join("Library/Caches/skillsift"))
             .into_iter()
             .collect();
     }
     let xdg = var("XDG_CACHE_HOME")
         .filter(|d| d.is_absolute())
-        .map(|d| d.join("skillgate"));
-    let home = var("HOME").map(|h| h.join(".cache/skillgate"));
+        .map(|d| d.join("skillsift"));
+    let home = var("HOME").map(|h| h.join(".cache/skillsift"));
     xdg.into_iter().chain(home).collect()
 }

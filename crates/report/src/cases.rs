@@ -1,4 +1,4 @@
-//! `skillgate cases` output.
+//! `skillsift cases` output.
 //!
 //! Human:
 //!
@@ -108,7 +108,7 @@ pub fn human(r: &CasesReport, out: &mut dyn Write) -> std::io::Result<()> {
         }
         writeln!(
             out,
-            "`skillgate init {}` writes a starter trigger set",
+            "`skillsift init {}` writes a starter trigger set",
             r.skill.name
         )?;
         return Ok(());
@@ -192,7 +192,7 @@ pub fn human(r: &CasesReport, out: &mut dyn Write) -> std::io::Result<()> {
     if !r.problems.is_empty() {
         writeln!(
             out,
-            "{errors} error(s) and {others} other finding(s) in these files (cases with errors are left out above; `skillgate check` shows each in full):"
+            "{errors} error(s) and {others} other finding(s) in these files (cases with errors are left out above; `skillsift check` shows each in full):"
         )?;
         for d in r.problems.iter().take(super::human::FEW * 2) {
             let at = d

@@ -162,7 +162,7 @@ fn catalog_with(
     for c in &case_sources {
         sources.insert(c.file.clone(), c.source.clone());
     }
-    let root = std::path::PathBuf::from("/nonexistent/skillgate-fuzz-root");
+    let root = std::path::PathBuf::from("/nonexistent/skillsift-fuzz-root");
     let skills = vec![Skill {
         file: file.into(),
         dir: root.join("skills/fuzz-skill"),

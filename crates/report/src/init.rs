@@ -1,4 +1,4 @@
-//! `skillgate init` output.
+//! `skillsift init` output.
 //!
 //! Human:
 //!
@@ -11,7 +11,7 @@
 //! every prompt is a draft: rewrite each the way a user would ask, then remove "draft": true;
 //! drafts are not routed or run until then (SG423)
 //! left to write, beside rewriting the drafts: 1 more positive prompt (minimum 3); 1 behavioral eval (minimum 1, in the skill's evals/evals.json)
-//! next: skillgate cases pdf-forms
+//! next: skillsift cases pdf-forms
 //! ```
 //!
 //! With `--dry-run` the file's text follows, and nothing is written. JSON:
@@ -89,7 +89,7 @@ pub fn human(r: &InitReport, out: &mut dyn Write) -> std::io::Result<()> {
         )?;
     }
     if r.written {
-        writeln!(out, "next: skillgate cases {}", r.skill)
+        writeln!(out, "next: skillsift cases {}", r.skill)
     } else {
         writeln!(out)?;
         out.write_all(r.content.as_bytes())?;

@@ -3,14 +3,14 @@
 //!
 //! `check` (Tiers 1 and 2) writes two suites:
 //!
-//! - `skillgate.lint`: one testcase per file checked (every SKILL.md, case
+//! - `skillsift.lint`: one testcase per file checked (every SKILL.md, case
 //!   file and command file, and any other file with a Tier 1 finding),
 //!   named by its path;
-//! - `skillgate.routing`: one testcase per trigger prompt (classname
-//!   `skillgate.routing.<skill>`, named `positive: <prompt>` or
+//! - `skillsift.routing`: one testcase per trigger prompt (classname
+//!   `skillsift.routing.<skill>`, named `positive: <prompt>` or
 //!   `negative: <prompt>`), one per routed SKILL.md for what Tier 2 says of
 //!   its description (collisions, listing; classname
-//!   `skillgate.routing.description`), `rank-1 rate`, and one per other
+//!   `skillsift.routing.description`), `rank-1 rate`, and one per other
 //!   file a Tier 2 finding names.
 //!
 //! A testcase fails (`<failure>`) when it has an error; its text lists every
@@ -320,7 +320,7 @@ pub fn render(o: &Outcome, out: &mut dyn Write) -> std::io::Result<()> {
     }
     let mut lint = Vec::with_capacity(by_file.len());
     for (file, found) in &by_file {
-        let mut c = Case::new(display_path(prefix, file), "skillgate.lint");
+        let mut c = Case::new(display_path(prefix, file), "skillsift.lint");
         c.file = Some(display_path(prefix, file));
         c.line = found.iter().find_map(|d| d.span.map(|s| s.line));
         judge(&mut c, prefix, found);
@@ -339,7 +339,7 @@ pub fn render(o: &Outcome, out: &mut dyn Write) -> std::io::Result<()> {
                 },
                 cut(&p.prompt, NAME_CHARS)
             ),
-            format!("skillgate.routing.{}", p.skill),
+            format!("skillsift.routing.{}", p.skill),
         );
         c.file = Some(display_path(prefix, &p.file));
         c.line = Some(p.span.line);
@@ -364,7 +364,7 @@ pub fn render(o: &Outcome, out: &mut dyn Write) -> std::io::Result<()> {
         let (mine, rest): (Vec<&Diagnostic>, Vec<&Diagnostic>) =
             left.into_iter().partition(|d| d.file == *file);
         left = rest;
-        let mut c = Case::new(display_path(prefix, file), "skillgate.routing.description");
+        let mut c = Case::new(display_path(prefix, file), "skillsift.routing.description");
         c.file = Some(display_path(prefix, file));
         judge(&mut c, prefix, &mine);
         routing.push(c);
@@ -375,7 +375,7 @@ pub fn render(o: &Outcome, out: &mut dyn Write) -> std::io::Result<()> {
         let (mine, rest): (Vec<&Diagnostic>, Vec<&Diagnostic>) =
             left.into_iter().partition(|d| d.rule == "SG505");
         left = rest;
-        let mut c = Case::new("rank-1 rate", "skillgate.routing");
+        let mut c = Case::new("rank-1 rate", "skillsift.routing");
         judge(&mut c, prefix, &mine);
         let line = super::human::rank1_line(o.summary).unwrap_or_default();
         c.out = if c.out.is_empty() {
@@ -390,7 +390,7 @@ pub fn render(o: &Outcome, out: &mut dyn Write) -> std::io::Result<()> {
         rest.entry(&d.file).or_default().push(d);
     }
     for (file, found) in rest {
-        let mut c = Case::new(display_path(prefix, file), "skillgate.routing");
+        let mut c = Case::new(display_path(prefix, file), "skillsift.routing");
         c.file = Some(display_path(prefix, file));
         c.line = found.iter().find_map(|d| d.span.map(|s| s.line));
         judge(&mut c, prefix, &found);
@@ -398,7 +398,7 @@ pub fn render(o: &Outcome, out: &mut dyn Write) -> std::io::Result<()> {
     }
     let s = o.summary;
     let mut suites = vec![Suite {
-        name: "skillgate.lint".into(),
+        name: "skillsift.lint".into(),
         properties: vec![
             ("skills_checked".into(), s.skills_checked.to_string()),
             ("errors".into(), s.errors.to_string()),
@@ -419,18 +419,18 @@ pub fn render(o: &Outcome, out: &mut dyn Write) -> std::io::Result<()> {
             properties.push(("min_rank1".into(), f.to_string()));
         }
         suites.push(Suite {
-            name: "skillgate.routing".into(),
+            name: "skillsift.routing".into(),
             properties,
             cases: routing,
         });
     } else if !routing.is_empty() {
         suites.push(Suite {
-            name: "skillgate.routing".into(),
+            name: "skillsift.routing".into(),
             properties: Vec::new(),
             cases: routing,
         });
     }
-    write_suites("skillgate check", &suites, out)
+    write_suites("skillsift check", &suites, out)
 }
 
 /// One case of a Tier 3 evaluation.
@@ -460,7 +460,7 @@ pub struct Tier3<'a> {
 }
 
 impl<'a> Tier3<'a> {
-    /// From a scorer's report alone (`skillgate score`).
+    /// From a scorer's report alone (`skillsift score`).
     pub fn from_report(report: &'a Report) -> Tier3<'a> {
         Tier3 {
             skill: &report.skill.name,
@@ -646,7 +646,7 @@ impl Tier3<'_> {
 /// Tier 3.
 pub fn tier3(t: &Tier3, out: &mut dyn Write) -> std::io::Result<()> {
     write_suites(
-        &format!("skillgate behavioral {}", t.skill),
+        &format!("skillsift behavioral {}", t.skill),
         &tier3_suites(t),
         out,
     )
@@ -669,7 +669,7 @@ pub fn write_clients(
     out: &mut dyn Write,
 ) -> std::io::Result<()> {
     let suites: Vec<&Suite> = clients.iter().flat_map(|c| &c.0).collect();
-    write_suites(&format!("skillgate behavioral {skill}"), &suites, out)
+    write_suites(&format!("skillsift behavioral {skill}"), &suites, out)
 }
 
 fn tier3_suites(t: &Tier3) -> Vec<Suite> {

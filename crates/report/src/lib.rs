@@ -98,7 +98,7 @@ pub fn render(format: Format, outcome: &Outcome, out: &mut dyn Write) -> Result<
     r.map_err(write_error)
 }
 
-/// A write failure as a fatal error. A closed pipe (`skillgate … | head`)
+/// A write failure as a fatal error. A closed pipe (`skillsift … | head`)
 /// is not an error: the reader has all it wanted, so the run ends quietly.
 pub fn write_error(e: std::io::Error) -> Fatal {
     if e.kind() == std::io::ErrorKind::BrokenPipe {

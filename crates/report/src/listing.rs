@@ -1,4 +1,4 @@
-//! `skillgate listing`: the listing a client shows the model, one entry
+//! `skillsift listing`: the listing a client shows the model, one entry
 //! per skill in the client's own form, with what differs from what the
 //! author wrote marked under it.
 //!
@@ -141,7 +141,7 @@ pub fn human(v: &View, out: &mut dyn Write) -> std::io::Result<()> {
     } else if l.client == ClientId::ClaudeCode && v.builtins_version.is_none() {
         writeln!(
             out,
-            "Claude Code's built-in skills follow in the real listing; none captured yet (`skillgate listing --capture claude-code`)"
+            "Claude Code's built-in skills follow in the real listing; none captured yet (`skillsift listing --capture claude-code`)"
         )?;
     }
     if let Some(b) = &l.budget {

@@ -1,4 +1,4 @@
-//! `skillgate rank` output.
+//! `skillsift rank` output.
 //!
 //! Human:
 //!

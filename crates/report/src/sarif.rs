@@ -5,7 +5,7 @@
 //! and end line and column (Unicode code points, declared by `columnKind`),
 //! byte offsets, a stable `partialFingerprints` entry, and in `properties`
 //! everything `--format json` has that SARIF has no field for (label, help,
-//! skillgate's own severity). The run's `properties.summary` is the JSON
+//! skillsift's own severity). The run's `properties.summary` is the JSON
 //! summary.
 
 use super::{Outcome, display_path};
@@ -126,7 +126,7 @@ pub fn render(o: &Outcome, out: &mut dyn Write) -> std::io::Result<()> {
                 "level": level(d.severity),
                 "message": {"text": d.message},
                 "locations": [{"physicalLocation": physical}],
-                "partialFingerprints": {"skillgate/v1": fingerprint(d, o)},
+                "partialFingerprints": {"skillsift/v1": fingerprint(d, o)},
                 "properties": {
                     "severity": d.severity.as_str(),
                     "label": d.label,
@@ -164,7 +164,7 @@ pub fn render(o: &Outcome, out: &mut dyn Write) -> std::io::Result<()> {
         "version": "2.1.0",
         "runs": [{
             "tool": {"driver": {
-                "name": "skillgate",
+                "name": "skillsift",
                 "version": env!("CARGO_PKG_VERSION"),
                 "informationUri": "https://agentskills.io",
                 "rules": rules,

@@ -217,7 +217,7 @@ impl Baseline {
 
     pub fn load(path: &Path) -> Result<Baseline, Fatal> {
         let shown = path.display();
-        let help = "write one with `skillgate check --save-baseline FILE`";
+        let help = "write one with `skillsift check --save-baseline FILE`";
         let bytes = crate::catalog::read_bounded(path, MAX_BASELINE_BYTES)
             .map_err(|e| {
                 Fatal::usage(format!("{shown}: cannot read baseline: {e}")).with_help(help)
@@ -228,7 +228,7 @@ impl Baseline {
                 ))
             })?;
         let b: Baseline = serde_json::from_slice(&bytes).map_err(|e| {
-            Fatal::usage(format!("{shown}: not a skillgate baseline: {e}")).with_help(help)
+            Fatal::usage(format!("{shown}: not a skillsift baseline: {e}")).with_help(help)
         })?;
         if b.version != VERSION && b.version != 1 {
             return Err(Fatal::usage(format!(
@@ -304,7 +304,7 @@ pub fn compare(old: &Baseline, now: &Baseline, outcome: &Outcome, origin: &str) 
                     .with_span(p.span)
                     .with_label(format!("now #{} at {:.2}", p.rank, p.score))
                     .with_help(format!(
-                        "`skillgate rank \"{}\" --explain` shows which skill overtook it and why",
+                        "`skillsift rank \"{}\" --explain` shows which skill overtook it and why",
                         p.prompt.replace('"', "\\\"")
                     )),
             );

@@ -1,9 +1,9 @@
-//! The `skillgate rank` cache: what the analyzer made of each SKILL.md of a
+//! The `skillsift rank` cache: what the analyzer made of each SKILL.md of a
 //! large catalog, kept between runs so that ranking one prompt does not read
 //! and analyze every file again.
 //!
 //! One file per catalog, `rank-<hash of its path>.bin` in the cache folder
-//! ([`folder`]), valid for one skillgate binary and one `[catalog]` and
+//! ([`folder`]), valid for one skillsift binary and one `[catalog]` and
 //! `[route]` configuration. A run trusts what it holds only as far as the
 //! disk still agrees, checked with one `lstat` per folder and per SKILL.md
 //! (size, modification and change times, inode, mode):
@@ -57,7 +57,7 @@ const STALE_SECS: u64 = 30 * 24 * 3600;
 
 /// Bumped whenever the file layout changes.
 const FORMAT: u32 = 2;
-const MAGIC: &[u8; 16] = b"skillgate-rank\0\0";
+const MAGIC: &[u8; 16] = b"skillsift-rank\0\0";
 
 pub use crate::process::scratch::cache_folder as folder;
 
@@ -257,7 +257,7 @@ pub struct Record {
     pub analysis: Analysis,
 }
 
-/// What `skillgate rank` ranks with.
+/// What `skillsift rank` ranks with.
 #[derive(Debug)]
 pub struct Ranking {
     pub index: Index,
@@ -449,7 +449,7 @@ impl Cache {
             let _ = std::fs::write(
                 &tag,
                 "Signature: 8a477f597d28d172789f06886806bc55\n\
-                 # This file is a cache directory tag created by skillgate.\n\
+                 # This file is a cache directory tag created by skillsift.\n\
                  # For information about cache directory tags see https://bford.info/cachedir/\n",
             );
         }

@@ -596,7 +596,7 @@ pub fn floor(summary: &RouteSummary, floor: Option<f64>) -> Option<Diagnostic> {
                 ),
             )
             .with_help(
-                "fix the SG501 findings or the prompts ranking second (`skillgate rank \"<prompt>\" --explain` shows why)",
+                "fix the SG501 findings or the prompts ranking second (`skillsift rank \"<prompt>\" --explain` shows why)",
             )
     })
 }

@@ -1,4 +1,4 @@
-//! `skillgate rank "<prompt>" [ROOT]`: rank every skill of the catalog for
+//! `skillsift rank "<prompt>" [ROOT]`: rank every skill of the catalog for
 //! one prompt, as Tier 2 does, with `--explain` showing each shared term's
 //! contribution. Printing is `report::rank`'s job.
 

@@ -7,7 +7,7 @@
 //! [`cases`] (trigger prompts of `evals/cases/*.json`, the rank-1 floor),
 //! [`collide`] (near-duplicate descriptions), [`listing`] (the client's
 //! listing budget) and [`baseline`] (regressions against a saved run).
-//! [`cmd`] is `skillgate rank`.
+//! [`cmd`] is `skillsift rank`.
 
 // The layers below, by the names the code used for them when it was one
 // crate, so that a `crate::catalog::…` path reads the same in every layer.
@@ -43,7 +43,7 @@ pub use summary::RouteSummary;
 use text::Analyzer;
 
 /// What Tier 2 concluded for `check`, and what it concluded it from
-/// (for `skillgate report`).
+/// (for `skillsift report`).
 #[derive(Debug)]
 pub struct Routed<'c> {
     pub diagnostics: Vec<Diagnostic>,
@@ -74,7 +74,7 @@ pub struct Opts<'a> {
 pub fn analyzer(config: &RouteConfig) -> Result<Analyzer, Fatal> {
     Analyzer::new(&config.language, &config.stop_words).ok_or_else(|| {
         Fatal::usage(format!(
-            "skillgate.toml: [route] language = \"{}\" is not a stemming language",
+            "skillsift.toml: [route] language = \"{}\" is not a stemming language",
             config.language
         ))
         .with_help(format!(
@@ -199,7 +199,7 @@ pub fn builtins_for(
         None => (
             None,
             Some(format!(
-                "`[route] builtins = true`, but no capture of {}'s built-in skills is stored: prompts were ranked against the catalog alone; run `skillgate listing --capture {client}` once",
+                "`[route] builtins = true`, but no capture of {}'s built-in skills is stored: prompts were ranked against the catalog alone; run `skillsift listing --capture {client}` once",
                 client.label()
             )),
         ),
@@ -394,8 +394,8 @@ pub fn check<'c>(catalog: &'c Catalog, config: &Config, args: &Opts) -> Result<R
     if let Some(note) = note {
         diagnostics.push(
             rules::NO_CAPTURE
-                .diag("skillgate.toml", note)
-                .with_help(format!("run `skillgate listing --capture {}` where the client is installed, or set `[route] builtins = false`", config.route.client)),
+                .diag("skillsift.toml", note)
+                .with_help(format!("run `skillsift listing --capture {}` where the client is installed, or set `[route] builtins = false`", config.route.client)),
         );
     }
     let collisions = collide::find(&router, &config.route);

@@ -1,5 +1,5 @@
 //! Tier 2 rules (`SG5xx`). Each is raised by the module named in its doc;
-//! all are listed in `lint::registry::RULES`, so `skillgate rule SG501`
+//! all are listed in `lint::registry::RULES`, so `skillsift rule SG501`
 //! prints their documentation and `[lint.rules]` can change their level.
 
 use crate::rule;
@@ -92,7 +92,7 @@ rule! {
     /// floor set at today's rate lets the catalog only improve.
     ///
     /// ## Example
-    /// `skillgate check --min-rank1 86` fails with "trigger rank-1 rate 85%
+    /// `skillsift check --min-rank1 86` fails with "trigger rank-1 rate 85%
     /// is below required 86%".
     pub static RANK1_FLOOR = ("SG505", "rank1-below-floor", Error, "the rank-1 rate of positive prompts is below the floor");
 }
@@ -190,7 +190,7 @@ rule! {
     /// With `[route] builtins = true` (the client's built-in skills ranked
     /// as competitors), reports a positive trigger prompt for which one of
     /// the client's own skills (Claude Code: `verify`, `code-review`,
-    /// `simplify`, …, as `skillgate listing --capture claude-code` recorded
+    /// `simplify`, …, as `skillsift listing --capture claude-code` recorded
     /// them) ranks above the case file's skill, naming it.
     ///
     /// ## Why is this bad?
@@ -228,7 +228,7 @@ rule! {
 rule! {
     /// ## What it does
     /// Reports that `[route] builtins = true` could not be honoured: no
-    /// capture of the client's built-in skills is stored (run `skillgate
+    /// capture of the client's built-in skills is stored (run `skillsift
     /// listing --capture claude-code` once where the client is installed),
     /// or the client is `spec`, which has none. Prompts were then ranked
     /// against the catalog alone.

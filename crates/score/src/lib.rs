@@ -5,7 +5,7 @@
 //! `observations.jsonl` and returns a [`Report`]; [`render`] prints it;
 //! [`Report::exit`] is the exit code. The statistics are pure functions in
 //! [`trigger`], [`uplift`] and [`gate`]; [`input`] reads the files;
-//! [`triggers`] gates trigger sets (`skillgate score triggers`).
+//! [`triggers`] gates trigger sets (`skillsift score triggers`).
 
 // The layers below, by the names the code used for them when it was one
 // crate, so that a `crate::catalog::…` path reads the same in every layer.
@@ -398,7 +398,7 @@ fn score_files_checked(
 
 /// Score `cases` and `observations` for the skill named `skill` without
 /// reading its folder: the report's `skill` holds the name and no hashes
-/// (`skillgate report` scores recorded iterations this way, as the skill
+/// (`skillsift report` scores recorded iterations this way, as the skill
 /// may have changed since). With `client`, only that client's
 /// observations count.
 pub fn score_evidence(

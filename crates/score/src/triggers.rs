@@ -1,4 +1,4 @@
-//! Trigger-set gates for description tuning (`skillgate score triggers FILE`).
+//! Trigger-set gates for description tuning (`skillsift score triggers FILE`).
 //!
 //! FILE is a JSON array of rows
 //! `{"query", "should_trigger", "split": "train"|"validation"|"fresh",

@@ -221,7 +221,7 @@ impl Agent for Claude {
             .iter()
             .filter(|t| unscoped_bash(t))
             .map(|t| format!(
-                "[behave] allowed-tools holds `{t}`: Claude Code runs every shell command the agent writes without asking, with your permissions, outside the workspace too; scope it to the commands the evals need, e.g. \"Bash(npm test:*)\", or run skillgate in a container"
+                "[behave] allowed-tools holds `{t}`: Claude Code runs every shell command the agent writes without asking, with your permissions, outside the workspace too; scope it to the commands the evals need, e.g. \"Bash(npm test:*)\", or run skillsift in a container"
             ))
             .collect()
     }

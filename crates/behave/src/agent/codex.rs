@@ -178,11 +178,11 @@ impl Codex {
         set("check_for_update_on_startup", "false");
         set("skills.bundled.enabled", "false");
         if let Some(u) = &self.base_url {
-            set("model_provider", "\"skillgate\"");
+            set("model_provider", "\"skillsift\"");
             set(
-                "model_providers.skillgate",
+                "model_providers.skillsift",
                 &format!(
-                    "{{name=\"skillgate\",base_url={},env_key={},wire_api=\"responses\"}}",
+                    "{{name=\"skillsift\",base_url={},env_key={},wire_api=\"responses\"}}",
                     toml_string(u),
                     toml_string(&self.env_key)
                 ),
@@ -218,7 +218,7 @@ impl Codex {
 }
 
 /// The run home's `config.toml`: every setting is on the command line.
-const CONFIG_NOTE: &str = "# Written by skillgate for one run: every setting is passed with --config on\n# the command line (see plan.json), where nothing else can override it.\n";
+const CONFIG_NOTE: &str = "# Written by skillsift for one run: every setting is passed with --config on\n# the command line (see plan.json), where nothing else can override it.\n";
 
 /// `s` as a TOML basic string.
 fn toml_string(s: &str) -> String {
@@ -311,7 +311,7 @@ impl Agent for Codex {
         if let Some(line) = super::line_naming(trace, stderr, &refused) {
             return Some(Stop {
                 message: format!(
-                    "Codex refused one of skillgate's safety settings, so none of them can be guaranteed: {line}"
+                    "Codex refused one of skillsift's safety settings, so none of them can be guaranteed: {line}"
                 ),
                 help: format!(
                     "use codex-cli {TESTED_VERSION} (the version these settings were checked against), or evaluate with another client"
@@ -358,7 +358,7 @@ impl Agent for Codex {
         let cwd = home.path().join("workspace");
         let writable = || {
             format!(
-                "make {} writable, or set SKILLGATE_CACHE_DIR to a folder that is",
+                "make {} writable, or set SKILLSIFT_CACHE_DIR to a folder that is",
                 home.path().display()
             )
         };
@@ -378,9 +378,9 @@ impl Agent for Codex {
         args.extend(
             [
                 "--config",
-                "model_provider=\"skillgate-preflight\"",
+                "model_provider=\"skillsift-preflight\"",
                 "--config",
-                "model_providers.skillgate-preflight={name=\"skillgate-preflight\",base_url=\"http://127.0.0.1:9/v1\",env_key=\"SKILLGATE_PREFLIGHT_UNSET_KEY\",wire_api=\"responses\"}",
+                "model_providers.skillsift-preflight={name=\"skillsift-preflight\",base_url=\"http://127.0.0.1:9/v1\",env_key=\"SKILLSIFT_PREFLIGHT_UNSET_KEY\",wire_api=\"responses\"}",
             ]
             .map(String::from),
         );
@@ -397,11 +397,11 @@ impl Agent for Codex {
             program: &self.program,
             args: &args,
             cwd: &cwd,
-            stdin: b"skillgate preflight",
+            stdin: b"skillsift preflight",
             env: Self::env(home.path()),
             env_remove: {
                 let mut v = super::inherited_to_remove(FAMILIES, &[]);
-                v.push("SKILLGATE_PREFLIGHT_UNSET_KEY".into());
+                v.push("SKILLSIFT_PREFLIGHT_UNSET_KEY".into());
                 v
             },
             timeout,
@@ -420,7 +420,7 @@ impl Agent for Codex {
         }) {
             return Err(Stop {
                 message: format!(
-                    "Codex {} does not accept one of skillgate's safety settings ({SETTINGS}): {}",
+                    "Codex {} does not accept one of skillsift's safety settings ({SETTINGS}): {}",
                     pre.version.as_deref().unwrap_or("?"),
                     line.trim()
                 ),
@@ -429,11 +429,11 @@ impl Agent for Codex {
                 ),
             });
         }
-        if !err.contains("SKILLGATE_PREFLIGHT_UNSET_KEY") {
+        if !err.contains("SKILLSIFT_PREFLIGHT_UNSET_KEY") {
             let tail: Vec<&str> = err.lines().rev().take(3).collect();
             return Err(Stop {
                 message: format!(
-                    "Codex {} did not check skillgate's settings as expected (it should have stopped for the unset preflight key): {}",
+                    "Codex {} did not check skillsift's settings as expected (it should have stopped for the unset preflight key): {}",
                     pre.version.as_deref().unwrap_or("?"),
                     tail.join(" / ")
                 ),

@@ -172,7 +172,7 @@ impl Gemini {
     /// shell prefixes; every other tool denied.
     pub fn policy(&self) -> String {
         let mut s = String::from(
-            "# Written by skillgate for one run: exactly these tools are allowed,\n# every other one is denied (and so never offered to the model).\n\n[[rule]]\ntoolName = \"activate_skill\"\ndecision = \"allow\"\npriority = 900\n",
+            "# Written by skillsift for one run: exactly these tools are allowed,\n# every other one is denied (and so never offered to the model).\n\n[[rule]]\ntoolName = \"activate_skill\"\ndecision = \"allow\"\npriority = 900\n",
         );
         if !self.allowed_tools.is_empty() {
             s.push_str(&format!(
@@ -289,7 +289,7 @@ impl Agent for Gemini {
 
     fn grader(&self, paths: &Paths) -> Call {
         let policy = format!(
-            "# Written by skillgate for one grader call: every tool is denied.\n{DENY_REST}"
+            "# Written by skillsift for one grader call: every tool is denied.\n{DENY_REST}"
         );
         self.call(
             Self::args(paths, self.grader_model.as_ref().or(self.model.as_ref())),

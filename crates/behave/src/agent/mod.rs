@@ -296,7 +296,7 @@ pub trait Agent: Send + Sync + std::fmt::Debug {
     /// and `plan.json`: each set variable with its value (`<run-home>`
     /// standing for the run home), and the removal rule in words.
     fn environment_doc(&self) -> (BTreeMap<String, String>, String);
-    /// The client version skillgate's settings and stream reading were
+    /// The client version skillsift's settings and stream reading were
     /// checked against.
     fn tested_version(&self) -> &'static str;
     /// Check the installed client before the first run: its version, and
@@ -376,11 +376,11 @@ pub fn require_version(agent: &dyn Agent, settings: &str) -> Result<Preflight, S
     let tested = agent.tested_version();
     let version = version_of(agent.program(), &["--version"]).map_err(|e| Stop {
         message: format!(
-            "{}: cannot tell its version ({e}), so skillgate cannot guarantee its safety settings ({settings})",
+            "{}: cannot tell its version ({e}), so skillsift cannot guarantee its safety settings ({settings})",
             agent.product()
         ),
         help: format!(
-            "install {} {tested} or newer, or name it by path in skillgate.toml",
+            "install {} {tested} or newer, or name it by path in skillsift.toml",
             agent.product()
         ),
     })?;
@@ -390,7 +390,7 @@ pub fn require_version(agent: &dyn Agent, settings: &str) -> Result<Preflight, S
         }),
         _ => Err(Stop {
             message: format!(
-                "{} {version} is older than {tested}, the version whose handling of skillgate's safety settings ({settings}) was verified; an older client may ignore one of them",
+                "{} {version} is older than {tested}, the version whose handling of skillsift's safety settings ({settings}) was verified; an older client may ignore one of them",
                 agent.product()
             ),
             help: format!(

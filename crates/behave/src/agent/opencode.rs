@@ -2,7 +2,7 @@
 //! choice are in `clients/opencode.md` of the shared notes, and
 //! `tests/real_opencode_behave.rs` checks them against the installed CLI.
 //!
-//! **Start.** `opencode run --format json --pure --title skillgate --dir
+//! **Start.** `opencode run --format json --pure --title skillsift --dir
 //! <workspace>` (+ `-m provider/model`), prompt on stdin (a prompt passed
 //! as one argument reaches the model in literal quotes). `--title` names
 //! the session, so no title request repeats the prompt; `--dir` and `PWD`
@@ -133,9 +133,9 @@ fn users_providers(model: Option<&str>) -> Result<Option<Value>, Fatal> {
         {
             return Err(key_error(
                 "provider",
-                format!("your opencode provider `{id}` ({place}) holds its API key in the configuration; skillgate carries provider definitions into every run's configuration, which --dry-run prints"),
+                format!("your opencode provider `{id}` ({place}) holds its API key in the configuration; skillsift carries provider definitions into every run's configuration, which --dry-run prints"),
             )
-            .with_help(format!("put the key in an environment variable and write `\"apiKey\": \"{{env:NAME}}\"` in {place}, or define the provider in skillgate.toml: [behave.opencode.provider.{id}]")));
+            .with_help(format!("put the key in an environment variable and write `\"apiKey\": \"{{env:NAME}}\"` in {place}, or define the provider in skillsift.toml: [behave.opencode.provider.{id}]")));
         }
         carried.insert(id.clone(), def.clone());
     }
@@ -276,7 +276,7 @@ impl Opencode {
             "json",
             "--pure",
             "--title",
-            "skillgate",
+            "skillsift",
             "--dir",
         ]
         .iter()
@@ -304,7 +304,7 @@ impl Opencode {
                     PLUGIN_LOCK.as_bytes().to_vec(),
                 ),
                 (
-                    ".config/opencode/node_modules/.skillgate".into(),
+                    ".config/opencode/node_modules/.skillsift".into(),
                     Vec::new(),
                 ),
             ],
@@ -425,8 +425,8 @@ impl Agent for Opencode {
             // and `opencode auth login`, which a run does not see: without a
             // model named here it would connect out to opencode.ai and fail
             return Err(Stop {
-                message: "opencode has no model to reach under skillgate: every run gets fresh XDG folders and loses the OPENCODE_* variables, so the model your own configuration and `opencode auth login` choose is not used, and no run was started".into(),
-                help: "set [behave.opencode] model = \"<provider>/<model>\" in skillgate.toml, and the provider's API key in its environment variable (e.g. ANTHROPIC_API_KEY for anthropic/…); a custom endpoint defined in your opencode configuration's `provider` is carried into the runs, or define it as [behave.opencode.provider.<id>]".into(),
+                message: "opencode has no model to reach under skillsift: every run gets fresh XDG folders and loses the OPENCODE_* variables, so the model your own configuration and `opencode auth login` choose is not used, and no run was started".into(),
+                help: "set [behave.opencode] model = \"<provider>/<model>\" in skillsift.toml, and the provider's API key in its environment variable (e.g. ANTHROPIC_API_KEY for anthropic/…); a custom endpoint defined in your opencode configuration's `provider` is carried into the runs, or define it as [behave.opencode.provider.<id>]".into(),
             });
         }
         Ok(pre)

@@ -83,7 +83,7 @@ pub fn opts(args: &BehaveArgs, config: &BehaveConfig) -> Result<Opts, Fatal> {
         return Err(Fatal::usage(
             "--timeout-ms and --max-bytes apply to --runner only",
         )
-        .with_help("the built-in agent's limits live in skillgate.toml: [behave] executor-timeout-secs, max-trace-bytes"));
+        .with_help("the built-in agent's limits live in skillsift.toml: [behave] executor-timeout-secs, max-trace-bytes"));
     }
     if args.no_baseline
         && (args.gates.min_uplift.is_some()
@@ -139,7 +139,7 @@ pub fn opts(args: &BehaveArgs, config: &BehaveConfig) -> Result<Opts, Fatal> {
         return Err(Fatal::usage(
             "--compare-skill and --with-siblings install skills into the agent's workspace; a --runner installs its own",
         )
-        .with_help("run them with the built-in agent, or make your runner read SKILLGATE_VARIANT and install what each arm needs"));
+        .with_help("run them with the built-in agent, or make your runner read SKILLSIFT_VARIANT and install what each arm needs"));
     }
     let runner = match &args.runner {
         None => None,
@@ -172,7 +172,7 @@ pub fn opts(args: &BehaveArgs, config: &BehaveConfig) -> Result<Opts, Fatal> {
 }
 
 pub(crate) fn config_error(key: &str, msg: impl std::fmt::Display) -> Fatal {
-    Fatal::usage(format!("skillgate.toml: [behave] {key}: {msg}"))
+    Fatal::usage(format!("skillsift.toml: [behave] {key}: {msg}"))
 }
 
 /// Check the `[behave]` limits.
@@ -248,14 +248,14 @@ fn siblings(
                 "--with-siblings: {} answers to `{name}` too (its folder or its name), so it would be loaded instead of the skill under test",
                 s.file
             ))
-            .with_help("rename one of the two skills (`skillgate check` reports SG606)"));
+            .with_help("rename one of the two skills (`skillsift check` reports SG606)"));
         }
         if !safe_id(&sib) || !seen.insert(sib.clone()) {
             return Err(Fatal::usage(format!(
                 "--with-siblings: the skill `{sib}` ({}) cannot be installed under its name (not a folder name, or a name two skills share)",
                 s.file
             ))
-            .with_help("fix the skill's name (`skillgate check` reports it), or leave the skill out with [catalog] exclude"));
+            .with_help("fix the skill's name (`skillsift check` reports it), or leave the skill out with [catalog] exclude"));
         }
         let (snap, mut tree) = Tree::read_skill_checked(&s.dir, "--with-siblings: ")?;
         tree.leave_out(&not_installed(catalog, i));
@@ -406,7 +406,7 @@ fn skill_under_test<'a>(catalog: &'a Catalog, name: &str) -> Result<(usize, &'a 
             "the skill name `{skill_name}` cannot name a results folder"
         ))
         .with_help(
-            "use lowercase letters, digits and hyphens (`skillgate check` reports the name rules)",
+            "use lowercase letters, digits and hyphens (`skillsift check` reports the name rules)",
         ));
     }
     Ok((skill_index, skill_name))
@@ -428,7 +428,7 @@ fn suite_to_run<'a>(
             skill.rel_dir
         ))
         .with_help(
-            "write evals: `evals/cases/<skill>.json` or the skill's own `evals/evals.json` (`skillgate init SKILL` starts a trigger set; ARCHITECTURE.md, \"Case files\", has the format)",
+            "write evals: `evals/cases/<skill>.json` or the skill's own `evals/evals.json` (`skillsift init SKILL` starts a trigger set; ARCHITECTURE.md, \"Case files\", has the format)",
         )
     })?;
     refuse_invalid_case_files(catalog, config, suite)?;
@@ -537,7 +537,7 @@ fn plan_doc(cx: &Ctx, agent: AgentDoc, cases: &[Case], files: &Files) -> PlanDoc
     };
     PlanDoc {
         format: PLAN_FORMAT,
-        skillgate_version: env!("CARGO_PKG_VERSION").to_string(),
+        skillsift_version: env!("CARGO_PKG_VERSION").to_string(),
         fingerprint: String::new(),
         skill: SkillDoc {
             name: cx.skill_name.to_string(),
@@ -604,7 +604,7 @@ fn refuse_invalid_case_files(
         if !cf.parsed {
             return Err(
                 Fatal::usage(format!("{}: not a readable case file", cf.file))
-                    .with_help("run `skillgate check` to see what is wrong with it"),
+                    .with_help("run `skillsift check` to see what is wrong with it"),
             );
         }
     }
@@ -645,6 +645,6 @@ fn refuse_invalid_case_files(
         errors.len()
     ))
     .with_help(
-        "fix them (`skillgate check` shows each with its place), then run --behavioral again",
+        "fix them (`skillsift check` shows each with its place), then run --behavioral again",
     ))
 }

@@ -142,7 +142,7 @@ pub fn run(argv: &[String], timeout: Duration, seen: &Seen) -> Result<Verdict, S
             ),
         ),
         Ended::SpawnFailed(e) => return Err(format!("`{shown}` could not be started: {e}")),
-        Ended::Interrupted => return Err("skillgate was interrupted".into()),
+        Ended::Interrupted => return Err("skillsift was interrupted".into()),
         Ended::Decided => return Err("the command was stopped by a watcher".into()),
     })
 }

@@ -1,4 +1,4 @@
-//! Deterministic checks: what skillgate verifies itself once a run has
+//! Deterministic checks: what skillsift verifies itself once a run has
 //! finished, before and beside the grader, no model involved. Each check
 //! of an eval ([`crate::catalog::cases::Check`]) gets a verdict and the
 //! evidence for it, read from the run's workspace (still on disk), its

@@ -9,7 +9,7 @@
 //! - an object `{"text": "…", "kind": "blocker" | "quality"}`: the same,
 //!   with the kind spelt out;
 //! - an object with `"check": "<name>"` and the check's arguments: a
-//!   deterministic check skillgate runs itself on the workspace and the
+//!   deterministic check skillsift runs itself on the workspace and the
 //!   trace after the agent finished, no model involved (`text` is then an
 //!   optional description, `kind` optional too; quality by default).
 //!
@@ -56,7 +56,7 @@ impl ExpectKind {
     }
 }
 
-/// A deterministic check: what skillgate verifies itself after a run.
+/// A deterministic check: what skillsift verifies itself after a run.
 /// Serialized (in `plan.json`) as `{"check": "<name>", …arguments}`, the
 /// shape a case file writes.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -374,7 +374,7 @@ pub fn read(v: &Value, source: &str) -> (Option<Read>, Vec<Issue>) {
                     "an expectation is {}, not a string or an object",
                     v.described()
                 ),
-                "write a statement the grader checks, or an object {\"check\": …} skillgate verifies",
+                "write a statement the grader checks, or an object {\"check\": …} skillsift verifies",
             ));
             None
         }
@@ -579,7 +579,7 @@ fn read_check(v: &Value, cv: &Value, source: &str, issues: &mut Vec<Issue>) -> O
             ..issue(
                 Problem::UnknownCheck,
                 at(cv),
-                format!("`{name}` is not a check skillgate knows"),
+                format!("`{name}` is not a check skillsift knows"),
                 help,
             )
         });

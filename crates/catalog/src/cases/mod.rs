@@ -5,11 +5,11 @@
 //! should or should not route to the skill) and [`Eval`] (a task and the
 //! [`Expectation`]s a grader checks), each carrying the file and the span
 //! it came from. A skill's cases from every file are merged into one
-//! [`Suite`], which Tier 2 routes, Tier 3 plans and `skillgate cases`
+//! [`Suite`], which Tier 2 routes, Tier 3 plans and `skillsift cases`
 //! lists. The formats, one file each:
 //!
 //! - [`case_file`]: `evals/cases/<skill>.json` at the catalog root
-//!   (skillgate's own format, addyosmani/agent-skills').
+//!   (skillsift's own format, addyosmani/agent-skills').
 //! - [`evals_json`]: `<skill>/evals/evals.json` and any other
 //!   `{"evals": […]}` file in a skill's `evals/` (skill-creator,
 //!   agentskills.io); `files` are relative to the skill folder.
@@ -166,7 +166,7 @@ impl EvalKind {
 }
 
 /// One thing a run must show: a statement the grader checks, or a
-/// deterministic check skillgate runs (see [`expectation`]).
+/// deterministic check skillsift runs (see [`expectation`]).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Expectation {
     /// The statement (without a `BLOCKER:`/`QUALITY:` prefix), or the
@@ -241,7 +241,7 @@ pub enum Format {
     /// waza's `trigger_tests.yaml`.
     Waza,
     /// skill-creator's `run_eval.py` output (`{"results": […]}`): evidence
-    /// for `skillgate score triggers`, not cases.
+    /// for `skillsift score triggers`, not cases.
     Results,
     /// JSON or YAML of no case format (fixtures, waza task specs, …).
     Other,
@@ -709,7 +709,7 @@ pub(crate) fn read_source(
                     super::size_of(path)
                 ),
             )
-            .with_help("split the cases, or raise [catalog] max-case-bytes in skillgate.toml"),
+            .with_help("split the cases, or raise [catalog] max-case-bytes in skillsift.toml"),
         Err(e) => rules::UNREADABLE
             .diag(file, format!("cannot read case file: {e}"))
             .with_help(if e.kind() == std::io::ErrorKind::InvalidInput {

@@ -217,7 +217,7 @@ fn load_one(
     if is_yaml(rel) && expected != Some(Format::Waza) {
         let mut src = unread(index, skill, rel, expected);
         src.note = Some(
-            "YAML other than trigger_tests.yaml (waza's eval and task specs) holds no cases skillgate reads"
+            "YAML other than trigger_tests.yaml (waza's eval and task specs) holds no cases skillsift reads"
                 .into(),
         );
         return (src, Vec::new());
@@ -301,7 +301,7 @@ pub(super) fn parse_at(
         src.note = Some("not valid JSON".into());
         // a file deeper in evals/ that no name or setting makes a case
         // source may be anything (a fixture project's tsconfig.json with
-        // comments): listed by `skillgate cases`, not a finding
+        // comments): listed by `skillsift cases`, not a finding
         if expected.is_some() || !rel.starts_with("evals/") || !rel[6..].contains('/') {
             diags.extend(syntax);
         }
@@ -335,7 +335,7 @@ pub(super) fn parse_at(
         }
         Format::Results => {
             src.note = Some(
-                "skill-creator run_eval.py results, not cases: score them with `skillgate score triggers FILE`"
+                "skill-creator run_eval.py results, not cases: score them with `skillsift score triggers FILE`"
                     .into(),
             )
         }

@@ -6,13 +6,13 @@
 //! Found in a skill's `evals/` folder by shape, whatever the file is called
 //! (`evals/trigger-queries.json`, `evals/trigger/eval_queries.json`,
 //! `evals/trigger_eval_set.json`, `eval_set.json`, …), and wherever
-//! `[cases] trigger-sets` says. skillgate's own keys on a row: `owner` (the
+//! `[cases] trigger-sets` says. skillsift's own keys on a row: `owner` (the
 //! skill a negative belongs to), `top_k` (a positive's rank budget) and
-//! `draft` (written by `skillgate init`, not routed until a person
+//! `draft` (written by `skillsift init`, not routed until a person
 //! rewrites it).
 //!
 //! The same rows, with `runs` (a list of booleans, or a count with
-//! `triggers`), are what `skillgate score triggers` reads; skill-creator's
+//! `triggers`), are what `skillsift score triggers` reads; skill-creator's
 //! `run_eval.py` output (`{"skill_name", "results": [rows], "summary"}`) is
 //! read as its `results`. [`row_problems`] is the one check of a row's
 //! shape both use.

@@ -16,7 +16,7 @@
 //! spanned YAML parser as frontmatter. waza itself refuses unknown keys,
 //! a missing `skill`, a file without prompts and a `confidence` other than
 //! `high` or `medium`; so does SG420. A `reason` starting with `draft:`
-//! marks a prompt `skillgate init` wrote and nobody has rewritten yet
+//! marks a prompt `skillsift init` wrote and nobody has rewritten yet
 //! (waza has no other place for the mark).
 
 use super::{Side, TriggerCase};

@@ -53,7 +53,7 @@ rule! {
     ///
     /// ## Fix
     /// Safe fix (a SKILL.md): remove the three bytes, so the clients that
-    /// missed the frontmatter read it, as skillgate already does.
+    /// missed the frontmatter read it, as skillsift already does.
     pub static BOM = ("SG005", "byte-order-mark", Warning, "file starts with a UTF-8 byte order mark");
 }
 
@@ -62,7 +62,7 @@ rule! {
     /// Notes CRLF line ends and warns about lone CR line ends or a mix.
     ///
     /// ## Why is this bad?
-    /// CRLF is read correctly by skillgate and most clients, but produces
+    /// CRLF is read correctly by skillsift and most clients, but produces
     /// noisy diffs; lone CR (classic Mac) breaks line-based tools.
     pub static LINE_ENDINGS = ("SG006", "line-endings", Notice, "file uses CRLF or CR line ends");
 }

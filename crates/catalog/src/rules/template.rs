@@ -56,7 +56,7 @@ pub fn finding(rel: &str) -> Diagnostic {
         .diag(
             rel,
             format!(
-                "`{dir}/` is a template folder, not a skills folder: no client discovers a SKILL.md there, so skillgate does not lint it as a skill"
+                "`{dir}/` is a template folder, not a skills folder: no client discovers a SKILL.md there, so skillsift does not lint it as a skill"
             ),
         )
         .with_help(

@@ -10,7 +10,7 @@ rule! {
     /// ## What it does
     /// Reports a plain (unquoted) `description` or `when_to_use` in which
     /// ` #` starts a YAML comment, pointing at the text the clients lose.
-    /// A `# skillgate: …` directive is not reported.
+    /// A `# skillsift: …` directive is not reported.
     ///
     /// ## Why is this bad?
     /// In YAML, `#` after a space begins a comment, so every client reads
@@ -55,7 +55,7 @@ pub fn check(s: &SkillCtx, out: &mut Vec<Diagnostic>) {
         let kept = whole[..hash].trim_end();
         let lost = &whole[hash..];
         let comment = lost.trim_start_matches('#').trim_start();
-        if kept.is_empty() || read != kept || comment.starts_with("skillgate:") {
+        if kept.is_empty() || read != kept || comment.starts_with("skillsift:") {
             continue;
         }
         let shown: String = lost.chars().take(80).collect();

@@ -1,4 +1,4 @@
-//! Shared pieces of the frontmatter fixes (`skillgate check --fix`): where
+//! Shared pieces of the frontmatter fixes (`skillsift check --fix`): where
 //! a line's plain value is, and how to write it quoted. A rule attaches a
 //! fix with one call (`.with_fix(Fix::new(…))`, see [`crate::diag::Fix`]);
 //! these helpers only find the bytes to edit.

@@ -48,7 +48,7 @@ rule! {
     ///
     /// ## Why is this bad?
     /// YAML forbids tabs in indentation. Some parsers (yaml-rust2, which
-    /// skillgate uses) let a few cases pass, but libyaml and its ports —
+    /// skillsift uses) let a few cases pass, but libyaml and its ports —
     /// Ruby's Psych, Go's yaml.v3, PyYAML — reject the whole frontmatter.
     ///
     /// ## Fix

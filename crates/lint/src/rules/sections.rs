@@ -1,4 +1,4 @@
-//! Required `## ` sections, and exemptions that live in `skillgate.toml`
+//! Required `## ` sections, and exemptions that live in `skillsift.toml`
 //! with a reason, never in the skill itself.
 
 use super::context::{Ctx, SkillCtx};
@@ -38,7 +38,7 @@ rule! {
     /// `metadata`), or `type: meta`.
     ///
     /// ## Why is this bad?
-    /// Exemptions live in `skillgate.toml`, each with a reason, so a skill
+    /// Exemptions live in `skillsift.toml`, each with a reason, so a skill
     /// cannot opt itself out of review by editing its own file.
     ///
     /// ## Example
@@ -150,7 +150,7 @@ pub fn check(s: &SkillCtx, out: &mut Vec<Diagnostic>) {
                 )
                 .with_span(at)
                 .with_help(format!(
-                    "add a `## {primary}` section, or exempt the skill in skillgate.toml: {{ skill = \"{}\", sections = [\"{primary}\"], reason = \"…\" }}",
+                    "add a `## {primary}` section, or exempt the skill in skillsift.toml: {{ skill = \"{}\", sections = [\"{primary}\"], reason = \"…\" }}",
                     s.skill_name()
                 )),
         );
@@ -160,10 +160,10 @@ pub fn check(s: &SkillCtx, out: &mut Vec<Diagnostic>) {
 fn self_exemption(s: &SkillCtx, configured: bool, out: &mut Vec<Diagnostic>) {
     let Some(fm) = s.fm else { return };
     let help = if configured {
-        "the exemption in skillgate.toml already applies: remove this key".to_string()
+        "the exemption in skillsift.toml already applies: remove this key".to_string()
     } else {
         format!(
-            "remove the key and, if the skill really is an exception, add {{ skill = \"{}\", reason = \"…\" }} to `[lint] exemptions` in skillgate.toml",
+            "remove the key and, if the skill really is an exception, add {{ skill = \"{}\", reason = \"…\" }} to `[lint] exemptions` in skillsift.toml",
             s.skill_name()
         )
     };
@@ -175,7 +175,7 @@ fn self_exemption(s: &SkillCtx, configured: bool, out: &mut Vec<Diagnostic>) {
                     format!("the skill claims an exemption in its own frontmatter (`{key}`)"),
                 )
                 .with_span(span)
-                .with_label("exemptions live in skillgate.toml")
+                .with_label("exemptions live in skillsift.toml")
                 .with_help(help.clone()),
         );
     };
@@ -212,7 +212,7 @@ pub fn check_catalog(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
             out.push(
                 STALE_EXEMPTION
                     .diag(
-                        "skillgate.toml",
+                        "skillsift.toml",
                         format!(
                             "the exemption for `{}` names a skill the catalog does not have",
                             ex.skill
@@ -228,7 +228,7 @@ pub fn check_catalog(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
                 out.push(
                     STALE_EXEMPTION
                         .diag(
-                            "skillgate.toml",
+                            "skillsift.toml",
                             format!(
                                 "the exemption for `{}` names `{sec}`, which is not in `required-sections`",
                                 ex.skill

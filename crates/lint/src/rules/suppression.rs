@@ -4,7 +4,7 @@ use crate::rule;
 
 rule! {
     /// ## What it does
-    /// Reports an inline suppression (`# skillgate: ignore[SG201] reason`
+    /// Reports an inline suppression (`# skillsift: ignore[SG201] reason`
     /// in the frontmatter) that matches no finding of its skill.
     ///
     /// ## Why is this bad?
@@ -14,7 +14,7 @@ rule! {
     ///
     /// ## Example
     /// ```yaml
-    /// # skillgate: ignore[SG201] reference card   # the skill has a trigger now
+    /// # skillsift: ignore[SG201] reference card   # the skill has a trigger now
     /// ```
     /// Remove the comment.
     pub static UNUSED_SUPPRESSION = ("SG020", "unused-suppression", Warning, "inline suppression matches no finding");
@@ -22,7 +22,7 @@ rule! {
 
 rule! {
     /// ## What it does
-    /// Reports a malformed inline suppression: a `# skillgate:` comment that
+    /// Reports a malformed inline suppression: a `# skillsift:` comment that
     /// is not `ignore[RULE, …] reason`, names no rule, or gives no reason.
     /// (An unknown rule id or name in it is a usage error, exit 2.)
     ///
@@ -33,8 +33,8 @@ rule! {
     ///
     /// ## Example
     /// ```yaml
-    /// # skillgate: ignore[SG201]                       # no reason
-    /// # skillgate: ignore[SG201] loaded by other skills  # works
+    /// # skillsift: ignore[SG201]                       # no reason
+    /// # skillsift: ignore[SG201] loaded by other skills  # works
     /// ```
     pub static INVALID_SUPPRESSION = ("SG021", "invalid-suppression", Error, "inline suppression is malformed or gives no reason");
 }

@@ -291,7 +291,7 @@ fn split_alternatives(text: &str) -> Vec<&str> {
 /// short requests: `Use when the user asks to fill in a PDF form, or when
 /// a form must be flattened.` gives "Fill in a PDF form" and "A form must
 /// be flattened"; `USE FOR: charts, plots.` gives "Charts" and "Plots". A clause ends at the end of its sentence or at the next
-/// trigger phrase. What `skillgate init` drafts positive prompts from.
+/// trigger phrase. What `skillsift init` drafts positive prompts from.
 pub fn clauses(description: &str) -> Vec<String> {
     let (lower, from) = normalise(description);
     let found = phrases(&words(&lower));

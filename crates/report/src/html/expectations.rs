@@ -134,7 +134,7 @@ fn more(o: &mut String, n: usize) {
     if n > MAX_ROWS {
         let _ = write!(
             o,
-            "<p class=\"note\">and {} more; <code>skillgate score --format json</code> lists them all</p>",
+            "<p class=\"note\">and {} more; <code>skillsift score --format json</code> lists them all</p>",
             n - MAX_ROWS
         );
     }

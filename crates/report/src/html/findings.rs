@@ -1,4 +1,4 @@
-//! Every finding of `skillgate check`, grouped by rule (sorted by id),
+//! Every finding of `skillsift check`, grouped by rule (sorted by id),
 //! with counts by severity, each linking to its file and naming the line
 //! and column. Findings on a trigger prompt are counted here and listed
 //! once, under their skill in the Skills section, beside the prompt and
@@ -31,7 +31,7 @@ pub fn render(
     let count = |s: Severity| diagnostics.iter().filter(|d| d.severity == s).count();
     let _ = writeln!(
         o,
-        "<p>{} findings of {} rules: {} errors, {} warnings, {} notices (levels as configured). <code>skillgate rule ID</code> explains a rule.</p>",
+        "<p>{} findings of {} rules: {} errors, {} warnings, {} notices (levels as configured). <code>skillsift rule ID</code> explains a rule.</p>",
         thousands(diagnostics.len()),
         by_rule.len(),
         thousands(count(Severity::Error)),
@@ -92,7 +92,7 @@ pub fn render(
         if list.len() > MAX_PER_RULE {
             let _ = writeln!(
                 o,
-                "<li class=\"more\">and {} more: <code>skillgate check --format json</code> lists them all</li>",
+                "<li class=\"more\">and {} more: <code>skillsift check --format json</code> lists them all</li>",
                 thousands(list.len() - MAX_PER_RULE)
             );
         }

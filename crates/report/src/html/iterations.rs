@@ -21,7 +21,7 @@ pub fn render(history: &[Iteration], focus: usize) -> String {
         if history.len() == 1 { "" } else { "s" },
         Esc(&history[focus].plan.skill.name),
         if history.len() == 1 {
-            " Run <code>skillgate check --behavioral</code> again after changing the skill to see the change as a step."
+            " Run <code>skillsift check --behavioral</code> again after changing the skill to see the change as a step."
         } else {
             ""
         }

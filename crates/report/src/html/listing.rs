@@ -1,5 +1,5 @@
 //! The client listing: what the chosen client (`--client`, `[route]
-//! client`) shows the model, as `skillgate listing` reads it
+//! client`) shows the model, as `skillsift listing` reads it
 //! (`crate::client`): the skills it does not list and why, and the entries
 //! whose text differs from what the author wrote (cut at the entry cap,
 //! shown by name only over the listing budget, read from the body, …),
@@ -112,7 +112,7 @@ pub fn render(router: &Router, link_base: &str) -> String {
             }
         );
     }
-    o.push_str(" <code>skillgate listing</code> prints the listing itself.</p>\n");
+    o.push_str(" <code>skillsift listing</code> prints the listing itself.</p>\n");
 
     let hidden: Vec<_> = all_entries(router).filter(|e| !e.listed).collect();
     let _ = writeln!(

@@ -200,7 +200,7 @@ impl Matrix {
         let stolen = self.stolen();
         let _ = writeln!(
             o,
-            "<p>{} trigger prompts have an owner (the case file's skill for a positive prompt, the <code>owner</code> of a negative one); {} of them rank another skill first, or none. Rows are owners, columns the skill ranked first; the diagonal counts prompts whose owner ranks strictly first. Open a cell for its prompts and why each ranked where it did (the contributions <code>skillgate rank --explain</code> prints).</p>",
+            "<p>{} trigger prompts have an owner (the case file's skill for a positive prompt, the <code>owner</code> of a negative one); {} of them rank another skill first, or none. Rows are owners, columns the skill ranked first; the diagonal counts prompts whose owner ranks strictly first. Open a cell for its prompts and why each ranked where it did (the contributions <code>skillsift rank --explain</code> prints).</p>",
             thousands(owned),
             thousands(stolen)
         );
@@ -317,7 +317,7 @@ impl Matrix {
         if stolen > MAX_EXPLAINED {
             let _ = writeln!(
                 o,
-                "<p class=\"note\">Term-by-term explanations are given for the {} prompts of the largest cells; <code>skillgate rank \"PROMPT\" --explain</code> explains any other.</p>",
+                "<p class=\"note\">Term-by-term explanations are given for the {} prompts of the largest cells; <code>skillsift rank \"PROMPT\" --explain</code> explains any other.</p>",
                 thousands(MAX_EXPLAINED)
             );
         }

@@ -1,4 +1,4 @@
-//! `skillgate report`: one self-contained HTML file.
+//! `skillsift report`: one self-contained HTML file.
 //!
 //! Two kinds of page, both built here from results other modules compute:
 //!
@@ -191,7 +191,7 @@ pub fn page(title: &str, subtitle: &str, header: &str, sections: &[Section]) -> 
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
          <meta name=\"color-scheme\" content=\"light dark\">\n\
          <meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src {}; script-src {}; img-src data:; base-uri 'none'; form-action 'none'\">\n\
-         <meta name=\"generator\" content=\"skillgate {}\">\n\
+         <meta name=\"generator\" content=\"skillsift {}\">\n\
          <title>{}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n<header class=\"top\">\n<h1>{}</h1>\n<p class=\"sub\">{}</p>\n",
         csp_hash(STYLE),
         csp_hash(SCRIPT),
@@ -213,7 +213,7 @@ pub fn page(title: &str, subtitle: &str, header: &str, sections: &[Section]) -> 
     }
     let _ = write!(
         o,
-        "</main>\n<footer>skillgate {} · <code>skillgate report</code></footer>\n<script>{SCRIPT}</script>\n</body>\n</html>\n",
+        "</main>\n<footer>skillsift {} · <code>skillsift report</code></footer>\n<script>{SCRIPT}</script>\n</body>\n</html>\n",
         env!("CARGO_PKG_VERSION")
     );
     o

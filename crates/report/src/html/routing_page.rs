@@ -203,7 +203,7 @@ pub fn routing(r: &Routing) -> String {
     page(
         &format!("Routing report: {}", r.shown_root),
         &format!(
-            "Tier 2 lexical routing of {} and every finding of `skillgate check`",
+            "Tier 2 lexical routing of {} and every finding of `skillsift check`",
             super::count_of(route.skills_routed, "skill")
         ),
         &header,

@@ -115,7 +115,7 @@ fn scored(o: &mut String, r: &Report) {
     }
     o.push_str("</div></div>\n<h3>Gates</h3>");
     if r.gates.is_empty() {
-        o.push_str("<p>No gate was set. <code>skillgate report --min-trigger-f1 X --min-uplift Y</code> judges this iteration as <code>check --behavioral</code> would.</p>\n");
+        o.push_str("<p>No gate was set. <code>skillsift report --min-trigger-f1 X --min-uplift Y</code> judges this iteration as <code>check --behavioral</code> would.</p>\n");
     } else {
         o.push_str("<table class=\"list\"><thead><tr><th>gate</th><th>threshold</th><th>value</th><th>result</th></tr></thead><tbody>");
         for g in &r.gates {

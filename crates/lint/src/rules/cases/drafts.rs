@@ -8,9 +8,9 @@ use std::collections::BTreeMap;
 rule! {
     /// ## What it does
     /// Warns about trigger prompts marked as drafts (`"draft": true`, or in
-    /// a waza file a `reason` starting with `draft:`), as `skillgate init`
+    /// a waza file a `reason` starting with `draft:`), as `skillsift init`
     /// writes them: one finding per file, at the first draft. Drafts are
-    /// listed by `skillgate cases` but never routed (Tier 2) or run (Tier
+    /// listed by `skillsift cases` but never routed (Tier 2) or run (Tier
     /// 3), and do not count towards the minimums: this finding says what
     /// is left to write before the skill meets them (SG407 waits until
     /// the drafts are rewritten).

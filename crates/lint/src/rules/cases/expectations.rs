@@ -24,7 +24,7 @@ rule! {
     /// names.
     ///
     /// ## Why is this bad?
-    /// An entry skillgate cannot read is not graded at all, and the eval is
+    /// An entry skillsift cannot read is not graded at all, and the eval is
     /// not run: a blocker written as `{"kind": "blocker"}` without text
     /// would otherwise pass vacuously.
     ///
@@ -57,12 +57,12 @@ rule! {
     /// "expectations": ["Blocker: no credential appears in the output"]
     /// ```
     /// Write `"BLOCKER: no credential appears in the output"`.
-    pub static PREFIX = ("SG431", "expectation-kind-prefix", Warning, "an expectation starts with a kind prefix skillgate does not read");
+    pub static PREFIX = ("SG431", "expectation-kind-prefix", Warning, "an expectation starts with a kind prefix skillsift does not read");
 }
 
 rule! {
     /// ## What it does
-    /// Checks that an expectation's `"check"` names one of skillgate's
+    /// Checks that an expectation's `"check"` names one of skillsift's
     /// deterministic checks: `file_exists`, `file_absent`,
     /// `file_contains`, `file_matches`, `command`, `answer_contains`,
     /// `answer_matches`, `answer_json`, `tool_called`, `tool_not_called`,
@@ -71,14 +71,14 @@ rule! {
     /// "did you mean".
     ///
     /// ## Why is this bad?
-    /// A check skillgate does not know cannot be run; the eval would have
+    /// A check skillsift does not know cannot be run; the eval would have
     /// one verdict fewer than it was written with.
     ///
     /// ## Example
     /// ```json
     /// {"check": "file_exist", "path": "src/total.test.js"}
     /// ```
-    pub static UNKNOWN_CHECK = ("SG432", "unknown-check", Error, "an expectation's check is not one skillgate knows");
+    pub static UNKNOWN_CHECK = ("SG432", "unknown-check", Error, "an expectation's check is not one skillsift knows");
 }
 
 rule! {
@@ -111,7 +111,7 @@ rule! {
     ///
     /// ## Why is this bad?
     /// Checks read the agent's workspace, never the machine running
-    /// skillgate: `/etc/passwd` or `../../.ssh/id_rsa` would read files of
+    /// skillsift: `/etc/passwd` or `../../.ssh/id_rsa` would read files of
     /// whoever runs the evaluation.
     ///
     /// ## Example

@@ -27,7 +27,7 @@ rule! {
     ///
     /// ## Example
     /// ```toml
-    /// # skillgate.toml
+    /// # skillsift.toml
     /// [cases]
     /// min-positive = 5
     /// ```
@@ -170,7 +170,7 @@ impl Shortfalls {
                 .diag(file, format!("{lead}: {}", self.items.join("; ")))
                 .with_span_opt(self.span)
                 .with_help(format!(
-                    "{} (the {} {} in skillgate.toml{also})",
+                    "{} (the {} {} in skillsift.toml{also})",
                     self.helps.join("; "),
                     if keys.len() == 1 {
                         "minimum is"

@@ -14,7 +14,7 @@ rule! {
     /// the folder are not checked, and neither is a skill with
     /// `disable-model-invocation: true`: the model never chooses it, so
     /// there is nothing to route. A case file holding only drafts
-    /// (`skillgate init`'s, SG423) is no case file yet.
+    /// (`skillsift init`'s, SG423) is no case file yet.
     ///
     /// ## Why is this bad?
     /// A skill without cases is never routed or graded, so a description
@@ -77,7 +77,7 @@ pub fn check(catalog: &Catalog, out: &mut Vec<Diagnostic>) {
                 .diag(&skill.file, format!("skill `{name}` has no case file `{CASES_DIR}/{name}.json`"))
                 .with_span_opt(span)
                 .with_help(format!(
-                    "add `{CASES_DIR}/{name}.json` with trigger prompts and at least one eval (see `skillgate rule SG406`)"
+                    "add `{CASES_DIR}/{name}.json` with trigger prompts and at least one eval (see `skillsift rule SG406`)"
                 )),
         );
     }

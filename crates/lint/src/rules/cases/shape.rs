@@ -15,7 +15,7 @@ rule! {
     /// non-empty string `prompt`, an optional `top_k` that is a whole
     /// number of at least 1, an optional string `owner`, an optional
     /// `split` of `train`, `validation` or `fresh`, and an optional boolean
-    /// `draft` (`skillgate init` marks the prompts it writes, SG423);
+    /// `draft` (`skillsift init` marks the prompts it writes, SG423);
     /// `evals` is an array of
     /// objects (their fields are SG408's).
     ///

@@ -12,7 +12,7 @@ rule! {
     /// `trigger_tests.yaml`). Both are read and merged, never one chosen
     /// silently: every trigger prompt is routed and every eval planned,
     /// ids must be unique across the files (SG409), and the minimums count
-    /// the merged suite. `skillgate cases SKILL` lists each case and its
+    /// the merged suite. `skillsift cases SKILL` lists each case and its
     /// file.
     ///
     /// ## Why is this bad?
@@ -50,7 +50,7 @@ pub fn check(catalog: &Catalog, out: &mut Vec<Diagnostic>) {
                 )
                 .with_span_opt(at)
                 .with_help(format!(
-                    "keep one layout for the skill: move the cases of {} into the other place (`skillgate cases {}` lists each case and its file)",
+                    "keep one layout for the skill: move the cases of {} into the other place (`skillsift cases {}` lists each case and its file)",
                     list(&catalog_level),
                     suite.name
                 )),

@@ -17,7 +17,7 @@ rule! {
     /// in an eval `id`, `kind`, `prompt`, `expected_output`, `files`,
     /// `expectations`, `assertions`, `trust_level`, `forbidden_skills`.
     ///
-    /// Formats skillgate reads but does not own are open: in an evals file
+    /// Formats skillsift reads but does not own are open: in an evals file
     /// or a trigger set only a key one or two letters away from a known one
     /// (`shuold_trigger`, `asertions`) is reported. A waza file is closed,
     /// as waza itself refuses unknown keys: every unknown key is reported

@@ -20,7 +20,7 @@ rule! {
     /// `medium`. (Unknown keys, which waza also refuses, are SG414.)
     ///
     /// ## Why is this bad?
-    /// waza refuses the whole file; skillgate leaves the broken prompts
+    /// waza refuses the whole file; skillsift leaves the broken prompts
     /// out, so the skill looks tested when it is not.
     ///
     /// ## Example

@@ -11,7 +11,7 @@ rule! {
     ///
     /// ## Why is this bad?
     /// The model sees the value cut at the dashes (`Convert A`), and every
-    /// key after them is read as Markdown body. skillgate's own parser and
+    /// key after them is read as Markdown body. skillsift's own parser and
     /// other YAML readers read the whole value, so nothing else warns.
     ///
     /// ## Example

@@ -94,7 +94,7 @@ fn not_listed_by(
                 Hidden::OverBudget
                 | Hidden::DisableModelInvocation { .. }
                 | Hidden::Conditional { .. } => None,
-                // a file skillgate could not read is SG001/SG002 already
+                // a file skillsift could not read is SG001/SG002 already
                 Hidden::Unreadable => None,
                 Hidden::TooLarge { .. } if catalog.skills[e.skill].source.is_none() => None,
                 r => Some((e.skill, e.path.clone(), e.name.clone(), r)),
@@ -188,7 +188,7 @@ fn not_listed_help(client: ClientId, reason: &Hidden) -> String {
             client.label()
         ),
         Hidden::TooLarge { .. } => "move long reference material into files beside SKILL.md".into(),
-        _ => format!("see `skillgate listing --client {client}`"),
+        _ => format!("see `skillsift listing --client {client}`"),
     }
 }
 
@@ -199,7 +199,7 @@ fn claude_code(catalog: &Catalog, listing: &Listing, out: &mut Vec<Diagnostic>) 
             let (rule, readers) = match c.kind {
                 ChangeKind::EndsEarly => (
                     &ends_early::ENDS_EARLY,
-                    "skillgate's YAML parser and other YAML readers read the whole value",
+                    "skillsift's YAML parser and other YAML readers read the whole value",
                 ),
                 ChangeKind::FrontmatterDropped => (
                     &dropped::DROPPED,
@@ -211,7 +211,7 @@ fn claude_code(catalog: &Catalog, listing: &Listing, out: &mut Vec<Diagnostic>) 
                 ),
                 ChangeKind::SurrogateSplit => (
                     &surrogate::SURROGATE_SPLIT,
-                    "skillgate and clients that count characters keep the character whole",
+                    "skillsift and clients that count characters keep the character whole",
                 ),
                 ChangeKind::RetryChanged => (
                     &retry::RETRY_CHANGED,
@@ -235,14 +235,14 @@ fn claude_code(catalog: &Catalog, listing: &Listing, out: &mut Vec<Diagnostic>) 
                     .diag(
                         &e.path,
                         format!(
-                            "`{}`: Claude Code never finds this skill: {}; skillgate, Codex and opencode search nested folders",
+                            "`{}`: Claude Code never finds this skill: {}; skillsift, Codex and opencode search nested folders",
                             e.name,
                             e.reason.as_ref().map(|r| r.describe()).unwrap_or_default()
                         ),
                     )
                     .with_help("move the folder up to `<skills root>/<name>/`, or install it there"),
             ),
-            // a file skillgate could not read is SG001/SG002 already
+            // a file skillsift could not read is SG001/SG002 already
             Some(Hidden::TooLarge { .. }) if catalog.skills[e.skill].source.is_none() => {}
             Some(r @ (Hidden::DisableModelInvocation { .. } | Hidden::Conditional { .. } | Hidden::TooLarge { .. })) => out.push(
                 hidden::HIDDEN

@@ -9,7 +9,7 @@ rule! {
     /// `<skills dir>/<folder>/SKILL.md`.
     ///
     /// ## Why is this bad?
-    /// Installed as it is, the skill is never found. skillgate and clients
+    /// Installed as it is, the skill is never found. skillsift and clients
     /// that search nested folders (Codex, opencode) accept it.
     pub static TOO_DEEP = ("SG605", "skill-nested-too-deep", Warning, "Claude Code does not find a skill folder this deep");
 }

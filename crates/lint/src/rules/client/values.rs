@@ -25,7 +25,7 @@ pub fn check(catalog: &Catalog, out: &mut Vec<Diagnostic>) {
     }
 }
 
-/// The span of `key`'s value in skillgate's reading of the frontmatter
+/// The span of `key`'s value in skillsift's reading of the frontmatter
 /// (the last of a repeated key, as Claude Code reads it), else its key.
 fn value_span(skill: &Skill, key: &str) -> Option<Span> {
     skill
@@ -169,7 +169,7 @@ fn check_skill(
                 let near = HOOK_EVENTS.iter().find(|e| e.eq_ignore_ascii_case(k));
                 let help = match near {
                     Some(e) => format!("write `{e}`: event names are case-sensitive"),
-                    None => "use one of Claude Code's hook events (`skillgate rule SG613` lists them), or remove the entry".to_string(),
+                    None => "use one of Claude Code's hook events (`skillsift rule SG613` lists them), or remove the entry".to_string(),
                 };
                 let others = events.len() - 1;
                 let also = if others > 0 {
@@ -252,7 +252,7 @@ fn check_skill(
             let help = near.unwrap_or_else(|| match tool {
                 "MultiEdit" => "use `Edit`: Claude Code no longer has a `MultiEdit` tool".into(),
                 "LS" => "use `Bash(ls:*)` or `Glob`: Claude Code no longer has an `LS` tool".into(),
-                _ => "name a tool Claude Code has (`skillgate rule SG615` lists them), or remove the entry".into(),
+                _ => "name a tool Claude Code has (`skillsift rule SG615` lists them), or remove the entry".into(),
             });
             out.push(
                 unknown_tool::UNKNOWN_TOOL

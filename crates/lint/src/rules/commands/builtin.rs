@@ -9,7 +9,7 @@ rule! {
     /// ## What it does
     /// Reports a `.claude/commands/<name>.md` whose name is a Claude Code
     /// built-in command (`review`, `help`, `clear`, `compact`, `init`, …).
-    /// The list is `[commands] builtins` in `skillgate.toml`; setting it
+    /// The list is `[commands] builtins` in `skillsift.toml`; setting it
     /// replaces the default list.
     ///
     /// ## Why is this bad?

@@ -12,7 +12,7 @@ rule! {
     /// When more than one of `.claude/commands/`, `.gemini/commands/` and
     /// `commands/` exists, requires each to hold the same commands. A
     /// command is named by its Claude file (`plan.md` is `plan`); names that
-    /// differ between folders on purpose are paired in `skillgate.toml`:
+    /// differ between folders on purpose are paired in `skillsift.toml`:
     ///
     /// ```toml
     /// [commands]
@@ -69,7 +69,7 @@ pub fn check(
                         (name, other.name.as_str())
                     };
                     format!(
-                        "`{}` looks like the same command; if the names differ on purpose, pair them in skillgate.toml: [commands] name-map = {{ {claude} = \"{toml}\" }}",
+                        "`{}` looks like the same command; if the names differ on purpose, pair them in skillsift.toml: [commands] name-map = {{ {claude} = \"{toml}\" }}",
                         other.file
                     )
                 }

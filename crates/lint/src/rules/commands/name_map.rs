@@ -41,7 +41,7 @@ pub fn check(commands: &Commands, config: &Config, out: &mut Vec<Diagnostic>) {
         out.push(
             NAME_MAP
                 .diag(
-                    "skillgate.toml",
+                    "skillsift.toml",
                     format!(
                         "[commands] name-map pairs `{claude}` with `{toml}`, but {}",
                         problems.join(" and ")

@@ -94,7 +94,7 @@ fn benign(content: &str) -> bool {
         "end",
         "security-allowlist",
         "nosec",
-        "skillgate",
+        "skillsift",
         "skillsift",
     ];
     MARKERS.iter().any(|m| {

@@ -23,7 +23,7 @@ rule! {
     /// terminal or CI log that shows them. An ESC starts an ANSI or OSC
     /// sequence: `\e]0;pwned\a` retitles a terminal, `\e[2J` clears it, and
     /// a log viewer can be made to show lines that are not there. No honest
-    /// description needs one (skillgate itself prints them as `\x1b`).
+    /// description needs one (skillsift itself prints them as `\x1b`).
     ///
     /// ## Example
     /// ```yaml
