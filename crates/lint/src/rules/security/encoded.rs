@@ -174,15 +174,26 @@ fn find(t: &Text) -> Vec<(usize, usize, usize, &'static str)> {
         if trimmed.starts_with("-----BEGIN ") {
             in_pem = true;
         }
-        let declared = body
-            .as_ref()
-            .and_then(|b| {
-                let l = b.line(body_index(b, start)?)?;
-                let info = super::fence_info(b, l.fence?).trim().to_ascii_lowercase();
-                Some(DATA_INFO.contains(&info.split_whitespace().next().unwrap_or("")))
-            })
-            .unwrap_or(false);
-        if in_pem || declared {
+        // a line with no run long enough to report or to continue a
+        // wrapped block ends one, whatever fence it sits in
+        let candidates: Vec<(usize, usize)> = runs(line)
+            .into_iter()
+            .filter(|(s, e)| e - s >= MIN_WRAPPED_LINE)
+            .collect();
+        if candidates.is_empty() && !in_pem {
+            flush(&mut wrapped, &mut found);
+            continue;
+        }
+        let declared = || {
+            body.as_ref()
+                .and_then(|b| {
+                    let l = b.line(body_index(b, start)?)?;
+                    let info = super::fence_info(b, l.fence?).trim().to_ascii_lowercase();
+                    Some(DATA_INFO.contains(&info.split_whitespace().next().unwrap_or("")))
+                })
+                .unwrap_or(false)
+        };
+        if in_pem || declared() {
             if trimmed.starts_with("-----END ") {
                 in_pem = false;
             }
@@ -190,7 +201,7 @@ fn find(t: &Text) -> Vec<(usize, usize, usize, &'static str)> {
             continue;
         }
         let mut wrapped_line = false;
-        for (s, e) in runs(line) {
+        for (s, e) in candidates {
             let run = &line[s..e];
             if line[..s].ends_with("base64,") {
                 // a data: URI declares itself
