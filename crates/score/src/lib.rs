@@ -2,7 +2,7 @@
 //! evidence (it never calls a model).
 //!
 //! [`score_files`] reads a skill folder, `cases.jsonl` and
-//! `observations.jsonl` and returns a [`Report`]; [`render`] prints it;
+//! `observations.jsonl` and returns a [`Report`]; `report::scored::render` prints it;
 //! [`Report::exit`] is the exit code. The statistics are pure functions in
 //! [`trigger`], [`uplift`] and [`gate`]; [`input`] reads the files;
 //! [`triggers`] gates trigger sets (`skillsift score triggers`).
