@@ -120,7 +120,6 @@ pub fn check(t: &Text, out: &mut Vec<Diagnostic>) {
     let mut n = t.src.index.line_col(text, t.body_start).0;
     while n <= lines {
         let start = t.src.index.line_start(n);
-        let mut line = t.src.index.line_text(text, n).to_string();
         if let Some(b) = &body {
             let i = b.line_at(start);
             let in_shell = b
@@ -133,6 +132,7 @@ pub fn check(t: &Text, out: &mut Vec<Diagnostic>) {
                 continue;
             }
         }
+        let mut line = t.src.index.line_text(text, n).to_string();
         // a command continued with `\` is read whole
         while line.ends_with('\\') && n < lines {
             n += 1;

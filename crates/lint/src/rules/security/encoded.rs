@@ -80,14 +80,15 @@ fn b64(c: u8) -> bool {
 
 /// Runs of base64 characters of `line` as `(start, end)`, `=` padding
 /// included, whatever their length.
-fn runs(line: &str) -> Vec<(usize, usize)> {
+fn runs(line: &str) -> impl Iterator<Item = (usize, usize)> + '_ {
     let b = line.as_bytes();
-    let mut out = Vec::new();
     let mut i = 0;
-    while i < b.len() {
-        if !b64(b[i]) {
+    std::iter::from_fn(move || {
+        while i < b.len() && !b64(b[i]) {
             i += 1;
-            continue;
+        }
+        if i >= b.len() {
+            return None;
         }
         let s = i;
         while i < b.len() && b64(b[i]) {
@@ -96,9 +97,8 @@ fn runs(line: &str) -> Vec<(usize, usize)> {
         while i < b.len() && b[i] == b'=' {
             i += 1;
         }
-        out.push((s, i));
-    }
-    out
+        Some((s, i))
+    })
 }
 
 /// Whether `run` reads as an encoding: hex digits only, or base64 with
@@ -177,7 +177,6 @@ fn find(t: &Text) -> Vec<(usize, usize, usize, &'static str)> {
         // a line with no run long enough to report or to continue a
         // wrapped block ends one, whatever fence it sits in
         let candidates: Vec<(usize, usize)> = runs(line)
-            .into_iter()
             .filter(|(s, e)| e - s >= MIN_WRAPPED_LINE)
             .collect();
         if candidates.is_empty() && !in_pem {
