@@ -1,0 +1,336 @@
+//! `check --behavioral-routing` end to end against each real CLI and a
+//! scripted model endpoint on 127.0.0.1 (tests/scripted): a 5-skill
+//! catalog, a routing rule in the script (a cue in the prompt names the
+//! skill the model loads), every trigger prompt run once with the whole
+//! catalog installed, and `routing.json` and the printed summary checked
+//! against what the rule and Tier 2 give. Each test skips with a message
+//! when its CLI is not installed (`bash .ci/run` installs them; put their
+//! folder on PATH or set SKILLSIFT_<CLIENT>).
+
+mod real_client;
+mod scripted;
+
+use predicates::prelude::*;
+use scripted::{Client, Lab, Script};
+use serde_json::{Value, json};
+
+/// The prompts: (case file's skill, expect, owner, prompt).
+const BOTH_RIGHT: &str = "The invoice total is off by a cent, fix it";
+const BLIND_SPOT: &str = "Our bill shows 9.99 but it should say 10.00";
+const DIAGRAM: &str = "Draw the architecture diagram";
+const MISLED: &str = "Fill in the PDF form for the tax office";
+const SLOW: &str = "The SQL query on the orders table is slow";
+const OWNED: &str = "Write the release notes for version 2";
+const WRONG: &str = "Announce the new release in the team chat";
+
+fn write(root: &std::path::Path, rel: &str, text: &str) {
+    let p = root.join(rel);
+    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+    std::fs::write(p, text).unwrap();
+}
+
+fn dialogue() -> Value {
+    json!([{"id": 1, "kind": "dialogue", "prompt": "Say hi", "expected_output": "hi", "expectations": ["It says hi"]}])
+}
+
+/// The lab: demo-skill and other-skill (the lab's own), pdf-forms,
+/// sql-tuning and release-notes, and a model that loads the skill the
+/// prompt's cue names (none for the PDF prompt).
+fn routing_lab(client: Client, cli: &std::path::Path) -> Lab {
+    let demo = json!({
+        "skill_name": "demo-skill",
+        "trigger": {
+            "positive": [{"prompt": BOTH_RIGHT}, {"prompt": BLIND_SPOT, "lexical": false}],
+            "negative": [],
+        },
+        "evals": dialogue(),
+    })
+    .to_string();
+    let lab = Lab::for_client(
+        client,
+        cli,
+        Script::new("demo-skill").routes(&[
+            ("cent", "demo-skill"),
+            ("9.99", "demo-skill"),
+            ("diagram", "other-skill"),
+            ("query", "sql-tuning"),
+            ("release notes", "release-notes"),
+            ("Announce", "release-notes"),
+        ]),
+        &demo,
+    );
+    let root = &lab.root;
+    for (name, description) in [
+        (
+            "pdf-forms",
+            "Fills in PDF forms. Use when the user has a PDF form to fill in.",
+        ),
+        (
+            "sql-tuning",
+            "Speeds up slow SQL queries. Use when a query on a database table is slow.",
+        ),
+        (
+            "release-notes",
+            "Writes release notes from the git history. Use when a release needs notes.",
+        ),
+    ] {
+        write(
+            root,
+            &format!("skills/{name}/SKILL.md"),
+            &format!("---\nname: {name}\ndescription: {description}\n---\n# {name}\n"),
+        );
+    }
+    for (name, positive, negative) in [
+        ("pdf-forms", json!([{"prompt": MISLED}]), json!([])),
+        (
+            "sql-tuning",
+            json!([{"prompt": SLOW}]),
+            json!([{"prompt": OWNED, "owner": "release-notes"}]),
+        ),
+        ("release-notes", json!([]), json!([{"prompt": WRONG}])),
+    ] {
+        write(
+            root,
+            &format!("evals/cases/{name}.json"),
+            &json!({"skill_name": name, "trigger": {"positive": positive, "negative": negative}, "evals": dialogue()}).to_string(),
+        );
+    }
+    lab
+}
+
+fn routing(lab: &Lab, args: &[&str]) -> assert_cmd::Command {
+    let mut c = lab.skillsift();
+    c.args(["check", "--behavioral-routing", "catalog", "--trials", "1"])
+        .args(args);
+    c
+}
+
+/// What routing.json says of each prompt, without the per-run details.
+fn prompt_view(p: &Value) -> Value {
+    json!({
+        "prompt": p["prompt"], "skill": p["skill"], "expect": p["expect"],
+        "owner": p["owner"], "tier2_first": p["tier2"][0], "loaded": p["loaded"],
+        "model_correct": p["model_correct"], "tier2_correct": p["tier2_correct"],
+        "agree": p["agree"],
+    })
+}
+
+fn expect_prompt(
+    prompt: &str,
+    skill: &str,
+    positive: bool,
+    owner: Option<&str>,
+    tier2_first: Option<&str>,
+    loaded: &[&str],
+    (model, tier2, agree): (bool, bool, bool),
+) -> Value {
+    json!({
+        "prompt": prompt, "skill": skill,
+        "expect": if positive { "positive" } else { "negative" },
+        "owner": owner, "tier2_first": tier2_first, "loaded": [loaded],
+        "model_correct": model, "tier2_correct": tier2, "agree": agree,
+    })
+}
+
+/// The done-when of issue 21 §3 for one client: the dry run spawns
+/// nothing, the run writes the expected routing.json and prints the
+/// summary and the three groups.
+fn routes_the_catalog(client: Client) {
+    let Some(cli) = real_client::cli(client.id()) else {
+        return;
+    };
+    let lab = routing_lab(client, &cli);
+    let dry = routing(&lab, &["--dry-run"]).assert().code(0);
+    let dry = String::from_utf8_lossy(&dry.get_output().stdout).into_owned();
+    assert!(
+        dry.contains("7 prompt(s) of 5 skill(s) × 1 trial(s) = 7 run(s)"),
+        "{dry}"
+    );
+    assert!(
+        lab.endpoint.server.requests().is_empty(),
+        "the dry run spawns nothing"
+    );
+    let out = routing(&lab, &[]).assert().code(0);
+    let stdout = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    let path = lab
+        .root
+        .join("evals/results/_routing/iteration-1/routing.json");
+    let doc: Value = serde_json::from_str(
+        &std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{e}\n{stdout}\n{stderr}")),
+    )
+    .unwrap();
+    assert_eq!(doc["client"], client.id(), "{doc}");
+    assert!(
+        doc["client_version"]
+            .as_str()
+            .is_some_and(|v| !v.is_empty())
+    );
+    assert_eq!(doc["trials"], 1);
+    assert_eq!(
+        doc["skills"],
+        json!([
+            "demo-skill",
+            "other-skill",
+            "pdf-forms",
+            "release-notes",
+            "sql-tuning"
+        ])
+    );
+    let got: Vec<Value> = doc["prompts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(prompt_view)
+        .collect();
+    let want = vec![
+        expect_prompt(
+            BOTH_RIGHT,
+            "demo-skill",
+            true,
+            None,
+            Some("demo-skill"),
+            &["demo-skill"],
+            (true, true, true),
+        ),
+        expect_prompt(
+            BLIND_SPOT,
+            "demo-skill",
+            true,
+            None,
+            None,
+            &["demo-skill"],
+            (true, false, false),
+        ),
+        expect_prompt(
+            DIAGRAM,
+            "other-skill",
+            true,
+            None,
+            Some("other-skill"),
+            &["other-skill"],
+            (true, true, true),
+        ),
+        expect_prompt(
+            MISLED,
+            "pdf-forms",
+            true,
+            None,
+            Some("pdf-forms"),
+            &[],
+            (false, true, false),
+        ),
+        expect_prompt(
+            WRONG,
+            "release-notes",
+            false,
+            None,
+            Some("release-notes"),
+            &["release-notes"],
+            (false, false, true),
+        ),
+        expect_prompt(
+            SLOW,
+            "sql-tuning",
+            true,
+            None,
+            Some("sql-tuning"),
+            &["sql-tuning"],
+            (true, true, true),
+        ),
+        expect_prompt(
+            OWNED,
+            "sql-tuning",
+            false,
+            Some("release-notes"),
+            Some("release-notes"),
+            &["release-notes"],
+            (true, true, true),
+        ),
+    ];
+    assert_eq!(got, want, "{stdout}\n{stderr}");
+    assert_eq!(
+        doc["summary"],
+        json!({"prompts": 7, "model_correct": 5, "tier2_correct": 5, "agree": 5,
+               "tier2_only": 1, "model_only": 1, "both_wrong": 1, "failed_runs": 0})
+    );
+    let lexical: Vec<bool> = doc["prompts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["lexical"].as_bool().unwrap())
+        .collect();
+    assert_eq!(lexical, [true, false, true, true, true, true, true]);
+    for p in doc["prompts"].as_array().unwrap() {
+        let stop = &p["trials"][0]["stop"];
+        let loaded = !p["loaded"][0].as_array().unwrap().is_empty();
+        assert_eq!(stop, if loaded { "skill-loaded" } else { "ended" }, "{p}");
+    }
+    for line in [
+        "model    routed as the authors expect: 5/7 (71 %)",
+        "tier 2   first choice as the authors expect: 5/7 (71 %); equal to the model's choice: 5/7 (71 %)",
+        "Tier 2 right, model wrong (the description misleads the model): 1",
+        &format!("  \"{MISLED}\" (positive of pdf-forms): model loaded nothing; Tier 2: pdf-forms"),
+        "Tier 2 wrong, model right (a lexical blind spot: candidate for \"lexical\": false): 1",
+        &format!("  \"{BLIND_SPOT}\" (positive of demo-skill): model loaded demo-skill; Tier 2: "),
+        "both wrong: 1",
+        &format!(
+            "  \"{WRONG}\" (negative of release-notes): model loaded release-notes; Tier 2: release-notes"
+        ),
+    ] {
+        assert!(stdout.contains(line), "missing {line:?} in\n{stdout}");
+    }
+    assert!(
+        predicate::str::contains("skillsift: canary: ").eval(&stderr),
+        "{stderr}"
+    );
+    // every run installed the whole catalog: each listing names all five
+    let runs = lab.endpoint.runs();
+    assert_eq!(runs.len(), 7, "one run per prompt");
+    for r in &runs {
+        for s in [
+            "demo-skill",
+            "other-skill",
+            "pdf-forms",
+            "sql-tuning",
+            "release-notes",
+        ] {
+            assert!(lab.endpoint.lists(r, s), "the listing names {s}");
+        }
+    }
+    // a second run is iteration 2, and the JSON format prints the document
+    let out = routing(&lab, &["--format", "json"]).assert().code(0);
+    let printed: Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    assert_eq!(printed["summary"], doc["summary"]);
+    assert!(
+        lab.root
+            .join("evals/results/_routing/iteration-2/routing.json")
+            .is_file()
+    );
+    assert_eq!(lab.leftovers(), Vec::<String>::new(), "nothing left behind");
+    assert_eq!(
+        lab.escaped(),
+        Vec::<String>::new(),
+        "no request left 127.0.0.1"
+    );
+}
+
+#[test]
+fn claude_code_routes_the_catalog_beside_tier_2() {
+    routes_the_catalog(Client::Claude);
+}
+
+#[test]
+fn codex_routes_the_catalog_beside_tier_2() {
+    routes_the_catalog(Client::Codex);
+}
+
+#[test]
+fn gemini_cli_routes_the_catalog_beside_tier_2() {
+    routes_the_catalog(Client::Gemini);
+}
+
+#[test]
+fn opencode_routes_the_catalog_beside_tier_2() {
+    routes_the_catalog(Client::Opencode);
+}
