@@ -334,3 +334,85 @@ fn gemini_cli_routes_the_catalog_beside_tier_2() {
 fn opencode_routes_the_catalog_beside_tier_2() {
     routes_the_catalog(Client::Opencode);
 }
+
+/// Without any CLI: the dry run lists every prompt (an escape sequence in
+/// one shown escaped), the same JSON twice, and the flags that do not
+/// apply, a second client, a runner, a format other than human or JSON and
+/// a single skill are refused before anything runs.
+#[test]
+fn the_dry_run_spawns_nothing_shows_prompts_escaped_and_bad_flags_are_refused() {
+    let lab = routing_lab(Client::Claude, std::path::Path::new("/nonexistent/claude"));
+    write(
+        &lab.root,
+        "evals/cases/pdf-forms.json",
+        &json!({"skill_name": "pdf-forms", "trigger": {"positive": [{"prompt": MISLED}], "negative": [{"prompt": "Print \u{1b}[31mred\u{1b}[0m text"}]}, "evals": dialogue()}).to_string(),
+    );
+    let out = routing(&lab, &["--dry-run"]).assert().code(0);
+    let stdout = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    assert!(
+        stdout.contains("8 prompt(s) of 5 skill(s) × 1 trial(s) = 8 run(s)"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("at most 40 model turn(s), no grader call"),
+        "{stdout}"
+    );
+    assert!(!stdout.contains('\u{1b}'), "{stdout}");
+    assert!(
+        stdout.contains("\"Print \\x1b[31mred\\x1b[0m text\""),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains(&format!(
+            "  positive of pdf-forms: \"{MISLED}\" (Tier 2: pdf-forms"
+        )),
+        "{stdout}"
+    );
+    let json = |args: &[&str]| {
+        let o = routing(&lab, args).assert().code(0);
+        o.get_output().stdout.clone()
+    };
+    let a = json(&["--dry-run", "--format", "json", "--shard", "2/3"]);
+    assert_eq!(
+        a,
+        json(&["--dry-run", "--format", "json", "--shard", "2/3"])
+    );
+    let doc: Value = serde_json::from_slice(&a).unwrap();
+    assert_eq!(doc["shard"], "2/3");
+    let shown: Vec<&str> = doc["prompts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["prompt"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        shown,
+        [BLIND_SPOT, "Print \u{1b}[31mred\u{1b}[0m text", OWNED],
+        "prompts 2, 5 and 8 of 8"
+    );
+    assert!(!a.contains(&0x1b), "JSON escapes it too");
+    assert!(lab.endpoint.server.requests().is_empty());
+    for (args, says) in [
+        (&["--with-siblings"][..], "--with-siblings does not apply"),
+        (
+            &["--trigger-runs", "full"][..],
+            "--trigger-runs full does not apply",
+        ),
+        (&["--runner", "echo"][..], "--runner does not apply"),
+        (&["--agent", "claude,codex"][..], "one client at a time"),
+        (&["--format", "sarif"][..], "not --format sarif"),
+        (&["--behavioral", "demo-skill"][..], "cannot be used with"),
+    ] {
+        routing(&lab, args)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(says));
+    }
+    lab.skillsift()
+        .args(["check", "--behavioral-routing", "catalog/skills/pdf-forms"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("needs the catalog root"));
+    assert!(!lab.root.join("evals/results").exists(), "nothing written");
+    assert!(lab.endpoint.server.requests().is_empty(), "nothing spawned");
+}

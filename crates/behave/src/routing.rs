@@ -217,6 +217,30 @@ pub fn client(args: &BehaveArgs, config: &Config) -> Result<AgentKind, Fatal> {
             "--behavioral and --behavioral-routing are two evaluations: pass one",
         ));
     }
+    let g = &args.gates;
+    let ignored = [
+        ("--with-siblings", args.with_siblings),
+        ("--compare-skill", args.baseline_skill.is_some()),
+        ("--with-skill-only", args.no_baseline),
+        ("--grader-agent", args.grader_agent.is_some()),
+        (
+            "--trigger-runs full",
+            args.trigger_runs == decide::TriggerRuns::Full,
+        ),
+        ("--keep-workspace", args.keep_workspace),
+        ("--allow-personal-copy", args.allow_personal_copy),
+        ("--allow-insufficient", args.allow_insufficient),
+        (
+            "--min-trigger-f1, --min-uplift and --min-quality-delta",
+            g.min_trigger_f1.is_some() || g.min_uplift.is_some() || g.min_quality_delta.is_some(),
+        ),
+    ];
+    if let Some((flag, _)) = ignored.iter().find(|(_, set)| *set) {
+        return Err(Fatal::usage(format!(
+            "{flag} does not apply to --behavioral-routing"
+        ))
+        .with_help("it installs the whole catalog, runs each trigger prompt once per trial in one arm, stops each run once decided, and grades nothing"));
+    }
     if config.behave.install == InstallMode::AppendSystemPrompt {
         return Err(Fatal::usage(
             "--behavioral-routing needs [behave] install = \"discover\": with the skill in the system prompt, which skill the model would load is not observed",
