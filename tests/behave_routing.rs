@@ -307,6 +307,15 @@ fn routes_the_catalog(client: Client) {
             .join("evals/results/_routing/iteration-2/routing.json")
             .is_file()
     );
+    // the report draws the latest routing.json beside the Tier 2 matrix
+    lab.skillsift()
+        .args(["report", "catalog", "-o", "report.html"])
+        .assert()
+        .code(0);
+    let html = std::fs::read_to_string(lab.root.parent().unwrap().join("report.html")).unwrap();
+    assert!(html.contains("<section id=\"model-routing\">"), "{html}");
+    assert!(html.contains("evals/results/_routing/iteration-2/routing.json"));
+    assert!(html.contains(&format!("<tr><td>{MISLED}</td><td>positive of <code>pdf-forms</code></td><td>nothing</td><td>pdf-forms")));
     assert_eq!(lab.leftovers(), Vec::<String>::new(), "nothing left behind");
     assert_eq!(
         lab.escaped(),
@@ -415,4 +424,80 @@ fn the_dry_run_spawns_nothing_shows_prompts_escaped_and_bad_flags_are_refused() 
         .stderr(predicate::str::contains("needs the catalog root"));
     assert!(!lab.root.join("evals/results").exists(), "nothing written");
     assert!(lab.endpoint.server.requests().is_empty(), "nothing spawned");
+}
+
+/// `skillsift report` on a catalog with a routing.json (written here, no
+/// CLI needed): the Model routing section after the confusion matrix, its
+/// figures and groups, untrusted text escaped; a routing.json that cannot
+/// be read is left out with a note, and the page is still written.
+#[test]
+fn the_report_draws_the_latest_routing_json_beside_the_matrix() {
+    let lab = routing_lab(Client::Claude, std::path::Path::new("/nonexistent/claude"));
+    let trial = |loaded: &[&str], correct: bool, agree: bool| json!({"loaded": loaded, "stop": if loaded.is_empty() { "ended" } else { "skill-loaded" }, "turns": 1, "tokens": 10, "correct": correct, "agree": agree});
+    let p = |prompt: &str,
+             skill: &str,
+             tier2: &[&str],
+             loaded: &[&str],
+             m: bool,
+             t: bool,
+             a: bool| {
+        json!({"prompt": prompt, "skill": skill, "expect": "positive", "owner": null, "lexical": true,
+               "file": format!("evals/cases/{skill}.json"), "tier2": tier2, "loaded": [loaded],
+               "trials": [trial(loaded, m, a)], "model_correct": m, "tier2_correct": t, "agree": a})
+    };
+    let doc = json!({
+        "format": 1, "client": "claude", "client_version": "9.9.9 <b>", "model": null,
+        "trials": 1, "trigger_turns": 5, "shard": "1/1",
+        "skills": ["demo-skill", "pdf-forms"],
+        "prompts": [
+            p(BOTH_RIGHT, "demo-skill", &["demo-skill"], &["demo-skill"], true, true, true),
+            p("<script>alert(1)</script> fill the PDF", "pdf-forms", &["pdf-forms"], &[], false, true, false),
+        ],
+        "summary": {"prompts": 2, "model_correct": 1, "tier2_correct": 2, "agree": 1,
+                    "tier2_only": 1, "model_only": 0, "both_wrong": 0, "failed_runs": 0},
+    });
+    write(
+        &lab.root,
+        "evals/results/_routing/iteration-1/routing.json",
+        "{\"format\": 1}",
+    );
+    write(
+        &lab.root,
+        "evals/results/_routing/iteration-3/routing.json",
+        &serde_json::to_string_pretty(&doc).unwrap(),
+    );
+    let report = |lab: &Lab| {
+        let out = lab
+            .skillsift()
+            .args(["report", "catalog", "-o", "report.html"])
+            .assert()
+            .code(0);
+        let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+        (
+            std::fs::read_to_string(lab.root.parent().unwrap().join("report.html")).unwrap(),
+            stderr,
+        )
+    };
+    let (html, _) = report(&lab);
+    let matrix = html.find("<section id=\"confusion\">").unwrap();
+    let model = html
+        .find("<section id=\"model-routing\">")
+        .expect("the section");
+    assert!(matrix < model, "after the matrix");
+    assert!(html.contains("<a href=\"#model-routing\">Model routing</a>"));
+    assert!(html.contains("evals/results/_routing/iteration-3/routing.json"));
+    assert!(html.contains("<b>50%</b><span>the model routed as expected (1/2)</span>"));
+    assert!(html.contains("Tier 2 right, model wrong (the description misleads the model) (1)"));
+    assert!(html.contains("&lt;script&gt;alert(1)&lt;/script&gt; fill the PDF"));
+    assert!(html.contains("9.9.9 &lt;b&gt;"));
+    assert!(!html.contains("<script>alert"));
+    // the latest is unreadable: left out, said so
+    write(
+        &lab.root,
+        "evals/results/_routing/iteration-4/routing.json",
+        "not json",
+    );
+    let (html, stderr) = report(&lab);
+    assert!(!html.contains("<section id=\"model-routing\">"));
+    assert!(stderr.contains("left out of the report: "), "{stderr}");
 }

@@ -35,7 +35,7 @@ use crate::args::BehaveArgs;
 use crate::catalog::{Catalog, Target};
 use crate::config::{Config, InstallMode};
 use crate::exit::{Exit, Fatal};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -70,30 +70,30 @@ pub struct Prompt {
 }
 
 /// One trial of a prompt.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct TrialDoc {
     /// Skills loaded, in order.
     pub loaded: Vec<String>,
     /// Why the run stopped (`skill-loaded`, `workspace-changed`,
     /// `turn-limit`, `ended`).
-    pub stop: &'static str,
+    pub stop: String,
     pub turns: u64,
     pub tokens: Option<u64>,
     /// Why the run gave no evidence, when it did not.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
     pub correct: bool,
     pub agree: bool,
 }
 
 /// One prompt of `routing.json`.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct PromptDoc {
     pub prompt: String,
     pub skill: String,
-    pub expect: &'static str,
+    pub expect: String,
     pub owner: Option<String>,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub with: Vec<String>,
     pub lexical: bool,
     pub file: String,
@@ -107,7 +107,7 @@ pub struct PromptDoc {
 }
 
 /// The counts over the prompts of `routing.json`.
-#[derive(Debug, Clone, Default, Serialize, PartialEq)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
 pub struct Summary {
     pub prompts: usize,
     pub model_correct: usize,
@@ -123,7 +123,7 @@ pub struct Summary {
 }
 
 /// `routing.json`.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct RoutingDoc {
     pub format: u32,
     pub client: String,
@@ -666,7 +666,7 @@ fn document(p: &Plan, keys: &[(usize, u32)], ran: Vec<Ran>) -> RoutingDoc {
             correct: trial_correct(agent, q, &r.loaded),
             agree,
             loaded: r.loaded,
-            stop: r.stop.reason.as_str(),
+            stop: r.stop.reason.as_str().into(),
             turns: r.stop.turns,
             tokens: r.stop.tokens,
             error: r.error,
@@ -691,7 +691,7 @@ fn document(p: &Plan, keys: &[(usize, u32)], ran: Vec<Ran>) -> RoutingDoc {
         prompts.push(PromptDoc {
             prompt: q.prompt.clone(),
             skill: q.skill.clone(),
-            expect: expect(q),
+            expect: expect(q).into(),
             owner: q.owner.clone(),
             with: q.with.clone(),
             lexical: q.lexical,
@@ -716,6 +716,50 @@ fn document(p: &Plan, keys: &[(usize, u32)], ran: Vec<Ran>) -> RoutingDoc {
         prompts,
         summary,
     }
+}
+
+/// Largest `routing.json` read back.
+pub const MAX_DOC_BYTES: u64 = 64 * 1024 * 1024;
+
+/// The `routing.json` of the highest `iteration-N` of the catalog at
+/// `root` that has one (for `skillsift report`): `Ok(None)` when there is
+/// none, `Err` when the latest cannot be read.
+pub fn latest(root: &Path) -> Result<Option<(PathBuf, RoutingDoc)>, String> {
+    let base = results::skill_results(root, FOLDER);
+    let Ok(rd) = std::fs::read_dir(&base) else {
+        return Ok(None);
+    };
+    let mut found: Vec<(u64, PathBuf)> = rd
+        .filter_map(|e| e.ok())
+        .map(|e| e.path())
+        .filter(|p| p.join("routing.json").is_file())
+        .filter_map(|p| super::iteration::number(&p).map(|n| (n, p)))
+        .collect();
+    found.sort();
+    let Some((_, dir)) = found.pop() else {
+        return Ok(None);
+    };
+    let path = dir.join("routing.json");
+    let bytes = match crate::catalog::read_bounded(&path, MAX_DOC_BYTES) {
+        Ok(Some(b)) => b,
+        Ok(None) => {
+            return Err(format!(
+                "{}: larger than {MAX_DOC_BYTES} bytes",
+                path.display()
+            ));
+        }
+        Err(e) => return Err(format!("{}: {e}", path.display())),
+    };
+    let doc: RoutingDoc =
+        serde_json::from_slice(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+    if doc.format != FORMAT {
+        return Err(format!(
+            "{}: format {} is not the {FORMAT} this skillsift reads",
+            path.display(),
+            doc.format
+        ));
+    }
+    Ok(Some((path, doc)))
 }
 
 /// `7/10 (70 %)`.
