@@ -351,10 +351,15 @@ fn opencode_routes_the_catalog_beside_tier_2() {
 #[test]
 fn the_dry_run_spawns_nothing_shows_prompts_escaped_and_bad_flags_are_refused() {
     let lab = routing_lab(Client::Claude, std::path::Path::new("/nonexistent/claude"));
+    // an escape sequence, and 400 characters: shown escaped and cut to 160
+    let hostile = format!(
+        "Print \u{1b}[31mred\u{1b}[0m text{}",
+        " and more".repeat(43)
+    );
     write(
         &lab.root,
         "evals/cases/pdf-forms.json",
-        &json!({"skill_name": "pdf-forms", "trigger": {"positive": [{"prompt": MISLED}], "negative": [{"prompt": "Print \u{1b}[31mred\u{1b}[0m text"}]}, "evals": dialogue()}).to_string(),
+        &json!({"skill_name": "pdf-forms", "trigger": {"positive": [{"prompt": MISLED}], "negative": [{"prompt": hostile}]}, "evals": dialogue()}).to_string(),
     );
     let out = routing(&lab, &["--dry-run"]).assert().code(0);
     let stdout = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
@@ -367,8 +372,10 @@ fn the_dry_run_spawns_nothing_shows_prompts_escaped_and_bad_flags_are_refused() 
         "{stdout}"
     );
     assert!(!stdout.contains('\u{1b}'), "{stdout}");
+    let cut: String = hostile.chars().take(160).collect::<String>();
+    let cut = cut.replace('\u{1b}', "\\x1b");
     assert!(
-        stdout.contains("\"Print \\x1b[31mred\\x1b[0m text\""),
+        stdout.contains(&format!("\"{cut}…\" (Tier 2: ")),
         "{stdout}"
     );
     assert!(
@@ -396,7 +403,7 @@ fn the_dry_run_spawns_nothing_shows_prompts_escaped_and_bad_flags_are_refused() 
         .collect();
     assert_eq!(
         shown,
-        [BLIND_SPOT, "Print \u{1b}[31mred\u{1b}[0m text", OWNED],
+        [BLIND_SPOT, hostile.as_str(), OWNED],
         "prompts 2, 5 and 8 of 8"
     );
     assert!(!a.contains(&0x1b), "JSON escapes it too");

@@ -49,7 +49,7 @@ pub const FOLDER: &str = "_routing";
 /// `routing.json`'s format.
 pub const FORMAT: u32 = 1;
 
-/// Longest prompt shown in a human line, in bytes.
+/// Longest prompt shown in a human line, in characters.
 const SHOWN_PROMPT: usize = 160;
 
 /// One trigger prompt of the catalog, with Tier 2's answer.
@@ -355,7 +355,10 @@ fn expect(p: &Prompt) -> &'static str {
 
 /// A prompt for a human line: bounded, on one line, escaped.
 fn shown(s: &str) -> String {
-    let cut = exec::cut(s, SHOWN_PROMPT);
+    let cut = match s.char_indices().nth(SHOWN_PROMPT) {
+        None => s.to_string(),
+        Some((i, _)) => format!("{}…", &s[..i]),
+    };
     format!("\"{}\"", crate::escape::line(&cut))
 }
 
