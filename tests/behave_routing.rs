@@ -22,6 +22,9 @@ const MISLED: &str = "Fill in the PDF form for the tax office";
 const SLOW: &str = "The SQL query on the orders table is slow";
 const OWNED: &str = "Write the release notes for version 2";
 const WRONG: &str = "Announce the new release in the team chat";
+/// A positive of sql-tuning `with` release-notes: the model loads
+/// release-notes first, then sql-tuning; the run goes on past the first.
+const WITH: &str = "Tune the slow report, and put it in the notes";
 
 fn write(root: &std::path::Path, rel: &str, text: &str) {
     let p = root.join(rel);
@@ -54,6 +57,7 @@ fn routing_lab(client: Client, cli: &std::path::Path) -> Lab {
             ("9.99", "demo-skill"),
             ("diagram", "other-skill"),
             ("query", "sql-tuning"),
+            ("Tune", "release-notes,sql-tuning"),
             ("release notes", "release-notes"),
             ("Announce", "release-notes"),
         ]),
@@ -84,7 +88,7 @@ fn routing_lab(client: Client, cli: &std::path::Path) -> Lab {
         ("pdf-forms", json!([{"prompt": MISLED}]), json!([])),
         (
             "sql-tuning",
-            json!([{"prompt": SLOW}]),
+            json!([{"prompt": SLOW}, {"prompt": WITH, "with": ["release-notes"]}]),
             json!([{"prompt": OWNED, "owner": "release-notes"}]),
         ),
         ("release-notes", json!([]), json!([{"prompt": WRONG}])),
@@ -143,7 +147,7 @@ fn routes_the_catalog(client: Client) {
     let dry = routing(&lab, &["--dry-run"]).assert().code(0);
     let dry = String::from_utf8_lossy(&dry.get_output().stdout).into_owned();
     assert!(
-        dry.contains("7 prompt(s) of 5 skill(s) × 1 trial(s) = 7 run(s)"),
+        dry.contains("8 prompt(s) of 5 skill(s) × 1 trial(s) = 8 run(s)"),
         "{dry}"
     );
     assert!(
@@ -239,6 +243,15 @@ fn routes_the_catalog(client: Client) {
             (true, true, true),
         ),
         expect_prompt(
+            WITH,
+            "sql-tuning",
+            true,
+            None,
+            Some("sql-tuning"),
+            &["release-notes", "sql-tuning"],
+            (true, true, true),
+        ),
+        expect_prompt(
             OWNED,
             "sql-tuning",
             false,
@@ -251,7 +264,7 @@ fn routes_the_catalog(client: Client) {
     assert_eq!(got, want, "{stdout}\n{stderr}");
     assert_eq!(
         doc["summary"],
-        json!({"prompts": 7, "model_correct": 5, "tier2_correct": 5, "agree": 5,
+        json!({"prompts": 8, "model_correct": 6, "tier2_correct": 6, "agree": 6,
                "tier2_only": 1, "model_only": 1, "both_wrong": 1, "failed_runs": 0})
     );
     let lexical: Vec<bool> = doc["prompts"]
@@ -260,15 +273,15 @@ fn routes_the_catalog(client: Client) {
         .iter()
         .map(|p| p["lexical"].as_bool().unwrap())
         .collect();
-    assert_eq!(lexical, [true, false, true, true, true, true, true]);
+    assert_eq!(lexical, [true, false, true, true, true, true, true, true]);
     for p in doc["prompts"].as_array().unwrap() {
         let stop = &p["trials"][0]["stop"];
         let loaded = !p["loaded"][0].as_array().unwrap().is_empty();
         assert_eq!(stop, if loaded { "skill-loaded" } else { "ended" }, "{p}");
     }
     for line in [
-        "model    routed as the authors expect: 5/7 (71 %)",
-        "tier 2   first choice as the authors expect: 5/7 (71 %); equal to the model's choice: 5/7 (71 %)",
+        "model    routed as the authors expect: 6/8 (75 %)",
+        "tier 2   first choice as the authors expect: 6/8 (75 %); equal to the model's choice: 6/8 (75 %)",
         "Tier 2 right, model wrong (the description misleads the model): 1",
         &format!("  \"{MISLED}\" (positive of pdf-forms): model loaded nothing; Tier 2: pdf-forms"),
         "Tier 2 wrong, model right (a lexical blind spot: candidate for \"lexical\": false): 1",
@@ -286,7 +299,7 @@ fn routes_the_catalog(client: Client) {
     );
     // every run installed the whole catalog: each listing names all five
     let runs = lab.endpoint.runs();
-    assert_eq!(runs.len(), 7, "one run per prompt");
+    assert_eq!(runs.len(), 8, "one run per prompt");
     for r in &runs {
         for s in [
             "demo-skill",
@@ -364,11 +377,11 @@ fn the_dry_run_spawns_nothing_shows_prompts_escaped_and_bad_flags_are_refused() 
     let out = routing(&lab, &["--dry-run"]).assert().code(0);
     let stdout = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
     assert!(
-        stdout.contains("8 prompt(s) of 5 skill(s) × 1 trial(s) = 8 run(s)"),
+        stdout.contains("9 prompt(s) of 5 skill(s) × 1 trial(s) = 9 run(s)"),
         "{stdout}"
     );
     assert!(
-        stdout.contains("at most 40 model turn(s), no grader call"),
+        stdout.contains("at most 45 model turn(s), no grader call"),
         "{stdout}"
     );
     assert!(!stdout.contains('\u{1b}'), "{stdout}");
@@ -403,8 +416,8 @@ fn the_dry_run_spawns_nothing_shows_prompts_escaped_and_bad_flags_are_refused() 
         .collect();
     assert_eq!(
         shown,
-        [BLIND_SPOT, hostile.as_str(), OWNED],
-        "prompts 2, 5 and 8 of 8"
+        [BLIND_SPOT, hostile.as_str(), WITH],
+        "prompts 2, 5 and 8 of 9"
     );
     assert!(!a.contains(&0x1b), "JSON escapes it too");
     assert!(lab.endpoint.server.requests().is_empty());

@@ -189,7 +189,8 @@ pub struct Script {
     pub blind: bool,
     /// A routing rule over a whole catalog: the first `(cue, skill)` whose
     /// cue the prompt contains names the skill to load (when the listing
-    /// names it); a prompt no cue matches loads nothing. Empty: `skill`.
+    /// names it; `a,b` loads a, then b); a prompt no cue matches loads
+    /// nothing. Empty: `skill`.
     pub routes: Vec<(String, String)>,
 }
 
@@ -388,8 +389,15 @@ fn agent_turn(client: Client, s: &Script, x: &Exchange) -> Turn {
             .iter()
             .find(|(cue, _)| x.prompt.contains(cue.as_str()))
         {
-            Some((_, skill)) => {
-                routed.skill = skill.clone();
+            Some((_, skills)) => {
+                // `a,b`: load a, then b
+                let list: Vec<&str> = skills.split(',').collect();
+                let done = |k: &str| {
+                    let (tool, input) = client.load(k);
+                    x.calls.iter().any(|u| u.name == tool && u.input == input)
+                };
+                let next = list.iter().find(|k| !done(k)).or(list.last());
+                routed.skill = next.map_or_else(String::new, |k| k.to_string());
                 routed.listed_as = None;
             }
             None => routed.load = Load::Never,

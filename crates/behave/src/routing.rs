@@ -19,7 +19,9 @@
 //! (negative). Tier 2 and the model **agree** on a trial when Tier 2's first
 //! choice is the first skill the model loaded (nothing scoring above 0 and
 //! nothing loaded agree too); a prompt agrees when more than half of its
-//! trials do.
+//! trials do. A prompt's `with` skills (which it legitimately loads too)
+//! are passed over in both first choices, and a load of them alone does
+//! not end its run.
 
 use super::agent::{Agent, AgentKind, Paths};
 use super::build;
@@ -156,7 +158,12 @@ pub fn trial_correct(agent: &dyn Agent, p: &Prompt, loaded: &[String]) -> bool {
 
 /// Whether Tier 2's first choice is what the authors expect of `p`.
 pub fn tier2_correct(p: &Prompt) -> bool {
-    let first = p.tier2.first().map(String::as_str);
+    // the skills the prompt legitimately loads too may rank above it
+    let first = p
+        .tier2
+        .iter()
+        .find(|t| !p.with.contains(t))
+        .map(String::as_str);
     if p.positive {
         first == Some(p.skill.as_str())
     } else {
@@ -474,6 +481,35 @@ pub fn prepare(p: &mut Plan) -> Result<canary::Outcome, Fatal> {
     )
 }
 
+/// Whether a routing run is decided: as a trigger run
+/// ([`decide::decided`]), except that loads of the prompt's `with` skills
+/// alone do not decide it (the model may load the case's skill next).
+fn settled(trace: &super::agent::Trace, agent: &dyn Agent, with: &[String], limit: u32) -> bool {
+    let only_with = !trace.loads.is_empty()
+        && trace
+            .loads
+            .iter()
+            .all(|l| with.iter().any(|w| is(agent, w, &l.name)));
+    if only_with {
+        let mut rest = trace.clone();
+        rest.loads.clear();
+        return decide::decided(&rest, agent, limit).is_some();
+    }
+    decide::decided(trace, agent, limit).is_some()
+}
+
+/// The first of `names` that is not one of `with` (else the first).
+fn first_besides<'a>(
+    agent: &dyn Agent,
+    names: &'a [String],
+    with: &[String],
+) -> Option<&'a String> {
+    names
+        .iter()
+        .find(|n| !with.iter().any(|w| is(agent, w, n)))
+        .or(names.first())
+}
+
 /// What one run gave.
 struct Ran {
     loaded: Vec<String>,
@@ -484,7 +520,8 @@ struct Ran {
 }
 
 /// One deciding run of `prompt` with every skill installed.
-fn run_one(p: &Plan, prompt: &str) -> Result<Ran, Fatal> {
+fn run_one(p: &Plan, q: &Prompt) -> Result<Ran, Fatal> {
+    let prompt = q.prompt.as_str();
     let a = p.agent_mode();
     let agent: &dyn Agent = a.agent.as_ref();
     let skills: Vec<(PathBuf, &Tree)> = p
@@ -530,7 +567,7 @@ fn run_one(p: &Plan, prompt: &str) -> Result<Ran, Fatal> {
     }
     let cwd = ws.path().to_path_buf();
     let limit = p.turn_limit;
-    let watch = |b: &[u8]| decide::decided(&agent.parse(b, &cwd), agent, limit).is_some();
+    let watch = |b: &[u8]| settled(&agent.parse(b, &cwd), agent, &q.with, limit);
     let out = process::run_watched(
         &exec::spec(
             agent,
@@ -589,7 +626,7 @@ pub fn run(catalog: &Catalog, p: &Plan) -> Result<(RoutingDoc, PathBuf), Fatal> 
                     }
                     let k = next.fetch_add(1, Ordering::SeqCst);
                     let Some(&(i, t)) = keys.get(k) else { return };
-                    match run_one(p, &p.prompts[i].prompt) {
+                    match run_one(p, &p.prompts[i]) {
                         Ok(r) => {
                             let n = done.fetch_add(1, Ordering::SeqCst) + 1;
                             let dir = iteration.join(format!("prompt-{}/run-{t}", i + 1));
@@ -659,8 +696,8 @@ fn document(p: &Plan, keys: &[(usize, u32)], ran: Vec<Ran>) -> RoutingDoc {
     let mut per: std::collections::BTreeMap<usize, Vec<TrialDoc>> = Default::default();
     for (&(i, _), r) in keys.iter().zip(ran) {
         let q = &p.prompts[i];
-        let first = r.loaded.first();
-        let agree = match (q.tier2.first(), first) {
+        let first = first_besides(agent, &r.loaded, &q.with);
+        let agree = match (first_besides(agent, &q.tier2, &q.with), first) {
             (None, None) => true,
             (Some(t), Some(l)) => is(agent, t, l),
             _ => false,
