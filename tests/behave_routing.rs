@@ -521,3 +521,27 @@ fn the_report_draws_the_latest_routing_json_beside_the_matrix() {
     assert!(!html.contains("<section id=\"model-routing\">"));
     assert!(stderr.contains("left out of the report: "), "{stderr}");
 }
+
+/// A copy of a catalog skill where every Codex run would see it (the
+/// user's `~/.agents/skills/`) stops the run before the canary, exit 2.
+#[test]
+fn codex_refuses_a_personal_copy_of_a_catalog_skill() {
+    let Some(cli) = real_client::cli("codex") else {
+        return;
+    };
+    let lab = routing_lab(Client::Codex, &cli);
+    write(
+        &lab.home,
+        ".agents/skills/pdf-forms/SKILL.md",
+        "---\nname: pdf-forms\ndescription: An old copy.\n---\n# old\n",
+    );
+    routing(&lab, &[])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "Codex would see other copies of catalog skills in every run: `pdf-forms`: ",
+        ))
+        .stderr(predicate::str::contains("--allow-personal-copy"));
+    assert!(lab.endpoint.server.requests().is_empty(), "nothing ran");
+    assert!(!lab.root.join("evals/results").exists());
+}

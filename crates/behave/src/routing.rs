@@ -235,7 +235,6 @@ pub fn client(args: &BehaveArgs, config: &Config) -> Result<AgentKind, Fatal> {
             args.trigger_runs == decide::TriggerRuns::Full,
         ),
         ("--keep-workspace", args.keep_workspace),
-        ("--allow-personal-copy", args.allow_personal_copy),
         ("--allow-insufficient", args.allow_insufficient),
         (
             "--min-trigger-f1, --min-uplift and --min-quality-delta",
@@ -277,6 +276,9 @@ pub struct Plan {
     pub skills: Vec<(String, Tree)>,
     pub grace: Duration,
     pub git_timeout: Duration,
+    /// `--allow-personal-copy`: run although a copy of a catalog skill is
+    /// where every run would see it.
+    pub allow_copies: bool,
 }
 
 impl Plan {
@@ -352,6 +354,7 @@ pub fn plan(
         skills: trees(catalog)?,
         grace: Duration::from_millis(bc.kill_grace_ms),
         git_timeout: Duration::from_secs(bc.git_timeout_secs),
+        allow_copies: args.allow_personal_copy,
     })
 }
 
@@ -459,6 +462,9 @@ fn first_three(t: &[String]) -> String {
 pub fn prepare(p: &mut Plan) -> Result<canary::Outcome, Fatal> {
     p.mode.resolve()?;
     let a = p.agent_mode();
+    if !p.allow_copies {
+        refuse_copies(p, a.agent.as_ref())?;
+    }
     let args = a
         .agent
         .executor(
@@ -479,6 +485,30 @@ pub fn prepare(p: &mut Plan) -> Result<canary::Outcome, Fatal> {
         p.grace,
         p.git_timeout,
     )
+}
+
+/// Refuse a copy of any catalog skill outside the workspace that every run
+/// would see (a managed skills folder): the client could load it instead
+/// of the catalog's.
+fn refuse_copies(p: &Plan, agent: &dyn Agent) -> Result<(), Fatal> {
+    let found: Vec<String> = p
+        .skills
+        .iter()
+        .flat_map(|(name, _)| {
+            super::agent::copies_of(agent, name, std::iter::empty(), "")
+                .into_iter()
+                .map(move |c| format!("`{}`: {} ({})", name, c.path, c.why))
+        })
+        .collect();
+    if found.is_empty() {
+        return Ok(());
+    }
+    Err(Fatal::usage(format!(
+        "{} would see other copies of catalog skills in every run: {}",
+        agent.product(),
+        crate::escape::line(&found.join(", "))
+    ))
+    .with_help("the client could load a copy instead of the catalog's skill: move it away for the evaluation, or pass --allow-personal-copy if you accept that"))
 }
 
 /// Whether a routing run is decided: as a trigger run
