@@ -307,6 +307,16 @@ pub struct BehaveArgs {
         help_heading = "Tier 3: behavioral evals (with --behavioral)"
     )]
     pub behavioral: Option<String>,
+    /// Run every trigger prompt of the catalog through the client with the
+    /// whole catalog installed, one deciding run each, and compare the
+    /// model's choices with Tier 2's (spends model tokens; writes
+    /// evals/results/_routing/iteration-N/routing.json).
+    #[arg(
+        long,
+        conflicts_with = "behavioral",
+        help_heading = "Tier 3: behavioral evals (with --behavioral)"
+    )]
+    pub behavioral_routing: bool,
     /// Trials per eval and variant.
     #[arg(
         long,

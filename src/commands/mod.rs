@@ -10,6 +10,7 @@ pub mod listing;
 pub mod merge;
 pub mod rank;
 pub mod report;
+pub mod routing;
 pub mod score;
 pub mod triggers;
 
@@ -103,7 +104,7 @@ fn check(args: &CheckArgs, out: &mut dyn Write) -> Result<Exit, Fatal> {
     }
     let config = load_config(&args.root, args.config.as_deref())?;
     if args.fix || args.diff {
-        if args.behave.behavioral.is_some() {
+        if args.behave.behavioral.is_some() || args.behave.behavioral_routing {
             return Err(
                 Fatal::usage("--fix and --diff do not run with --behavioral")
                     .with_help("fix first, then run the behavioral evals"),
@@ -121,6 +122,10 @@ fn check(args: &CheckArgs, out: &mut dyn Write) -> Result<Exit, Fatal> {
             Fatal::usage("--unsafe-fixes applies only with --fix or --diff")
                 .with_help("add --fix (write) or --diff (show)"),
         );
+    }
+    if args.behave.behavioral_routing {
+        let catalog = Catalog::load(&args.root, &config)?;
+        return routing::check(&catalog, &config, &(&args.behave).into(), args.format, out);
     }
     if let Some(skill) = &args.behave.behavioral {
         if skill.is_empty() {

@@ -173,6 +173,22 @@ fn routing(args: &ReportArgs, out_abs: &Path) -> Result<(String, String), Fatal>
     settle(&mut diagnostics, &mut summary, &config);
     let base = relative(out_abs, &catalog.root)?;
     let shown = path_prefix(&catalog, &args.path);
+    let model = match crate::behave::routing::latest(&catalog.root) {
+        Ok(m) => m,
+        Err(e) => {
+            eprintln!(
+                "skillsift: left out of the report: {}",
+                crate::escape::text(&e)
+            );
+            None
+        }
+    };
+    let model_rel = model.as_ref().map(|(p, _)| {
+        p.strip_prefix(&catalog.root)
+            .unwrap_or(p)
+            .to_string_lossy()
+            .replace('\\', "/")
+    });
     let html = html::routing(&html::Routing {
         shown_root: if shown.is_empty() { "." } else { &shown },
         catalog: &catalog,
@@ -181,6 +197,10 @@ fn routing(args: &ReportArgs, out_abs: &Path) -> Result<(String, String), Fatal>
         summary: &summary,
         config: &config,
         link_base: &base,
+        model: model
+            .as_ref()
+            .zip(model_rel.as_deref())
+            .map(|((_, doc), rel)| (doc, rel)),
     });
     Ok((
         html,

@@ -187,6 +187,11 @@ pub struct Script {
     /// Never load skillsift's canary skill (a model, or a client, whose
     /// loads skillsift cannot see).
     pub blind: bool,
+    /// A routing rule over a whole catalog: the first `(cue, skill)` whose
+    /// cue the prompt contains names the skill to load (when the listing
+    /// names it; `a,b` loads a, then b); a prompt no cue matches loads
+    /// nothing. Empty: `skill`.
+    pub routes: Vec<(String, String)>,
 }
 
 impl Script {
@@ -205,7 +210,16 @@ impl Script {
             edit_first: None,
             then: 0,
             blind: false,
+            routes: Vec::new(),
         }
+    }
+
+    pub fn routes(mut self, routes: &[(&str, &str)]) -> Script {
+        self.routes = routes
+            .iter()
+            .map(|(c, k)| (c.to_string(), k.to_string()))
+            .collect();
+        self
     }
 
     pub fn blind(mut self) -> Script {
@@ -363,6 +377,32 @@ fn canary_turn(client: Client, s: &Script, x: &Exchange) -> Turn {
 fn agent_turn(client: Client, s: &Script, x: &Exchange) -> Turn {
     if x.prompt.contains(CANARY) {
         return canary_turn(client, s, x);
+    }
+    if !s.routes.is_empty() {
+        // the routing rule picks the skill; the rest of the script runs as
+        // for that skill
+        let mut routed = s.clone();
+        routed.routes.clear();
+        routed.cue = None;
+        match s
+            .routes
+            .iter()
+            .find(|(cue, _)| x.prompt.contains(cue.as_str()))
+        {
+            Some((_, skills)) => {
+                // `a,b`: load a, then b
+                let list: Vec<&str> = skills.split(',').collect();
+                let done = |k: &str| {
+                    let (tool, input) = client.load(k);
+                    x.calls.iter().any(|u| u.name == tool && u.input == input)
+                };
+                let next = list.iter().find(|k| !done(k)).or(list.last());
+                routed.skill = next.map_or_else(String::new, |k| k.to_string());
+                routed.listed_as = None;
+            }
+            None => routed.load = Load::Never,
+        }
+        return agent_turn(client, &routed, x);
     }
     let cued = |c: &Option<String>| c.as_ref().is_some_and(|c| x.prompt.contains(c.as_str()));
     if cued(&s.edit_first) {
@@ -690,6 +730,23 @@ impl Lab {
     /// runs decided count both arms of every case; the tests of deciding
     /// runs name `--trigger-runs decide`.
     pub fn behave(&self, args: &[&str]) -> assert_cmd::Command {
+        let mut c = self.skillsift();
+        c.args(["check", "--behavioral", "demo-skill", "catalog"])
+            .args(args)
+            .args(if args.contains(&"--trigger-runs") {
+                &[][..]
+            } else {
+                &["--trigger-runs", "full"][..]
+            })
+            // the lab's catalog holds fewer than the 10 cases a verdict needs
+            .arg("--allow-insufficient");
+        c
+    }
+
+    /// `skillsift` in the lab's folder (the catalog is `catalog`), with the
+    /// endpoint as the model API, a private HOME and TMPDIR and the proxy
+    /// trap; no arguments yet.
+    pub fn skillsift(&self) -> assert_cmd::Command {
         let mut c = assert_cmd::Command::cargo_bin("skillsift").unwrap();
         // credentials and endpoints of the developer's own shell never
         // reach these runs
@@ -703,15 +760,6 @@ impl Lab {
         }
         let trap = self.trap.url();
         c.current_dir(self.root.parent().unwrap())
-            .args(["check", "--behavioral", "demo-skill", "catalog"])
-            .args(args)
-            .args(if args.contains(&"--trigger-runs") {
-                &[][..]
-            } else {
-                &["--trigger-runs", "full"][..]
-            })
-            // the lab's catalog holds fewer than the 10 cases a verdict needs
-            .arg("--allow-insufficient")
             .env("HOME", &self.home)
             .env("TMPDIR", &self.tmpdir)
             .env("HTTP_PROXY", &trap)

@@ -53,13 +53,33 @@ pub enum Outcome {
     Cached,
 }
 
-/// The cache key of `plan`'s client, version, model and provider.
-fn key(plan: &PlanDoc) -> String {
+/// Who runs: the client, its version and the arguments of its runs (which
+/// name the model): what a passed canary is cached under.
+#[derive(Debug, Clone, Copy)]
+pub struct Client<'a> {
+    pub kind: &'a str,
+    pub version: Option<&'a str>,
+    pub args_with: &'a [String],
+}
+
+impl<'a> Client<'a> {
+    /// The client of `plan`'s `with` runs.
+    pub fn of(plan: &'a PlanDoc) -> Client<'a> {
+        Client {
+            kind: &plan.agent.kind,
+            version: plan.agent.version.as_deref(),
+            args_with: &plan.agent.args_with,
+        }
+    }
+}
+
+/// The cache key of a client, version, model and provider.
+fn key(c: Client) -> String {
     let mut h = Sha256::new();
-    h.update(plan.agent.kind.as_bytes());
+    h.update(c.kind.as_bytes());
     h.update([0]);
-    h.update(plan.agent.version.as_deref().unwrap_or("").as_bytes());
-    for a in &plan.agent.args_with {
+    h.update(c.version.unwrap_or("").as_bytes());
+    for a in c.args_with {
         h.update([0]);
         h.update(a.as_bytes());
     }
@@ -71,10 +91,10 @@ fn key(plan: &PlanDoc) -> String {
     workspace::hex(&h.finalize())[..32].to_string()
 }
 
-fn cache_file(plan: &PlanDoc) -> Option<PathBuf> {
+fn cache_file(c: Client) -> Option<PathBuf> {
     crate::process::scratch::cache_folder(None).map(|d| {
         d.join("canaries")
-            .join(format!("{}-{}.json", plan.agent.kind, key(plan)))
+            .join(format!("{}-{}.json", c.kind, key(c)))
     })
 }
 
@@ -86,7 +106,18 @@ pub fn ensure(
     grace: Duration,
     git: Duration,
 ) -> Result<Outcome, Fatal> {
-    let cache = cache_file(plan);
+    ensure_for(Client::of(plan), a, grace, git)
+}
+
+/// [`ensure`] for `client`, which need not have a plan
+/// (`check --behavioral-routing`).
+pub fn ensure_for(
+    client: Client,
+    a: &AgentMode,
+    grace: Duration,
+    git: Duration,
+) -> Result<Outcome, Fatal> {
+    let cache = cache_file(client);
     if cache.as_ref().is_some_and(|p| p.is_file()) {
         return Ok(Outcome::Cached);
     }
@@ -106,8 +137,8 @@ pub fn ensure(
     }
     if let Some(p) = cache {
         let doc = serde_json::json!({
-            "client": plan.agent.kind,
-            "client_version": plan.agent.version,
+            "client": client.kind,
+            "client_version": client.version,
             "skill": name,
             "model": seen.model,
         });

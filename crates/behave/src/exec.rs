@@ -604,7 +604,7 @@ fn agent_run(
 
 /// Why a deciding trigger run stopped, after how many turns, and the tokens
 /// its stream reported until then.
-fn trigger_stop(
+pub(crate) fn trigger_stop(
     trace: &Trace,
     agent: &dyn Agent,
     decided: bool,

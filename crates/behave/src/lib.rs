@@ -40,6 +40,7 @@ pub mod progress;
 pub mod redact;
 pub mod render;
 pub mod results;
+pub mod routing;
 pub mod runner;
 pub mod workspace;
 

@@ -210,14 +210,14 @@ pub const BASELINE_TEXT: &str = "<baseline SKILL.md>";
 
 /// Most files and bytes of all siblings together, written into every
 /// workspace.
-const MAX_SIBLING_FILES: usize = 20_000;
-const MAX_SIBLING_BYTES: u64 = 64 * 1024 * 1024;
+pub(crate) const MAX_SIBLING_FILES: usize = 20_000;
+pub(crate) const MAX_SIBLING_BYTES: u64 = 64 * 1024 * 1024;
 
 /// The files of skill `i`'s folder a run does not install: case sources
 /// outside `evals/` (a waza file next to SKILL.md) would show the agent its
 /// test (the skill hash still covers them: it is the folder's, `evals/`
 /// left out).
-fn not_installed(catalog: &Catalog, i: usize) -> Vec<String> {
+pub(crate) fn not_installed(catalog: &Catalog, i: usize) -> Vec<String> {
     catalog
         .case_sources
         .iter()

@@ -6,6 +6,8 @@
 //!   trigger prompt (`route::cases`), its collisions (`route::collide`),
 //!   the `rank --explain` contributions (`route::rank::explain`) and the
 //!   findings `check` renders;
+//!   and, when `check --behavioral-routing` ran, the model's routing
+//!   beside Tier 2's ([`model_routing`]);
 //! - **behavioral** ([`behavioral`]), from an iteration folder or a skill's
 //!   results folder written by Tier 3 (`behave::iteration` reads them),
 //!   scored by `crate::score`.
@@ -27,6 +29,7 @@ pub mod graph;
 pub mod iterations;
 pub mod listing;
 pub mod matrix;
+pub mod model_routing;
 pub mod skills;
 pub mod summary;
 

@@ -26,6 +26,9 @@ pub struct Routing<'a> {
     pub config: &'a Config,
     /// The catalog root relative to the report's folder (links).
     pub link_base: &'a str,
+    /// The latest `check --behavioral-routing` document, and its path
+    /// relative to the catalog root.
+    pub model: Option<(&'a crate::behave::routing::RoutingDoc, &'a str)>,
 }
 
 /// The findings of `check` that sit on a trigger prompt (SG501–SG504 and
@@ -173,12 +176,19 @@ pub fn routing(r: &Routing) -> String {
         }
         header.push_str("</p>\n");
     }
-    let sections = vec![
-        Section {
-            id: "confusion",
-            title: "Confusion matrix".into(),
-            html: m.render(r.routed, r.link_base),
-        },
+    let mut sections = vec![Section {
+        id: "confusion",
+        title: "Confusion matrix".into(),
+        html: m.render(r.routed, r.link_base),
+    }];
+    if let Some((doc, rel)) = r.model {
+        sections.push(Section {
+            id: "model-routing",
+            title: "Model routing".into(),
+            html: super::model_routing::render(doc, rel, r.link_base),
+        });
+    }
+    sections.extend([
         Section {
             id: "collisions",
             title: "Collision graph".into(),
@@ -199,7 +209,7 @@ pub fn routing(r: &Routing) -> String {
             title: "Findings".into(),
             html: findings::render(r.diagnostics, &at_prompt, r.link_base),
         },
-    ];
+    ]);
     page(
         &format!("Routing report: {}", r.shown_root),
         &format!(
