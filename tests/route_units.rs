@@ -4,7 +4,8 @@
 //! own skills, `[route] installed-together` restoring one listing, an
 //! `owner` in the other plugin noted (SG513), a packs catalog
 //! (`packs/<pack>/.apm/skills/`), a bad unit name refused, and
-//! `rank --explain` still adding up with plugin names.
+//! `rank --explain` still adding up with plugin names, within one unit
+//! (`--unit`) as across the catalog.
 
 mod route_common;
 
@@ -261,4 +262,58 @@ fn explain_adds_up_with_plugin_names() {
             .sum();
         assert!((sum - r["score"].as_f64().unwrap()).abs() < 1e-9, "{v:#}");
     }
+}
+
+#[test]
+fn rank_unit_ranks_within_one_installation() {
+    let cat = marketplace();
+    let rank = |extra: &[&str]| {
+        let out = bin()
+            .args([
+                "rank",
+                "export the orders to CSV",
+                "--explain",
+                "--format",
+                "json",
+            ])
+            .args(extra)
+            .arg(cat.root())
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            out.stdout,
+            String::from_utf8(out.stderr).unwrap(),
+        )
+    };
+    let (code, stdout, _) = rank(&["--unit", "shop"]);
+    assert_eq!(code, Some(0));
+    let v: Value = serde_json::from_slice(&stdout).unwrap();
+    assert_eq!(v["skills_routed"], 2, "{v:#}");
+    let results = v["results"].as_array().unwrap();
+    assert_eq!(results.len(), 1, "{v:#}");
+    assert_eq!(results[0]["name"], "shop:cart-export", "{v:#}");
+    let sum: f64 = results[0]["contributions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["prompt_weight"].as_f64().unwrap() * c["skill_weight"].as_f64().unwrap())
+        .sum();
+    assert!(
+        (sum - results[0]["score"].as_f64().unwrap()).abs() < 1e-9,
+        "{v:#}"
+    );
+    // across the catalog `blog:post-export` wins, as `check` routes it
+    // with `installed-together = [["*"]]`
+    let (_, stdout, _) = rank(&[]);
+    let v: Value = serde_json::from_slice(&stdout).unwrap();
+    assert_eq!(v["results"][0]["name"], "blog:post-export", "{v:#}");
+
+    let (code, _, err) = rank(&["--unit", "shopp"]);
+    assert_eq!(code, Some(2));
+    assert!(
+        err.contains("--unit shopp: this catalog has no plugin or pack `shopp`")
+            && err.contains("name one by its folder: blog, shop"),
+        "{err}"
+    );
 }

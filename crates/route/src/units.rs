@@ -150,6 +150,45 @@ pub fn installs(catalog: &Catalog, config: &Config) -> Result<Option<Vec<Install
     Ok((out.len() > 1).then_some(out))
 }
 
+/// The installation that holds the unit named `unit` (`rank --unit`):
+/// under `[route] installed-together`, with the units installed with it;
+/// the whole catalog when it is routed as one listing. A name that is no
+/// unit is a usage error naming the units there are.
+pub fn installation(catalog: &Catalog, config: &Config, unit: &str) -> Result<Install, Fatal> {
+    let Some(u) = catalog.units.iter().position(|x| x.name == unit) else {
+        let names: Vec<&str> = catalog.units.iter().map(|u| u.name.as_str()).collect();
+        return Err(Fatal::usage(format!(
+            "--unit {unit}: this catalog has no plugin or pack `{unit}`"
+        ))
+        .with_help(if names.is_empty() {
+            "this catalog has no plugins (`plugins/<p>/skills/`, `skills/<p>/skills/`) or packs (`packs/<p>/.apm/skills/`): leave out --unit".to_string()
+        } else {
+            format!("name one by its folder: {}", names.join(", "))
+        }));
+    };
+    let all = || Install {
+        label: "the whole catalog".into(),
+        skills: (0..catalog.skills.len()).collect(),
+        commands: true,
+    };
+    let Some(list) = installs(catalog, config)? else {
+        return Ok(all());
+    };
+    let first = (0..catalog.skills.len()).find(|&i| catalog.unit_of(i) == Some(u));
+    match first {
+        Some(i) => Ok(list
+            .into_iter()
+            .find(|inst| inst.skills.contains(&i))
+            .unwrap_or_else(all)),
+        None => Err(Fatal::usage(format!(
+            "--unit {unit}: {} `{unit}` has no skills ({}/<skill>/SKILL.md)",
+            catalog.units[u].kind.label(),
+            catalog.units[u].skills_dir
+        ))
+        .with_help("add a skill to it, or name another unit")),
+    }
+}
+
 /// What routing each installation found.
 #[derive(Debug, Default)]
 pub struct Checked {
