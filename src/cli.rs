@@ -521,6 +521,12 @@ pub struct RankArgs {
     /// user cache folder, e.g. ~/.cache/skillsift).
     #[arg(long, value_name = "DIR", conflicts_with = "no_cache")]
     pub cache_dir: Option<PathBuf>,
+    /// Rank within the installation of plugin or pack NAME (its folder
+    /// name), as `check` ranks its trigger prompts: its own skills, with
+    /// the units `[route] installed-together` lists with it. Reads every
+    /// SKILL.md (no rank cache).
+    #[arg(long, value_name = "NAME")]
+    pub unit: Option<String>,
 }
 
 #[derive(Debug, Args)]

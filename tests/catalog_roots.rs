@@ -297,3 +297,53 @@ fn the_not_routed_line_lists_five_and_counts_the_rest() {
         8
     );
 }
+
+/// A plugin marketplace keeping its plugins under `skills/`
+/// (`skills/<plugin>/skills/<skill>/`) and APM packs
+/// (`packs/<pack>/.apm/skills/<skill>/`): each skill sits one level below
+/// its unit's skills folder, so Claude Code lists it (no SG605), and the
+/// plugin's manifest beside its skills folder is no skill missing its
+/// SKILL.md (no SG114).
+#[test]
+fn plugins_under_skills_and_packs_are_listed() {
+    let t = tempfile::tempdir().unwrap();
+    let root = t.path();
+    skill(root, "skills/shop/skills/cart-export");
+    skill(root, "skills/blog/skills/post-export");
+    write(
+        root,
+        "skills/shop/.claude-plugin/plugin.json",
+        "{\"name\": \"shop\"}\n",
+    );
+    skill(root, "packs/core/.apm/skills/triage");
+    let doc = check_json(root);
+    assert_eq!(doc["summary"]["skills_checked"], 3, "{doc:#}");
+    let found = files(&doc);
+    assert!(
+        !found
+            .iter()
+            .any(|f| f.starts_with("SG605") || f.starts_with("SG114")),
+        "{found:?}"
+    );
+    let out = skillsift()
+        .arg("listing")
+        .arg(root)
+        .args(["--format", "json"])
+        .output()
+        .unwrap();
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let mut names: Vec<&str> = v["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["listed"] == true)
+        .map(|e| e["name"].as_str().unwrap())
+        .collect();
+    names.sort();
+    // a plugin's skill is `<plugin>:<folder>`, a pack's keeps its folder
+    assert_eq!(
+        names,
+        ["blog:post-export", "shop:cart-export", "triage"],
+        "{v:#}"
+    );
+}

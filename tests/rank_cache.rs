@@ -477,7 +477,8 @@ fn a_skill_added_in_a_client_root_or_plugin_is_seen_on_the_next_run() {
     new_skill("plugins/tools/skills", "zz-plugin");
     let (r, outcome) = load();
     assert_eq!(outcome, Outcome::Miss);
-    assert!(has(&r, "zz-plugin"));
+    // Claude Code lists a plugin's skills as `<plugin>:<folder>`
+    assert!(has(&r, "tools:zz-plugin"));
 
     warm();
     // skills/ becomes a skill itself: it is no longer a skills root, and
@@ -489,7 +490,7 @@ fn a_skill_added_in_a_client_root_or_plugin_is_seen_on_the_next_run() {
     .unwrap();
     let (r, outcome) = load();
     assert_eq!(outcome, Outcome::Miss);
-    assert!(has(&r, "skills") && has(&r, "zz-claude") && has(&r, "zz-plugin"));
+    assert!(has(&r, "skills") && has(&r, "zz-claude") && has(&r, "tools:zz-plugin"));
     let uncached = route::cache::analyze(
         &catalog::Catalog::load_scoped(root, &config, catalog::Scope::SkillsOnly).unwrap(),
         &config,

@@ -1,7 +1,8 @@
 //! The routing benchmark: Tier 2 on catalogs written by others, with the
 //! trigger prompts their own authors wrote (`../shared/corpora/routing-bench`
 //! and `../shared/corpora/addyosmani-agent-skills`), through the binary:
-//! `skillsift check --format json <catalog>` with the default client.
+//! `skillsift check --format json <catalog>` with the default client (and
+//! so each plugin or pack routed against its own skills, as installed).
 //!
 //! Prints, per catalog and pooled, rank-1, top-3 and ties for first beside
 //! the reference figure (the original design's `run-evals.js`, where it
@@ -17,9 +18,11 @@ use common::skillsift;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
-/// The pooled rank-1 count this branch reached: a change that loses
+/// The pooled rank-1 count this branch reached (each plugin and pack
+/// routed against its own skills; 922 of 1,515 when every catalog was one
+/// listing and the plugin marketplace was not read): a change that loses
 /// prompts overall fails here.
-const POOLED_FLOOR: u64 = 922;
+const POOLED_FLOOR: u64 = 1509;
 
 /// The catalogs, with the reference's rank-1 count where it was measured
 /// (`routing-bench/README.md`; the corpora README for addyosmani).

@@ -35,7 +35,11 @@ pub fn rank(args: &RankArgs, out: &mut dyn Write) -> Result<Exit, Fatal> {
     let (builtins, note) = crate::route::builtins_for(&config, args.cache_dir.as_deref());
     let builtins = builtins.map(|b| b.builtins);
     // the commands' documents need the catalog loaded: no cache then
-    let cache = if args.no_cache || !args.root.is_dir() || crate::route::routes_commands(&config) {
+    let cache = if args.no_cache
+        || args.unit.is_some()
+        || !args.root.is_dir()
+        || crate::route::routes_commands(&config)
+    {
         None
     } else {
         cache::folder(args.cache_dir.as_deref())
@@ -48,7 +52,15 @@ pub fn rank(args: &RankArgs, out: &mut dyn Write) -> Result<Exit, Fatal> {
         }
         None => {
             let catalog = Catalog::load_scoped(&args.root, &config, Scope::SkillsOnly)?;
-            cache::analyze(&catalog, &config, &analyzer, builtins.as_deref())
+            match &args.unit {
+                // one installation, as `check` ranks its prompts
+                Some(unit) => {
+                    let inst = crate::route::units::installation(&catalog, &config, unit)?;
+                    let sub = catalog.subset(&inst.skills, inst.commands);
+                    cache::analyze(&sub, &config, &analyzer, builtins.as_deref())
+                }
+                None => cache::analyze(&catalog, &config, &analyzer, builtins.as_deref()),
+            }
         }
     };
     let mut r = report(

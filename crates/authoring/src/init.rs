@@ -247,7 +247,9 @@ fn drafts(
         if let Some((_, prompt)) = best {
             negative.push(Draft {
                 prompt,
-                owner: Some(router.index.doc(d).name.clone()),
+                // the name cases refer to it by, not the one it is listed
+                // under (a plugin's skill is listed as `<plugin>:<folder>`)
+                owner: Some(cases::skill_key(sibling).to_string()),
             });
         }
     }

@@ -37,6 +37,9 @@ pub const CLIENT_ROOTS: &[&str] = &[
 /// Plugins keep their skills in `plugins/<plugin>/skills/`.
 pub const PLUGINS_DIR: &str = "plugins";
 
+/// APM packs keep theirs in `packs/<pack>/.apm/skills/`.
+pub const PACKS_DIR: &str = "packs";
+
 /// One SKILL.md a walk found.
 #[derive(Debug, Clone)]
 pub struct SkillFile {
@@ -72,7 +75,8 @@ fn is_root_folder(dir: &Path) -> bool {
 }
 
 /// The default skills roots of the catalog at `base`: `skills/` and every
-/// client root ([`CLIENT_ROOTS`], `plugins/*/skills/`) that exists, when
+/// client root ([`CLIENT_ROOTS`], `plugins/*/skills/`,
+/// `packs/*/.apm/skills/`) that exists, when
 /// `skills/` is a skills root; else the catalog root itself, whose walk
 /// reaches all of them anyway.
 pub fn default_roots(base: &Path, boundary: &Path) -> DefaultRoots {
@@ -116,6 +120,23 @@ pub fn default_roots(base: &Path, boundary: &Path) -> DefaultRoots {
                 out.probed.push(rel.clone());
                 candidates.push(format!("{rel}/skills"));
             }
+        }
+    }
+    // packs (`packs/<pack>/.apm/skills/`, see `units`): their folders
+    // decide the roots too
+    if base.join(PACKS_DIR).is_dir() {
+        out.probed.push(PACKS_DIR.to_string());
+        out.links |= is_link(PACKS_DIR);
+        for unit in crate::units::find(base)
+            .into_iter()
+            .filter(|u| u.kind == crate::units::UnitKind::Pack)
+        {
+            let pack = format!("{PACKS_DIR}/{}", unit.name);
+            for rel in [pack.clone(), format!("{pack}/.apm")] {
+                out.links |= is_link(&rel);
+                out.probed.push(rel);
+            }
+            candidates.push(unit.skills_dir);
         }
     }
     for rel in candidates {

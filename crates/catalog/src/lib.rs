@@ -18,6 +18,7 @@ pub mod json;
 pub mod rules;
 pub mod skill;
 pub mod source;
+pub mod units;
 pub mod yaml;
 
 pub use skill::{Frontmatter, Skill, Spanned};
@@ -88,6 +89,9 @@ pub struct Catalog {
     pub walk: Walk,
     /// The skills roots read, in walk order (a catalog folder only).
     pub roots: Vec<RootRead>,
+    /// The plugins and packs users install one at a time ([`units`]; a
+    /// catalog folder only), by skills folder.
+    pub units: Vec<units::Unit>,
 }
 
 /// One skills root as the summary reports it.
@@ -426,6 +430,15 @@ impl Catalog {
             Vec::new()
         };
 
+        let found_units = if target == Target::Catalog {
+            units::find(&base)
+        } else {
+            Vec::new()
+        };
+        // a plugin's manifest and other files beside its skills folder
+        // are the plugin's, not skills missing a SKILL.md
+        let mut orphan_dirs = found.orphan_dirs;
+        orphan_dirs.retain(|d| !found_units.iter().any(|u| u.beside_skills(d)));
         Ok((
             Catalog {
                 root: base,
@@ -438,11 +451,12 @@ impl Catalog {
                 suites: loaded.suites,
                 commands,
                 claude_commands,
-                orphan_dirs: found.orphan_dirs,
+                orphan_dirs,
                 sources,
                 diagnostics,
                 walk,
                 roots: roots_read,
+                units: found_units,
             },
             results,
         ))
@@ -502,6 +516,64 @@ impl Catalog {
             .iter()
             .filter(|r| r.skipped.is_none())
             .map(|r| if r.path == "." { "" } else { r.path.as_str() })
+    }
+
+    /// The unit (index into `units`) whose skills folder holds skill `i`.
+    pub fn unit_of(&self, i: usize) -> Option<usize> {
+        let dir = &self.skills.get(i)?.rel_dir;
+        self.units.iter().position(|u| u.holds(dir))
+    }
+
+    /// The unit whose skills folder holds `skill`.
+    pub fn unit_of_skill(&self, skill: &Skill) -> Option<&units::Unit> {
+        self.units.iter().find(|u| u.holds(&skill.rel_dir))
+    }
+
+    /// The catalog as it is installed with only the skills `keep` (indices
+    /// into `skills`, ascending): those skills, their suites (skill indices
+    /// renumbered), every case file, the units and roots; the commands of
+    /// `.claude/commands/` only with `commands`. Sources, load diagnostics
+    /// and the walk are left out: the copy is for routing, not for
+    /// reporting.
+    pub fn subset(&self, keep: &[usize], commands: bool) -> Catalog {
+        let mut new_of = vec![None; self.skills.len()];
+        for (k, &i) in keep.iter().enumerate() {
+            new_of[i] = Some(k);
+        }
+        let skills: Vec<Skill> = keep.iter().map(|&i| self.skills[i].clone()).collect();
+        let suites: Vec<cases::Suite> = self
+            .suites
+            .iter()
+            .filter_map(|s| {
+                let k = new_of.get(s.skill?).copied().flatten()?;
+                let mut s = s.clone();
+                s.skill = Some(k);
+                Some(s)
+            })
+            .collect();
+        let suite_by_skill = cases::suite_index(&suites, skills.len());
+        Catalog {
+            root: self.root.clone(),
+            display_root: self.display_root.clone(),
+            target: self.target,
+            skills,
+            cases: self.cases.clone(),
+            case_sources: Vec::new(),
+            suites,
+            suite_by_skill,
+            commands: commands::Commands::default(),
+            claude_commands: if commands {
+                self.claude_commands.clone()
+            } else {
+                Vec::new()
+            },
+            orphan_dirs: Vec::new(),
+            sources: SourceMap::new(),
+            diagnostics: Vec::new(),
+            walk: Walk::default(),
+            roots: self.roots.clone(),
+            units: self.units.clone(),
+        }
     }
 
     /// The skill whose frontmatter `name` (else folder name) is `name`.

@@ -886,9 +886,10 @@ impl ClaudeCode {
             }
             text = format!("{kept}…");
         }
-        let line = self.line(&skill.folder, &text);
+        let name = listed_name(catalog, skill, kind);
+        let line = self.line(&name, &text);
         Entry {
-            name: skill.folder.clone(),
+            name,
             kind: match kind {
                 Kind::Skill => super::EntryKind::Skill,
                 Kind::Command => super::EntryKind::Command,
@@ -908,5 +909,18 @@ impl ClaudeCode {
             },
             changes,
         }
+    }
+}
+
+/// The name Claude Code lists a skill under: its folder's, and for a skill
+/// of a plugin ([`crate::catalog::units`]) `<plugin>:<folder>`, as Claude
+/// Code names an installed plugin's skills. A pack's skills are copied
+/// into the project's skills folder, so they keep their folder's name.
+pub fn listed_name(catalog: &Catalog, skill: &Skill, kind: Kind) -> String {
+    match catalog.unit_of_skill(skill) {
+        Some(u) if kind == Kind::Skill && u.kind == crate::catalog::units::UnitKind::Plugin => {
+            format!("{}:{}", u.name, skill.folder)
+        }
+        _ => skill.folder.clone(),
     }
 }

@@ -372,10 +372,7 @@ pub struct Builtin {
 /// that root; `None` when that root is the catalog folder itself (a folder
 /// of anything, whose layout says nothing about how it is installed).
 pub fn depth(skill: &crate::catalog::Skill, catalog: &Catalog) -> Option<(usize, String)> {
-    let root = catalog
-        .root_paths()
-        .filter(|r| !r.is_empty() && under(&skill.file, r))
-        .max_by_key(|r| r.len())?;
+    let root = skills_folder(catalog, skill).filter(|r| !r.is_empty())?;
     let rel = skill.rel_dir.strip_prefix(root)?.trim_start_matches('/');
     let depth = if rel.is_empty() || rel == "." {
         0
@@ -383,6 +380,18 @@ pub fn depth(skill: &crate::catalog::Skill, catalog: &Catalog) -> Option<(usize,
         rel.split('/').count()
     };
     Some((depth, root.to_string()))
+}
+
+/// The skills folder `skill` is installed from: the deepest skills root or
+/// unit skills folder (`plugins/<p>/skills`, `skills/<p>/skills`,
+/// `packs/<p>/.apm/skills`: a unit is installed on its own, its skills one
+/// level below it) holding it; `""` for the catalog root.
+pub fn skills_folder<'c>(catalog: &'c Catalog, skill: &crate::catalog::Skill) -> Option<&'c str> {
+    catalog
+        .root_paths()
+        .filter(|r| r.is_empty() || under(&skill.rel_dir, r))
+        .chain(catalog.unit_of_skill(skill).map(|u| u.skills_dir.as_str()))
+        .max_by_key(|r| r.len())
 }
 
 /// `path` lies below the folder `dir` (both root-relative, `/`-separated).
@@ -395,11 +404,7 @@ fn under(path: &str, dir: &str) -> bool {
 /// installed there: its path below the catalog's skills root, its folder
 /// name for a single skill, its catalog path otherwise.
 pub fn installed_rel(catalog: &Catalog, skill: &crate::catalog::Skill) -> String {
-    match catalog
-        .root_paths()
-        .filter(|r| r.is_empty() || under(&skill.rel_dir, r))
-        .max_by_key(|r| r.len())
-    {
+    match skills_folder(catalog, skill) {
         Some(r) if !r.is_empty() => skill.rel_dir[r.len() + 1..].to_string(),
         _ if skill.rel_dir == "." => skill.folder.clone(),
         _ => skill.rel_dir.clone(),

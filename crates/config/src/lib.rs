@@ -339,6 +339,11 @@ pub struct RouteConfig {
     /// Rank the project's slash commands the client lists beside the
     /// skills (Claude Code: `.claude/commands/**/*.md`) as competitors.
     pub commands: bool,
+    /// Which plugins and packs are installed together, and so routed in
+    /// one listing: each inner list is one installation, by unit name
+    /// (`[["b2c", "b2c-cli"]]`); `[["*"]]` routes every unit and the
+    /// catalog's own skills together. A unit named nowhere is routed alone.
+    pub installed_together: Vec<Vec<String>>,
 }
 
 impl Default for RouteConfig {
@@ -356,6 +361,7 @@ impl Default for RouteConfig {
             client: crate::base::ClientId::ClaudeCode,
             builtins: false,
             commands: false,
+            installed_together: Vec::new(),
         }
     }
 }

@@ -111,6 +111,7 @@ pub static RULES: &[&Rule] = &[
     &route::COLLISION,
     &route::OVERLAP,
     &route::COMMAND_WINS,
+    &route::OWNER_ELSEWHERE,
     &route::LISTING_BUDGET,
     &route::ENTRY_CAP,
     &client::ends_early::ENDS_EARLY,

@@ -198,6 +198,7 @@ fn catalog_with(
             skills: 0,
             skipped: None,
         }],
+        units: Vec::new(),
     }
 }
 

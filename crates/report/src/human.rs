@@ -166,6 +166,13 @@ pub fn route_lines(s: &Summary) -> Vec<String> {
         plural(r.skills_routed, "skill"),
         checks_meaning(r)
     )];
+    if !r.installs.is_empty() {
+        lines.push(format!(
+            "routed as installed ([route] installed-together): {} listings, each against its own skills: {}",
+            r.installs.len(),
+            first_few(&r.installs)
+        ));
+    }
     if r.not_lexical > 0 {
         lines.push(format!(
             "{} trigger {} marked `\"lexical\": false` not ranked (expected: left to Tier 3)",

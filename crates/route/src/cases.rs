@@ -318,6 +318,8 @@ fn run(router: &Router, config: &RouteConfig, scorer: &mut Scorer, job: &Job) ->
     let skill = &job.skill;
     let file = &job.trigger.file;
     let mut diags = Vec::new();
+    // findings that do not fail the check
+    let mut notes = Vec::new();
     match job.kind {
         Kind::Positive => {
             let k = job.trigger.top_k.unwrap_or(config.top_k);
@@ -390,11 +392,20 @@ fn run(router: &Router, config: &RouteConfig, scorer: &mut Scorer, job: &Job) ->
                 );
             }
             if let Some(owner) = &job.trigger.owner {
-                owner_check(router, &scores, job, &st, &owner.value, &mut diags);
+                owner_check(
+                    router,
+                    &scores,
+                    job,
+                    &st,
+                    &owner.value,
+                    &mut diags,
+                    &mut notes,
+                );
             }
         }
     }
     let passed = diags.is_empty();
+    diags.extend(notes);
     if job.kind == Kind::Positive
         && let Some(&(w, score)) = scores.top(1).first()
         && w != job.doc
@@ -496,9 +507,26 @@ fn owner_check(
     st: &Standing,
     owner: &str,
     diags: &mut Vec<Diagnostic>,
+    notes: &mut Vec<Diagnostic>,
 ) {
     let skill = &job.skill;
     let Some(oi) = router.skill_index(owner) else {
+        if let Some(there) = router.elsewhere.get(owner) {
+            notes.push(
+                rules::OWNER_ELSEWHERE
+                    .diag(
+                        &job.trigger.file,
+                        format!(
+                            "`{skill}`: declared owner `{owner}` is in {there}, not installed with `{skill}`: the owner check was skipped, the prompt was checked against `{skill}`'s own installation"
+                        ),
+                    )
+                    .with_span(job.trigger.prompt.span)
+                    .with_label(format!("owner `{owner}` is listed elsewhere"))
+                    .with_help(format!(
+                        "if users install the two together, list both units in one `[route] installed-together` entry; else name an owner installed with `{skill}`, or none"
+                    )),
+            );
+        }
         return; // SG415
     };
     let prompt = &job.trigger.prompt;

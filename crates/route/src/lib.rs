@@ -32,6 +32,7 @@ pub mod rank;
 pub mod rules;
 pub mod summary;
 pub mod text;
+pub mod units;
 
 use crate::catalog::{Catalog, Target};
 use crate::client::{ClientId, ClientIdExt, Listing};
@@ -228,6 +229,11 @@ pub struct Router<'c> {
     by_name: std::collections::HashMap<&'c str, usize>,
     /// The text routed for each listing entry, by catalog index.
     texts: Vec<Option<usize>>,
+    /// When this router holds one installation of a catalog's units
+    /// ([`units`]): the names (frontmatter `name` and folder) of the
+    /// catalog's skills installed elsewhere, with where (`plugin
+    /// `b2c-cli``). Empty otherwise.
+    pub elsewhere: std::collections::HashMap<String, String>,
 }
 
 impl<'c> Router<'c> {
@@ -304,6 +310,7 @@ impl<'c> Router<'c> {
             unroutable,
             by_name,
             texts,
+            elsewhere: std::collections::HashMap::new(),
         })
     }
 
@@ -360,6 +367,12 @@ impl<'c> Router<'c> {
         self.skill_of[d as usize] >= self.catalog.skills.len()
     }
 
+    /// What document `d` was built from: `catalog.skills[i]` for `i` below
+    /// `catalog.skills.len()`, then the built-ins, then the commands.
+    pub fn source_of(&self, d: u32) -> usize {
+        self.skill_of[d as usize]
+    }
+
     /// The catalog index of the skill named `name`.
     pub fn skill_index(&self, name: &str) -> Option<usize> {
         self.by_name.get(name).copied()
@@ -400,14 +413,33 @@ pub fn check<'c>(catalog: &'c Catalog, config: &Config, args: &Opts) -> Result<R
     }
     let collisions = collide::find(&router, &config.route);
     diagnostics.extend(collide::diagnostics(&router, &config.route, &collisions));
-    diagnostics.extend(listing::check(&router, &config.route));
+    // a catalog of plugins or packs: each installation in its own listing
+    let installs = match catalog.target {
+        Target::Catalog => units::installs(catalog, config)?,
+        _ => None,
+    };
     // A skill checked alone ranks first for every prompt that shares a
     // word with it: its trigger prompts are ranked only among its siblings
     // (the summary says so, see `report::Summary::notes`).
-    let outcome = if catalog.target == Target::Catalog {
-        cases::check(&router, &config.route)
-    } else {
-        cases::Outcome::default()
+    let outcome = match &installs {
+        Some(installs) => {
+            let checked = units::check(
+                &router,
+                installs,
+                config,
+                builtins.as_ref().map(|b| b.builtins.as_slice()),
+            )?;
+            diagnostics.extend(checked.listing);
+            checked.outcome
+        }
+        None if catalog.target == Target::Catalog => {
+            diagnostics.extend(listing::check(&router, &config.route));
+            cases::check(&router, &config.route)
+        }
+        None => {
+            diagnostics.extend(listing::check(&router, &config.route));
+            cases::Outcome::default()
+        }
     };
     diagnostics.extend(outcome.diagnostics.iter().cloned());
 
@@ -430,6 +462,7 @@ pub fn check<'c>(catalog: &'c Catalog, config: &Config, args: &Opts) -> Result<R
             .collect(),
         client: Some(router.listing.client),
         top_k: config.route.top_k,
+        installs: installs.iter().flatten().map(|i| i.label.clone()).collect(),
     };
     let mut gate_failed = false;
     if let Some(d) = cases::floor(&summary, floor) {

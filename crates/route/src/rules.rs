@@ -238,3 +238,26 @@ rule! {
     /// for would look like one with them.
     pub static NO_CAPTURE = ("SG509", "builtins-not-captured", Warning, "built-in skills were asked for but no capture exists");
 }
+
+rule! {
+    /// ## What it does
+    /// Notes a negative trigger prompt whose `owner` is a skill of another
+    /// plugin or pack than the case file's skill, when each unit is routed
+    /// against its own skills (the default for a catalog of plugins or
+    /// packs; `[route] installed-together` says which are installed
+    /// together). The two skills are never in one listing, so the owner
+    /// cannot outrank the skill there: the owner check (SG504) is skipped,
+    /// and the prompt is still checked against its own unit (SG503).
+    ///
+    /// ## Why is this bad?
+    /// It is not: it says which check did not run, and why. If users do
+    /// install the two units together, say so in `[route]
+    /// installed-together` and the owner is ranked beside the skill again.
+    ///
+    /// ## Example
+    /// `b2c-cli:b2c-sites`'s negative "create a storefront page" with
+    /// `"owner": "sfnext-page-designer"` (plugin `storefront-next`):
+    /// `installed-together = [["b2c-cli", "storefront-next"]]` checks the
+    /// owner again.
+    pub static OWNER_ELSEWHERE = ("SG513", "owner-in-other-unit", Notice, "a negative prompt's owner is in a plugin or pack not installed with the skill");
+}

@@ -35,6 +35,11 @@ pub struct RouteSummary {
     /// `[route] top-k`: a positive prompt passes when its skill ranks this
     /// high (a case's own `top_k` wins).
     pub top_k: usize,
+    /// The installations routed one at a time, each in its own listing
+    /// (`route::units`: a catalog of plugins or packs), by label; empty
+    /// when the catalog was routed as one listing.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub installs: Vec<String>,
 }
 
 impl RouteSummary {

@@ -1,0 +1,319 @@
+//! Routing what users install as a unit as a unit, through the binary: a
+//! two-plugin marketplace (`skills/<plugin>/skills/<skill>/`) whose skills
+//! Claude Code lists as `<plugin>:<folder>`; each plugin routed against its
+//! own skills, `[route] installed-together` restoring one listing, an
+//! `owner` in the other plugin noted (SG513), a packs catalog
+//! (`packs/<pack>/.apm/skills/`), a bad unit name refused, and
+//! `rank --explain` still adding up with plugin names, within one unit
+//! (`--unit`) as across the catalog.
+
+mod route_common;
+
+use route_common::{Cat, bin, with_rule};
+use serde_json::{Value, json};
+
+/// `shop` and `blog`, two plugins of one marketplace. "export the orders
+/// to CSV" is `shop:cart-export`'s: within `shop` it ranks first, but
+/// `blog:post-export` says "orders to CSV" twice and outranks it once both
+/// are in one listing.
+fn marketplace() -> Cat {
+    let plugin_skill = |cat: Cat, plugin: &str, name: &str, description: &str| {
+        cat.skill(
+            &format!("{plugin}/skills/{name}"),
+            &format!("name: {name}\ndescription: \"{description}\""),
+        )
+    };
+    let cat = plugin_skill(
+        Cat::new(),
+        "shop",
+        "cart-export",
+        "Export shopping cart orders to a CSV file.",
+    );
+    let cat = plugin_skill(
+        cat,
+        "shop",
+        "price-sync",
+        "Sync product prices from the ERP into the store.",
+    );
+    let cat = plugin_skill(
+        cat,
+        "blog",
+        "post-export",
+        "Export blog posts and their orders to CSV: orders to CSV for any blog.",
+    );
+    plugin_skill(
+        cat,
+        "blog",
+        "comment-moderation",
+        "Moderate blog comments and block spam.",
+    )
+    .cases(
+        "cart-export",
+        &["export the orders to CSV"],
+        &[("moderate the blog comments", Some("comment-moderation"))],
+    )
+}
+
+fn route(v: &Value) -> &Value {
+    &v["summary"]["route"]
+}
+
+#[test]
+fn each_plugin_is_routed_against_its_own_skills() {
+    let cat = marketplace();
+    let (code, v) = cat.check_json(&[]);
+    assert_eq!(code, 0, "{v:#}");
+    let r = route(&v);
+    assert_eq!(r["positives"], 1, "{r}");
+    assert_eq!(r["rank1"], 1, "{r}");
+    assert_eq!(r["skills_routed"], 4, "{r}");
+    assert_eq!(
+        r["installs"],
+        json!(["plugin `blog`", "plugin `shop`"]),
+        "{r}"
+    );
+    assert!(with_rule(&v, "SG501").is_empty(), "{v:#}");
+    // the owner is in `blog`, never in `shop`'s listing: noted, not failed
+    let notes = with_rule(&v, "SG513");
+    assert_eq!(notes.len(), 1, "{v:#}");
+    let n = notes[0];
+    assert_eq!(n["severity"], "notice", "{n:#}");
+    assert_eq!(n["file"], "evals/cases/cart-export.json", "{n:#}");
+    cat.assert_line(n, "evals/cases/cart-export.json", "moderate the blog");
+    let msg = n["message"].as_str().unwrap();
+    assert!(
+        msg.contains("`shop:cart-export`: declared owner `comment-moderation` is in plugin `blog`"),
+        "{msg}"
+    );
+    assert!(with_rule(&v, "SG504").is_empty(), "{v:#}");
+    assert_eq!(r["checks_passed"], 2, "{r}");
+
+    let (_, out, _) = cat.check_human(&[]);
+    assert!(
+        out.contains("routed as installed ([route] installed-together): 2 listings, each against its own skills: plugin `blog`, plugin `shop`"),
+        "{out}"
+    );
+}
+
+#[test]
+fn installed_together_routes_the_plugins_in_one_listing() {
+    for together in [r#"[["*"]]"#, r#"[["blog", "shop"]]"#] {
+        let cat = marketplace().config(&format!("[route]\ninstalled-together = {together}\n"));
+        let (code, v) = cat.check_json(&[]);
+        assert_eq!(code, 0, "{together}: {v:#}");
+        let r = route(&v);
+        assert_eq!(r["positives"], 1, "{together}: {r}");
+        // `blog:post-export` now competes, and wins
+        assert_eq!(r["rank1"], 0, "{together}: {r}");
+        assert_eq!(r["top3"], 1, "{together}: {r}");
+        assert!(r.get("installs").is_none(), "{together}: {r}");
+        // both are installed: the owner is ranked beside the skill again
+        assert!(with_rule(&v, "SG513").is_empty(), "{together}: {v:#}");
+        assert!(with_rule(&v, "SG504").is_empty(), "{together}: {v:#}");
+        assert_eq!(r["checks_passed"], 2, "{together}: {r}");
+    }
+}
+
+#[test]
+fn a_name_that_is_no_unit_is_a_configuration_error() {
+    let cat = marketplace().config("[route]\ninstalled-together = [[\"shop\", \"shopp\"]]\n");
+    let out = bin()
+        .arg("check")
+        .arg(cat.root())
+        .arg("--config")
+        .arg(cat.config_path())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.contains(
+            "[route] installed-together names `shopp`, which is no plugin or pack of this catalog"
+        ),
+        "{err}"
+    );
+    assert!(
+        err.contains("name its units by folder: blog, shop"),
+        "{err}"
+    );
+
+    let twice =
+        marketplace().config("[route]\ninstalled-together = [[\"shop\"], [\"shop\", \"blog\"]]\n");
+    let out = bin()
+        .arg("check")
+        .arg(twice.root())
+        .arg("--config")
+        .arg(twice.config_path())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.contains("names `shop` in installation 1 and again in 2"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_pack_lists_its_skills_by_folder_and_is_routed_alone() {
+    let t = tempfile::tempdir().unwrap();
+    let root = t.path();
+    let skill = |rel: &str, name: &str, description: &str| {
+        let d = root.join(rel);
+        std::fs::create_dir_all(&d).unwrap();
+        std::fs::write(
+            d.join("SKILL.md"),
+            format!("---\nname: {name}\ndescription: {description}\n---\n\n# {name}\n"),
+        )
+        .unwrap();
+    };
+    skill(
+        "packs/jira/.apm/skills/jira-report",
+        "jira-report",
+        "Report the sprint status from Jira tickets.",
+    );
+    skill(
+        "packs/jira/.apm/skills/jira-triage",
+        "jira-triage",
+        "Triage new Jira bugs by severity.",
+    );
+    skill(
+        "packs/status/.apm/skills/status-report",
+        "status-report",
+        "Report the sprint status to stakeholders; a sprint status report.",
+    );
+    let evals = root.join("packs/jira/.apm/skills/jira-report/evals");
+    std::fs::create_dir_all(&evals).unwrap();
+    std::fs::write(
+        evals.join("eval_queries.json"),
+        r#"[{"query": "report the sprint status", "should_trigger": true}]"#,
+    )
+    .unwrap();
+    let run = |config: &str| {
+        let cfg = t.path().join("skillsift.toml");
+        std::fs::write(&cfg, config).unwrap();
+        let out = bin()
+            .arg("check")
+            .arg(root)
+            .arg("--config")
+            .arg(&cfg)
+            .args(["--format", "json"])
+            .output()
+            .unwrap();
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+            panic!("{e}: {}", String::from_utf8_lossy(&out.stderr));
+        });
+        v
+    };
+    let v = run("");
+    let r = route(&v);
+    assert_eq!(r["positives"], 1, "{v:#}");
+    assert_eq!(r["rank1"], 1, "{r}");
+    assert_eq!(
+        r["installs"],
+        json!(["pack `jira`", "pack `status`"]),
+        "{r}"
+    );
+    let v = run("[route]\ninstalled-together = [[\"*\"]]\n");
+    assert_eq!(route(&v)["rank1"], 0, "{v:#}");
+    // a pack's skills are copied into the project: listed by folder name
+    let out = bin()
+        .args(["rank", "report the sprint status", "--format", "json"])
+        .arg(root)
+        .output()
+        .unwrap();
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let names: Vec<&str> = v["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["status-report", "jira-report"], "{v:#}");
+}
+
+#[test]
+fn explain_adds_up_with_plugin_names() {
+    let cat = marketplace();
+    let out = bin()
+        .args([
+            "rank",
+            "export the shop orders to CSV",
+            "--explain",
+            "--format",
+            "json",
+        ])
+        .arg(cat.root())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let results = v["results"].as_array().unwrap();
+    assert!(
+        results.iter().any(|r| r["name"] == "shop:cart-export"),
+        "{v:#}"
+    );
+    for r in results {
+        let sum: f64 = r["contributions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["prompt_weight"].as_f64().unwrap() * c["skill_weight"].as_f64().unwrap())
+            .sum();
+        assert!((sum - r["score"].as_f64().unwrap()).abs() < 1e-9, "{v:#}");
+    }
+}
+
+#[test]
+fn rank_unit_ranks_within_one_installation() {
+    let cat = marketplace();
+    let rank = |extra: &[&str]| {
+        let out = bin()
+            .args([
+                "rank",
+                "export the orders to CSV",
+                "--explain",
+                "--format",
+                "json",
+            ])
+            .args(extra)
+            .arg(cat.root())
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            out.stdout,
+            String::from_utf8(out.stderr).unwrap(),
+        )
+    };
+    let (code, stdout, _) = rank(&["--unit", "shop"]);
+    assert_eq!(code, Some(0));
+    let v: Value = serde_json::from_slice(&stdout).unwrap();
+    assert_eq!(v["skills_routed"], 2, "{v:#}");
+    let results = v["results"].as_array().unwrap();
+    assert_eq!(results.len(), 1, "{v:#}");
+    assert_eq!(results[0]["name"], "shop:cart-export", "{v:#}");
+    let sum: f64 = results[0]["contributions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["prompt_weight"].as_f64().unwrap() * c["skill_weight"].as_f64().unwrap())
+        .sum();
+    assert!(
+        (sum - results[0]["score"].as_f64().unwrap()).abs() < 1e-9,
+        "{v:#}"
+    );
+    // across the catalog `blog:post-export` wins, as `check` routes it
+    // with `installed-together = [["*"]]`
+    let (_, stdout, _) = rank(&[]);
+    let v: Value = serde_json::from_slice(&stdout).unwrap();
+    assert_eq!(v["results"][0]["name"], "blog:post-export", "{v:#}");
+
+    let (code, _, err) = rank(&["--unit", "shopp"]);
+    assert_eq!(code, Some(2));
+    assert!(
+        err.contains("--unit shopp: this catalog has no plugin or pack `shopp`")
+            && err.contains("name one by its folder: blog, shop"),
+        "{err}"
+    );
+}
