@@ -308,6 +308,15 @@ fn rank_unit_ranks_within_one_installation() {
     let (_, stdout, _) = rank(&[]);
     let v: Value = serde_json::from_slice(&stdout).unwrap();
     assert_eq!(v["results"][0]["name"], "blog:post-export", "{v:#}");
+    // ... and it says that check ranks otherwise, and how to rank as check does
+    assert_eq!(
+        v["note"],
+        "this ranks the whole catalog in one listing, but check routes each plugin or pack in its own ([route] installed-together): --unit NAME ranks as check does (blog, shop)",
+        "{v:#}"
+    );
+    let (_, stdout, _) = rank(&["--unit", "shop"]);
+    let v: Value = serde_json::from_slice(&stdout).unwrap();
+    assert!(v["note"].is_null(), "{v:#}");
 
     let (code, _, err) = rank(&["--unit", "shopp"]);
     assert_eq!(code, Some(2));

@@ -72,10 +72,48 @@ pub fn rank(args: &RankArgs, out: &mut dyn Write) -> Result<Exit, Fatal> {
         args.explain,
     );
     r.note = note;
+    if let Some(hint) = unit_hint(args, &config) {
+        r.note = Some(match r.note.take() {
+            Some(n) => format!("{n}; {hint}"),
+            None => hint,
+        });
+    }
     let written = match args.format {
         Format::Json => report::rank::json(&r, out),
         _ => report::rank::human(&r, out),
     };
     written.map_err(report::write_error)?;
     Ok(Exit::Ok)
+}
+
+/// When `check` would route this catalog's plugins or packs each in its own
+/// listing and no `--unit` was given: say that this ranking is the whole
+/// catalog in one listing, and how to rank as `check` does.
+fn unit_hint(args: &RankArgs, config: &crate::config::Config) -> Option<String> {
+    if args.unit.is_some() || !args.root.is_dir() {
+        return None;
+    }
+    let together = &config.route.installed_together;
+    if together
+        .iter()
+        .any(|g| g.iter().any(|n| n == crate::route::units::ALL))
+    {
+        return None;
+    }
+    let mut names: Vec<String> = crate::catalog::units::find(&args.root)
+        .into_iter()
+        .map(|u| u.name)
+        .collect();
+    names.dedup();
+    if names.is_empty() {
+        return None;
+    }
+    let shown = if names.len() > 6 {
+        format!("{}, … ({} in all)", names[..6].join(", "), names.len())
+    } else {
+        names.join(", ")
+    };
+    Some(format!(
+        "this ranks the whole catalog in one listing, but check routes each plugin or pack in its own ([route] installed-together): --unit NAME ranks as check does ({shown})"
+    ))
 }
