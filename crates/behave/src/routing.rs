@@ -28,7 +28,7 @@ use super::build;
 use super::canary;
 use super::decide::{self, StopReason};
 use super::exec::{self, AgentMode, Mode};
-use super::plan::{Shard, safe_id};
+use super::plan::Shard;
 use super::process;
 use super::redact::Redactor;
 use super::results;
@@ -179,34 +179,10 @@ fn most(k: usize, n: usize) -> bool {
 /// Every skill of the catalog, read to be installed in every run.
 fn trees(catalog: &Catalog) -> Result<Vec<(String, Tree)>, Fatal> {
     let mut out = Vec::new();
-    let (mut files, mut bytes) = (0usize, 0u64);
-    let mut seen = std::collections::HashSet::new();
+    let mut installs = build::Installs::new("--behavioral-routing", "the catalog's skills");
     for (i, s) in catalog.skills.iter().enumerate() {
         let name = s.name().unwrap_or(&s.folder).to_string();
-        if !safe_id(&name) || !seen.insert(name.clone()) {
-            return Err(Fatal::usage(format!(
-                "--behavioral-routing: the skill `{}` ({}) cannot be installed under its name (not a folder name, or a name two skills share)",
-                crate::escape::line(&name),
-                s.file
-            ))
-            .with_help("fix the skill's name (`skillsift check` reports it), or leave the skill out with [catalog] exclude"));
-        }
-        let (_, mut tree) = Tree::read_skill_checked(&s.dir, "--behavioral-routing: ")?;
-        tree.leave_out(&build::not_installed(catalog, i));
-        files += tree.files();
-        bytes += tree
-            .items
-            .iter()
-            .filter_map(|x| x.bytes.as_ref().map(|b| b.len() as u64))
-            .sum::<u64>();
-        if files > build::MAX_SIBLING_FILES || bytes > build::MAX_SIBLING_BYTES {
-            return Err(Fatal::usage(format!(
-                "--behavioral-routing: the catalog's skills hold more than {} files or {} bytes, too much to write into every workspace",
-                build::MAX_SIBLING_FILES,
-                build::MAX_SIBLING_BYTES
-            ))
-            .with_help("narrow the catalog with [catalog] include/exclude for the evaluation"));
-        }
+        let (_, tree) = installs.read(catalog, i, &name)?;
         out.push((name, tree));
     }
     Ok(out)

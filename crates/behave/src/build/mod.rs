@@ -213,6 +213,67 @@ pub const BASELINE_TEXT: &str = "<baseline SKILL.md>";
 pub(crate) const MAX_SIBLING_FILES: usize = 20_000;
 pub(crate) const MAX_SIBLING_BYTES: u64 = 64 * 1024 * 1024;
 
+/// Reads the catalog's skills that every run installs besides the one under
+/// test (`--with-siblings`, `--behavioral-routing`): each under a name that
+/// is a folder name no other skill takes, its case sources left out, all of
+/// them together within [`MAX_SIBLING_FILES`] and [`MAX_SIBLING_BYTES`].
+pub(crate) struct Installs {
+    /// The flag named in refusals (`--with-siblings`).
+    flag: &'static str,
+    /// What the bound counts, in refusals ("the catalog's other skills").
+    what: &'static str,
+    files: usize,
+    bytes: u64,
+    seen: std::collections::HashSet<String>,
+}
+
+impl Installs {
+    pub(crate) fn new(flag: &'static str, what: &'static str) -> Installs {
+        Installs {
+            flag,
+            what,
+            files: 0,
+            bytes: 0,
+            seen: std::collections::HashSet::new(),
+        }
+    }
+
+    /// Skill `i` under `name`, read to be installed.
+    pub(crate) fn read(
+        &mut self,
+        catalog: &Catalog,
+        i: usize,
+        name: &str,
+    ) -> Result<(crate::score::skill::Snapshot, Tree), Fatal> {
+        let s = &catalog.skills[i];
+        let flag = self.flag;
+        if !safe_id(name) || !self.seen.insert(name.to_string()) {
+            return Err(Fatal::usage(format!(
+                "{flag}: the skill `{}` ({}) cannot be installed under its name (not a folder name, or a name two skills share)",
+                crate::escape::line(name),
+                s.file
+            ))
+            .with_help("fix the skill's name (`skillsift check` reports it), or leave the skill out with [catalog] exclude"));
+        }
+        let (snap, mut tree) = Tree::read_skill_checked(&s.dir, &format!("{flag}: "))?;
+        tree.leave_out(&not_installed(catalog, i));
+        self.files += tree.files();
+        self.bytes += tree
+            .items
+            .iter()
+            .filter_map(|x| x.bytes.as_ref().map(|b| b.len() as u64))
+            .sum::<u64>();
+        if self.files > MAX_SIBLING_FILES || self.bytes > MAX_SIBLING_BYTES {
+            return Err(Fatal::usage(format!(
+                "{flag}: {} hold more than {MAX_SIBLING_FILES} files or {MAX_SIBLING_BYTES} bytes, too much to write into every workspace",
+                self.what
+            ))
+            .with_help("narrow the catalog with [catalog] include/exclude for the evaluation"));
+        }
+        Ok((snap, tree))
+    }
+}
+
 /// The files of skill `i`'s folder a run does not install: case sources
 /// outside `evals/` (a waza file next to SKILL.md) would show the agent its
 /// test (the skill hash still covers them: it is the folder's, `evals/`
@@ -236,8 +297,7 @@ fn siblings(
     cases: &mut Vec<Case>,
 ) -> Result<Vec<(SiblingDoc, Tree)>, Fatal> {
     let mut out: Vec<(SiblingDoc, Tree)> = Vec::new();
-    let (mut files, mut bytes) = (0usize, 0u64);
-    let mut seen = std::collections::HashSet::new();
+    let mut installs = Installs::new("--with-siblings", "the catalog's other skills");
     for (i, s) in catalog.skills.iter().enumerate() {
         if i == tested {
             continue;
@@ -250,27 +310,7 @@ fn siblings(
             ))
             .with_help("rename one of the two skills (`skillsift check` reports SG606)"));
         }
-        if !safe_id(&sib) || !seen.insert(sib.clone()) {
-            return Err(Fatal::usage(format!(
-                "--with-siblings: the skill `{sib}` ({}) cannot be installed under its name (not a folder name, or a name two skills share)",
-                s.file
-            ))
-            .with_help("fix the skill's name (`skillsift check` reports it), or leave the skill out with [catalog] exclude"));
-        }
-        let (snap, mut tree) = Tree::read_skill_checked(&s.dir, "--with-siblings: ")?;
-        tree.leave_out(&not_installed(catalog, i));
-        files += tree.files();
-        bytes += tree
-            .items
-            .iter()
-            .filter_map(|x| x.bytes.as_ref().map(|b| b.len() as u64))
-            .sum::<u64>();
-        if files > MAX_SIBLING_FILES || bytes > MAX_SIBLING_BYTES {
-            return Err(Fatal::usage(format!(
-                "--with-siblings: the catalog's other skills hold more than {MAX_SIBLING_FILES} files or {MAX_SIBLING_BYTES} bytes, too much to write into every workspace"
-            ))
-            .with_help("narrow the catalog with [catalog] include/exclude for the evaluation"));
-        }
+        let (snap, tree) = installs.read(catalog, i, &sib)?;
         if let Some(suite) = catalog.suite_of(i) {
             for (n, t) in suite.positive.iter().enumerate() {
                 cases.push(cases::trigger_case(
