@@ -54,13 +54,16 @@ pub struct Text<'a> {
     pub kind: Kind,
     /// Where the Markdown body starts (0 for files without frontmatter).
     pub body_start: usize,
+    /// The body's lines with fences found (Markdown files only), analysed
+    /// once per file: SKILL.md's is the one every rule reads
+    /// ([`SkillCtx::body`]).
+    body: Option<&'a Body<'a>>,
 }
 
-impl Text<'_> {
+impl<'a> Text<'a> {
     /// The body's lines with fences found (Markdown files only).
-    pub fn body(&self) -> Option<Body<'_>> {
-        matches!(self.kind, Kind::Skill | Kind::Markdown)
-            .then(|| Body::from_index(&self.src.text, &self.src.index, self.body_start))
+    pub fn body(&self) -> Option<&'a Body<'a>> {
+        self.body
     }
 }
 
@@ -147,18 +150,28 @@ pub fn other_texts(s: &SkillCtx) -> Vec<(String, Arc<Source>, Kind)> {
 pub fn check(s: &SkillCtx, out: &mut Vec<Diagnostic>) {
     control::check(s, out);
     let others = other_texts(s);
+    let bodies: Vec<Option<Body>> = others
+        .iter()
+        .map(|(_, src, kind)| {
+            (*kind == Kind::Markdown).then(|| Body::from_index(&src.text, &src.index, 0))
+        })
+        .collect();
     let skill = Text {
         file: &s.skill.file,
         src: s.src,
         kind: Kind::Skill,
         body_start: s.skill.body_start.min(s.src.text.len()),
+        body: Some(&s.body),
     };
-    let texts = std::iter::once(skill).chain(others.iter().map(|(file, src, kind)| Text {
-        file,
-        src,
-        kind: *kind,
-        body_start: 0,
-    }));
+    let texts = std::iter::once(skill).chain(others.iter().zip(&bodies).map(
+        |((file, src, kind), body)| Text {
+            file,
+            src,
+            kind: *kind,
+            body_start: 0,
+            body: body.as_ref(),
+        },
+    ));
     for t in texts {
         invisible::check(&t, out);
         secrets::check(&t, out);
