@@ -16,7 +16,7 @@
 //! written. Edits never add or remove line breaks, so a file keeps its line
 //! ends.
 
-use crate::catalog::{Catalog, Skill, skill};
+use crate::catalog::{Catalog, Skill};
 use crate::client::{ClientId, ClientIdExt, Entry, EntryKind};
 use crate::config::Config;
 use crate::diag::{Applicability, Diagnostic, Fix, Repair};
@@ -97,53 +97,6 @@ pub fn findings(catalog: &Catalog, config: &Config) -> Result<Vec<Diagnostic>, F
     crate::suppress::apply(&mut diags, catalog, config)?;
     crate::lint::apply_levels(&mut diags, config);
     Ok(diags)
-}
-
-/// Apply non-overlapping fixes to `text`: each fix whole or not at all, in
-/// order of their first edit. Returns the new text and the fixes taken.
-pub fn apply_edits<'f>(text: &str, fixes: &[&'f Fix]) -> (String, Vec<&'f Fix>) {
-    let mut order: Vec<&Fix> = fixes.to_vec();
-    order.sort_by_key(|f| {
-        (
-            f.edits.first().map(|e| (e.start, e.end)),
-            f.description.clone(),
-        )
-    });
-    order.dedup();
-    let mut taken: Vec<&Fix> = Vec::new();
-    let mut ranges: Vec<(usize, usize)> = Vec::new();
-    'fix: for f in order {
-        for e in &f.edits {
-            let bad = e.start > e.end
-                || e.end > text.len()
-                || !text.is_char_boundary(e.start)
-                || !text.is_char_boundary(e.end);
-            if bad {
-                continue 'fix;
-            }
-            // overlapping, or two insertions at one point
-            if ranges.iter().any(|&(s, t)| {
-                e.start < t && s < e.end
-                    || (e.start == s && s == t)
-                    || e.start == e.end && e.start == s
-            }) {
-                continue 'fix;
-            }
-        }
-        ranges.extend(f.edits.iter().map(|e| (e.start, e.end)));
-        taken.push(f);
-    }
-    let mut edits: Vec<&crate::diag::Edit> = taken.iter().flat_map(|f| &f.edits).collect();
-    edits.sort_by_key(|e| (e.start, e.end));
-    let mut out = String::with_capacity(text.len());
-    let mut at = 0;
-    for e in edits {
-        out.push_str(&text[at..e.start]);
-        out.push_str(&e.replacement);
-        at = e.end;
-    }
-    out.push_str(&text[at..]);
-    (out, taken)
 }
 
 /// What a listing entry shows, for comparison.
@@ -330,14 +283,7 @@ fn verify(
 
 /// A skill re-read from `text`, and its loading findings.
 fn reread(old: &Skill, text: &str) -> (Skill, Vec<Diagnostic>) {
-    let mut s = old.clone();
-    let mut diags = Vec::new();
-    let (src, start) = skill::decode(&s.file, text.as_bytes().to_vec(), &mut diags);
-    let (fm, body) = skill::parse_frontmatter(&s.file, &src, start, &mut diags);
-    s.frontmatter = fm;
-    s.body_start = body;
-    s.source = Some(src);
-    s.cut = 0;
+    let (s, mut diags) = old.reread(text);
     crate::lint::rules::portability::attach_load_fix(&s, &mut diags);
     (s, diags)
 }
@@ -407,7 +353,7 @@ pub fn run(catalog: &mut Catalog, config: &Config, opts: Opts) -> Result<Outcome
                 continue;
             }
             let list: Vec<&Fix> = fixes.iter().map(|(_, f)| *f).collect();
-            let (text, taken) = apply_edits(&src.text, &list);
+            let (text, taken) = crate::lint::rules::fixes::apply_edits(&src.text, &list);
             if taken.is_empty() || text == src.text {
                 continue;
             }
@@ -550,33 +496,7 @@ pub fn diff(outcome: &Outcome, prefix: &str) -> String {
     let mut out = String::new();
     for (file, (old, new)) in &outcome.changed {
         let shown = crate::report::display_path(prefix, file);
-        let d = similar::TextDiff::from_lines(old.as_str(), new.as_str());
-        // git's a/ and b/ prefixes on a relative path (`git apply` takes
-        // it); an absolute path is named as it is, never `a//tmp/…`.
-        let (a, b) = if shown.starts_with('/') {
-            (shown.to_string(), shown.to_string())
-        } else {
-            (format!("a/{shown}"), format!("b/{shown}"))
-        };
-        let unified = d
-            .unified_diff()
-            .context_radius(3)
-            .header(&a, &b)
-            .to_string();
-        // Untrusted text reaches a terminal here: controls, ANSI sequences
-        // and bidi overrides are shown escaped as everywhere else; a line's
-        // own CRLF ending stays, so a diff of plain text still applies.
-        for line in unified.split_inclusive('\n') {
-            let (body, end) = match line.strip_suffix("\r\n") {
-                Some(b) => (b, "\r\n"),
-                None => match line.strip_suffix('\n') {
-                    Some(b) => (b, "\n"),
-                    None => (line, ""),
-                },
-            };
-            out.push_str(&crate::escape::text(body));
-            out.push_str(end);
-        }
+        out.push_str(&crate::report::diff::unified(&shown, old, new));
     }
     out
 }

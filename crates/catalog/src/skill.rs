@@ -124,6 +124,21 @@ impl Skill {
         }
     }
 
+    /// This skill as it reads with `text` as its SKILL.md (an edit made in
+    /// memory: `check --fix`, `tune`), and the loading findings of that
+    /// text. The folder, its files and its path are kept.
+    pub fn reread(&self, text: &str) -> (Skill, Vec<Diagnostic>) {
+        let mut s = self.clone();
+        let mut diags = Vec::new();
+        let (src, start) = decode(&s.file, text.as_bytes().to_vec(), &mut diags);
+        let (fm, body) = parse_frontmatter(&s.file, &src, start, &mut diags);
+        s.frontmatter = fm;
+        s.body_start = body;
+        s.source = Some(src);
+        s.cut = 0;
+        (s, diags)
+    }
+
     /// 1-based line where the body starts.
     pub fn body_line(&self) -> u32 {
         match &self.source {

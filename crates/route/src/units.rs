@@ -189,6 +189,44 @@ pub fn installation(catalog: &Catalog, config: &Config, unit: &str) -> Result<In
     }
 }
 
+/// Which installation of `installs` holds each skill of `catalog`.
+pub fn where_of(catalog: &Catalog, installs: &[Install]) -> Vec<usize> {
+    let mut out: Vec<usize> = vec![0; catalog.skills.len()];
+    for (k, inst) in installs.iter().enumerate() {
+        for &i in &inst.skills {
+            out[i] = k;
+        }
+    }
+    out
+}
+
+/// Installation `k` of `installs` as a catalog of its own, and the names
+/// (frontmatter `name` and folder) of the catalog's skills installed
+/// elsewhere, with where: what a router over it holds in
+/// [`Router::elsewhere`]. `where_of` is [`where_of`]'s.
+pub fn installed(
+    catalog: &Catalog,
+    installs: &[Install],
+    where_of: &[usize],
+    k: usize,
+) -> (Catalog, HashMap<String, String>) {
+    let inst = &installs[k];
+    let sub = catalog.subset(&inst.skills, inst.commands);
+    let mut elsewhere = HashMap::new();
+    for (i, s) in catalog.skills.iter().enumerate() {
+        if where_of[i] == k {
+            continue;
+        }
+        let there = &installs[where_of[i]].label;
+        for name in s.name().into_iter().chain([s.folder.as_str()]) {
+            elsewhere
+                .entry(name.to_string())
+                .or_insert_with(|| there.clone());
+        }
+    }
+    (sub, elsewhere)
+}
+
 /// What routing each installation found.
 #[derive(Debug, Default)]
 pub struct Checked {
@@ -208,12 +246,7 @@ pub fn check(
     builtins: Option<&[crate::client::Builtin]>,
 ) -> Result<Checked, Fatal> {
     let catalog = full.catalog;
-    let mut where_of: Vec<usize> = vec![0; catalog.skills.len()];
-    for (k, inst) in installs.iter().enumerate() {
-        for &i in &inst.skills {
-            where_of[i] = k;
-        }
-    }
+    let where_of = where_of(catalog, installs);
     // the whole catalog's built-ins and commands, by name
     let competitors: HashMap<(&str, bool), u32> = (0..full.index.len() as u32)
         .filter(|&d| full.is_competitor(d))
@@ -222,20 +255,9 @@ pub fn check(
     let mut out = Checked::default();
     let mut prompts: Vec<(usize, PromptResult)> = Vec::new();
     for (k, inst) in installs.iter().enumerate() {
-        let sub = catalog.subset(&inst.skills, inst.commands);
+        let (sub, elsewhere) = installed(catalog, installs, &where_of, k);
         let mut router = Router::with_builtins(&sub, config, builtins)?;
-        for (i, s) in catalog.skills.iter().enumerate() {
-            if where_of[i] == k {
-                continue;
-            }
-            let there = &installs[where_of[i]].label;
-            for name in s.name().into_iter().chain([s.folder.as_str()]) {
-                router
-                    .elsewhere
-                    .entry(name.to_string())
-                    .or_insert_with(|| there.clone());
-            }
-        }
+        router.elsewhere = elsewhere;
         out.listing
             .extend(super::listing::check(&router, &config.route));
         let o = super::cases::check(&router, &config.route);
