@@ -36,6 +36,16 @@ Exit codes:
   2  usage, configuration or input error
   4  with --capture or --verify: the client could not be run or captured";
 
+/// `tune`.
+const EXIT_CODES_TUNE: &str = "\
+Exit codes:
+  0  printed (a recommendation or none); with --write, the recommended one written
+  1  with --behavioral: the model routes the validation prompts worse with the
+     recommended description (nothing written)
+  2  usage, configuration or input error (unknown skill, no trigger prompts)
+  3  not enough prompts: no validation or no train prompt to tune with
+  4  with --behavioral: a model run could not be collected";
+
 const REPORT_HELP: &str = "\
 PATH decides the report:
   a catalog (a folder, a skill folder or a SKILL.md)   routing: confusion matrix,
@@ -77,6 +87,11 @@ pub enum Command {
     /// description, near-miss negatives from its siblings'. Never overwrites.
     #[command(after_help = EXIT_CODES_PRINT)]
     Init(InitArgs),
+    /// Propose better descriptions for a skill from its train prompts'
+    /// failures, scored with Tier 2 on the whole catalog and checked on
+    /// validation prompts it never shows; --write applies the recommended one.
+    #[command(after_help = EXIT_CODES_TUNE)]
+    Tune(TuneArgs),
     /// Score recorded evidence: trigger precision/recall/F1 and paired uplift.
     #[command(after_help = EXIT_CODES)]
     Score(ScoreArgs),
@@ -589,6 +604,73 @@ pub struct InitArgs {
     /// Configuration file (default: skillsift.toml at the catalog root).
     #[arg(long)]
     pub config: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct TuneArgs {
+    /// The skill (its frontmatter `name`, else its folder name).
+    pub skill: String,
+    /// Catalog root.
+    #[arg(default_value = ".")]
+    pub root: PathBuf,
+    /// Write the recommended description into the SKILL.md, in the
+    /// frontmatter's style (block scalar, quotes, indentation, line width).
+    #[arg(long)]
+    pub write: bool,
+    /// Run exactly N rounds of propose, score, pick (default: until a
+    /// round's pick would not be recommended, at most 5); the round with the
+    /// best validation count wins, not the last.
+    #[arg(long, value_name = "N")]
+    pub rounds: Option<usize>,
+    /// Output format.
+    #[arg(long, default_value = "human", value_parser = human_or_json())]
+    pub format: Format,
+    /// Configuration file (default: skillsift.toml at the catalog root).
+    #[arg(long)]
+    pub config: Option<PathBuf>,
+    /// Route the listing of CLIENT (default: [route] client, else claude-code).
+    #[arg(long, value_parser = client_id(), value_name = "CLIENT")]
+    pub client: Option<ClientId>,
+    /// Confirm the recommended description with the model: run this
+    /// skill's validation prompts through the client with the whole catalog
+    /// installed, once with each description, and report how many the model
+    /// routes as expected (spends model tokens; try --dry-run first).
+    #[arg(long, help_heading = "Model check (with --behavioral)")]
+    pub behavioral: bool,
+    /// Print how many runs --behavioral would make, and spawn nothing.
+    #[arg(
+        long,
+        requires = "behavioral",
+        help_heading = "Model check (with --behavioral)"
+    )]
+    pub dry_run: bool,
+    /// The client that runs: claude, codex, gemini or opencode (default:
+    /// [behave] agent, else claude).
+    #[arg(
+        long,
+        value_name = "CLIENT",
+        requires = "behavioral",
+        help_heading = "Model check (with --behavioral)"
+    )]
+    pub agent: Option<String>,
+    /// Trials per validation prompt and description.
+    #[arg(
+        long,
+        default_value_t = 3,
+        help_heading = "Model check (with --behavioral)"
+    )]
+    pub trials: u32,
+    /// Agent runs at once on this machine.
+    #[arg(
+        long,
+        default_value_t = 1,
+        help_heading = "Model check (with --behavioral)"
+    )]
+    pub jobs: usize,
+    /// Run even though a copy of a catalog skill is where every run would
+    /// see it.
+    #[arg(long, help_heading = "Model check (with --behavioral)")]
+    pub allow_personal_copy: bool,
 }
 
 #[derive(Debug, Args)]

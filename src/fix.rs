@@ -508,19 +508,26 @@ pub fn write(outcome: &Outcome) -> Result<(), Fatal> {
         let Some(path) = outcome.paths.get(file) else {
             continue;
         };
-        let now = std::fs::read(path)
-            .map_err(|e| Fatal::usage(format!("{}: cannot read: {e}", path.display())))?;
-        if now != old.as_bytes() {
-            return Err(Fatal::usage(format!(
-                "{}: changed on disk while skillsift was fixing it; nothing more was written",
-                path.display()
-            ))
-            .with_help("run `skillsift check --fix` again"));
-        }
-        std::fs::write(path, new.as_bytes())
-            .map_err(|e| Fatal::usage(format!("{}: cannot write: {e}", path.display())))?;
+        write_file(path, old, new, "skillsift check --fix")?;
     }
     Ok(())
+}
+
+/// Replace `old` with `new` at `path`, refusing when the file no longer
+/// holds `old` (it changed on disk since it was read); `again` is the
+/// command the refusal says to run again.
+pub fn write_file(path: &Path, old: &str, new: &str, again: &str) -> Result<(), Fatal> {
+    let now = std::fs::read(path)
+        .map_err(|e| Fatal::usage(format!("{}: cannot read: {e}", path.display())))?;
+    if now != old.as_bytes() {
+        return Err(Fatal::usage(format!(
+            "{}: changed on disk while skillsift was working on it; nothing more was written",
+            path.display()
+        ))
+        .with_help(format!("run `{again}` again")));
+    }
+    std::fs::write(path, new.as_bytes())
+        .map_err(|e| Fatal::usage(format!("{}: cannot write: {e}", path.display())))
 }
 
 /// Findings of each rule in `before` that are gone from `after`.

@@ -13,6 +13,7 @@ pub mod report;
 pub mod routing;
 pub mod score;
 pub mod triggers;
+pub mod tune;
 
 use crate::catalog::{self, Catalog};
 use crate::cli::{CheckArgs, Cli, Command, Format, RuleArgs, RulesArgs};
@@ -32,6 +33,7 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<Exit, Fatal> {
         Command::Listing(args) => listing::listing(&args, out),
         Command::Cases(args) => cases::run(&args, out),
         Command::Init(args) => init::run(&args, out),
+        Command::Tune(args) => tune::run(&args, out),
         Command::Score(args) => score::run(&args, out),
         Command::Merge(args) => merge::merge(&args, out),
         Command::Report(args) => report::run(&args, out),

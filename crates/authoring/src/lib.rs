@@ -7,8 +7,9 @@
 // crate, so that a `crate::catalog::…` path reads the same in every layer.
 use base::{diag, exit};
 #[allow(clippy::single_component_path_imports)]
-use {catalog, config, lint, route};
+use {catalog, client, config, lint, route, score};
 
 pub mod cases;
 pub mod init;
 pub mod sentence;
+pub mod tune;

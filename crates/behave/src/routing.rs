@@ -267,6 +267,22 @@ impl Plan {
     pub fn runs(&self) -> usize {
         self.held.len() * self.trials as usize
     }
+
+    /// Install `text` as the SKILL.md of the skill named `skill` in every
+    /// run from now on (`tune --behavioral`: the same catalog with another
+    /// description); `false` when the plan installs no skill so named.
+    pub fn replace_skill_md(&mut self, skill: &str, text: &str) -> bool {
+        let Some((_, tree)) = self.skills.iter_mut().find(|(n, _)| n == skill) else {
+            return false;
+        };
+        match tree.items.iter_mut().find(|i| i.rel == "SKILL.md") {
+            Some(item) => {
+                item.bytes = Some(std::sync::Arc::new(text.as_bytes().to_vec()));
+                true
+            }
+            None => false,
+        }
+    }
 }
 
 /// Check the flags and read what the runs install.

@@ -22,6 +22,7 @@ pub mod rank;
 pub mod sarif;
 pub mod scored;
 pub mod statistics;
+pub mod tune;
 
 use crate::base::Format;
 use crate::catalog::SourceMap;

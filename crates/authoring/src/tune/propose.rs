@@ -1,0 +1,797 @@
+//! Candidate descriptions, from train failures only.
+//!
+//! "Fix the category, not the prompt": a word the failing train positives
+//! share (two or more of them, by the route analyzer's terms, so `test`
+//! and `tests` are one word) comes before a word of one prompt, and a
+//! candidate that adds a word of one prompt is shown but never
+//! recommended ([`super::recommend`]). Each word the skill's name and
+//! description lack is phrased in, never listed:
+//!
+//! - **woven** into an existing sentence: when the prompts put the word
+//!   right before a word the description already has ("flaky tests",
+//!   the description's "tests"), it goes before that word there
+//!   ("unreliable (flaky) tests": in parentheses after a modifier, bare
+//!   after a function word);
+//! - else in a **clause**: the description's own "Use when …" sentence
+//!   is extended (", or for flaky tests"), or one sentence is added at
+//!   the end, "Use for flaky tests." Every word of that phrasing is a
+//!   stop word, so the clause adds the category's words and nothing else.
+//!   The phrase is the word with the neighbour the prompts most often
+//!   give it (two or more prompts, or a word of the description), else
+//!   the word alone.
+//!
+//! For train negatives the skill takes (ranks first, or ahead of their
+//! owner), a **removal**: a word the description shares with them, that
+//! no train positive needs, taken out where it is an item of a list
+//! ("logs, traces and metrics" → "logs and metrics"); a word in running
+//! prose is left, since taking it out would break the sentence.
+//!
+//! Validation and fresh prompts never reach this module.
+
+use crate::route::text::Analyzer;
+use serde::Serialize;
+use std::collections::{BTreeMap, BTreeSet, HashSet};
+use unicode_segmentation::UnicodeSegmentation;
+
+/// Most words a round considers of each kind.
+const MAX_SHARED: usize = 4;
+const MAX_SINGLE: usize = 3;
+const MAX_REMOVED: usize = 3;
+
+/// The train prompts a round proposes from.
+#[derive(Debug, Clone, Default)]
+pub struct Failures<'a> {
+    /// Train positives that do not rank the skill first.
+    pub positives: Vec<&'a str>,
+    /// Train negatives the skill takes.
+    pub stolen: Vec<&'a str>,
+    /// Train positives that rank the skill first (their words are kept).
+    pub passing: Vec<&'a str>,
+}
+
+/// A word a candidate adds or removes, and how many failing train
+/// prompts have it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Word {
+    pub word: String,
+    pub prompts: usize,
+}
+
+/// How a candidate changes the description.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Kind {
+    /// Words put into an existing sentence.
+    Woven,
+    /// A "Use when …" clause extended or added.
+    Clause,
+    /// Words taken out of a list.
+    Removal,
+}
+
+/// One candidate description.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Candidate {
+    pub description: String,
+    pub kind: Kind,
+    pub adds: Vec<Word>,
+    pub removes: Vec<Word>,
+    /// Every word added or removed is shared by two or more train
+    /// prompts.
+    pub category: bool,
+}
+
+/// A word of a text, with its byte range and its term (`None`: a stop
+/// word, or a word of several terms).
+#[derive(Debug, Clone)]
+struct Tok<'a> {
+    word: &'a str,
+    start: usize,
+    end: usize,
+    term: Option<String>,
+}
+
+fn tokens<'a>(text: &'a str, analyzer: &Analyzer) -> Vec<Tok<'a>> {
+    text.unicode_word_indices()
+        .map(|(start, word)| {
+            let mut terms = analyzer.terms(word);
+            let term = (terms.len() == 1).then(|| terms.remove(0));
+            Tok {
+                word,
+                start,
+                end: start + word.len(),
+                term,
+            }
+        })
+        .collect()
+}
+
+/// Words of a request that say nothing about its category: modal and
+/// auxiliary verbs, question words, quantifiers and fillers. Tier 2 routes
+/// them (only its own stop list is dropped there), but a description never
+/// gains one.
+const NEVER_PROPOSED: &[&str] = &[
+    "about",
+    "actually",
+    "again",
+    "all",
+    "also",
+    "another",
+    "any",
+    "anyone",
+    "anything",
+    "can",
+    "could",
+    "did",
+    "do",
+    "does",
+    "doing",
+    "done",
+    "each",
+    "even",
+    "every",
+    "everyone",
+    "everything",
+    "few",
+    "from",
+    "get",
+    "gets",
+    "getting",
+    "go",
+    "going",
+    "got",
+    "had",
+    "has",
+    "have",
+    "having",
+    "here",
+    "how",
+    "just",
+    "keep",
+    "keeps",
+    "let",
+    "lets",
+    "like",
+    "lot",
+    "lots",
+    "many",
+    "may",
+    "might",
+    "more",
+    "most",
+    "much",
+    "must",
+    "nobody",
+    "now",
+    "one",
+    "ones",
+    "only",
+    "other",
+    "out",
+    "over",
+    "really",
+    "same",
+    "shall",
+    "should",
+    "so",
+    "some",
+    "somebody",
+    "someone",
+    "something",
+    "still",
+    "stuff",
+    "sure",
+    "than",
+    "thing",
+    "things",
+    "those",
+    "too",
+    "up",
+    "very",
+    "way",
+    "what",
+    "when",
+    "where",
+    "which",
+    "who",
+    "whom",
+    "whose",
+    "why",
+    "would",
+];
+
+/// The terms of [`NEVER_PROPOSED`] under `analyzer`.
+fn never(analyzer: &Analyzer) -> HashSet<String> {
+    NEVER_PROPOSED
+        .iter()
+        .flat_map(|w| analyzer.terms(w))
+        .collect()
+}
+
+/// Whether a term is worth proposing: a word, not a number, a letter or
+/// one of [`NEVER_PROPOSED`]'s.
+fn wordy(term: &str, never: &HashSet<String>) -> bool {
+    term.chars().count() >= 2 && term.chars().any(char::is_alphabetic) && !never.contains(term)
+}
+
+/// Two tokens with nothing but spaces between them.
+fn adjacent(text: &str, a: &Tok, b: &Tok) -> bool {
+    text[a.end..b.start].chars().all(|c| c == ' ')
+}
+
+/// How a word is written in the prompts: its most frequent spelling away
+/// from the start of a prompt, else lowercase.
+fn spelling<'a>(seen: impl Iterator<Item = (&'a str, bool)>) -> String {
+    let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut initial: Option<String> = None;
+    for (w, at_start) in seen {
+        if at_start {
+            initial.get_or_insert_with(|| w.to_lowercase());
+        } else {
+            *counts.entry(w).or_default() += 1;
+        }
+    }
+    let best = counts
+        .iter()
+        .max_by(|a, b| a.1.cmp(b.1).then_with(|| b.0.cmp(a.0)))
+        .map(|(w, _)| w.to_string());
+    best.or(initial).unwrap_or_default()
+}
+
+/// What the failing train positives say.
+struct Prompts<'a> {
+    toks: Vec<(&'a str, Vec<Tok<'a>>)>,
+}
+
+impl<'a> Prompts<'a> {
+    fn new(texts: &[&'a str], analyzer: &Analyzer) -> Prompts<'a> {
+        Prompts {
+            toks: texts.iter().map(|t| (*t, tokens(t, analyzer))).collect(),
+        }
+    }
+
+    /// The spelling of `term` in these prompts.
+    fn spelling(&self, term: &str) -> String {
+        spelling(self.toks.iter().flat_map(|(_, toks)| {
+            toks.iter()
+                .enumerate()
+                .filter(move |(_, t)| t.term.as_deref() == Some(term))
+                .map(|(i, t)| (t.word, i == 0))
+        }))
+    }
+
+    /// `(a, b)` term pairs written side by side, with the number of
+    /// prompts that have each.
+    fn pairs(&self) -> BTreeMap<(String, String), usize> {
+        let mut out: BTreeMap<(String, String), usize> = BTreeMap::new();
+        for (text, toks) in &self.toks {
+            let mut seen: HashSet<(String, String)> = HashSet::new();
+            for w in toks.windows(2) {
+                if let (Some(a), Some(b)) = (&w[0].term, &w[1].term)
+                    && a != b
+                    && adjacent(text, &w[0], &w[1])
+                {
+                    seen.insert((a.clone(), b.clone()));
+                }
+            }
+            for p in seen {
+                *out.entry(p).or_default() += 1;
+            }
+        }
+        out
+    }
+}
+
+/// One word to add: its term, spelling, prompt count, the word of the
+/// description it goes before (woven), and its phrase (clause).
+#[derive(Debug, Clone)]
+struct Add {
+    term: String,
+    word: String,
+    prompts: usize,
+    anchor: Option<String>,
+    phrase: String,
+}
+
+/// The words the failing positives have that the skill lacks, shared
+/// ones first (by prompt count, then first appearance), each phrased.
+fn additions(prompts: &Prompts, have: &HashSet<String>, analyzer: &Analyzer) -> Vec<Add> {
+    let never = never(analyzer);
+    let mut count: BTreeMap<String, usize> = BTreeMap::new();
+    let mut first: BTreeMap<String, usize> = BTreeMap::new();
+    let mut order = 0usize;
+    for (text, _) in &prompts.toks {
+        let terms: BTreeSet<String> = analyzer.terms(text).into_iter().collect();
+        for t in analyzer.terms(text) {
+            first.entry(t).or_insert_with(|| {
+                order += 1;
+                order
+            });
+        }
+        for t in terms {
+            if !have.contains(&t) && wordy(&t, &never) {
+                *count.entry(t).or_default() += 1;
+            }
+        }
+    }
+    let pairs = prompts.pairs();
+    let mut out: Vec<Add> = count
+        .into_iter()
+        .map(|(term, n)| {
+            let word = prompts.spelling(&term);
+            // the neighbour the prompts give it most: after it, then
+            // before it; a word of the description counts at once
+            let mut best: Option<(usize, bool, bool, String)> = None;
+            for ((a, b), &k) in &pairs {
+                let (after, other) = if *a == term {
+                    (true, b)
+                } else if *b == term {
+                    (false, a)
+                } else {
+                    continue;
+                };
+                let anchored = have.contains(other);
+                if k < 2 && !anchored {
+                    continue;
+                }
+                let key = (k, anchored, after, other.clone());
+                let better = match &best {
+                    None => true,
+                    Some(b) => {
+                        (key.0, key.1, key.2) > (b.0, b.1, b.2)
+                            || ((key.0, key.1, key.2) == (b.0, b.1, b.2) && key.3 < b.3)
+                    }
+                };
+                if better {
+                    best = Some(key);
+                }
+            }
+            let phrase = match &best {
+                Some((_, _, true, other)) => format!("{word} {}", prompts.spelling(other)),
+                Some((_, _, false, other)) => format!("{} {word}", prompts.spelling(other)),
+                None => word.clone(),
+            };
+            // woven: right before a word the description has
+            let anchor = pairs
+                .iter()
+                .filter(|((a, b), _)| *a == term && have.contains(b))
+                .max_by(|x, y| x.1.cmp(y.1).then_with(|| y.0.1.cmp(&x.0.1)))
+                .map(|((_, b), _)| b.clone());
+            Add {
+                term,
+                word,
+                prompts: n,
+                anchor,
+                phrase,
+            }
+        })
+        .collect();
+    out.sort_by(|a, b| {
+        b.prompts
+            .cmp(&a.prompts)
+            .then_with(|| first.get(&a.term).cmp(&first.get(&b.term)))
+            .then_with(|| a.term.cmp(&b.term))
+    });
+    out
+}
+
+/// Whether the token starting at `at` begins a sentence.
+fn sentence_start(text: &str, at: usize) -> bool {
+    let before = text[..at].trim_end();
+    before.is_empty() || before.ends_with(['.', '!', '?', ':'])
+}
+
+/// The description with `adds` woven in before their anchors; `None` when
+/// none of them can be.
+fn woven(description: &str, adds: &[&Add], analyzer: &Analyzer) -> Option<(String, Vec<usize>)> {
+    let toks = tokens(description, analyzer);
+    let mut inserts: Vec<(usize, String)> = Vec::new();
+    let mut used = Vec::new();
+    for (k, a) in adds.iter().enumerate() {
+        let Some(anchor) = &a.anchor else { continue };
+        let Some(i) = toks.iter().position(|t| {
+            t.term.as_deref() == Some(anchor.as_str()) && !sentence_start(description, t.start)
+        }) else {
+            continue;
+        };
+        if inserts.iter().any(|(at, _)| *at == toks[i].start) {
+            continue;
+        }
+        let modified =
+            i > 0 && toks[i - 1].term.is_some() && adjacent(description, &toks[i - 1], &toks[i]);
+        let text = if modified {
+            format!("({}) ", a.word)
+        } else {
+            format!("{} ", a.word)
+        };
+        inserts.push((toks[i].start, text));
+        used.push(k);
+    }
+    if inserts.is_empty() {
+        return None;
+    }
+    inserts.sort();
+    let mut out = description.to_string();
+    for (at, text) in inserts.iter().rev() {
+        out.insert_str(*at, text);
+    }
+    Some((out, used))
+}
+
+/// Leads of a sentence saying when to use the skill.
+const WHEN_LEADS: &[&str] = &[
+    "use when",
+    "use this skill when",
+    "use it when",
+    "use this when",
+    "invoke when",
+    "trigger when",
+    "triggers when",
+    "apply when",
+];
+const FOR_LEADS: &[&str] = &[
+    "use for",
+    "use this skill for",
+    "use it for",
+    "use this for",
+];
+
+/// `a`, `a or b`, `a, b or c`.
+fn alternatives(phrases: &[String]) -> String {
+    match phrases {
+        [] => String::new(),
+        [a] => a.clone(),
+        [rest @ .., last] => format!("{} or {last}", rest.join(", ")),
+    }
+}
+
+/// The description with a clause for `phrases`: its last "Use when …" or
+/// "Use for …" sentence extended, else a sentence added at the end.
+fn clause(description: &str, phrases: &[String]) -> String {
+    let body = description.trim_end();
+    let tail = &description[body.len()..];
+    let p = alternatives(phrases);
+    // sentences: their start and the byte of their closing punctuation
+    let mut sentences: Vec<(usize, usize)> = Vec::new();
+    let mut start = 0;
+    for (i, c) in body.char_indices() {
+        if matches!(c, '.' | '!' | '?')
+            && body[i + 1..].chars().next().is_none_or(char::is_whitespace)
+        {
+            sentences.push((start, i));
+            start = i + 1;
+        }
+    }
+    if start < body.len() && !body[start..].trim().is_empty() {
+        sentences.push((start, body.len()));
+    }
+    for &(s, e) in sentences.iter().rev() {
+        let text = body[s..e].trim_start().to_lowercase();
+        let extension = if WHEN_LEADS.iter().any(|l| text.starts_with(l)) {
+            format!(", or for {p}")
+        } else if FOR_LEADS.iter().any(|l| text.starts_with(l)) {
+            format!(" and {p}")
+        } else {
+            continue;
+        };
+        let mut out = body.to_string();
+        out.insert_str(e, &extension);
+        out.push_str(tail);
+        return out;
+    }
+    let stop = if body.ends_with(['.', '!', '?']) || body.is_empty() {
+        ""
+    } else {
+        "."
+    };
+    let space = if body.is_empty() { "" } else { " " };
+    format!("{body}{stop}{space}Use for {p}.{tail}")
+}
+
+/// The description without the words of `term`, each an item of a list;
+/// `None` when one of them is not.
+fn removed(description: &str, term: &str, analyzer: &Analyzer) -> Option<String> {
+    let toks = tokens(description, analyzer);
+    let hits: Vec<&Tok> = toks
+        .iter()
+        .filter(|t| t.term.as_deref() == Some(term))
+        .collect();
+    if hits.is_empty() {
+        return None;
+    }
+    let mut out = description.to_string();
+    for t in hits.iter().rev() {
+        let (s, e) = (t.start, t.end);
+        let before = &out[..s];
+        let after = &out[e..];
+        let closes = |a: &str| {
+            a.starts_with(',')
+                || a.starts_with(" and ")
+                || a.starts_with(" or ")
+                || a.starts_with(['.', ')', ';'])
+        };
+        if before.ends_with(", ") && closes(after) {
+            out.replace_range(s - 2..e, "");
+        } else if after.starts_with(", ")
+            && (before.is_empty() || before.ends_with([' ', '(', ':']))
+        {
+            out.replace_range(s..e + 2, "");
+        } else if let Some(conj) = [", and ", ", or ", " and ", " or "]
+            .iter()
+            .find(|c| before.ends_with(**c))
+            && (after.is_empty()
+                || after.starts_with(['.', ')', ';', ','])
+                // "a, b and c for d": the last item of a list of three
+                || (after.starts_with(' ') && {
+                    let head = &before[..before.len() - conj.len()];
+                    let clause_start = head.rfind(['.', ';', ':', '(']).map_or(0, |i| i + 1);
+                    head[clause_start..].contains(", ")
+                }))
+        {
+            let from = s - conj.len();
+            out.replace_range(from..e, "");
+            // "a, b" left of a list that ended "…, and c": "a and b"
+            let clause_start = out[..from].rfind(['.', ';', ':', '(']).map_or(0, |i| i + 1);
+            if let Some(i) = out[clause_start..from].rfind(", ") {
+                let at = clause_start + i;
+                let word = conj.trim_start_matches(',');
+                out.replace_range(at..at + 2, word);
+            }
+        } else {
+            return None;
+        }
+    }
+    // a list of two left with its serial comma: "a, and b" → "a and b"
+    for conj in [", and ", ", or "] {
+        let mut from = 0;
+        while let Some(i) = out[from..].find(conj).map(|i| from + i) {
+            let clause_start = out[..i].rfind(['.', ';', ':', '(']).map_or(0, |k| k + 1);
+            if !out[clause_start..i].contains(", ") {
+                out.replace_range(i..i + 1, "");
+            }
+            from = i + 1;
+        }
+    }
+    let bad = [", ,", ",.", " ,", "( ", "()", "  "];
+    (!bad
+        .iter()
+        .any(|b| out.contains(b) && !description.contains(b)))
+    .then_some(out)
+}
+
+/// The candidates of one round, category candidates first, each once and
+/// none equal to `description`.
+pub fn propose(description: &str, name: &str, analyzer: &Analyzer, f: &Failures) -> Vec<Candidate> {
+    let have: HashSet<String> = analyzer
+        .terms(name)
+        .into_iter()
+        .chain(analyzer.terms(description))
+        .collect();
+    let prompts = Prompts::new(&f.positives, analyzer);
+    let adds = additions(&prompts, &have, analyzer);
+    let shared: Vec<&Add> = adds
+        .iter()
+        .filter(|a| a.prompts >= 2)
+        .take(MAX_SHARED)
+        .collect();
+    let single: Vec<&Add> = adds
+        .iter()
+        .filter(|a| a.prompts < 2)
+        .take(MAX_SINGLE)
+        .collect();
+    let mut sets: Vec<Vec<&Add>> = shared.iter().map(|a| vec![*a]).collect();
+    for n in 2..=shared.len().min(3) {
+        sets.push(shared[..n].to_vec());
+    }
+    sets.extend(single.iter().map(|a| vec![*a]));
+    let mut out: Vec<Candidate> = Vec::new();
+    let mut push = |c: Candidate| {
+        if c.description != description && !out.iter().any(|o| o.description == c.description) {
+            out.push(c);
+        }
+    };
+    // what a text adds: every term it has that the skill lacked, in the
+    // order written, with the failing prompts that have it
+    let known: BTreeMap<&str, &Add> = adds.iter().map(|a| (a.term.as_str(), a)).collect();
+    let added = |text: &str| -> Vec<Word> {
+        let mut seen: HashSet<String> = HashSet::new();
+        let mut out = Vec::new();
+        for t in tokens(text, analyzer) {
+            let Some(term) = t.term else { continue };
+            if have.contains(&term) || !seen.insert(term.clone()) {
+                continue;
+            }
+            out.push(match known.get(term.as_str()) {
+                Some(a) => Word {
+                    word: a.word.clone(),
+                    prompts: a.prompts,
+                },
+                None => Word {
+                    word: t.word.to_lowercase(),
+                    prompts: 0,
+                },
+            });
+        }
+        out
+    };
+    for set in &sets {
+        if let Some((text, used)) = woven(description, set, analyzer) {
+            let rest: Vec<String> = (0..set.len())
+                .filter(|k| !used.contains(k))
+                .map(|k| set[k].phrase.clone())
+                .collect();
+            let text = if rest.is_empty() {
+                text
+            } else {
+                clause(&text, &rest)
+            };
+            let adds = added(&text);
+            push(Candidate {
+                category: adds.iter().all(|w| w.prompts >= 2),
+                description: text,
+                kind: Kind::Woven,
+                adds,
+                removes: Vec::new(),
+            });
+        }
+        let mut phrases: Vec<String> = Vec::new();
+        for a in set {
+            // a phrase that already holds another word of the set
+            if !phrases
+                .iter()
+                .any(|p| p.split(' ').any(|w| w.eq_ignore_ascii_case(&a.word)))
+            {
+                phrases.push(a.phrase.clone());
+            }
+        }
+        let text = clause(description, &phrases);
+        let adds = added(&text);
+        push(Candidate {
+            category: adds.iter().all(|w| w.prompts >= 2),
+            description: text,
+            kind: Kind::Clause,
+            adds,
+            removes: Vec::new(),
+        });
+    }
+    // removals for the negatives the skill takes
+    let keep: HashSet<String> = f
+        .passing
+        .iter()
+        .chain(&f.positives)
+        .flat_map(|p| analyzer.terms(p))
+        .chain(analyzer.terms(name))
+        .collect();
+    let desc_terms: HashSet<String> = analyzer.terms(description).into_iter().collect();
+    let never = never(analyzer);
+    let mut stolen: BTreeMap<String, usize> = BTreeMap::new();
+    for p in &f.stolen {
+        let terms: BTreeSet<String> = analyzer.terms(p).into_iter().collect();
+        for t in terms {
+            if desc_terms.contains(&t) && !keep.contains(&t) && wordy(&t, &never) {
+                *stolen.entry(t).or_default() += 1;
+            }
+        }
+    }
+    let mut stolen: Vec<(String, usize)> = stolen.into_iter().collect();
+    stolen.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    let spelled = Prompts::new(&f.stolen, analyzer);
+    let mut taken: Vec<(String, usize)> = Vec::new();
+    let mut text = description.to_string();
+    for (term, n) in stolen.into_iter().take(MAX_REMOVED) {
+        let Some(t) = removed(description, &term, analyzer) else {
+            continue;
+        };
+        let w = Word {
+            word: spelled.spelling(&term),
+            prompts: n,
+        };
+        push(Candidate {
+            description: t,
+            kind: Kind::Removal,
+            adds: Vec::new(),
+            removes: vec![w.clone()],
+            category: n >= 2,
+        });
+        if let Some(t) = removed(&text, &term, analyzer) {
+            text = t;
+            taken.push((w.word, n));
+        }
+    }
+    if taken.len() > 1 {
+        push(Candidate {
+            description: text,
+            kind: Kind::Removal,
+            adds: Vec::new(),
+            category: taken.iter().all(|(_, n)| *n >= 2),
+            removes: taken
+                .into_iter()
+                .map(|(word, prompts)| Word { word, prompts })
+                .collect(),
+        });
+    }
+    // category candidates first, in the order made
+    out.sort_by_key(|c| !c.category);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn analyzer() -> Analyzer {
+        Analyzer::new("english", &[]).unwrap()
+    }
+
+    #[test]
+    fn a_shared_word_is_woven_before_the_word_the_description_has() {
+        let f = Failures {
+            positives: vec![
+                "my tests are flaky, fix them",
+                "Flaky tests keep failing in CI",
+                "why do these flaky tests fail only sometimes",
+            ],
+            ..Failures::default()
+        };
+        let d = "Diagnoses unreliable tests that pass and fail at random.";
+        let c = propose(d, "test-doctor", &analyzer(), &f);
+        assert_eq!(
+            c[0].description,
+            "Diagnoses unreliable (flaky) tests that pass and fail at random."
+        );
+        assert_eq!(c[0].kind, Kind::Woven);
+        assert_eq!(
+            c[0].adds,
+            vec![Word {
+                word: "flaky".into(),
+                prompts: 3
+            }]
+        );
+        assert!(c[0].category);
+        let clause = c.iter().find(|c| c.kind == Kind::Clause).unwrap();
+        assert_eq!(
+            clause.description,
+            "Diagnoses unreliable tests that pass and fail at random. Use for flaky tests."
+        );
+    }
+
+    #[test]
+    fn a_use_when_sentence_is_extended_and_one_prompts_words_come_last() {
+        let f = Failures {
+            positives: vec!["the docker image build is slow", "docker image too big"],
+            ..Failures::default()
+        };
+        let d = "Speeds up builds. Use when CI takes too long.";
+        let c = propose(d, "build-speed", &analyzer(), &f);
+        assert!(c.iter().any(|c| c.description
+            == "Speeds up builds. Use when CI takes too long, or for docker image."));
+        let last = c.last().unwrap();
+        assert!(!last.category, "{c:#?}");
+        assert!(
+            c.iter()
+                .all(|c| !c.description.contains(',') || c.description.contains("or for"))
+        );
+    }
+
+    #[test]
+    fn a_word_the_negatives_share_is_taken_out_of_a_list() {
+        let f = Failures {
+            stolen: vec!["chart the metrics", "plot these metrics weekly"],
+            passing: vec!["search the logs"],
+            ..Failures::default()
+        };
+        let d = "Searches logs, traces and metrics.";
+        let c = propose(d, "log-search", &analyzer(), &f);
+        assert_eq!(c[0].description, "Searches logs and traces.");
+        assert_eq!(c[0].kind, Kind::Removal);
+        assert!(c[0].category);
+        assert_eq!(
+            removed("Logs, metrics, and traces.", "metric", &analyzer()).unwrap(),
+            "Logs and traces."
+        );
+        assert_eq!(
+            removed("Reads metrics for you.", "metric", &analyzer()),
+            None
+        );
+    }
+}

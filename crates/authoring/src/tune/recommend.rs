@@ -1,0 +1,141 @@
+//! Which candidate a round picks, which round wins, and when the winner is
+//! recommended.
+//!
+//! - A round picks by **train** figures only (train positives ranking
+//!   first plus train negatives passing, then train top-k, then the
+//!   shorter text), among the candidates with no cost: every word it adds
+//!   or removes is shared by two or more train prompts (the gain is not
+//!   one prompt's word), it gains on train, no other skill's prompt that
+//!   passed now fails, it is within the specification's 1,024 characters,
+//!   and the client's listing shows no more entries short and does not
+//!   cut this one. Validation never chooses a candidate.
+//! - The round with the best **validation** count wins (the earliest of
+//!   equals), not the last.
+//! - The winner is **recommended** only when its validation count does
+//!   not fall below the current description's.
+//! - The figure beside it is the exact paired test on the validation
+//!   prompts: McNemar's exact test, the two-sided sign test on the
+//!   prompts whose verdict changed (`score::uplift::sign_test_p`).
+
+use super::propose::Candidate;
+use super::score::Figures;
+use crate::lint::rules::description::MAX_DESCRIPTION_CHARS;
+use serde::Serialize;
+
+/// The exact paired test between two descriptions on the validation
+/// prompts.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Test {
+    /// Validation prompts compared.
+    pub prompts: usize,
+    /// Failing before, passing after.
+    pub better: usize,
+    /// Passing before, failing after.
+    pub worse: usize,
+    /// Two-sided exact p-value (1 when no verdict changed).
+    pub p: f64,
+}
+
+/// McNemar's exact test of `after` against `before` (one verdict per
+/// validation prompt, in the same order).
+pub fn paired(before: &[bool], after: &[bool]) -> Test {
+    let mut t = Test {
+        prompts: before.len().min(after.len()),
+        better: 0,
+        worse: 0,
+        p: 1.0,
+    };
+    for (b, a) in before.iter().zip(after) {
+        match (b, a) {
+            (false, true) => t.better += 1,
+            (true, false) => t.worse += 1,
+            _ => {}
+        }
+    }
+    t.p = crate::score::uplift::sign_test_p(t.better as u64, t.worse as u64);
+    t
+}
+
+/// Why a round may not pick `c` (its figures `f`, the round's starting
+/// point `prev`, the current description's `current`); empty when it may.
+pub fn why_not(c: &Candidate, f: &Figures, prev: &Figures, current: &Figures) -> Vec<String> {
+    let mut out = Vec::new();
+    if !c.category {
+        out.push("a word of one train prompt only: fix the category, not the prompt".to_string());
+    }
+    if f.train_score() <= prev.train_score() {
+        out.push("gains nothing on train".to_string());
+    }
+    if f.siblings_lost > 0 {
+        out.push(format!(
+            "costs other skills {} prompt{}",
+            f.siblings_lost,
+            if f.siblings_lost == 1 { "" } else { "s" }
+        ));
+    }
+    if f.chars > MAX_DESCRIPTION_CHARS {
+        out.push(format!(
+            "{} characters, over the specification's {MAX_DESCRIPTION_CHARS}",
+            f.chars
+        ));
+    }
+    if let (Some(now), Some(was)) = (&f.listing, &current.listing)
+        && now.short > was.short
+    {
+        out.push(format!(
+            "the listing would show {} more entr{} short ({} of {} {} used)",
+            now.short - was.short,
+            if now.short - was.short == 1 {
+                "y"
+            } else {
+                "ies"
+            },
+            now.used,
+            now.limit,
+            now.unit
+        ));
+    }
+    if f.entry_cut && !current.entry_cut {
+        out.push("the client would cut its listing entry".to_string());
+    }
+    out
+}
+
+/// The order a round ranks candidates in: eligible first, then by train
+/// figures, then the shorter text, then the order made.
+pub fn order(eligible: bool, f: &Figures, made: usize) -> impl Ord {
+    (
+        !eligible,
+        std::cmp::Reverse(f.train_score()),
+        std::cmp::Reverse(f.train_top_k.passed),
+        f.chars,
+        made,
+    )
+}
+
+/// The winning round among `validation[r]` (the validation count of each
+/// round's pick, round 1 first): the best, the earliest of equals.
+pub fn best_round(validation: &[usize]) -> Option<usize> {
+    let best = *validation.iter().max()?;
+    validation.iter().position(|&v| v == best).map(|i| i + 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_paired_test_counts_changed_verdicts_only() {
+        let t = paired(&[false, false, true, true], &[true, true, true, true]);
+        assert_eq!((t.prompts, t.better, t.worse), (4, 2, 0));
+        assert_eq!(t.p, 0.5);
+        let t = paired(&[true], &[true]);
+        assert_eq!((t.better, t.worse, t.p), (0, 0, 1.0));
+    }
+
+    #[test]
+    fn the_best_round_is_the_earliest_of_equals_not_the_last() {
+        assert_eq!(best_round(&[3, 5, 5, 4]), Some(2));
+        assert_eq!(best_round(&[]), None);
+    }
+}

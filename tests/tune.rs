@@ -1,0 +1,753 @@
+//! `skillsift tune` through the binary, on catalogs written here: a skill
+//! whose users say "flaky" while it says "unreliable"; a near-miss sibling
+//! a keyword stuffing would steal from; an unlabelled set; a catalog of
+//! plugins; rounds won by their validation count; the writer keeping each
+//! frontmatter style; the validation prompts never shown; bad input.
+
+mod common;
+
+use common::skillsift;
+use serde_json::{Value, json};
+use std::path::{Path, PathBuf};
+
+/// A catalog in a temp folder.
+struct Cat {
+    dir: tempfile::TempDir,
+}
+
+impl Cat {
+    fn new() -> Cat {
+        Cat {
+            dir: tempfile::tempdir().unwrap(),
+        }
+    }
+
+    fn root(&self) -> PathBuf {
+        self.dir.path().join("cat")
+    }
+
+    /// `skills/<folder>/SKILL.md` (or under `base`) with this frontmatter.
+    fn skill_at(self, base: &str, folder: &str, frontmatter: &str) -> Cat {
+        let d = self.root().join(base).join(folder);
+        std::fs::create_dir_all(&d).unwrap();
+        std::fs::write(
+            d.join("SKILL.md"),
+            format!(
+                "---\n{}\n---\n\n# {folder}\n\nBody.\n",
+                frontmatter.trim_end()
+            ),
+        )
+        .unwrap();
+        self
+    }
+
+    fn skill(self, folder: &str, frontmatter: &str) -> Cat {
+        self.skill_at("skills", folder, frontmatter)
+    }
+
+    /// `evals/cases/<skill>.json`: each prompt `(text, split, owner)`.
+    fn cases(self, skill: &str, positive: &[(&str, &str)], negative: &[(&str, &str, &str)]) -> Cat {
+        let row = |p: &str, split: &str, owner: &str| {
+            let mut v = json!({ "prompt": p });
+            if !split.is_empty() {
+                v["split"] = split.into();
+            }
+            if !owner.is_empty() {
+                v["owner"] = owner.into();
+            }
+            v
+        };
+        let doc = json!({
+            "skill_name": skill,
+            "trigger": {
+                "positive": positive.iter().map(|(p, s)| row(p, s, "")).collect::<Vec<_>>(),
+                "negative": negative.iter().map(|(p, s, o)| row(p, s, o)).collect::<Vec<_>>(),
+            },
+            "evals": [],
+        });
+        let d = self.root().join("evals/cases");
+        std::fs::create_dir_all(&d).unwrap();
+        std::fs::write(
+            d.join(format!("{skill}.json")),
+            serde_json::to_string_pretty(&doc).unwrap(),
+        )
+        .unwrap();
+        self
+    }
+
+    fn read(&self, rel: &str) -> String {
+        std::fs::read_to_string(self.root().join(rel)).unwrap()
+    }
+}
+
+struct Ran {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+fn tune(root: &Path, args: &[&str]) -> Ran {
+    let out = skillsift()
+        .arg("tune")
+        .args(args)
+        .arg(root)
+        .output()
+        .unwrap();
+    Ran {
+        code: out.status.code().unwrap(),
+        stdout: String::from_utf8(out.stdout).unwrap(),
+        stderr: String::from_utf8(out.stderr).unwrap(),
+    }
+}
+
+fn json_of(r: &Ran) -> Value {
+    serde_json::from_str(&r.stdout).unwrap_or_else(|e| panic!("{e}: {}", r.stdout))
+}
+
+/// The validation and fresh prompts of [`flaky`]: never in any output.
+const HELD_OUT: &[&str] = &[
+    "a flaky test keeps failing the pipeline",
+    "flaky tests break the nightly build",
+    "tests fail at random, find the shared state",
+    "the CI pipeline fails at the deploy step",
+    "stop the flaky integration tests from failing",
+];
+
+/// `test-doctor` says "unreliable", its users say "flaky"; `ci-debug`
+/// takes their prompts. Labelled: 5 train, 4 validation, 1 fresh.
+fn flaky(description: &str) -> Cat {
+    Cat::new()
+        .skill("test-doctor", &format!("name: test-doctor\ndescription: {description}"))
+        .skill(
+            "ci-debug",
+            "name: ci-debug\ndescription: Debugs failing CI pipelines, reads build logs, finds the failing step and fixes the workflow file.",
+        )
+        .skill(
+            "test-writer",
+            "name: test-writer\ndescription: \"Writes unit tests for new code: picks cases, mocks dependencies and checks coverage.\"",
+        )
+        .skill(
+            "release-notes",
+            "name: release-notes\ndescription: 'Drafts release notes from merged pull requests and the changelog.'",
+        )
+        .cases(
+            "test-doctor",
+            &[
+                ("my tests are flaky, can you fix them", "train"),
+                ("flaky tests keep breaking the nightly build", "train"),
+                ("which flaky test is failing our pipeline again", "train"),
+                ("tests pass and fail at random on my laptop", "train"),
+                (HELD_OUT[0], "validation"),
+                (HELD_OUT[1], "validation"),
+                (HELD_OUT[2], "validation"),
+                (HELD_OUT[4], "fresh"),
+            ],
+            &[
+                ("write unit tests for the new parser", "train", "test-writer"),
+                (HELD_OUT[3], "validation", "ci-debug"),
+            ],
+        )
+        .cases(
+            "ci-debug",
+            &[
+                ("the CI pipeline is red, read the build logs", ""),
+                ("fix the failing step in the workflow file", ""),
+            ],
+            &[],
+        )
+        .cases(
+            "test-writer",
+            &[
+                ("write unit tests for this module", ""),
+                ("mock the dependencies and check coverage", ""),
+            ],
+            &[],
+        )
+}
+
+const FOLDED: &str = ">-\n  Diagnoses unreliable tests that pass and fail at random\n  and finds the shared state behind them.";
+
+#[test]
+fn the_users_word_for_the_category_is_woven_into_the_description() {
+    let cat = flaky(FOLDED);
+    let r = tune(&cat.root(), &["test-doctor"]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    let out = &r.stdout;
+    assert!(
+        out.contains("split    from the prompts' `split` labels: train 5 (4 should, 1 should-not), validation 4 (3 should, 1 should-not); 1 fresh, never read"),
+        "{out}"
+    );
+    assert!(
+        out.contains("  should \"my tests are flaky, can you fix them\": #2, `ci-debug` first"),
+        "{out}"
+    );
+    assert!(
+        out.contains("1. woven into a sentence, adds `flaky` (3 train prompts) — picked"),
+        "{out}"
+    );
+    assert!(out.contains("validation 2/4 → 4/4"), "{out}");
+    assert!(
+        out.contains("other skills' prompts 4/4, none lost"),
+        "{out}"
+    );
+    assert!(
+        out.contains("recommended  round 1 (validation 2/4 → 4/4): \"Diagnoses unreliable (flaky) tests that pass and fail at random and finds the shared state behind them.\""),
+        "{out}"
+    );
+    assert!(
+        out.contains("exact paired test on the 4 validation prompts (McNemar's exact test: the two-sided sign test on the prompts whose verdict changed): 2 better, 0 worse, p = 0.500"),
+        "{out}"
+    );
+    assert!(
+        out.contains("+  Diagnoses unreliable (flaky) tests"),
+        "{out}"
+    );
+    // nothing was written without --write
+    assert!(
+        cat.read("skills/test-doctor/SKILL.md")
+            .contains("Diagnoses unreliable tests")
+    );
+}
+
+#[test]
+fn validation_and_fresh_prompts_never_appear_in_any_output() {
+    let cat = flaky(FOLDED);
+    let root = cat.root();
+    let runs = [
+        tune(&root, &["test-doctor"]),
+        tune(&root, &["test-doctor", "--format", "json"]),
+        tune(&root, &["test-doctor", "--rounds", "3", "--format", "json"]),
+        tune(&root, &["test-doctor", "--write"]),
+    ];
+    for r in &runs {
+        assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+        for p in HELD_OUT {
+            assert!(!r.stdout.contains(p), "{p:?} shown:\n{}", r.stdout);
+            assert!(!r.stderr.contains(p), "{p:?} shown:\n{}", r.stderr);
+        }
+    }
+    // the JSON document lists candidates with their diffs, and only
+    // train prompts by text
+    let doc = json_of(&runs[1]);
+    assert!(
+        doc["rounds"][0]["candidates"][0]["diff"]
+            .as_str()
+            .unwrap()
+            .contains("(flaky)")
+    );
+    let train: Vec<&str> = doc["train"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["prompt"].as_str().unwrap())
+        .collect();
+    assert_eq!(train.len(), 5, "{train:?}");
+    assert_eq!(
+        doc["current"]["figures"]["validation"],
+        json!({"passed": 2, "of": 4})
+    );
+}
+
+#[test]
+fn json_is_byte_identical_between_runs() {
+    let cat = flaky(FOLDED);
+    let a = tune(
+        &cat.root(),
+        &["test-doctor", "--format", "json", "--rounds", "2"],
+    );
+    let b = tune(
+        &cat.root(),
+        &["test-doctor", "--format", "json", "--rounds", "2"],
+    );
+    assert_eq!(a.code, 0);
+    assert_eq!(a.stdout, b.stdout);
+    let doc = json_of(&a);
+    assert_eq!(
+        doc["recommended"]["test"],
+        json!({"prompts": 4, "better": 2, "worse": 0, "p": 0.5})
+    );
+    assert_eq!(doc["written"], false);
+}
+
+#[test]
+fn write_keeps_the_frontmatter_style() {
+    // (description as written, what the written SKILL.md must hold)
+    let styles = [
+        (
+            FOLDED,
+            "description: >-\n  Diagnoses unreliable (flaky) tests that pass and fail\n  at random and finds the shared state behind them.\n---",
+        ),
+        (
+            "'Diagnoses unreliable tests that pass and fail at random and finds the shared state behind them.'",
+            "description: 'Diagnoses unreliable (flaky) tests that pass and fail at random and finds the shared state behind them.'\n",
+        ),
+        (
+            "\"Diagnoses unreliable tests that pass and fail at random and finds the shared state behind them.\"",
+            "description: \"Diagnoses unreliable (flaky) tests that pass and fail at random and finds the shared state behind them.\"\n",
+        ),
+        (
+            "Diagnoses unreliable tests that pass and fail at random and finds the shared state behind them.",
+            "description: Diagnoses unreliable (flaky) tests that pass and fail at random and finds the shared state behind them.\n",
+        ),
+        (
+            "|\n  Diagnoses unreliable tests that pass and fail at random\n  and finds the shared state behind them.",
+            "description: |\n  Diagnoses unreliable (flaky) tests that pass and fail at random\n  and finds the shared state behind them.\n---",
+        ),
+    ];
+    for (written, want) in styles {
+        let cat = flaky(written);
+        let r = tune(&cat.root(), &["test-doctor", "--write"]);
+        assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+        assert!(r.stdout.contains("wrote    "), "{}", r.stdout);
+        let text = cat.read("skills/test-doctor/SKILL.md");
+        assert!(text.contains(want), "{written}:\n{text}");
+        assert!(text.starts_with("---\nname: test-doctor\n"), "{text}");
+        assert!(text.ends_with("---\n\n# test-doctor\n\nBody.\n"), "{text}");
+        // written once: a second run has nothing left to tune
+        let again = tune(&cat.root(), &["test-doctor"]);
+        assert_eq!(again.code, 0);
+        assert!(
+            again
+                .stdout
+                .contains("stopped  nothing to tune: every train prompt passes"),
+            "{}",
+            again.stdout
+        );
+    }
+}
+
+/// `ci-debug`'s users talk about the runner and about unit tests; "unit
+/// tests" is `test-writer`'s category, whose prompt "unit tests for the
+/// build script" a stuffed description would take.
+fn near_miss() -> Cat {
+    Cat::new()
+        .skill("ci-debug", "name: ci-debug\ndescription: Debugs failing CI pipelines and broken build workflows.")
+        .skill("test-writer", "name: test-writer\ndescription: Writes unit tests for new modules and mocks their dependencies.")
+        .skill("release-notes", "name: release-notes\ndescription: Drafts release notes from merged pull requests.")
+        .cases(
+            "ci-debug",
+            &[
+                ("the unit tests are red on the runner", "train"),
+                ("unit tests time out on the runner", "train"),
+                ("the runner keeps dying halfway", "train"),
+                ("the pipeline fails at the build step", "train"),
+                ("the runner ran out of disk space", "validation"),
+                ("why is the build workflow broken", "validation"),
+            ],
+            &[
+                ("write unit tests for the parser", "train", "test-writer"),
+                ("draft the release notes for the build", "validation", "release-notes"),
+            ],
+        )
+        .cases(
+            "test-writer",
+            &[
+                ("write unit tests for the parser module", ""),
+                ("unit tests for the build script", ""),
+                ("mock the dependencies in these tests", ""),
+            ],
+            &[],
+        )
+        .cases(
+            "release-notes",
+            &[("draft release notes for 2.0", ""), ("summarise the merged pull requests", "")],
+            &[],
+        )
+}
+
+#[test]
+fn keyword_stuffing_that_steals_a_siblings_prompt_is_never_recommended() {
+    let cat = near_miss();
+    let r = tune(&cat.root(), &["ci-debug", "--format", "json"]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    let doc = json_of(&r);
+    let candidates: Vec<&Value> = doc["rounds"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|r| r["candidates"].as_array().unwrap())
+        .collect();
+    let adds = |c: &Value, w: &str| c["adds"].as_array().unwrap().iter().any(|a| a["word"] == w);
+    // the stuffed candidate was scored: it wins more train prompts, and
+    // costs test-writer a prompt
+    let stuffed = candidates
+        .iter()
+        .find(|c| adds(c, "unit") && adds(c, "runner"))
+        .expect("a candidate adding both words");
+    assert_eq!(
+        stuffed["figures"]["train_rank1"],
+        json!({"passed": 4, "of": 4})
+    );
+    assert_eq!(stuffed["figures"]["siblings_lost"], 1);
+    assert!(
+        stuffed["why_not"][0]
+            .as_str()
+            .unwrap()
+            .starts_with("costs other skills 1 prompt")
+    );
+    // the recommendation is the runner alone
+    let rec = &doc["recommended"];
+    assert_eq!(
+        rec["description"],
+        "Debugs failing CI pipelines and broken build workflows. Use for runner."
+    );
+    assert_eq!(rec["figures"]["siblings_lost"], 0);
+    assert_eq!(rec["figures"]["validation"], json!({"passed": 3, "of": 3}));
+    assert!(!rec["description"].as_str().unwrap().contains("unit"));
+}
+
+#[test]
+fn an_unlabelled_set_is_split_alternately_and_says_how_to_keep_the_split() {
+    let cat = Cat::new()
+        .skill(
+            "log-search",
+            "name: log-search\ndescription: Searches logs, traces and metrics for errors.",
+        )
+        .skill(
+            "kpi-charts",
+            "name: kpi-charts\ndescription: Draws charts and plots of product KPIs for a report.",
+        )
+        .cases(
+            "log-search",
+            &[
+                ("grep this exception in the server output", ""),
+                ("which exception crashed the worker", ""),
+                ("find the exception in the worker output", ""),
+                ("search the logs for errors", ""),
+                ("an exception keeps crashing the job", ""),
+            ],
+            &[
+                ("draw a chart of revenue", "", "kpi-charts"),
+                ("plot the KPIs", "", "kpi-charts"),
+            ],
+        )
+        .cases("kpi-charts", &[("draw a chart of the KPIs", "")], &[]);
+    let r = tune(&cat.root(), &["log-search"]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stdout.contains("split    no prompt has a `split`, so tune split them: in file order, the 1st, 3rd, 5th … prompt of each side is train, the 2nd, 4th, 6th … validation: train 4 (3 should, 1 should-not), validation 3 (2 should, 1 should-not)"),
+        "{}",
+        r.stdout
+    );
+    // the lines of the 1st, 3rd, 5th positive and 1st negative, and of
+    // the 2nd, 4th positive and 2nd negative
+    let file = cat.read("evals/cases/log-search.json");
+    let line = |p: &str| {
+        file.lines()
+            .position(|l| l.contains(&format!("\"{p}\"")))
+            .map(|i| i + 1)
+            .unwrap()
+    };
+    let lines = |ps: &[&str]| {
+        let mut v: Vec<usize> = ps.iter().map(|p| line(p)).collect();
+        v.sort_unstable();
+        v.iter()
+            .map(usize::to_string)
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let train = lines(&[
+        "grep this exception in the server output",
+        "find the exception in the worker output",
+        "an exception keeps crashing the job",
+        "draw a chart of revenue",
+    ]);
+    let validation = lines(&[
+        "which exception crashed the worker",
+        "search the logs for errors",
+        "plot the KPIs",
+    ]);
+    assert!(
+        r.stdout.contains(&format!("to keep this split, in evals/cases/log-search.json add `\"split\": \"train\"` to the prompts on lines {train} and `\"split\": \"validation\"` to those on lines {validation}")),
+        "{}\n{file}",
+        r.stdout
+    );
+    // validation prompts (the 2nd and 4th positive) are not shown
+    assert!(!r.stdout.contains("which exception crashed the worker"));
+    assert!(!r.stdout.contains("search the logs for errors"));
+    // stable: the same split again
+    let again = tune(&cat.root(), &["log-search", "--format", "json"]);
+    let doc = json_of(&again);
+    assert_eq!(doc["split"]["source"], "alternating");
+    let v: Vec<String> = doc["split"]["to_label"][0]["validation"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n.to_string())
+        .collect();
+    assert_eq!(v.join(", "), validation);
+    assert_eq!(
+        json_of(&tune(&cat.root(), &["log-search", "--format", "json"])),
+        doc
+    );
+}
+
+#[test]
+fn a_plugin_is_tuned_within_its_own_installation() {
+    let plugin = |cat: Cat, p: &str, name: &str, d: &str| {
+        cat.skill_at(
+            &format!("plugins/{p}/skills"),
+            name,
+            &format!("name: {name}\ndescription: {d}"),
+        )
+    };
+    let cat = Cat::new();
+    let cat = plugin(
+        cat,
+        "qa",
+        "test-doctor",
+        "Diagnoses unreliable tests that pass and fail at random.",
+    );
+    let cat = plugin(
+        cat,
+        "qa",
+        "ci-debug",
+        "Debugs failing CI pipelines and test runs.",
+    );
+    // another plugin says "flaky": never in the same listing as qa's skills
+    let cat = plugin(
+        cat,
+        "web",
+        "flaky-network",
+        "Retries flaky network calls in the browser.",
+    );
+    let cat = cat
+        .cases(
+            "test-doctor",
+            &[
+                ("the CI tests are flaky", "train"),
+                ("flaky tests in the CI run", "train"),
+                ("a flaky test again in CI", "validation"),
+                ("tests pass and fail at random", "validation"),
+            ],
+            &[],
+        )
+        .cases("ci-debug", &[("debug the failing CI pipeline", "")], &[])
+        .cases(
+            "flaky-network",
+            &[("retry the flaky network calls", "")],
+            &[],
+        );
+    let r = tune(&cat.root(), &["test-doctor", "--format", "json"]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    let doc = json_of(&r);
+    assert_eq!(doc["install"], "plugin `qa`");
+    // the other plugin's prompt is not a sibling of this installation
+    assert_eq!(
+        doc["current"]["figures"]["siblings"],
+        json!({"passed": 1, "of": 1})
+    );
+    assert_eq!(
+        doc["current"]["figures"]["train_rank1"],
+        json!({"passed": 0, "of": 2})
+    );
+    // the competitor is qa's own skill, under Claude Code's plugin name
+    assert_eq!(doc["train"][0]["first"], "qa:ci-debug");
+    let rec = &doc["recommended"];
+    assert_eq!(rec["figures"]["validation"], json!({"passed": 2, "of": 2}));
+    assert_eq!(rec["figures"]["siblings_lost"], 0);
+    assert_eq!(rec["figures"]["train_rank1"]["passed"], 1);
+    let human = tune(&cat.root(), &["test-doctor"]);
+    assert!(
+        human
+            .stdout
+            .contains("as Claude Code lists the catalog (plugin `qa`, routed as installed)"),
+        "{}",
+        human.stdout
+    );
+}
+
+/// `log-search`: round 1 adds the word three failing positives share and
+/// wins a validation prompt; round 2 takes a word the negatives share out
+/// of a list and wins only train prompts.
+fn two_rounds() -> Cat {
+    Cat::new()
+        .skill(
+            "log-search",
+            "name: log-search\ndescription: Searches logs, traces and metrics for errors.",
+        )
+        .skill(
+            "kpi-charts",
+            "name: kpi-charts\ndescription: Draws charts and plots of product KPIs for a report.",
+        )
+        .skill(
+            "alerting",
+            "name: alerting\ndescription: Sets up paging alerts and on-call rotations.",
+        )
+        .cases(
+            "log-search",
+            &[
+                ("grep this exception in the server output", "train"),
+                ("find the exception in the worker output", "train"),
+                ("an exception keeps crashing the job", "train"),
+                ("search the logs for errors", "train"),
+                ("which exception crashed the worker", "validation"),
+                ("find errors in the traces", "validation"),
+            ],
+            &[
+                ("export the metrics to a spreadsheet", "train", ""),
+                ("how are the metrics computed", "train", ""),
+                ("set up an alert on the metrics", "validation", "alerting"),
+            ],
+        )
+        .cases(
+            "kpi-charts",
+            &[
+                ("draw a chart of the KPIs", ""),
+                ("plot revenue for the report", ""),
+            ],
+            &[],
+        )
+        .cases(
+            "alerting",
+            &[
+                ("page me when the site is down", ""),
+                ("set up the on-call rotation", ""),
+            ],
+            &[],
+        )
+}
+
+#[test]
+fn the_round_with_the_best_validation_wins_not_the_last() {
+    let cat = two_rounds();
+    for args in [vec!["log-search"], vec!["log-search", "--rounds", "4"]] {
+        let mut a = args.clone();
+        a.extend(["--format", "json"]);
+        let r = tune(&cat.root(), &a);
+        assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+        let doc = json_of(&r);
+        let rounds = doc["rounds"].as_array().unwrap();
+        assert_eq!(rounds.len(), 2, "{args:?}");
+        let pick = |r: &Value| r["candidates"][r["picked"].as_u64().unwrap() as usize].clone();
+        assert_eq!(pick(&rounds[0])["kind"], "clause");
+        assert_eq!(pick(&rounds[1])["kind"], "removal");
+        assert_eq!(
+            pick(&rounds[1])["figures"]["train_negatives"],
+            json!({"passed": 2, "of": 2})
+        );
+        // round 2 gains on train only: round 1 keeps the win
+        assert_eq!(doc["best_round"], 1);
+        assert_eq!(doc["recommended"]["round"], 1);
+        assert_eq!(
+            doc["recommended"]["description"],
+            "Searches logs, traces and metrics for errors. Use for exception."
+        );
+        assert_eq!(doc["stop"], "round 3: every train prompt passes");
+    }
+    // one round only
+    let doc = json_of(&tune(
+        &cat.root(),
+        &["log-search", "--rounds", "1", "--format", "json"],
+    ));
+    assert_eq!(doc["rounds"].as_array().unwrap().len(), 1);
+    assert_eq!(doc["stop"], "1 round run");
+}
+
+#[test]
+fn bad_input_gets_a_clear_message_and_exit_code() {
+    let cat = flaky(FOLDED);
+    let root = cat.root();
+    // an unknown skill: 2
+    let r = tune(&root, &["no-such-skill"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(
+        r.stderr.contains("no skill named `no-such-skill`"),
+        "{}",
+        r.stderr
+    );
+    assert!(
+        r.stderr
+            .contains("skills here: ci-debug, release-notes, test-doctor, test-writer"),
+        "{}",
+        r.stderr
+    );
+    // a skill without prompts: 2, and how to write some
+    let r = tune(&root, &["release-notes"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(
+        r.stderr
+            .contains("`release-notes` has no trigger prompts to tune against"),
+        "{}",
+        r.stderr
+    );
+    assert!(
+        r.stderr.contains("skillsift init release-notes"),
+        "{}",
+        r.stderr
+    );
+    // unlabelled prompts of which every train prompt passes: nothing to tune, 0
+    let r = tune(&root, &["test-writer"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stdout
+            .contains("stopped  nothing to tune: every train prompt passes"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout
+            .contains("no candidate is recommended; nothing to write"),
+        "{}",
+        r.stdout
+    );
+    // --rounds 0, and a single skill folder: 2
+    assert_eq!(tune(&root, &["test-doctor", "--rounds", "0"]).code, 2);
+    let r = tune(&root.join("skills/test-doctor"), &["test-doctor"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(
+        r.stderr.contains("tune needs the catalog folder"),
+        "{}",
+        r.stderr
+    );
+    // labels without a validation prompt: not enough evidence, 3
+    let cat = Cat::new()
+        .skill("a", "name: a\ndescription: Parses server logs.")
+        .skill("b", "name: b\ndescription: Draws charts.")
+        .cases(
+            "a",
+            &[
+                ("parse the logs", "train"),
+                ("read the nginx logs", "train"),
+            ],
+            &[],
+        );
+    let r = tune(&cat.root(), &["a"]);
+    assert_eq!(r.code, 3, "{}", r.stderr);
+    assert!(
+        r.stderr.contains("`a`: no validation prompt"),
+        "{}",
+        r.stderr
+    );
+    assert!(
+        r.stderr.contains("\"split\": \"validation\""),
+        "{}",
+        r.stderr
+    );
+}
+
+#[test]
+fn behavioral_dry_run_counts_the_runs_and_shows_no_prompt() {
+    let cat = flaky(FOLDED);
+    let r = tune(
+        &cat.root(),
+        &["test-doctor", "--behavioral", "--dry-run", "--trials", "2"],
+    );
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stdout.contains("model    --behavioral would run 4 validation prompts × 2 trials × 2 descriptions (current, recommended) = 16 runs of Claude Code"),
+        "{}",
+        r.stdout
+    );
+    for p in HELD_OUT {
+        assert!(!r.stdout.contains(p), "{p:?}: {}", r.stdout);
+    }
+    assert_eq!(
+        tune(
+            &cat.root(),
+            &["test-doctor", "--behavioral", "--dry-run", "--write"]
+        )
+        .code,
+        2
+    );
+}
