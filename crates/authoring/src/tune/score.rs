@@ -91,6 +91,9 @@ pub struct Figures {
     /// Validation prompts that pass (positives ranking first, negatives
     /// passing their check): counts only.
     pub validation: Count,
+    /// Validation positives whose skill ranks strictly first (of
+    /// `validation`).
+    pub validation_rank1: Count,
     /// Other skills' prompts that pass.
     pub siblings: Count,
     /// Other skills' prompts that pass with the current description and
@@ -271,6 +274,7 @@ impl<'c> Context<'c> {
             train_top_k: Count::default(),
             train_negatives: Count::default(),
             validation: Count::default(),
+            validation_rank1: Count::default(),
             siblings: Count::default(),
             siblings_lost: 0,
             siblings_gained: 0,
@@ -322,10 +326,11 @@ impl<'c> Context<'c> {
             });
         }
         for k in &self.validation {
-            let passed = by_key
-                .get(k)
-                .filter(|_| own_doc.is_some())
-                .is_some_and(|p| pass(p));
+            let r = by_key.get(k).filter(|_| own_doc.is_some());
+            let passed = r.is_some_and(|p| pass(p));
+            if case_of(k).is_some_and(|t| t.side == Side::Positive) {
+                f.validation_rank1.add(passed);
+            }
             f.validation.add(passed);
             f.validation_each.push(passed);
         }
