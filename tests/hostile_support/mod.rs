@@ -451,9 +451,10 @@ impl Hostile {
 /// The standard matrix over `catalog` for `skill`: `check` in every
 /// format (and `--no-route`, `--diff`), `listing` for every client and
 /// format, `rank` (and `--explain`, json), `cases`, `init --dry-run`,
-/// the Tier 3 dry run (human and json), `report` (to a file and to
-/// stdout), then the writing ones: Tier 3 runs of a shard each with the
-/// fake `claude` and with the fake runner, `init`.
+/// the Tier 3 dry run (human and json), `tune` (human, json, the
+/// `--behavioral` dry run), `report` (to a file and to stdout), then the
+/// writing ones: Tier 3 runs of a shard each with the fake `claude` and
+/// with the fake runner, `tune --write`, `init`.
 pub fn matrix(skill: &str) -> Vec<Case> {
     let mut v = Vec::new();
     for format in ["human", "json", "github", "sarif", "junit"] {
@@ -511,6 +512,18 @@ pub fn matrix(skill: &str) -> Vec<Case> {
             format,
         ]));
     }
+    for format in ["human", "json"] {
+        v.push(Case::new(["tune", skill, "catalog", "--format", format]));
+    }
+    v.push(Case::new([
+        "tune",
+        skill,
+        "catalog",
+        "--behavioral",
+        "--dry-run",
+        "--trials",
+        "1",
+    ]));
     // the report is written beside its output first, then renamed
     v.push(Case::new(["report", "catalog", "-o", "user/report.html"]).user_path("user"));
     v.push(Case::new(["report", "catalog", "-o", "-"]));
@@ -547,6 +560,7 @@ pub fn matrix(skill: &str) -> Vec<Case> {
         ])
         .starts(&["git", "fake-runner"]),
     );
+    v.push(Case::new(["tune", skill, "catalog", "--write"]));
     v.push(Case::new(["init", skill, "catalog"]));
     v
 }
