@@ -236,11 +236,40 @@ pub fn sort_diagnostics(diags: &mut Vec<Diagnostic>) {
 /// Maps byte offsets of one text to 1-based line and column numbers.
 ///
 /// Lines end at `\n`, `\r\n` or a lone `\r`; columns count Unicode scalar
-/// values from the start of the line.
+/// values from the start of the line. A column costs no recount of the
+/// line: an ASCII text's column is its byte distance from the line start,
+/// and any other text keeps a count of scalar values per 256-byte block,
+/// so a lookup reads at most two blocks however long the line is (a case
+/// file of 4 MiB on one line stays linear).
 #[derive(Debug, Clone)]
 pub struct LineIndex {
     /// Byte offset where each line starts.
     starts: Vec<usize>,
+    /// Empty for an ASCII text; otherwise `blocks[k]` is the number of
+    /// scalar values that start in bytes `0..k * BLOCK`.
+    blocks: Vec<usize>,
+}
+
+/// Bytes per block of [`LineIndex::blocks`].
+const BLOCK: usize = 256;
+
+/// Bytes of `bytes` that start a scalar value (not UTF-8 continuation bytes).
+fn scalar_starts(bytes: &[u8]) -> usize {
+    bytes.iter().filter(|&&b| (b as i8) >= -0x40).count()
+}
+
+fn column_blocks(text: &str) -> Vec<usize> {
+    if text.is_ascii() {
+        return Vec::new();
+    }
+    let mut blocks = Vec::with_capacity(text.len() / BLOCK + 1);
+    let mut total = 0;
+    blocks.push(0);
+    for chunk in text.as_bytes().chunks(BLOCK) {
+        total += scalar_starts(chunk);
+        blocks.push(total);
+    }
+    blocks
 }
 
 impl LineIndex {
@@ -251,7 +280,8 @@ impl LineIndex {
             // LF only (most files): a vectorised search for each `\n`.
             starts.extend(memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| i + 1));
             starts.shrink_to_fit();
-            return LineIndex { starts };
+            let blocks = column_blocks(text);
+            return LineIndex { starts, blocks };
         }
         let bytes = text.as_bytes();
         let mut i = 0;
@@ -269,7 +299,17 @@ impl LineIndex {
             i += 1;
         }
         starts.shrink_to_fit();
-        LineIndex { starts }
+        let blocks = column_blocks(text);
+        LineIndex { starts, blocks }
+    }
+
+    /// Scalar values that start in `text[..offset]`.
+    fn scalars_before(&self, text: &str, offset: usize) -> usize {
+        if self.blocks.is_empty() {
+            return offset;
+        }
+        let k = offset / BLOCK;
+        self.blocks[k] + scalar_starts(&text.as_bytes()[k * BLOCK..offset])
     }
 
     /// Number of lines (a trailing line break does not open a new line).
@@ -289,7 +329,7 @@ impl LineIndex {
         let offset = floor_char_boundary(text, offset.min(text.len()));
         let line = self.starts.partition_point(|&s| s <= offset).max(1);
         let start = self.starts[line - 1];
-        let col = text[start..offset].chars().count() + 1;
+        let col = self.scalars_before(text, offset) - self.scalars_before(text, start) + 1;
         (line as u32, col as u32)
     }
 
@@ -333,6 +373,27 @@ pub fn floor_char_boundary(s: &str, mut i: usize) -> usize {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn indexed_columns_equal_a_recount_at_every_offset() {
+        let long: String = "ab\u{e9}\u{1F600}c".repeat(300);
+        for text in [
+            "plain ascii\nsecond line\r\nthird\rfourth".to_string(),
+            format!("{long}\n{long}\r\n\u{e9}{long}"),
+            "\u{e9}".repeat(1000),
+        ] {
+            let idx = LineIndex::new(&text);
+            for offset in 0..=text.len() {
+                if !text.is_char_boundary(offset) {
+                    continue;
+                }
+                let line = idx.starts.partition_point(|&s| s <= offset).max(1);
+                let start = idx.starts[line - 1];
+                let want = text[start..offset].chars().count() as u32 + 1;
+                assert_eq!(idx.line_col(&text, offset), (line as u32, want), "{offset}");
+            }
+        }
+    }
+
     use super::*;
 
     #[test]
