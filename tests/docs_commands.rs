@@ -531,3 +531,89 @@ fn the_console_blocks_of_the_docs_print_what_they_show() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     assert!(ran >= 2, "ran {ran} console blocks");
 }
+
+/// A path only a clone has: a page of docs/ or ARCHITECTURE.md.
+fn names_a_repository_page(text: &str) -> Option<String> {
+    let page = regex::Regex::new(r"\bdocs/[A-Za-z0-9_-]+\.md\b|\bARCHITECTURE\.md\b").unwrap();
+    page.find(text).map(|m| m.as_str().to_string())
+}
+
+/// An installed user has no docs/ and no ARCHITECTURE.md: no help, rule
+/// text, error or hint names them (they name `skillsift rule ID`,
+/// `skillsift schema …` or `--help` instead).
+#[test]
+fn no_message_names_a_file_an_installed_user_lacks() {
+    let run = |args: &[&str]| {
+        let out = assert_cmd::Command::cargo_bin("skillsift")
+            .unwrap()
+            .args(args)
+            .env("NO_COLOR", "1")
+            .output()
+            .unwrap();
+        format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        )
+    };
+    let mut failures = Vec::new();
+    let mut check = |what: String, text: &str| {
+        if let Some(page) = names_a_repository_page(text) {
+            failures.push(format!("{what} names {page}"));
+        }
+    };
+    // Every subcommand's help, and every rule's documentation.
+    let cmd = cli::Cli::command();
+    check("`skillsift --help`".into(), &run(&["--help"]));
+    for sub in cmd.get_subcommands() {
+        let name = sub.get_name();
+        check(
+            format!("`skillsift {name} --help`"),
+            &run(&[name, "--help"]),
+        );
+    }
+    let rules = run(&["rules"]);
+    let ids: Vec<&str> = rules
+        .lines()
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|w| w.starts_with("SG") && w.len() == 5)
+        .collect();
+    assert!(
+        ids.len() > 100,
+        "`skillsift rules` listed {} rules",
+        ids.len()
+    );
+    for id in ids {
+        check(format!("`skillsift rule {id}`"), &run(&["rule", id]));
+    }
+    // Every message and hint: the string literals of the code outside its
+    // tests (a comment may name a page: contributors have the clone).
+    let mut sources = Vec::new();
+    let mut dirs = vec![root().join("src")];
+    for entry in std::fs::read_dir(root().join("crates")).unwrap() {
+        dirs.push(entry.unwrap().path().join("src"));
+    }
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let p = entry.unwrap().path();
+            if p.is_dir() {
+                dirs.push(p);
+            } else if p.extension().is_some_and(|e| e == "rs") {
+                sources.push(p);
+            }
+        }
+    }
+    sources.sort();
+    for p in sources {
+        let text = std::fs::read_to_string(&p).unwrap();
+        let code = text.split("#[cfg(test)]").next().unwrap();
+        for (n, line) in code.lines().enumerate() {
+            if line.trim_start().starts_with("//") || !line.contains('"') {
+                continue;
+            }
+            let rel = p.strip_prefix(root()).unwrap().display().to_string();
+            check(format!("{rel}:{}", n + 1), line);
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

@@ -616,7 +616,7 @@ impl Config {
                 "{origin}{place}: invalid configuration: {}",
                 e.message()
             ))
-            .with_help("see the configuration reference in docs/configuration.md, or `skillsift schema config`")
+            .with_help("`skillsift schema config` gives every key of skillsift.toml, its type and its default")
         })?;
         config.validate(origin)?;
         Ok(config)

@@ -468,7 +468,7 @@ fn suite_to_run<'a>(
             skill.rel_dir
         ))
         .with_help(
-            "write evals: `evals/cases/<skill>.json` or the skill's own `evals/evals.json` (`skillsift init SKILL` starts a trigger set; ARCHITECTURE.md, \"Case files\", has the format)",
+            "write evals: `evals/cases/<skill>.json` or the skill's own `evals/evals.json` (`skillsift init SKILL` starts a trigger set; `skillsift schema cases` and `skillsift schema evals` give the formats)",
         )
     })?;
     refuse_invalid_case_files(catalog, config, suite)?;

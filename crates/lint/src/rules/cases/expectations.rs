@@ -67,8 +67,8 @@ rule! {
     /// `file_contains`, `file_matches`, `command`, `answer_contains`,
     /// `answer_matches`, `answer_json`, `tool_called`, `tool_not_called`,
     /// `tool_refused`, `skill_loaded`, `skill_not_loaded`, `max_turns`,
-    /// `max_tokens` (docs/tier3-gates.md, "Deterministic checks"). A near miss gets a
-    /// "did you mean".
+    /// `max_tokens` (`skillsift schema cases` gives each one's fields). A
+    /// near miss gets a "did you mean".
     ///
     /// ## Why is this bad?
     /// A check skillsift does not know cannot be run; the eval would have

@@ -21,8 +21,8 @@ rule! {
     /// `#region`, `cspell`), and comments that say nothing of the kind
     /// (section labels, notes to the author).
     ///
-    /// Part of the SG700–SG749 family (hostile skills; see
-    /// `docs/security.md`).
+    /// Part of the SG700–SG749 family (hostile skills: content that hides
+    /// from a reviewer but reaches the model; `skillsift rules` lists them).
     ///
     /// ## Why is this bad?
     /// The model reads the comment; the rendered Markdown a reviewer reads

@@ -15,8 +15,8 @@ rule! {
     /// as escapes (`"\u202e"`, `"\U000E0041"`) are reported here too (SG701
     /// reports them where they are raw in the file).
     ///
-    /// Part of the SG700–SG749 family (hostile skills; see
-    /// `docs/security.md`).
+    /// Part of the SG700–SG749 family (hostile skills: content that hides
+    /// from a reviewer but reaches the model; `skillsift rules` lists them).
     ///
     /// ## Why is this bad?
     /// These values reach every client's listing, the model, and every

@@ -27,8 +27,8 @@ rule! {
     /// nor is a download piped to a filter (`| jq`, `| python3 -m
     /// json.tool`, `| tar xz`).
     ///
-    /// Part of the SG700–SG749 family (hostile skills; see
-    /// `docs/security.md`).
+    /// Part of the SG700–SG749 family (hostile skills: content that hides
+    /// from a reviewer but reaches the model; `skillsift rules` lists them).
     ///
     /// ## Why is this bad?
     /// The agent runs what the skill tells it to, often without a prompt

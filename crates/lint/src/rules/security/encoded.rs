@@ -18,8 +18,8 @@ rule! {
     /// Markdown or code (lock files, JSON, SVG). A sha256 (64 hex digits),
     /// a sha512 (128) or a git hash is shorter than a run.
     ///
-    /// Part of the SG700–SG749 family (hostile skills; see
-    /// `docs/security.md`).
+    /// Part of the SG700–SG749 family (hostile skills: content that hides
+    /// from a reviewer but reaches the model; `skillsift rules` lists them).
     ///
     /// ## Why is this bad?
     /// A reviewer cannot read an encoded blob; a model can decode it and

@@ -21,8 +21,8 @@ rule! {
     /// It names each code point and its column, and shows the line as it
     /// renders (those characters dropped) and as it is (escaped).
     ///
-    /// Part of the SG700–SG749 family (hostile skills; see
-    /// `docs/security.md`).
+    /// Part of the SG700–SG749 family (hostile skills: content that hides
+    /// from a reviewer but reaches the model; `skillsift rules` lists them).
     ///
     /// ## Why is this bad?
     /// The model reads every code point; the reviewer reads the rendering.

@@ -24,8 +24,8 @@ rule! {
     /// annotations, and the human report's source snippet shows it masked
     /// with `*`.
     ///
-    /// Part of the SG700–SG749 family (hostile skills; see
-    /// `docs/security.md`).
+    /// Part of the SG700–SG749 family (hostile skills: content that hides
+    /// from a reviewer but reaches the model; `skillsift rules` lists them).
     ///
     /// ## Why is this bad?
     /// Skills are copied between repositories by the thousand: a key in

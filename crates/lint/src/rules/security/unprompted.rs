@@ -21,8 +21,8 @@ rule! {
     /// Each such command is also read by SG705 (download and execute) and
     /// SG704 (secrets); a secret in one is masked in this list.
     ///
-    /// Part of the SG700–SG749 family (hostile skills; see
-    /// `docs/security.md`).
+    /// Part of the SG700–SG749 family (hostile skills: content that hides
+    /// from a reviewer but reaches the model; `skillsift rules` lists them).
     ///
     /// ## Why is this bad?
     /// It is not bad in itself: hooks and dynamic context are features.
