@@ -338,21 +338,37 @@ fn routes_the_catalog(client: Client) {
 }
 
 #[test]
+#[cfg_attr(
+    skillsift_missing_claude,
+    ignore = "needs `claude` (Claude Code) on PATH or at SKILLSIFT_CLAUDE; bash .ci/run installs the pinned version"
+)]
 fn claude_code_routes_the_catalog_beside_tier_2() {
     routes_the_catalog(Client::Claude);
 }
 
 #[test]
+#[cfg_attr(
+    skillsift_missing_codex,
+    ignore = "needs `codex` (Codex CLI) on PATH or at SKILLSIFT_CODEX; bash .ci/run installs the pinned version"
+)]
 fn codex_routes_the_catalog_beside_tier_2() {
     routes_the_catalog(Client::Codex);
 }
 
 #[test]
+#[cfg_attr(
+    skillsift_missing_gemini,
+    ignore = "needs `gemini` (Gemini CLI) on PATH or at SKILLSIFT_GEMINI; bash .ci/run installs the pinned version"
+)]
 fn gemini_cli_routes_the_catalog_beside_tier_2() {
     routes_the_catalog(Client::Gemini);
 }
 
 #[test]
+#[cfg_attr(
+    skillsift_missing_opencode,
+    ignore = "needs `opencode` on PATH or at SKILLSIFT_OPENCODE; bash .ci/run installs the pinned version"
+)]
 fn opencode_routes_the_catalog_beside_tier_2() {
     routes_the_catalog(Client::Opencode);
 }
@@ -525,6 +541,10 @@ fn the_report_draws_the_latest_routing_json_beside_the_matrix() {
 /// A copy of a catalog skill where every Codex run would see it (the
 /// user's `~/.agents/skills/`) stops the run before the canary, exit 2.
 #[test]
+#[cfg_attr(
+    skillsift_missing_codex,
+    ignore = "needs `codex` (Codex CLI) on PATH or at SKILLSIFT_CODEX; bash .ci/run installs the pinned version"
+)]
 fn codex_refuses_a_personal_copy_of_a_catalog_skill() {
     let Some(cli) = real_client::cli("codex") else {
         return;

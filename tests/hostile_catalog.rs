@@ -17,6 +17,10 @@ use hostile::{Case, Hostile, strace_available};
 /// The harness itself: the demo catalog, as it is, through every
 /// subcommand and format, keeps every promise.
 #[test]
+#[cfg_attr(
+    skillsift_missing_strace,
+    ignore = "needs strace on PATH (apt-get install strace)"
+)]
 fn the_demo_catalog_keeps_every_promise_in_every_command() {
     if !strace_available() {
         return;
@@ -41,6 +45,10 @@ fn the_demo_catalog_keeps_every_promise_in_every_command() {
 /// fixture leading to a file outside, which holds a secret, and a SKILL.md
 /// leading to the process's environment. No command reads them.
 #[test]
+#[cfg_attr(
+    skillsift_missing_strace,
+    ignore = "needs strace on PATH (apt-get install strace)"
+)]
 fn links_out_of_skills_cases_and_fixtures_are_never_followed() {
     if !strace_available() {
         return;
@@ -79,6 +87,10 @@ fn links_out_of_skills_cases_and_fixtures_are_never_followed() {
 /// The harness fails a run that breaks a promise: a program the case did
 /// not name, a read outside the catalog, a secret in the output.
 #[test]
+#[cfg_attr(
+    skillsift_missing_strace,
+    ignore = "needs strace on PATH (apt-get install strace)"
+)]
 fn the_harness_fails_a_run_that_breaks_a_promise() {
     if !strace_available() {
         return;

@@ -17,6 +17,10 @@ const POSITIVE: &str = "The invoice total is off by a cent, fix it";
 const NEGATIVE: &str = "Update the architecture diagram in the docs";
 
 #[test]
+#[cfg_attr(
+    skillsift_missing_claude,
+    ignore = "needs `claude` (Claude Code) on PATH or at SKILLSIFT_CLAUDE; bash .ci/run installs the pinned version"
+)]
 fn loads_count_in_with_runs_only_and_each_graded_run_costs_one_grader_request() {
     let Some(claude) = real_client::cli("claude") else {
         return;
@@ -149,6 +153,10 @@ fn skill_results(e: &Endpoint) -> Vec<(bool, String)> {
 }
 
 #[test]
+#[cfg_attr(
+    skillsift_missing_claude,
+    ignore = "needs `claude` (Claude Code) on PATH or at SKILLSIFT_CLAUDE; bash .ci/run installs the pinned version"
+)]
 fn a_model_guessing_the_skill_in_the_baseline_loads_nothing_and_the_iteration_stands() {
     let Some(claude) = real_client::cli("claude") else {
         return;
@@ -185,6 +193,10 @@ fn a_model_guessing_the_skill_in_the_baseline_loads_nothing_and_the_iteration_st
 }
 
 #[test]
+#[cfg_attr(
+    skillsift_missing_claude,
+    ignore = "needs `claude` (Claude Code) on PATH or at SKILLSIFT_CLAUDE; bash .ci/run installs the pinned version"
+)]
 fn append_system_prompt_mode_counts_no_failed_load_and_reports_no_trigger_statistics() {
     let Some(claude) = real_client::cli("claude") else {
         return;
@@ -214,6 +226,10 @@ fn append_system_prompt_mode_counts_no_failed_load_and_reports_no_trigger_statis
 }
 
 #[test]
+#[cfg_attr(
+    skillsift_missing_claude,
+    ignore = "needs `claude` (Claude Code) on PATH or at SKILLSIFT_CLAUDE; bash .ci/run installs the pinned version"
+)]
 fn nothing_personal_reaches_a_run_and_a_renamed_personal_copy_is_never_loaded() {
     let Some(claude) = real_client::cli("claude") else {
         return;
@@ -319,6 +335,10 @@ fn lab_with_a_fixture_copy(claude: &std::path::Path, folder: &str, script: Scrip
 }
 
 #[test]
+#[cfg_attr(
+    skillsift_missing_claude,
+    ignore = "needs `claude` (Claude Code) on PATH or at SKILLSIFT_CLAUDE; bash .ci/run installs the pinned version"
+)]
 fn a_copy_in_the_fixtures_under_another_folder_name_is_refused_before_any_run() {
     let Some(claude) = real_client::cli("claude") else {
         return;
@@ -334,6 +354,10 @@ fn a_copy_in_the_fixtures_under_another_folder_name_is_refused_before_any_run() 
 }
 
 #[test]
+#[cfg_attr(
+    skillsift_missing_claude,
+    ignore = "needs `claude` (Claude Code) on PATH or at SKILLSIFT_CLAUDE; bash .ci/run installs the pinned version"
+)]
 fn a_run_that_loads_another_copy_stops_the_evaluation_at_once_naming_it() {
     let Some(claude) = real_client::cli("claude") else {
         return;
@@ -369,6 +393,10 @@ fn a_run_that_loads_another_copy_stops_the_evaluation_at_once_naming_it() {
 }
 
 #[test]
+#[cfg_attr(
+    skillsift_missing_claude,
+    ignore = "needs `claude` (Claude Code) on PATH or at SKILLSIFT_CLAUDE; bash .ci/run installs the pinned version"
+)]
 fn a_baseline_whose_listing_shows_the_skill_stops_the_evaluation_at_once() {
     let Some(claude) = real_client::cli("claude") else {
         return;
@@ -391,6 +419,10 @@ fn a_baseline_whose_listing_shows_the_skill_stops_the_evaluation_at_once() {
 }
 
 #[test]
+#[cfg_attr(
+    skillsift_missing_claude,
+    ignore = "needs `claude` (Claude Code) on PATH or at SKILLSIFT_CLAUDE; bash .ci/run installs the pinned version"
+)]
 fn an_invalid_grader_reply_is_retried_once_and_a_fenced_one_is_read() {
     let Some(claude) = real_client::cli("claude") else {
         return;
@@ -434,6 +466,10 @@ fn an_invalid_grader_reply_is_retried_once_and_a_fenced_one_is_read() {
 }
 
 #[test]
+#[cfg_attr(
+    skillsift_missing_claude,
+    ignore = "needs `claude` (Claude Code) on PATH or at SKILLSIFT_CLAUDE; bash .ci/run installs the pinned version"
+)]
 fn a_run_past_its_time_limit_has_no_evidence_and_leaves_nothing_behind() {
     let Some(claude) = real_client::cli("claude") else {
         return;
@@ -479,6 +515,10 @@ fn still_running_in(dir: &std::path::Path) -> bool {
 }
 
 #[test]
+#[cfg_attr(
+    skillsift_missing_claude,
+    ignore = "needs `claude` (Claude Code) on PATH or at SKILLSIFT_CLAUDE; bash .ci/run installs the pinned version"
+)]
 fn a_client_that_is_not_logged_in_stops_the_evaluation_at_the_canary_before_any_suite_run() {
     let Some(claude) = real_client::cli("claude") else {
         return;
@@ -503,6 +543,10 @@ fn a_client_that_is_not_logged_in_stops_the_evaluation_at_the_canary_before_any_
 }
 
 #[test]
+#[cfg_attr(
+    skillsift_missing_claude,
+    ignore = "needs `claude` (Claude Code) on PATH or at SKILLSIFT_CLAUDE; bash .ci/run installs the pinned version"
+)]
 fn a_trigger_run_stops_once_decided_and_runs_in_the_with_arm_only() {
     let Some(claude) = real_client::cli("claude") else {
         return;
@@ -517,6 +561,10 @@ fn a_trigger_run_stops_once_decided_and_runs_in_the_with_arm_only() {
 }
 
 #[test]
+#[cfg_attr(
+    skillsift_missing_claude,
+    ignore = "needs `claude` (Claude Code) on PATH or at SKILLSIFT_CLAUDE; bash .ci/run installs the pinned version"
+)]
 fn a_model_that_never_loads_a_skill_fails_the_canary_before_any_suite_run() {
     let Some(cli) = real_client::cli("claude") else {
         return;

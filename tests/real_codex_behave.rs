@@ -16,6 +16,10 @@ use serde_json::json;
 const POSITIVE: &str = "The invoice total is off by a cent, fix it";
 
 #[test]
+#[cfg_attr(
+    skillsift_missing_codex,
+    ignore = "needs `codex` (Codex CLI) on PATH or at SKILLSIFT_CODEX; bash .ci/run installs the pinned version"
+)]
 fn loads_count_in_with_runs_only_the_eval_is_graded_and_nothing_leaves_loopback() {
     let Some(codex) = real_client::cli("codex") else {
         return;
@@ -68,6 +72,10 @@ fn loads_count_in_with_runs_only_the_eval_is_graded_and_nothing_leaves_loopback(
 }
 
 #[test]
+#[cfg_attr(
+    any(skillsift_missing_claude, skillsift_missing_codex),
+    ignore = "needs `claude` (Claude Code) on PATH or at SKILLSIFT_CLAUDE; bash .ci/run installs the pinned version; needs `codex` (Codex CLI) on PATH or at SKILLSIFT_CODEX; bash .ci/run installs the pinned version"
+)]
 fn two_clients_run_the_same_cases_are_gated_each_and_merge_only_when_asked() {
     let (Some(codex), Some(claude)) = (real_client::cli("codex"), real_client::cli("claude"))
     else {
@@ -259,6 +267,10 @@ fn two_clients_run_the_same_cases_are_gated_each_and_merge_only_when_asked() {
 }
 
 #[test]
+#[cfg_attr(
+    skillsift_missing_codex,
+    ignore = "needs `codex` (Codex CLI) on PATH or at SKILLSIFT_CODEX; bash .ci/run installs the pinned version"
+)]
 fn a_trigger_run_stops_once_decided_and_runs_in_the_with_arm_only() {
     let Some(cli) = real_client::cli("codex") else {
         return;
@@ -273,6 +285,10 @@ fn a_trigger_run_stops_once_decided_and_runs_in_the_with_arm_only() {
 }
 
 #[test]
+#[cfg_attr(
+    skillsift_missing_codex,
+    ignore = "needs `codex` (Codex CLI) on PATH or at SKILLSIFT_CODEX; bash .ci/run installs the pinned version"
+)]
 fn a_model_that_never_loads_a_skill_fails_the_canary_before_any_suite_run() {
     let Some(cli) = real_client::cli("codex") else {
         return;

@@ -12,6 +12,10 @@ mod real_client;
 use std::path::Path;
 
 #[test]
+#[cfg_attr(
+    skillsift_missing_gemini,
+    ignore = "needs `gemini` (Gemini CLI) on PATH or at SKILLSIFT_GEMINI; bash .ci/run installs the pinned version"
+)]
 fn the_tricky_skills_are_listed_exactly_as_the_real_cli_lists_them() {
     let Some(gemini) = real_client::cli("gemini") else {
         return;
@@ -40,6 +44,10 @@ fn the_tricky_skills_are_listed_exactly_as_the_real_cli_lists_them() {
 }
 
 #[test]
+#[cfg_attr(
+    skillsift_missing_gemini,
+    ignore = "needs `gemini` (Gemini CLI) on PATH or at SKILLSIFT_GEMINI; bash .ci/run installs the pinned version"
+)]
 fn a_thousand_real_skills_are_listed_exactly_as_the_real_cli_lists_them() {
     let Some(gemini) = real_client::cli("gemini") else {
         return;

@@ -41,6 +41,10 @@ fn catalog() -> PathBuf {
 }
 
 #[test]
+#[cfg_attr(
+    skillsift_missing_chromium,
+    ignore = "needs Chromium on PATH or at SKILLSIFT_CHROMIUM (apt-get install chromium)"
+)]
 fn the_routing_report_works_in_chromium() {
     let Some(mut browser) = Browser::start() else {
         return;
@@ -127,6 +131,10 @@ fn the_routing_report_works_in_chromium() {
 }
 
 #[test]
+#[cfg_attr(
+    skillsift_missing_chromium,
+    ignore = "needs Chromium on PATH or at SKILLSIFT_CHROMIUM (apt-get install chromium)"
+)]
 fn hostile_text_stays_text_in_chromium() {
     let Some(mut browser) = Browser::start() else {
         return;
@@ -158,6 +166,10 @@ fn hostile_text_stays_text_in_chromium() {
 }
 
 #[test]
+#[cfg_attr(
+    skillsift_missing_chromium,
+    ignore = "needs Chromium on PATH or at SKILLSIFT_CHROMIUM (apt-get install chromium)"
+)]
 fn the_behavioral_report_works_in_chromium() {
     let Some(mut browser) = Browser::start() else {
         return;
