@@ -134,3 +134,199 @@ fn the_harness_fails_a_run_that_breaks_a_promise() {
         "the secret `SECRETVALUE` in stderr",
     );
 }
+
+/// The catalog's `skillsift.toml` is read as every file of the catalog's:
+/// a link out of the catalog (to a file holding a value a known key would
+/// echo, or to a device), a FIFO and a dangling link are refused by every
+/// command, exit 2, naming the file and what it is, with nothing of the
+/// content, and nothing outside opened.
+#[test]
+#[cfg_attr(
+    skillsift_missing_strace,
+    ignore = "needs strace on PATH (apt-get install strace)"
+)]
+fn a_configuration_that_is_no_file_of_the_catalogs_is_refused_by_every_command() {
+    if !strace_available() {
+        return;
+    }
+    type Make = fn(&mut Hostile);
+    let cases: [(&str, Make, &str); 4] = [
+        (
+            "a link out",
+            |h| {
+                let outside = h.outside("x.toml", "[route]\nlanguage = \"SECRETVALUE\"\n");
+                h.secret("SECRETVALUE");
+                h.link("skillsift.toml", &outside);
+            },
+            "skillsift.toml: leads outside the catalog",
+        ),
+        (
+            "a link to /dev/zero",
+            |h| h.link("skillsift.toml", "/dev/zero"),
+            "skillsift.toml: leads outside the catalog (to /dev/zero)",
+        ),
+        (
+            "a FIFO",
+            |h| h.fifo("skillsift.toml"),
+            "skillsift.toml: is a FIFO, not a regular file",
+        ),
+        (
+            "a dangling link",
+            |h| h.link("skillsift.toml", "nowhere.toml"),
+            "skillsift.toml: is a link to nowhere.toml, which does not exist",
+        ),
+    ];
+    for (what, make, message) in cases {
+        let mut h = Hostile::demo();
+        make(&mut h);
+        for r in h.every_command() {
+            assert_eq!(r.code, Some(2), "{what}: {}: {}", r.what, r.stderr());
+            assert!(
+                r.stderr().contains(message),
+                "{what}: {}: {}",
+                r.what,
+                r.stderr()
+            );
+            assert!(
+                r.started().is_empty(),
+                "{what}: {}: {:?}",
+                r.what,
+                r.started()
+            );
+        }
+    }
+}
+
+/// `--config` names the user's file: anywhere (a link too), but never a
+/// device or FIFO, which would be read until memory runs out or waited on
+/// forever.
+#[test]
+#[cfg_attr(
+    skillsift_missing_strace,
+    ignore = "needs strace on PATH (apt-get install strace)"
+)]
+fn a_users_config_may_lie_anywhere_but_is_a_regular_file() {
+    if !strace_available() {
+        return;
+    }
+    let h = Hostile::demo();
+    let mine = h.user.join("mine.toml");
+    std::fs::write(&mine, "[route]\ntop-k = 3\n").unwrap();
+    let linked = h.user.join("linked.toml");
+    std::os::unix::fs::symlink(&mine, &linked).unwrap();
+    for p in [&mine, &linked] {
+        let arg = p.display().to_string();
+        h.run(&Case::new(["check", "catalog", "--config", arg.as_str()]).user_path("user"))
+            .code(0);
+    }
+    h.run(&Case::new(["check", "catalog", "--config", "/dev/zero"]).user_path("/dev/zero"))
+        .code(2)
+        .stderr_has("/dev/zero: is a device, not a regular file");
+    let fifo = h.user.join("fifo.toml");
+    let c = std::ffi::CString::new(fifo.as_os_str().as_encoded_bytes()).unwrap();
+    // SAFETY: a valid NUL-terminated path.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
+    let arg = fifo.display().to_string();
+    h.run(&Case::new(["rank", "x", "catalog", "--config", arg.as_str()]).user_path("user"))
+        .code(2)
+        .stderr_has("fifo.toml: is a FIFO, not a regular file");
+}
+
+/// `evals/results` as a link out of the catalog: Tier 3 and the model's
+/// routing refuse it before anything runs (the dry runs too), writing and
+/// reading nothing there; a link that stays inside is written through.
+#[test]
+#[cfg_attr(
+    skillsift_missing_strace,
+    ignore = "needs strace on PATH (apt-get install strace)"
+)]
+fn a_results_folder_that_leads_out_is_refused_before_any_run() {
+    if !strace_available() {
+        return;
+    }
+    let h = Hostile::demo();
+    std::fs::create_dir_all(h.outside.join("results")).unwrap();
+    h.link("evals/results", h.outside.join("results"));
+    let behave = |extra: &[&str]| {
+        let mut args = vec![
+            "check",
+            "--behavioral",
+            "demo-skill",
+            "catalog",
+            "--trials",
+            "1",
+            "--allow-insufficient",
+        ];
+        args.extend_from_slice(extra);
+        Case::new(args).starts(&["git", "claude", "fake-runner"])
+    };
+    for case in [
+        behave(&["--shard", "1/3"]),
+        behave(&["--runner", "fake-runner ok"]),
+        behave(&["--dry-run"]),
+        Case::new(["check", "--behavioral-routing", "catalog", "--trials", "1"])
+            .starts(&["claude"]),
+        Case::new(["check", "--behavioral-routing", "catalog", "--dry-run"]),
+    ] {
+        let r = h.run(&case);
+        r.code(2)
+            .stderr_has("evals/results: leads outside the catalog");
+        assert!(r.started().is_empty(), "{}: {:?}", r.what, r.started());
+    }
+    assert_eq!(
+        std::fs::read_dir(h.outside.join("results"))
+            .unwrap()
+            .count(),
+        0,
+        "nothing was written outside"
+    );
+    // a link inside the catalog is a folder of the catalog's
+    std::fs::create_dir_all(h.root.join("store")).unwrap();
+    h.link("evals/results", "../store");
+    let r = h.run(&behave(&["--runner", "fake-runner ok"]));
+    assert!(
+        r.code == Some(0) || r.code == Some(3),
+        "{}: {}",
+        r.what,
+        r.stderr()
+    );
+    assert!(
+        h.root
+            .join("store/demo-skill/iteration-1/plan.json")
+            .is_file(),
+        "the run wrote through the link inside"
+    );
+}
+
+/// `init` makes its folders one at a time, none through a link out of the
+/// catalog: refused with nothing created outside. A linked `evals/` out of
+/// the catalog is not listed by any command either.
+#[test]
+#[cfg_attr(
+    skillsift_missing_strace,
+    ignore = "needs strace on PATH (apt-get install strace)"
+)]
+fn init_never_creates_a_folder_through_a_link_out() {
+    if !strace_available() {
+        return;
+    }
+    let h = Hostile::demo();
+    // no case file yet, so init writes the skill's own evals/
+    std::fs::remove_dir_all(h.root.join("evals")).unwrap();
+    std::fs::create_dir_all(h.outside.join("evals")).unwrap();
+    h.link("skills/demo-skill/evals", h.outside.join("evals"));
+    h.run(&Case::new(["init", "demo-skill", "catalog"]))
+        .code(2)
+        .stderr_has("skills/demo-skill/evals: leads outside the catalog");
+    assert_eq!(
+        std::fs::read_dir(h.outside.join("evals")).unwrap().count(),
+        0,
+        "nothing was created outside"
+    );
+    // the catalog's own evals/ as a link out: never listed, by any command
+    let h = Hostile::demo();
+    std::fs::create_dir_all(h.outside.join("evals/cases")).unwrap();
+    std::fs::remove_dir_all(h.root.join("evals")).unwrap();
+    h.link("evals", h.outside.join("evals"));
+    h.every_command();
+}

@@ -33,12 +33,9 @@ fn checking_while_loading_finds_exactly_what_checking_afterwards_finds() {
         "line-budget",
     ] {
         let root = common::fixture(case);
-        let config = catalog::config_path(&root)
-            .map_or_else(
-                || Ok(config::Config::default()),
-                |p| config::Config::load(&p),
-            )
-            .unwrap();
+        let config = config::Config::load_catalog(&root)
+            .unwrap()
+            .map_or_else(config::Config::default, |(c, _)| c);
         let (after, during, _) = both_ways(&root, &config);
         assert!(!after.is_empty(), "{case}");
         assert_eq!(after, during, "{case}");

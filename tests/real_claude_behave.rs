@@ -239,8 +239,14 @@ fn nothing_personal_reaches_a_run_and_a_renamed_personal_copy_is_never_loaded() 
     let marker = |n: &str| lab.tmp.path().join(n);
     // A personal copy under another folder name, same frontmatter name.
     let personal = scripted::DEMO_SKILL.replace("Write a failing test", "PERSONAL BODY");
-    std::fs::create_dir_all(h.join(".claude/skills/renamed")).unwrap();
-    std::fs::write(h.join(".claude/skills/renamed/SKILL.md"), personal).unwrap();
+    // (a name no text of the run has otherwise: the scratch folder may sit
+    // in a git checkout whose log the client shows the grader)
+    std::fs::create_dir_all(h.join(".claude/skills/renamed-personal-copy")).unwrap();
+    std::fs::write(
+        h.join(".claude/skills/renamed-personal-copy/SKILL.md"),
+        personal,
+    )
+    .unwrap();
     std::fs::write(h.join(".claude/CLAUDE.md"), "PERSONAL MEMORY\n").unwrap();
     std::fs::write(
         h.join(".claude/settings.json"),
@@ -285,7 +291,7 @@ fn nothing_personal_reaches_a_run_and_a_renamed_personal_copy_is_never_loaded() 
             "PERSONAL MEMORY",
             "ANCESTOR MEMORY",
             "PERSONAL BODY",
-            "renamed",
+            "renamed-personal-copy",
             "above-copy",
         ] {
             assert!(!text.contains(leak), "{leak} reached the model");

@@ -66,6 +66,11 @@ pub fn check(
             }
         }
     }
+    // A results folder that leads out of the catalog is refused before
+    // anything runs (in the dry run too).
+    for b in &plans {
+        results::preflight(&catalog.root, &b.plan.skill.name)?;
+    }
     if !args.dry_run {
         for b in &plans {
             let s = behave::budget::Sufficiency::of(&b.plan);
@@ -211,8 +216,7 @@ fn run_plan(
     out: &mut dyn Write,
     junit_sink: Option<&mut Vec<ClientSuites>>,
 ) -> Result<Exit, Fatal> {
-    let base = results::skill_results(&catalog.root, &b.plan.skill.name);
-    let iteration = results::new_iteration(&base)?;
+    let iteration = results::new_iteration(&catalog.root, &b.plan.skill.name)?;
     results::write_json(&iteration.join("plan.json"), &b.plan)?;
     results::write_text(
         &iteration.join("cases.jsonl"),

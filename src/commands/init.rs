@@ -38,46 +38,19 @@ pub fn run(args: &InitArgs, out: &mut dyn Write) -> Result<Exit, Fatal> {
 }
 
 /// Create `file` (relative to the catalog root) with `content`, never
-/// replacing anything and never writing outside the catalog.
+/// replacing anything and never writing outside the catalog: its folders
+/// are made one at a time, none through a link that leaves the catalog
+/// (`confine`), so a refusal means nothing was created.
 fn write_new(catalog: &Catalog, file: &str, content: &str) -> Result<(), Fatal> {
-    let path = catalog.root.join(file);
-    let shown = path.display();
-    if std::fs::symlink_metadata(&path).is_ok() {
-        return Err(
-            Fatal::usage(format!("{shown} exists; init never overwrites"))
-                .with_help("edit it, or move it away to start over"),
-        );
-    }
-    let parent = path.parent().unwrap_or(&catalog.root);
-    std::fs::create_dir_all(parent).map_err(|e| {
-        Fatal::usage(format!(
-            "{}: cannot create the folder: {e}",
-            parent.display()
-        ))
-    })?;
-    let boundary = catalog
-        .root
-        .canonicalize()
-        .unwrap_or_else(|_| catalog.root.clone());
-    if let Some(real) = crate::catalog::outside_root(&boundary, parent) {
-        return Err(Fatal::usage(format!(
-            "{}: leads outside the catalog (to {}); nothing was written",
-            parent.display(),
-            real.display()
-        )));
-    }
-    let mut f = std::fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(&path)
-        .map_err(|e| {
-            if e.kind() == std::io::ErrorKind::AlreadyExists {
-                Fatal::usage(format!("{shown} exists; init never overwrites"))
-            } else {
-                Fatal::usage(format!("{shown}: cannot create: {e}"))
-            }
-        })?;
-    f.write_all(content.as_bytes())
-        .and_then(|()| f.sync_all())
-        .map_err(|e| Fatal::usage(format!("{shown}: cannot write: {e}")))
+    let root = base::confine::Root::new(&catalog.root).map_err(|r| r.fatal())?;
+    root.write(std::path::Path::new(file), content.as_bytes(), true)
+        .map(|_| ())
+        .map_err(|r| match r.why {
+            base::confine::Why::Exists => Fatal::usage(format!(
+                "{} exists; init never overwrites",
+                root.shown(std::path::Path::new(file)).display()
+            ))
+            .with_help("edit it, or move it away to start over"),
+            _ => r.fatal(),
+        })
 }

@@ -122,7 +122,7 @@ pub fn merge(args: &MergeArgs, out: &mut dyn Write) -> Result<Exit, Fatal> {
             std::fs::create_dir_all(o).map_err(|e| results::io_fatal(o, e))?;
             o.clone()
         }
-        None => results::new_iteration(&results::skill_results(Path::new("."), &first.skill.name))?,
+        None => results::new_iteration(Path::new("."), &first.skill.name)?,
     };
     let scoring = Scoring {
         skill_dir: skill_dir.clone(),

@@ -50,22 +50,26 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<Exit, Fatal> {
 /// Load `skillsift.toml`: the `--config` file when given, else the one at the
 /// catalog root when it exists, else defaults.
 pub fn load_config(root: &Path, explicit: Option<&Path>) -> Result<Config, Fatal> {
+    // A `--config` file is the user's; the catalog's own skillsift.toml is
+    // read as every file of the catalog's (inside it, a regular file).
+    let (config, text, origin) = match explicit {
+        Some(p) => {
+            let (config, text) = Config::load(p)?;
+            (config, text, p.display().to_string())
+        }
+        None if root.is_dir() => match Config::load_catalog(root)? {
+            Some((config, text)) => {
+                let origin = root.join(crate::config::CONFIG_FILE).display().to_string();
+                (config, text, origin)
+            }
+            None => return Ok(Config::default()),
+        },
+        None => return Ok(Config::default()),
+    };
     // Every rule id or name the file mentions must exist (exit 2 with a
     // did-you-mean otherwise): the registry lives above the config crate.
-    let load = |p: &Path| -> Result<Config, Fatal> {
-        let config = Config::load(p)?;
-        if let Ok(text) = std::fs::read_to_string(p) {
-            crate::suppress::check_config_rules(&text, &p.display().to_string())?;
-        }
-        Ok(config)
-    };
-    match explicit {
-        Some(p) => load(p),
-        None => match catalog::config_path(root) {
-            Some(p) => load(&p),
-            None => Ok(Config::default()),
-        },
-    }
+    crate::suppress::check_config_rules(&text, &origin)?;
+    Ok(config)
 }
 
 /// Size rayon's global pool; only the first call takes effect.

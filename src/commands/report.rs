@@ -59,10 +59,12 @@ fn kind(path: &Path) -> Result<Kind, Fatal> {
             path.join(&clients[0]).display()
         )));
     }
-    // evals/results itself: one folder per skill
+    // evals/results itself: one folder per skill (real folders only: a
+    // catalog's folder that is a link may lead anywhere, and is not listed)
     let skills: Vec<String> = std::fs::read_dir(path)
         .map_err(|e| Fatal::usage(format!("{}: {e}", path.display())))?
         .filter_map(|e| e.ok())
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
         .filter(|e| iteration::list(&e.path()).is_ok_and(|l| !l.is_empty()))
         .map(|e| e.file_name().to_string_lossy().into_owned())
         .collect();

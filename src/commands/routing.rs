@@ -79,6 +79,8 @@ pub fn check(
     config.route.client = kind.client();
     let prompts = prompts(catalog, &config)?;
     let mut plan = routing::plan(catalog, &config, args, prompts)?;
+    // a results folder that leads out of the catalog: refused before any run
+    crate::behave::results::preflight(&catalog.root, routing::FOLDER)?;
     if args.dry_run {
         routing::dry_run(&plan, format == Format::Json, out).map_err(write_error)?;
         return Ok(Exit::Ok);

@@ -1,10 +1,12 @@
 //! The bottom layer: the diagnostic model ([`diag`]), exit codes and fatal
 //! errors ([`exit`]), rules' identity ([`Rule`], [`rule!`]) and the ids
 //! several layers share ([`ClientId`], [`AgentKind`], [`Format`]; an exact
-//! [`json::Json`] value) and untrusted text escaped for a terminal
-//! ([`escape`]). Everything above depends on it; it depends on no
+//! [`json::Json`] value), untrusted text escaped for a terminal
+//! ([`escape`]) and the one way in for paths of the catalog's
+//! ([`confine`]). Everything above depends on it; it depends on no
 //! other layer.
 
+pub mod confine;
 pub mod diag;
 pub mod escape;
 pub mod exit;

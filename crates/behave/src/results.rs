@@ -208,15 +208,35 @@ pub const MAX_OUTPUT: usize = 64 * 1024;
 
 /// `evals/results/<skill>/` under `root`.
 pub fn skill_results(root: &Path, skill: &str) -> PathBuf {
-    root.join("evals").join("results").join(skill)
+    root.join(results_rel(skill))
 }
 
-/// Create the next `iteration-N` folder under `base` (N = highest existing
-/// + 1, starting at 1).
-pub fn new_iteration(base: &Path) -> Result<PathBuf, Fatal> {
-    std::fs::create_dir_all(base).map_err(|e| io_fatal(base, e))?;
-    let highest = std::fs::read_dir(base)
-        .map_err(|e| io_fatal(base, e))?
+/// `evals/results/<skill>`, relative to the catalog root.
+pub fn results_rel(skill: &str) -> PathBuf {
+    Path::new("evals").join("results").join(skill)
+}
+
+/// Refuse, before anything runs or is written, a results folder
+/// `evals/results/<skill>/` that [`new_iteration`] would refuse (a link
+/// out of the catalog, a file in the way).
+pub fn preflight(root: &Path, skill: &str) -> Result<(), Fatal> {
+    crate::base::confine::Root::new(root)
+        .and_then(|r| r.check_dirs(&results_rel(skill)))
+        .map_err(|r| r.fatal())
+}
+
+/// Create the next `iteration-N` folder of `evals/results/<skill>/` under
+/// the catalog `root` (N = highest existing + 1, starting at 1). The
+/// folders on the way are made as every folder of the catalog's is
+/// (`confine`): never through a link that leaves the catalog, never over a
+/// file. Returns the folder as shown under `root`.
+pub fn new_iteration(root: &Path, skill: &str) -> Result<PathBuf, Fatal> {
+    let rel = results_rel(skill);
+    let confined = crate::base::confine::Root::new(root).map_err(|r| r.fatal())?;
+    let real = confined.create_dirs(&rel).map_err(|r| r.fatal())?;
+    let base = root.join(&rel);
+    let highest = std::fs::read_dir(&real)
+        .map_err(|e| io_fatal(&base, e))?
         .filter_map(|e| e.ok())
         .filter_map(|e| {
             e.file_name()
@@ -228,11 +248,11 @@ pub fn new_iteration(base: &Path) -> Result<PathBuf, Fatal> {
         .max()
         .unwrap_or(0);
     for n in highest + 1..highest + 1000 {
-        let p = base.join(format!("iteration-{n}"));
-        match std::fs::create_dir(&p) {
-            Ok(()) => return Ok(p),
+        let name = format!("iteration-{n}");
+        match std::fs::create_dir(real.join(&name)) {
+            Ok(()) => return Ok(base.join(name)),
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
-            Err(e) => return Err(io_fatal(&p, e)),
+            Err(e) => return Err(io_fatal(&base.join(name), e)),
         }
     }
     Err(Fatal::usage(format!(

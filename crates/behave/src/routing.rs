@@ -620,8 +620,7 @@ fn run_one(p: &Plan, q: &Prompt) -> Result<Ran, Fatal> {
 /// Run this shard's prompts, `jobs` at a time, into a new iteration of
 /// `evals/results/_routing/`; returns the document and its folder.
 pub fn run(catalog: &Catalog, p: &Plan) -> Result<(RoutingDoc, PathBuf), Fatal> {
-    let base = results::skill_results(&catalog.root, FOLDER);
-    let iteration = results::new_iteration(&base)?;
+    let iteration = results::new_iteration(&catalog.root, FOLDER)?;
     let keys: Vec<(usize, u32)> = p
         .held
         .iter()
@@ -787,30 +786,30 @@ pub const MAX_DOC_BYTES: u64 = 64 * 1024 * 1024;
 /// `root` that has one (for `skillsift report`): `Ok(None)` when there is
 /// none, `Err` when the latest cannot be read.
 pub fn latest(root: &Path) -> Result<Option<(PathBuf, RoutingDoc)>, String> {
-    let base = results::skill_results(root, FOLDER);
-    let Ok(rd) = std::fs::read_dir(&base) else {
+    // Read as every file of the catalog's: never through a link out.
+    let confined = crate::base::confine::Root::new(root).map_err(|r| r.to_string())?;
+    let rel = results::results_rel(FOLDER);
+    let Some(real) = confined.resolve(&rel).map_err(|r| r.to_string())? else {
+        return Ok(None);
+    };
+    let Ok(rd) = std::fs::read_dir(&real) else {
         return Ok(None);
     };
     let mut found: Vec<(u64, PathBuf)> = rd
         .filter_map(|e| e.ok())
-        .map(|e| e.path())
-        .filter(|p| p.join("routing.json").is_file())
+        .map(|e| rel.join(e.file_name()))
         .filter_map(|p| super::iteration::number(&p).map(|n| (n, p)))
+        .filter(|(_, p)| root.join(p).join("routing.json").is_file())
         .collect();
     found.sort();
     let Some((_, dir)) = found.pop() else {
         return Ok(None);
     };
-    let path = dir.join("routing.json");
-    let bytes = match crate::catalog::read_bounded(&path, MAX_DOC_BYTES) {
+    let path = root.join(&dir).join("routing.json");
+    let bytes = match confined.read(&dir.join("routing.json"), MAX_DOC_BYTES) {
         Ok(Some(b)) => b,
-        Ok(None) => {
-            return Err(format!(
-                "{}: larger than {MAX_DOC_BYTES} bytes",
-                path.display()
-            ));
-        }
-        Err(e) => return Err(format!("{}: {e}", path.display())),
+        Ok(None) => return Ok(None),
+        Err(e) => return Err(e.to_string()),
     };
     let doc: RoutingDoc =
         serde_json::from_slice(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;

@@ -597,8 +597,11 @@ impl Default for BehaveConfig {
     }
 }
 
+/// The configuration file's name, at the catalog root.
+pub const CONFIG_FILE: &str = "skillsift.toml";
+
 /// Largest configuration file read.
-const MAX_CONFIG_BYTES: u64 = 1024 * 1024;
+pub const MAX_CONFIG_BYTES: u64 = 1024 * 1024;
 
 impl Config {
     /// Parse configuration text; `origin` names the file in errors.
@@ -622,21 +625,37 @@ impl Config {
         Ok(config)
     }
 
-    /// Read `path`; a missing file is an error here (callers decide whether
-    /// the file is optional).
-    pub fn load(path: &Path) -> Result<Config, Fatal> {
-        let origin = path.display().to_string();
-        let meta = std::fs::metadata(path)
-            .map_err(|e| Fatal::usage(format!("{origin}: cannot read configuration: {e}")))?;
-        if meta.len() > MAX_CONFIG_BYTES {
-            return Err(Fatal::usage(format!(
-                "{origin}: configuration is {} bytes, more than the {MAX_CONFIG_BYTES}-byte limit",
-                meta.len()
-            )));
-        }
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| Fatal::usage(format!("{origin}: cannot read configuration: {e}")))?;
-        Config::parse(&text, &origin)
+    /// Read the file the user named (`--config`): anywhere, but a regular
+    /// file of at most 1 MiB; a missing file is an error. Returns the
+    /// configuration and its text.
+    pub fn load(path: &Path) -> Result<(Config, String), Fatal> {
+        let bytes =
+            crate::base::confine::read_user(path, MAX_CONFIG_BYTES).map_err(|r| r.fatal())?;
+        Self::from_bytes(bytes, &path.display().to_string())
+    }
+
+    /// Read the catalog's own `skillsift.toml` under `root` (a folder), as
+    /// every file of the catalog's is read: inside the catalog, a regular
+    /// file, at most 1 MiB. `Ok(None)` when there is none.
+    pub fn load_catalog(root: &Path) -> Result<Option<(Config, String)>, Fatal> {
+        let dir = crate::base::confine::Root::new(root).map_err(|r| r.fatal())?;
+        let rel = Path::new(CONFIG_FILE);
+        let Some(bytes) = dir.read(rel, MAX_CONFIG_BYTES).map_err(|r| r.fatal())? else {
+            return Ok(None);
+        };
+        Self::from_bytes(bytes, &dir.shown(rel).display().to_string()).map(Some)
+    }
+
+    fn from_bytes(bytes: Vec<u8>, origin: &str) -> Result<(Config, String), Fatal> {
+        let text = String::from_utf8(bytes).map_err(|e| {
+            Fatal::usage(format!(
+                "{origin}: not UTF-8 text (bad byte at offset {})",
+                e.utf8_error().valid_up_to()
+            ))
+            .with_help("save the configuration as UTF-8")
+        })?;
+        let config = Config::parse(&text, origin)?;
+        Ok((config, text))
     }
 
     fn validate(&self, origin: &str) -> Result<(), Fatal> {

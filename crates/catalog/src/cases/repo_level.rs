@@ -35,8 +35,12 @@ const NOT_SKILLS: &[&str] = &["cases", "fixtures", "results", "files", "triggers
 
 /// The names of the entries of `dir` (sorted, at most
 /// [`MAX_EVALS_ENTRIES`]), with whether each is a folder; empty when `dir`
-/// is not a folder.
-fn entries(dir: &Path) -> Vec<(String, bool)> {
+/// is not a folder, or leads out of the catalog (`boundary`, canonical):
+/// nothing outside is listed, whatever links say.
+fn entries(boundary: &Path, dir: &Path) -> Vec<(String, bool)> {
+    if crate::catalog::outside_root(boundary, dir).is_some() {
+        return Vec::new();
+    }
     let Ok(rd) = std::fs::read_dir(dir) else {
         return Vec::new();
     };
@@ -55,8 +59,9 @@ fn entries(dir: &Path) -> Vec<(String, bool)> {
 
 /// Every file of the three layouts under `root`, sorted by path.
 pub fn find(root: &Path) -> Vec<Found> {
+    let boundary = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
     let mut out = Vec::new();
-    for (name, is_dir) in entries(&root.join("evals")) {
+    for (name, is_dir) in entries(&boundary, &root.join("evals")) {
         if !is_dir || NOT_SKILLS.contains(&name.as_str()) {
             continue;
         }
@@ -69,7 +74,7 @@ pub fn find(root: &Path) -> Vec<Found> {
             });
         }
     }
-    for (name, is_dir) in entries(&root.join("evals/triggers")) {
+    for (name, is_dir) in entries(&boundary, &root.join("evals/triggers")) {
         if let Some(stem) = name.strip_suffix(".json").filter(|_| !is_dir) {
             out.push(Found {
                 file: format!("evals/triggers/{name}"),
@@ -78,7 +83,7 @@ pub fn find(root: &Path) -> Vec<Found> {
             });
         }
     }
-    for (name, is_dir) in entries(&root.join("tests")) {
+    for (name, is_dir) in entries(&boundary, &root.join("tests")) {
         if !is_dir {
             continue;
         }
