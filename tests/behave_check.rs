@@ -1276,3 +1276,27 @@ fn an_insufficient_plan_is_said_first_in_the_dry_run_and_refused_before_any_run(
     );
     assert!(!env.root.join("evals/results").exists());
 }
+
+#[test]
+fn jobs_and_threads_past_their_bounds_are_refused() {
+    let env = Env::new();
+    for (args, message) in [
+        (
+            &["--jobs", "257"][..],
+            "--jobs must be at most 256, not 257",
+        ),
+        (
+            &["--jobs", "18446744073709551615"][..],
+            "--jobs must be at most 256",
+        ),
+        (
+            &["--threads", "100000"][..],
+            "--threads must be at most 1024, not 100000",
+        ),
+    ] {
+        env.behave(&[&["--dry-run"][..], args].concat())
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(message));
+    }
+}

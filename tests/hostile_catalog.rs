@@ -330,3 +330,144 @@ fn init_never_creates_a_folder_through_a_link_out() {
     h.link("evals", h.outside.join("evals"));
     h.every_command();
 }
+
+/// A fixture that brings its own `.git` (a folder holding one, or a path
+/// naming it) with `[core] fsmonitor` set: SG412 in `check`, and Tier 3
+/// refuses it before any run, so git never sees that configuration and
+/// nothing it names runs.
+#[test]
+#[cfg_attr(
+    skillsift_missing_strace,
+    ignore = "needs strace on PATH (apt-get install strace)"
+)]
+fn a_fixture_that_brings_a_git_folder_is_refused_and_runs_nothing() {
+    if !strace_available() {
+        return;
+    }
+    for files in [r#"["demo-project"]"#, r#"["demo-project/.git/config"]"#] {
+        let h = Hostile::demo();
+        let marker = h.outside.join("fsmonitor-ran");
+        h.write(
+            "evals/fixtures/demo-project/.git/config",
+            format!("[core]\n\tfsmonitor = \"touch {}\"\n", marker.display()),
+        );
+        let cases = h.root.join("evals/cases/demo-skill.json");
+        let text = std::fs::read_to_string(&cases).unwrap();
+        std::fs::write(
+            &cases,
+            text.replace(
+                r#""files": ["demo-project"]"#,
+                &format!(r#""files": {files}"#),
+            ),
+        )
+        .unwrap();
+        let runs = h.every_command();
+        runs[0]
+            .code(1)
+            .stdout_has("SG412")
+            .stdout_has("holds `.git`");
+        // (tune --behavioral runs trigger prompts only: no fixture is copied)
+        for r in runs
+            .iter()
+            .filter(|r| r.what.contains("check --behavioral"))
+        {
+            assert_eq!(r.code, Some(2), "{files}: {}: {}", r.what, r.stderr());
+            assert!(
+                r.started().is_empty(),
+                "{}: started {:?}",
+                r.what,
+                r.started()
+            );
+        }
+        assert!(!marker.exists(), "{files}: the fixture's fsmonitor ran");
+    }
+}
+
+/// Every number of `[behave]` has bounds: a time limit past them is exit
+/// 2 naming the key, in the dry run too, never a panic.
+#[test]
+#[cfg_attr(
+    skillsift_missing_strace,
+    ignore = "needs strace on PATH (apt-get install strace)"
+)]
+fn a_huge_time_limit_is_refused_naming_the_key() {
+    if !strace_available() {
+        return;
+    }
+    for (key, value, bounds) in [
+        ("git-timeout-secs", "9223372036854775807", "1..=3600"),
+        ("executor-timeout-secs", "9223372036854775807", "1..=86400"),
+        ("kill-grace-ms", "9223372036854775807", "0..=600000"),
+    ] {
+        let h = Hostile::demo();
+        h.write("skillsift.toml", format!("[behave]\n{key} = {value}\n"));
+        for dry in [true, false] {
+            let mut args = vec![
+                "check",
+                "--behavioral",
+                "demo-skill",
+                "catalog",
+                "--trials",
+                "1",
+                "--allow-insufficient",
+            ];
+            if dry {
+                args.push("--dry-run");
+            }
+            h.run(&Case::new(args).starts(&["git", "claude"]))
+                .code(2)
+                .stderr_has(&format!("[behave] {key} = {value} is outside {bounds}"));
+        }
+    }
+}
+
+/// A `command` check is the author's own program, run on this machine:
+/// the dry run and `cases` show its argv, escaped, before anything runs.
+#[test]
+#[cfg_attr(
+    skillsift_missing_strace,
+    ignore = "needs strace on PATH (apt-get install strace)"
+)]
+fn the_dry_run_and_cases_show_what_a_command_check_runs() {
+    if !strace_available() {
+        return;
+    }
+    let h = Hostile::demo();
+    let cases = h.root.join("evals/cases/demo-skill.json");
+    let text = std::fs::read_to_string(&cases).unwrap();
+    std::fs::write(
+        &cases,
+        text.replace(
+            r#""The full suite is run after the fix""#,
+            r#"{"text": "the suite passes", "check": "command", "argv": ["sh", "-c", "npm test; echo \u001b[2Kdone"], "timeout_secs": 30}"#,
+        ),
+    )
+    .unwrap();
+    let shown = r"$ sh -c 'npm test; echo \x1b[2Kdone'";
+    h.run(&Case::new([
+        "check",
+        "--behavioral",
+        "demo-skill",
+        "catalog",
+        "--dry-run",
+        "--trials",
+        "1",
+    ]))
+    .code(0)
+    .stdout_has(&format!("command  eval-1                   {shown}  (in <workspace>, after the agent, on this machine; timeout 30 s"));
+    h.run(&Case::new(["cases", "demo-skill", "catalog"]))
+        .code(0)
+        .stdout_has(
+            "runs on this machine, in the workspace, after the agent: sh -c 'npm test; echo \\x1b[2Kdone'  (timeout 30 s)",
+        );
+    let json = h.run(&Case::new([
+        "cases",
+        "demo-skill",
+        "catalog",
+        "--format",
+        "json",
+    ]));
+    json.code(0)
+        .stdout_has(r#""command": ["#)
+        .stdout_has(r#""command_timeout_secs": 30"#);
+}

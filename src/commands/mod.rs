@@ -72,11 +72,19 @@ pub fn load_config(root: &Path, explicit: Option<&Path>) -> Result<Config, Fatal
     Ok(config)
 }
 
+/// Most threads `--threads` starts.
+const MAX_THREADS: usize = 1024;
+
 /// Size rayon's global pool; only the first call takes effect.
 pub fn set_threads(threads: Option<usize>) -> Result<(), Fatal> {
     if let Some(n) = threads {
         if n == 0 {
             return Err(Fatal::usage("--threads must be at least 1"));
+        }
+        if n > MAX_THREADS {
+            return Err(Fatal::usage(format!(
+                "--threads must be at most {MAX_THREADS}, not {n}"
+            )));
         }
         let _ = rayon::ThreadPoolBuilder::new()
             .num_threads(n)

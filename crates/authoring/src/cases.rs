@@ -63,6 +63,12 @@ pub struct ExpectationRow {
     /// (else the grader does).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub check: Option<&'static str>,
+    /// A `command` check's program and arguments, as it will run in the
+    /// workspace on this machine, and its time limit in seconds.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub command: Option<Vec<String>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub command_timeout_secs: Option<u64>,
     pub line: u32,
     pub column: u32,
 }
@@ -136,6 +142,22 @@ fn eval_row(e: &Eval) -> EvalRow {
                 text: x.text.clone(),
                 kind: x.kind.as_str(),
                 check: x.check.as_ref().map(|c| c.name()),
+                command: match &x.check {
+                    Some(crate::catalog::cases::expectation::Check::Command { argv, .. }) => {
+                        Some(argv.clone())
+                    }
+                    _ => None,
+                },
+                command_timeout_secs: match &x.check {
+                    Some(crate::catalog::cases::expectation::Check::Command {
+                        timeout_secs,
+                        ..
+                    }) => Some(
+                        timeout_secs
+                            .unwrap_or(crate::catalog::cases::expectation::DEFAULT_COMMAND_SECS),
+                    ),
+                    _ => None,
+                },
                 line: x.span.line,
                 column: x.span.col,
             })

@@ -458,6 +458,25 @@ pub fn dry_run(b: &Built, format: Format, out: &mut dyn Write) -> std::io::Resul
             super::budget::shown_prompt(&c.prompt, 160),
             arms.join(", ")
         )?;
+        // A command check is the author's own program, run on this
+        // machine: shown in full so a reviewer sees what will run.
+        for e in &c.expectations {
+            if let Some(crate::catalog::cases::expectation::Check::Command { argv, timeout_secs }) =
+                &e.check
+            {
+                writeln!(
+                    out,
+                    "command  {:<24} $ {}  (in <workspace>, after the agent, on this machine; timeout {} s; the environment without secret-looking variables)",
+                    c.id,
+                    argv.iter()
+                        .map(|a| shell_quote(a))
+                        .collect::<Vec<_>>()
+                        .join(" "),
+                    timeout_secs
+                        .unwrap_or(crate::catalog::cases::expectation::DEFAULT_COMMAND_SECS)
+                )?;
+            }
+        }
     }
     writeln!(out)?;
     for r in &runs {

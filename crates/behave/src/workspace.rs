@@ -125,6 +125,7 @@ impl Tree {
             .canonicalize()
             .map_err(|e| format!("{}: cannot open the fixtures folder: {e}", base.display()))?;
         let mut w = Walker::new(root.clone(), base_name);
+        w.refuse_git = true;
         let mut patches = Vec::new();
         for rel in files {
             let dest = normalize(rel).map_err(|why| {
@@ -254,6 +255,9 @@ fn rel_string(p: &Path) -> String {
 struct Walker {
     root: PathBuf,
     root_name: &'static str,
+    /// Fixtures: a `.git` anywhere is refused (it would be the workspace
+    /// repository's own configuration, which git obeys).
+    refuse_git: bool,
     items: Vec<Item>,
     seen: HashSet<String>,
     active: Vec<PathBuf>,
@@ -265,6 +269,7 @@ impl Walker {
         Walker {
             root,
             root_name,
+            refuse_git: false,
             items: Vec::new(),
             seen: HashSet::new(),
             active: Vec::new(),
@@ -308,6 +313,16 @@ impl Walker {
         if depth > MAX_DEPTH {
             return Err(format!(
                 "`{shown}` is nested more than {MAX_DEPTH} folders deep"
+            ));
+        }
+        if self.refuse_git
+            && dest
+                .components()
+                .any(|c| crate::catalog::cases::is_git_name(&c.as_os_str().to_string_lossy()))
+        {
+            return Err(format!(
+                "`{shown}` in {} is a repository's own `.git`, which git would obey while setting up the workspace (SG412); remove it from the fixture",
+                self.root_name
             ));
         }
         let real = self.contain(src, &shown)?;
@@ -497,10 +512,63 @@ pub const GIT_ENV_REMOVE: &[&str] = &[
     "GIT_CEILING_DIRECTORIES",
 ];
 
+/// git's `-c NAME=VALUE` (a setting on the command line), not a shell's.
+const GIT_CONFIG_FLAG: &str = "-c"; // GIT_CONFIG_FLAG
+
+/// Variables besides [`GIT_ENV_REMOVE`] that would make skillsift's own
+/// git commands read other configuration or start a program.
+const GIT_SETUP_ENV_REMOVE: &[&str] = &[
+    "GIT_CONFIG",
+    "GIT_CONFIG_PARAMETERS",
+    "GIT_CONFIG_COUNT",
+    "GIT_EXTERNAL_DIFF",
+    "GIT_PAGER",
+    "GIT_EDITOR",
+    "GIT_SEQUENCE_EDITOR",
+    "GIT_SSH",
+    "GIT_SSH_COMMAND",
+    "GIT_ASKPASS",
+    "GIT_TEMPLATE_DIR",
+];
+
+/// Every setting through which a repository's configuration can make git
+/// start a program, switched off on the command line (which outranks every
+/// configuration file) for each git command skillsift runs in a workspace:
+/// the workspace's `.git` is skillsift's own (fixtures may not bring one,
+/// SG412), and this holds even if one got there. Filters and diff or merge
+/// drivers start programs only when the configuration defines them, which
+/// only skillsift's does; `include.path` and `includeIf` can only add
+/// settings these override.
+pub const GIT_SAFE_CONFIG: &[&str] = &[
+    "core.fsmonitor=false",
+    "core.hooksPath=/dev/null",
+    "core.sshCommand=",
+    "core.pager=cat",
+    "core.editor=:",
+    "core.askPass=",
+    "core.gitProxy=",
+    "core.alternateRefsCommand=",
+    "core.untrackedCache=false",
+    "diff.external=",
+    "credential.helper=",
+    "sequence.editor=:",
+    "gpg.program=",
+    "commit.gpgSign=false",
+    "tag.gpgSign=false",
+    "protocol.allow=never",
+    "submodule.recurse=false",
+    "safe.bareRepository=explicit",
+];
+
 /// Run git in `cwd` with no system or global configuration, a fixed date
 /// (so the baseline commit is the same in every run) and no prompts.
 fn git(cwd: &Path, args: &[&str], stdin: &[u8], timeout: Duration) -> Result<(), String> {
-    let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+    let shown = args.join(" ");
+    let args: Vec<String> = GIT_SAFE_CONFIG
+        .iter()
+        .flat_map(|c| [GIT_CONFIG_FLAG.to_string(), c.to_string()])
+        .chain(args.iter().map(|s| s.to_string()))
+        .collect();
     let date = "2000-01-01T00:00:00Z".to_string();
     let o = process::run(&process::Spec {
         program: "git",
@@ -514,7 +582,11 @@ fn git(cwd: &Path, args: &[&str], stdin: &[u8], timeout: Duration) -> Result<(),
             ("GIT_AUTHOR_DATE".into(), date.clone()),
             ("GIT_COMMITTER_DATE".into(), date),
         ],
-        env_remove: GIT_ENV_REMOVE.iter().map(|s| s.to_string()).collect(),
+        env_remove: GIT_ENV_REMOVE
+            .iter()
+            .chain(GIT_SETUP_ENV_REMOVE)
+            .map(|s| s.to_string())
+            .collect(),
         timeout,
         max_stdout: 1 << 20,
         max_stderr: 1 << 20,
@@ -526,8 +598,7 @@ fn git(cwd: &Path, args: &[&str], stdin: &[u8], timeout: Duration) -> Result<(),
             let err = String::from_utf8_lossy(&o.stderr);
             let err = err.trim();
             Err(format!(
-                "`git {}`: {f}{}",
-                args.join(" "),
+                "`git {shown}`: {f}{}",
                 if err.is_empty() {
                     String::new()
                 } else {
@@ -542,6 +613,65 @@ fn git(cwd: &Path, args: &[&str], stdin: &[u8], timeout: Duration) -> Result<(),
 mod tests {
     use super::*;
     use std::os::unix::fs::symlink;
+
+    /// A repository whose own configuration names programs (an fsmonitor,
+    /// hooks, a pager): skillsift's git commands start none of them, while
+    /// plain git does (so the test can fail).
+    #[test]
+    fn git_in_a_workspace_starts_no_program_its_configuration_names() {
+        let d = tempfile::tempdir().unwrap();
+        let repo = d.path().join("repo");
+        std::fs::create_dir_all(&repo).unwrap();
+        let t = Duration::from_secs(30);
+        git(&repo, &["init", "--quiet"], b"", t).unwrap();
+        let marker = d.path().join("ran");
+        let hooks = d.path().join("hooks");
+        std::fs::create_dir_all(&hooks).unwrap();
+        let hook = hooks.join("post-commit");
+        std::fs::write(&hook, format!("#!/bin/sh\ntouch {}\n", marker.display())).unwrap();
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&hook, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let mut config = std::fs::OpenOptions::new()
+            .append(true)
+            .open(repo.join(".git/config"))
+            .unwrap();
+        use std::io::Write;
+        write!(
+            config,
+            "[core]\n\tfsmonitor = \"touch {m}\"\n\thooksPath = {h}\n\tpager = touch {m}\n[user]\n\tname = x\n\temail = x@example.invalid\n",
+            m = marker.display(),
+            h = hooks.display()
+        )
+        .unwrap();
+        std::fs::write(repo.join("a.txt"), "a").unwrap();
+        git(&repo, &["add", "--all"], b"", t).unwrap();
+        git(&repo, &["commit", "--quiet", "-m", "x"], b"", t).unwrap();
+        assert!(
+            !marker.exists(),
+            "a program of the repository's configuration ran"
+        );
+        // plain git obeys the same configuration
+        std::fs::write(repo.join("b.txt"), "b").unwrap();
+        let plain = std::process::Command::new("git")
+            .args(["add", "--all"])
+            .current_dir(&repo)
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env("GIT_CONFIG_GLOBAL", "/dev/null")
+            .output()
+            .unwrap();
+        let _ = plain;
+        let _ = std::process::Command::new("git")
+            .args(["commit", "--quiet", "-m", "y"])
+            .current_dir(&repo)
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env("GIT_CONFIG_GLOBAL", "/dev/null")
+            .output()
+            .unwrap();
+        assert!(
+            marker.exists(),
+            "plain git should have run the fsmonitor or hook"
+        );
+    }
 
     fn fixtures() -> tempfile::TempDir {
         let d = tempfile::tempdir().unwrap();

@@ -723,6 +723,57 @@ impl Config {
                 "{origin}: [route] top-k must be at least 1"
             )));
         }
+        // Every number a time, a size or a count is made of has bounds: a
+        // bound is a refusal naming the key, never an overflow or a panic.
+        let b = &self.behave;
+        let c = &self.catalog;
+        for (key, value, min, max) in [
+            (
+                "[behave] executor-timeout-secs",
+                b.executor_timeout_secs,
+                1,
+                86_400,
+            ),
+            (
+                "[behave] grader-timeout-secs",
+                b.grader_timeout_secs,
+                1,
+                86_400,
+            ),
+            ("[behave] git-timeout-secs", b.git_timeout_secs, 1, 3_600),
+            ("[behave] kill-grace-ms", b.kill_grace_ms, 0, 600_000),
+            ("[behave] max-trace-bytes", b.max_trace_bytes, 1, 1 << 32),
+            ("[behave] max-grader-bytes", b.max_grader_bytes, 1, 1 << 30),
+            ("[catalog] max-file-bytes", c.max_file_bytes, 1, 1 << 30),
+            ("[catalog] max-case-bytes", c.max_case_bytes, 1, 1 << 30),
+            ("[route] top-k", r.top_k as u64, 1, 1_000),
+            ("[route] name-weight", u64::from(r.name_weight), 0, 100),
+            (
+                "[route] listing-budget-chars",
+                r.listing_budget_chars.map_or(1, |v| v as u64),
+                1,
+                1 << 30,
+            ),
+            (
+                "[route] entry-cap-chars",
+                r.entry_cap_chars.map_or(1, |v| v as u64),
+                1,
+                1 << 30,
+            ),
+            (
+                "[lint] line-budget",
+                self.lint.line_budget as u64,
+                1,
+                1 << 30,
+            ),
+        ] {
+            if !(min..=max).contains(&value) {
+                return Err(Fatal::usage(format!(
+                    "{origin}: {key} = {value} is outside {min}..={max}"
+                ))
+                .with_help(format!("set {key} to a value from {min} to {max}")));
+            }
+        }
         Ok(())
     }
 }

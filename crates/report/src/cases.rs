@@ -162,6 +162,17 @@ pub fn human(r: &CasesReport, out: &mut dyn Write) -> std::io::Result<()> {
                         None => format!("grader, line {}", x.line),
                     }
                 )?;
+                if let Some(argv) = &x.command {
+                    writeln!(
+                        out,
+                        "               runs on this machine, in the workspace, after the agent: {}  (timeout {} s)",
+                        argv.iter()
+                            .map(|a| crate::behave::render::shell_quote(a))
+                            .collect::<Vec<_>>()
+                            .join(" "),
+                        x.command_timeout_secs.unwrap_or_default()
+                    )?;
+                }
             }
             if !e.files.is_empty() {
                 writeln!(

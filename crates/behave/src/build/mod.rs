@@ -63,8 +63,12 @@ pub struct Opts {
     pub grader: Option<AgentKind>,
 }
 
-/// Check the Tier 3 flags on their own.
-pub fn opts(args: &BehaveArgs, config: &BehaveConfig) -> Result<Opts, Fatal> {
+/// Most agent runs at once (`--jobs`).
+pub const MAX_JOBS: usize = 256;
+
+/// `--trials` and `--jobs` within their bounds (every command that runs
+/// an agent: a bound is a refusal, never an allocation that cannot end).
+pub fn counts(args: &BehaveArgs) -> Result<(), Fatal> {
     if args.trials == 0 || args.trials > crate::score::MAX_TRIALS {
         return Err(Fatal::usage(format!(
             "--trials must be between 1 and {}, not {}",
@@ -75,6 +79,18 @@ pub fn opts(args: &BehaveArgs, config: &BehaveConfig) -> Result<Opts, Fatal> {
     if args.jobs == 0 {
         return Err(Fatal::usage("--jobs must be at least 1"));
     }
+    if args.jobs > MAX_JOBS {
+        return Err(Fatal::usage(format!(
+            "--jobs must be at most {MAX_JOBS}, not {}",
+            args.jobs
+        )));
+    }
+    Ok(())
+}
+
+/// Check the Tier 3 flags on their own.
+pub fn opts(args: &BehaveArgs, config: &BehaveConfig) -> Result<Opts, Fatal> {
+    counts(args)?;
     let shard = match &args.shard {
         Some(s) => Shard::parse(s).map_err(Fatal::usage)?,
         None => Shard::WHOLE,

@@ -20,8 +20,18 @@ pub enum FixtureError {
     /// the folder it is relative to; `at` is the offending path relative
     /// to that folder.
     Escapes { at: String },
+    /// The path names a `.git` file or folder, or a fixture folder holds
+    /// one (`at`, relative to the folder fixtures are relative to): a
+    /// repository's own configuration, which git obeys (hooks, an
+    /// fsmonitor, filters) while the workspace is set up.
+    GitDir { at: String },
     /// The fixture (or the fixtures folder) could not be read.
     Unreadable(String),
+}
+
+/// Whether `name` is `.git` as a case-insensitive file system reads it.
+pub fn is_git_name(name: &str) -> bool {
+    name.eq_ignore_ascii_case(".git")
 }
 
 /// Most entries walked inside one fixture folder while looking for
@@ -81,6 +91,9 @@ impl FixtureRoot {
         if rel.contains('\0') {
             return Err(FixtureError::NotFound);
         }
+        if rel.split(['/', '\\']).any(is_git_name) {
+            return Err(FixtureError::GitDir { at: normalise(rel) });
+        }
         let base = self.base.as_ref().map_err(Clone::clone)?;
         let joined = base.join(rel);
         if std::fs::symlink_metadata(&joined).is_err() {
@@ -96,6 +109,17 @@ impl FixtureRoot {
         };
         if !real.starts_with(base) {
             return Err(FixtureError::Escapes { at: normalise(rel) });
+        }
+        // a link inside the fixtures to a repository's own files
+        if real
+            .strip_prefix(base)
+            .unwrap_or(&real)
+            .components()
+            .any(|c| is_git_name(&c.as_os_str().to_string_lossy()))
+        {
+            return Err(FixtureError::GitDir {
+                at: shown(base, &real),
+            });
         }
         if real.is_dir() {
             check_links_inside(base, &real)?;
@@ -117,7 +141,7 @@ fn normalise(rel: &str) -> String {
 }
 
 /// Walk `dir` (not following links) and refuse any symlink that resolves
-/// outside `base`.
+/// outside `base`, and any `.git` file or folder.
 fn check_links_inside(base: &Path, dir: &Path) -> Result<(), FixtureError> {
     let mut stack = vec![dir.to_path_buf()];
     let mut seen = 0usize;
@@ -134,6 +158,11 @@ fn check_links_inside(base: &Path, dir: &Path) -> Result<(), FixtureError> {
                 )));
             }
             let path = entry.path();
+            if is_git_name(&entry.file_name().to_string_lossy()) {
+                return Err(FixtureError::GitDir {
+                    at: shown(base, &path),
+                });
+            }
             let ft = entry
                 .file_type()
                 .map_err(|e| FixtureError::Unreadable(e.to_string()))?;

@@ -38,7 +38,7 @@ pub mod waza;
 
 pub use case_file::{CaseFile, parse_bytes};
 pub use expectation::{Check, ExpectKind};
-pub use fixtures::{FixtureError, FixtureRoot, resolve_fixture};
+pub use fixtures::{FixtureError, FixtureRoot, is_git_name, resolve_fixture};
 
 use super::json::{self, Kind, Value};
 use super::skill::{Skill, Spanned};

@@ -131,6 +131,12 @@ pub fn check(catalog: &Catalog, out: &mut Vec<Diagnostic>) {
                             format!("fixture `{rel}` of {id} resolves outside `{base}` through the symlink `{}{at}`", if base.ends_with('/') { base.as_str() } else { "" }),
                         )
                         .with_help("copy the files into the fixture instead of linking to them"),
+                    FixtureError::GitDir { at } => FIXTURE_ESCAPE
+                        .diag(
+                            case.file,
+                            format!("fixture `{rel}` of {id} holds `.git` (`{at}`): a repository's own configuration, which git would obey (hooks, fsmonitor, filters) while setting up the workspace"),
+                        )
+                        .with_help("remove it: every workspace is a fresh git repository of skillsift's, with the fixture's files committed; put uncommitted changes in .eval/working-tree.patch"),
                 };
                 out.push(d.with_span(span));
             }
