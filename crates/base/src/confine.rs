@@ -112,8 +112,8 @@ impl Refusal {
     }
 }
 
-/// What a file of this type is, in a message.
-fn what(ft: std::fs::FileType) -> &'static str {
+/// What a file of this type is, in a message ("a FIFO", "a device", …).
+pub fn file_kind(ft: std::fs::FileType) -> &'static str {
     #[cfg(unix)]
     {
         use std::os::unix::fs::FileTypeExt;
@@ -165,7 +165,7 @@ fn open_regular(path: &Path, shown: &Path, follow: bool) -> Result<File, Refusal
         return Err(Refusal::new(
             shown,
             Why::NotFile {
-                what: what(meta.file_type()),
+                what: file_kind(meta.file_type()),
             },
         ));
     }
@@ -326,7 +326,7 @@ impl Root {
                         return Err(Refusal::new(
                             &shown,
                             Why::NotFolder {
-                                what: what(m.file_type()),
+                                what: file_kind(m.file_type()),
                             },
                         ));
                     }
@@ -336,7 +336,7 @@ impl Root {
                     return Err(Refusal::new(
                         &shown,
                         Why::NotFolder {
-                            what: what(m.file_type()),
+                            what: file_kind(m.file_type()),
                         },
                     ));
                 }
@@ -356,7 +356,7 @@ impl Root {
                         return Err(Refusal::new(
                             &shown,
                             Why::NotFolder {
-                                what: what(m.file_type()),
+                                what: file_kind(m.file_type()),
                             },
                         ));
                     }
@@ -418,7 +418,7 @@ impl Root {
             return Err(Refusal::new(
                 &shown,
                 Why::NotFile {
-                    what: what(meta.file_type()),
+                    what: file_kind(meta.file_type()),
                 },
             ));
         }

@@ -33,7 +33,7 @@ pub fn open_regular(path: &Path, limit: u64) -> Result<File, Fatal> {
     if !ft.is_file() {
         return Err(Fatal::usage(format!(
             "{shown}: is not a regular file ({})",
-            kind_name(&ft)
+            crate::base::confine::file_kind(ft)
         ))
         .with_help("write the evidence to a regular file first; pipes and devices are not read"));
     }
@@ -56,27 +56,6 @@ fn too_large(path: &Path, limit: u64) -> Fatal {
         path.display()
     ))
     .with_help("split the evidence into smaller runs; the scorer reads at most 50 MB per file")
-}
-
-fn kind_name(ft: &std::fs::FileType) -> &'static str {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::FileTypeExt;
-        if ft.is_fifo() {
-            return "a FIFO";
-        }
-        if ft.is_socket() {
-            return "a socket";
-        }
-        if ft.is_block_device() || ft.is_char_device() {
-            return "a device";
-        }
-    }
-    if ft.is_dir() {
-        "a folder"
-    } else {
-        "not a file"
-    }
 }
 
 /// A bounded line reader: yields one line at a time (line end and a trailing
