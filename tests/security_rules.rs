@@ -196,3 +196,75 @@ fn the_rules_document_their_family() {
         assert!(doc.contains("## Measured"), "{id} has no figures: {doc}");
     }
 }
+
+/// A secret in a case file (a prompt, an expected output, an expectation)
+/// is SG704 at its file and line, as one in a SKILL.md is, and no format
+/// of `check` shows it.
+#[test]
+fn a_secret_in_a_case_file_is_found_and_masked() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let token = format!("ghp_{}", "R8mK2vQ9xT4nL7pW3sZ6yB1cF5hJ0dG8aE2u");
+    let aws = "AKIAJ7Q2X4MZP3R6T5VW";
+    std::fs::create_dir_all(root.join("skills/deploy/evals")).unwrap();
+    std::fs::write(
+        root.join("skills/deploy/SKILL.md"),
+        "---\nname: deploy\ndescription: Deploys the service to staging. Use when shipping a build.\n---\n# Deploy\n\nRun the deploy script.\n",
+    )
+    .unwrap();
+    std::fs::write(
+        root.join("skills/deploy/evals/evals.json"),
+        format!(
+            "{{\"skill_name\": \"deploy\", \"evals\": [\n  {{\"id\": 1, \"prompt\": \"ship it\", \"expected_output\": \"uses {aws}\", \"files\": [], \"expectations\": [\"x\"]}}\n]}}\n"
+        ),
+    )
+    .unwrap();
+    std::fs::create_dir_all(root.join("evals/cases")).unwrap();
+    std::fs::write(
+        root.join("evals/cases/deploy.json"),
+        format!(
+            "{{\n  \"skill_name\": \"deploy\",\n  \"trigger\": {{\n    \"positive\": [\n      {{ \"prompt\": \"deploy with token {token}\" }}\n    ]\n  }}\n}}\n"
+        ),
+    )
+    .unwrap();
+    let out = skillsift()
+        .args(["check", "--no-route", "--format", "json"])
+        .arg(root)
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let mut found: Vec<(String, u64)> = v["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["rule"] == "SG704")
+        .map(|d| {
+            (
+                d["file"].as_str().unwrap().to_string(),
+                d["line"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    found.sort();
+    assert_eq!(
+        found,
+        [
+            ("evals/cases/deploy.json".to_string(), 5),
+            ("skills/deploy/evals/evals.json".to_string(), 2),
+        ]
+    );
+    for format in ["human", "json", "sarif", "github", "junit"] {
+        let out = skillsift()
+            .args(["check", "--no-route", "--format", format])
+            .arg(root)
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout).into_owned()
+            + &String::from_utf8_lossy(&out.stderr);
+        assert!(text.contains("SG704"), "{format}: {text}");
+        assert!(
+            !text.contains(&token) && !text.contains(aws),
+            "{format}: {text}"
+        );
+    }
+}

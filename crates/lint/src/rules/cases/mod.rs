@@ -45,6 +45,7 @@ use crate::diag::{Diagnostic, Span};
 /// Run every case rule over the catalog's case files and sources.
 pub fn run(catalog: &Catalog, config: &Config, out: &mut Vec<Diagnostic>) {
     duplicate_key::check(catalog, out);
+    super::security::secrets::check_cases(catalog, out);
     shape::check(catalog, out);
     trigger_set_shape::check(catalog, out);
     evals_json_shape::check(catalog, out);

@@ -9,7 +9,8 @@ use std::sync::LazyLock;
 rule! {
     /// ## What it does
     /// Reports credentials in SKILL.md or any other text file of the skill
-    /// folder, by the formats that cannot be mistaken for anything else:
+    /// folder, and in every case file and case source (trigger prompts,
+    /// expected outputs, expectations), by the formats that cannot be mistaken for anything else:
     /// AWS access key ids (`AKIA…`, `ASIA…`), GitHub tokens (`ghp_`,
     /// `gho_`, `ghu_`, `ghs_`, `ghr_`, `github_pat_`), GitLab personal
     /// access tokens (`glpat-`), Slack tokens (`xoxb-`, `xoxp-`, …) and
@@ -242,12 +243,28 @@ pub fn mask(text: &str) -> Option<String> {
 }
 
 pub fn check(t: &Text, out: &mut Vec<Diagnostic>) {
-    for f in find(&t.src.text) {
-        let span = t.src.span(f.start, f.end);
+    found(t.file, t.src, out);
+}
+
+/// Every case file and case source (prompts, expected outputs,
+/// expectations, whatever they hold): a secret there is printed by `cases`,
+/// JUnit and the dry run, and sent to the model, as one in a SKILL.md is.
+pub fn check_cases(catalog: &crate::catalog::Catalog, out: &mut Vec<Diagnostic>) {
+    for c in &catalog.cases {
+        found(&c.file, &c.source, out);
+    }
+    for c in &catalog.case_sources {
+        found(&c.file, &c.source, out);
+    }
+}
+
+fn found(file: &str, src: &crate::catalog::Source, out: &mut Vec<Diagnostic>) {
+    for f in find(&src.text) {
+        let span = src.span(f.start, f.end);
         out.push(
             SECRET
                 .diag(
-                    t.file,
+                    file,
                     format!(
                         "{} is written in line {}, column {} (value not shown)",
                         f.kind, span.line, span.col
