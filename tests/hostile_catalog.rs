@@ -176,23 +176,11 @@ fn a_configuration_that_is_no_file_of_the_catalogs_is_refused_by_every_command()
             "skillsift.toml: is a link to nowhere.toml, which does not exist",
         ),
     ];
-    for (what, make, message) in cases {
+    for (_shape, make, message) in cases {
         let mut h = Hostile::demo();
         make(&mut h);
         for r in h.every_command() {
-            assert_eq!(r.code, Some(2), "{what}: {}: {}", r.what, r.stderr());
-            assert!(
-                r.stderr().contains(message),
-                "{what}: {}: {}",
-                r.what,
-                r.stderr()
-            );
-            assert!(
-                r.started().is_empty(),
-                "{what}: {}: {:?}",
-                r.what,
-                r.started()
-            );
+            r.code(2).stderr_has(message).started_nothing();
         }
     }
 }
@@ -268,10 +256,10 @@ fn a_results_folder_that_leads_out_is_refused_before_any_run() {
             .starts(&["claude"]),
         Case::new(["check", "--behavioral-routing", "catalog", "--dry-run"]),
     ] {
-        let r = h.run(&case);
-        r.code(2)
-            .stderr_has("evals/results: leads outside the catalog");
-        assert!(r.started().is_empty(), "{}: {:?}", r.what, r.started());
+        h.run(&case)
+            .code(2)
+            .stderr_has("evals/results: leads outside the catalog")
+            .started_nothing();
     }
     assert_eq!(
         std::fs::read_dir(h.outside.join("results"))
@@ -371,13 +359,7 @@ fn a_fixture_that_brings_a_git_folder_is_refused_and_runs_nothing() {
             .iter()
             .filter(|r| r.what.contains("check --behavioral"))
         {
-            assert_eq!(r.code, Some(2), "{files}: {}: {}", r.what, r.stderr());
-            assert!(
-                r.started().is_empty(),
-                "{}: started {:?}",
-                r.what,
-                r.started()
-            );
+            r.code(2).started_nothing();
         }
         assert!(!marker.exists(), "{files}: the fixture's fsmonitor ran");
     }

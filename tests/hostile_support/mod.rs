@@ -679,6 +679,18 @@ impl Run {
         self
     }
 
+    /// Assert that skillsift started no program (a refusal before any run).
+    pub fn started_nothing(&self) -> &Run {
+        assert!(
+            self.started().is_empty(),
+            "{}: started {:?}\n{}",
+            self.what,
+            self.started(),
+            self.shown()
+        );
+        self
+    }
+
     /// Programs skillsift started (file names, in order).
     pub fn started(&self) -> Vec<String> {
         self.trace
