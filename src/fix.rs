@@ -352,6 +352,14 @@ pub fn run(catalog: &mut Catalog, config: &Config, opts: Opts) -> Result<Outcome
             if diags.iter().any(|d| d.file == *file && d.rule == "SG003") {
                 continue;
             }
+            // nor one holding a secret: skillsift holds its text masked
+            if !src.secrets.is_empty() {
+                let note = secret_note(file);
+                if !outcome.notes.contains(&note) {
+                    outcome.notes.push(note);
+                }
+                continue;
+            }
             let list: Vec<&Fix> = fixes.iter().map(|(_, f)| *f).collect();
             let (text, taken) = crate::lint::rules::fixes::apply_edits(&src.text, &list);
             if taken.is_empty() || text == src.text {
@@ -520,6 +528,13 @@ pub fn write_file(path: &Path, old: &str, new: &str, again: &str) -> Result<(), 
     let now = std::fs::read(path)
         .map_err(|e| Fatal::usage(format!("{}: cannot read: {e}", path.display())))?;
     if now != old.as_bytes() {
+        if std::str::from_utf8(&now)
+            .ok()
+            .and_then(crate::catalog::secrets::mask)
+            .is_some_and(|masked| masked == old)
+        {
+            return Err(Fatal::usage(secret_note(&path.display().to_string())));
+        }
         return Err(Fatal::usage(format!(
             "{}: changed on disk while skillsift was working on it; nothing more was written",
             path.display()
@@ -528,6 +543,14 @@ pub fn write_file(path: &Path, old: &str, new: &str, again: &str) -> Result<(), 
     }
     std::fs::write(path, new.as_bytes())
         .map_err(|e| Fatal::usage(format!("{}: cannot write: {e}", path.display())))
+}
+
+/// Why a file holding a secret is not rewritten (skillsift holds its text
+/// with the secret masked, and writing that back would lose it).
+fn secret_note(file: &str) -> String {
+    format!(
+        "{file} holds a secret (SG704) and is not rewritten: remove the secret (and revoke it), then run again"
+    )
 }
 
 /// Findings of each rule in `before` that are gone from `after`.
@@ -631,4 +654,27 @@ pub fn command(
         }
     }
     Ok(None)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_file_holding_a_secret_is_never_overwritten_with_its_masked_text() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("SKILL.md");
+        let on_disk = format!("token ghp_{}\n", "R8mK2vQ9xT4nL7pW3sZ6yB1cF5hJ0dG8aE2u");
+        std::fs::write(&path, &on_disk).unwrap();
+        // what skillsift read: the masked text
+        let read = crate::catalog::secrets::mask(&on_disk).unwrap();
+        let e = write_file(&path, &read, "token ghp_new\n", "skillsift tune --write").unwrap_err();
+        assert!(
+            e.message
+                .contains("holds a secret (SG704) and is not rewritten"),
+            "{}",
+            e.message
+        );
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), on_disk);
+    }
 }

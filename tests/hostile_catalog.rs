@@ -453,3 +453,120 @@ fn the_dry_run_and_cases_show_what_a_command_check_runs() {
         .stdout_has(r#""command": ["#)
         .stdout_has(r#""command_timeout_secs": 30"#);
 }
+
+/// Secrets in a description, a SKILL.md body (an AWS key pair), a bundled
+/// script, a trigger prompt, an eval's expected output and a fixture: every
+/// command in every format, the baseline file, the HTML reports and Tier
+/// 3's plans and results hold none of them, and `check` reports each (but
+/// the fixture's, which Tier 1 does not read) once, by rule, file and
+/// line.
+#[test]
+#[cfg_attr(
+    skillsift_missing_strace,
+    ignore = "needs strace on PATH (apt-get install strace)"
+)]
+fn a_secret_anywhere_in_the_catalog_is_never_printed_or_written() {
+    if !strace_available() {
+        return;
+    }
+    let mut h = Hostile::demo();
+    let github = "R8mK2vQ9xT4nL7pW3sZ6yB1cF5hJ0dG8aE2u";
+    let aws_id = "J7Q2X4MZP3R6T5VW";
+    let aws_secret = "Wq8rT2vB9xK4mN7pL3sZ6yH1cF5jD0gA8eU2iO4r";
+    let openai = "Tz4Kq9Wm2Rv7Xp3Ls8Nb5Yc1Hd6Jf0GaZu2Ei9Ko4Mq";
+    let slack = "918273645501-Kq7ZtR2mWp9X";
+    let google = "Sy8Qw3Er5Ty7Ui9Op1As3Df5Gh7Jk9Lz2Xc";
+    let hf = "Lm3Nb5Vc7Xz9Qw2Er4Ty6Ui8Op1As3Df5G";
+    for s in [github, aws_id, aws_secret, openai, slack, google, hf] {
+        h.secret(s);
+    }
+    h.write(
+        "skills/demo-skill/SKILL.md",
+        format!(
+            "---\nname: demo-skill\ndescription: Fixes rounding bugs in invoice totals test-first (pushes with ghp_{github}). Use when a money calculation loses or gains a cent.\n---\n\n# Demo skill\n\nWrite a failing test for the rounding bug, then fix it.\n\n## Credentials\n\n```ini\naws_access_key_id = AKIA{aws_id}\naws_secret_access_key = {aws_secret}\n```\n\nRun `scripts/check.sh` after the fix.\n"
+        ),
+    );
+    h.write(
+        "skills/demo-skill/scripts/check.sh",
+        format!("#!/bin/sh\nexport HF_TOKEN=hf_{hf}\nnpm test\n"),
+    );
+    let cases = std::fs::read_to_string(h.root.join("evals/cases/demo-skill.json")).unwrap();
+    let cases = cases
+        .replace(
+            "Our money rounding loses a cent on refunds",
+            &format!("Our money rounding loses a cent on refunds, slack xoxb-{slack}"),
+        )
+        .replace(
+            "A failing test for the lost cent, a fix, the suite passing",
+            &format!("A failing test for the lost cent, with sk-proj-{openai}"),
+        );
+    h.write("evals/cases/demo-skill.json", cases);
+    h.write(
+        "evals/fixtures/demo-project/src/key.js",
+        format!("module.exports = \"AIza{google}\";\n"),
+    );
+    let runs = h.every_command();
+    let json = runs
+        .iter()
+        .find(|r| r.what.ends_with("check catalog --no-route --format json"))
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    let mut found: Vec<String> = v["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["rule"] == "SG704")
+        .map(|d| format!("{}:{}", d["file"].as_str().unwrap(), d["line"]))
+        .collect();
+    found.sort();
+    assert_eq!(
+        found,
+        [
+            "evals/cases/demo-skill.json:18",
+            "evals/cases/demo-skill.json:6",
+            "skills/demo-skill/SKILL.md:13",
+            "skills/demo-skill/SKILL.md:14",
+            "skills/demo-skill/SKILL.md:3",
+            "skills/demo-skill/scripts/check.sh:2",
+        ]
+    );
+    // what the listing shows in place of the token
+    let listing = runs
+        .iter()
+        .find(|r| {
+            r.what
+                .ends_with("listing catalog --client claude-code --format human")
+        })
+        .unwrap();
+    listing.stdout_has(&format!("(pushes with ghp_{})", "X".repeat(36)));
+    // the baseline saved and read back, and the runs' report
+    for r in [
+        Case::new(["check", "catalog", "--save-baseline", "user/baseline.json"]).user_path("user"),
+        Case::new([
+            "check",
+            "catalog",
+            "--baseline",
+            "user/baseline.json",
+            "--format",
+            "json",
+        ])
+        .user_path("user"),
+        Case::new([
+            "report",
+            "catalog/evals/results/demo-skill",
+            "-o",
+            "user/runs.html",
+        ])
+        .user_path("user"),
+    ] {
+        let run = h.run(&r);
+        assert!(
+            run.code.is_some_and(|c| c <= 1),
+            "{}: {}",
+            run.what,
+            run.stderr()
+        );
+    }
+    let baseline = std::fs::read_to_string(h.user.join("baseline.json")).unwrap();
+    assert!(baseline.contains("SG704"), "{baseline}");
+}

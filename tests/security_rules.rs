@@ -171,7 +171,8 @@ fn no_format_shows_a_secret() {
             assert!(!text.contains(s), "{format} shows a secret ({s}):\n{text}");
         }
     }
-    // the human snippet shows the line with the token masked
+    // the human snippet shows the line with the token masked (its
+    // public prefix kept)
     let out = skillsift()
         .args(["check", "--no-route"])
         .arg(catalog().join("skills/sg704-secret"))
@@ -179,7 +180,7 @@ fn no_format_shows_a_secret() {
         .unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
-        text.contains(&format!("export GITHUB_TOKEN={}", "*".repeat(40))),
+        text.contains(&format!("export GITHUB_TOKEN=ghp_{}", "X".repeat(36))),
         "{text}"
     );
 }
@@ -267,4 +268,77 @@ fn a_secret_in_a_case_file_is_found_and_masked() {
             "{format}: {text}"
         );
     }
+}
+
+/// skillsift holds a file's text with its secrets masked, so it never
+/// writes that text back: `--fix` leaves a file holding a secret as it is
+/// and says why, where it would have fixed it.
+#[test]
+fn fix_leaves_a_file_holding_a_secret_alone_and_says_why() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("skills/deploy/SKILL.md");
+    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+    let text = format!(
+        "\u{feff}---\nname: deploy\ndescription: Deploys the service to staging. Use when shipping a build.\n---\n# Deploy\n\nexport GITHUB_TOKEN=ghp_{}\n",
+        "R8mK2vQ9xT4nL7pW3sZ6yB1cF5hJ0dG8aE2u"
+    );
+    std::fs::write(&file, &text).unwrap();
+    let out = skillsift()
+        .args(["check", "--no-route", "--fix"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("note: skills/deploy/SKILL.md holds a secret (SG704) and is not rewritten"),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("R8mK2vQ9"), "{stdout}");
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), text);
+}
+
+/// A baseline's fingerprint is made from the masked text: it holds no
+/// secret, and the finding stays known when the value is another one of
+/// the same format (a rotated key).
+#[test]
+fn a_baselined_secret_keeps_its_fingerprint_and_the_file_holds_no_secret() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("skills/deploy/SKILL.md");
+    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+    let skill = |token: &str| {
+        format!(
+            "---\nname: deploy\ndescription: Deploys the service to staging. Use when shipping a build.\n---\n# Deploy\n\nexport GITHUB_TOKEN=ghp_{token}\n"
+        )
+    };
+    let (first, rotated) = (
+        "R8mK2vQ9xT4nL7pW3sZ6yB1cF5hJ0dG8aE2u",
+        "Q3nB7vX2kL9mW4pT8sR1cY6hF5jD0gZ3aE7u",
+    );
+    std::fs::write(&file, skill(first)).unwrap();
+    let baseline = dir.path().join("baseline.json");
+    let out = skillsift()
+        .arg("check")
+        .arg(dir.path())
+        .arg("--save-baseline")
+        .arg(&baseline)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let saved = std::fs::read_to_string(&baseline).unwrap();
+    assert!(saved.contains("\"rule\": \"SG704\""), "{saved}");
+    assert!(!saved.contains(first), "{saved}");
+    std::fs::write(&file, skill(rotated)).unwrap();
+    let out = skillsift()
+        .arg("check")
+        .arg(dir.path())
+        .arg("--baseline")
+        .arg(&baseline)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert!(
+        stdout.contains("baseline: 1 known finding not shown"),
+        "{stdout}"
+    );
 }

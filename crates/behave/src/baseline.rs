@@ -103,7 +103,11 @@ fn skill_md_text(tree: &Tree) -> String {
         .iter()
         .find(|i| i.rel == "SKILL.md")
         .and_then(|i| i.bytes.as_ref())
-        .map(|b| String::from_utf8_lossy(b).into_owned())
+        .map(|b| {
+            let text = String::from_utf8_lossy(b);
+            // given to the agent as its prompt: secrets masked
+            crate::catalog::secrets::mask(&text).unwrap_or_else(|| text.into_owned())
+        })
         .unwrap_or_default()
 }
 

@@ -195,7 +195,8 @@ impl Tree {
         self.items.retain(|i| !rels.contains(&i.rel));
     }
 
-    /// Write every item under `dest`.
+    /// Write every item under `dest`, secrets masked
+    /// ([`crate::catalog::secrets::mask_bytes`]).
     pub fn write_into(&self, dest: &Path) -> Result<(), String> {
         use std::os::unix::fs::PermissionsExt;
         for i in &self.items {
@@ -207,7 +208,10 @@ impl Tree {
                         std::fs::create_dir_all(parent)
                             .map_err(|e| format!("{}: {e}", parent.display()))?;
                     }
-                    std::fs::write(&p, b.as_slice()).and_then(|()| {
+                    // the catalog's secrets stay out of workspaces, as
+                    // out of every output (SG704 reports them)
+                    let masked = crate::catalog::secrets::mask_bytes(b);
+                    std::fs::write(&p, masked.as_deref().unwrap_or(b.as_slice())).and_then(|()| {
                         std::fs::set_permissions(
                             &p,
                             std::fs::Permissions::from_mode(i.mode & 0o777 | 0o600),
@@ -453,8 +457,12 @@ pub fn create(setup: &Setup) -> Result<Workspace, String> {
             b"",
         )?;
         for (label, patch) in &fx.patches {
-            git(&["apply", "--whitespace=nowarn", "-"], patch)
-                .map_err(|e| format!("evals/fixtures/{label} does not apply: {e}"))?;
+            let masked = crate::catalog::secrets::mask_bytes(patch);
+            git(
+                &["apply", "--whitespace=nowarn", "-"],
+                masked.as_deref().unwrap_or(patch.as_slice()),
+            )
+            .map_err(|e| format!("evals/fixtures/{label} does not apply: {e}"))?;
         }
     }
     let mut excluded: Vec<String> = Vec::new();
@@ -696,6 +704,30 @@ mod tests {
         assert_eq!(rels, ["proj", "proj/src", "proj/src/a.js"]);
         assert_eq!(t.patches.len(), 1);
         assert_eq!(t.patches[0].0, "proj/.eval/working-tree.patch");
+    }
+
+    #[test]
+    fn a_secret_in_a_fixture_is_masked_in_the_workspace() {
+        let d = fixtures();
+        let key = format!("AIza{}", "Sy8Qw3Er5Ty7Ui9Op1As3Df5Gh7Jk9Lz2Xc");
+        std::fs::write(
+            d.path().join("fixtures/proj/src/key.js"),
+            format!("module.exports = \"{key}\";\n"),
+        )
+        .unwrap();
+        let t = Tree::read_fixtures(&d.path().join("fixtures"), &["proj".into()]).unwrap();
+        let out = d.path().join("ws");
+        t.write_into(&out).unwrap();
+        let written = std::fs::read_to_string(out.join("proj/src/key.js")).unwrap();
+        assert_eq!(
+            written,
+            format!("module.exports = \"AIza{}\";\n", "X".repeat(35))
+        );
+        // the rest as it was
+        assert_eq!(
+            std::fs::read_to_string(out.join("proj/src/a.js")).unwrap(),
+            "let a = 1;\n"
+        );
     }
 
     #[test]

@@ -16,6 +16,7 @@ pub mod empty;
 pub mod frontmatter;
 pub mod json;
 pub mod rules;
+pub mod secrets;
 pub mod skill;
 pub mod source;
 pub mod units;
@@ -605,7 +606,7 @@ fn cut_source(skill: &mut Skill, keep: usize) {
         return;
     }
     skill.cut = text.len() - cut;
-    skill.source = Some(Source::new(text[..cut].to_string()));
+    skill.source = Some(src.prefix(cut));
 }
 
 /// Read and parse one SKILL.md. Never fails: problems become diagnostics.

@@ -7,16 +7,51 @@ use std::sync::Arc;
 
 /// One file's text (lossily decoded when it was not valid UTF-8) and its
 /// line index. Byte offsets in spans refer to this text.
+///
+/// The text is held with every secret masked ([`crate::secrets`]): the
+/// one copy of the file every tier, command and renderer reads.
 #[derive(Debug)]
 pub struct Source {
     pub text: String,
     pub index: LineIndex,
+    /// The secrets found in the file as read, masked in `text` (SG704
+    /// reports them).
+    pub secrets: Vec<crate::secrets::Found>,
 }
 
 impl Source {
-    pub fn new(text: String) -> Arc<Source> {
+    /// The file's text, with every secret in it masked.
+    pub fn new(mut text: String) -> Arc<Source> {
+        let secrets = crate::secrets::find(&text);
+        crate::secrets::mask_in_place(&mut text, &secrets);
         let index = LineIndex::new(&text);
-        Arc::new(Source { text, index })
+        Arc::new(Source {
+            text,
+            index,
+            secrets,
+        })
+    }
+
+    /// The first `end` bytes of this source (a line boundary), with the
+    /// secrets found there.
+    pub fn prefix(&self, end: usize) -> Arc<Source> {
+        let text = self.text[..end].to_string();
+        let index = LineIndex::new(&text);
+        let secrets = self
+            .secrets
+            .iter()
+            .filter(|f| f.start < end)
+            .map(|f| crate::secrets::Found {
+                end: f.end.min(end),
+                masked_from: f.masked_from.min(end),
+                ..f.clone()
+            })
+            .collect();
+        Arc::new(Source {
+            text,
+            index,
+            secrets,
+        })
     }
 
     /// Decode bytes as UTF-8, lossily: the text, and where the first

@@ -239,8 +239,9 @@ fn install(catalog: &Catalog, skills: &Path) -> Result<(), Fatal> {
             continue;
         }
         std::fs::create_dir_all(&dir).map_err(io)?;
-        if let Ok(bytes) = std::fs::read(s.dir.join("SKILL.md")) {
-            std::fs::write(dir.join("SKILL.md"), bytes).map_err(io)?;
+        // the text as read (secrets masked: the captured listing is printed)
+        if let Some(src) = &s.source {
+            std::fs::write(dir.join("SKILL.md"), src.text.as_bytes()).map_err(io)?;
         }
     }
     Ok(())
@@ -587,9 +588,9 @@ pub fn claude_code(
     // the project's Markdown commands, listed after its skills
     for c in &catalog.claude_commands {
         let to = ws.join(&c.file);
-        if let (Some(dir), Ok(bytes)) = (to.parent(), std::fs::read(catalog.root.join(&c.file))) {
+        if let (Some(dir), Some(src)) = (to.parent(), &c.source) {
             std::fs::create_dir_all(dir).map_err(io)?;
-            std::fs::write(&to, bytes).map_err(io)?;
+            std::fs::write(&to, src.text.as_bytes()).map_err(io)?;
         }
     }
     let full = listing_of(&claude, &home, &empty, None)?;

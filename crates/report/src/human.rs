@@ -4,8 +4,8 @@
 //! Every text from the catalog (message, label, help, file name and the
 //! source snippet) is shown through [`crate::escape`]: miette is given an
 //! escaped copy of a file that needs it, with the spans mapped into it, so
-//! carets still point at the same characters; secrets SG704 finds are
-//! masked in that copy (see [`crate::lint::rules::security::secrets::mask`]).
+//! carets still point at the same characters. Secrets are masked in every
+//! file's text when it is read (see [`crate::catalog::secrets`]).
 
 use super::{Outcome, Summary};
 use crate::diag::{Diagnostic, Severity};
@@ -56,18 +56,12 @@ struct Shown<'a> {
     help: Option<Cow<'a, str>>,
 }
 
-/// A file's text as the snippet shows it: secrets masked, then escaped.
-/// `None` when it is shown as it is.
+/// A file's text as the snippet shows it: escaped (its secrets were
+/// masked when it was read). `None` when it is shown as it is.
 fn shown_text(text: &str) -> Option<(Option<escape::Mapped>, String)> {
-    let masked = crate::lint::rules::security::secrets::mask(text);
-    let base = masked.as_deref().unwrap_or(text);
-    match escape::Mapped::new(base) {
-        Some(m) => {
-            let t = m.text.clone();
-            Some((Some(m), t))
-        }
-        None => masked.map(|t| (None, t)),
-    }
+    let m = escape::Mapped::new(text)?;
+    let t = m.text.clone();
+    Some((Some(m), t))
 }
 
 impl fmt::Debug for Shown<'_> {

@@ -99,7 +99,6 @@ pub fn diag(
     shown: &str,
     ran: &str,
 ) -> Diagnostic {
-    let shown = super::secrets::mask(shown).unwrap_or_else(|| shown.to_string());
     DOWNLOAD_EXECUTE
         .diag(
             file,

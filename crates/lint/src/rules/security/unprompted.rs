@@ -169,8 +169,7 @@ pub fn check(s: &SkillCtx, out: &mut Vec<Diagnostic>) {
     let list: Vec<String> = cmds
         .iter()
         .map(|c| {
-            let text = super::secrets::mask(&c.text).unwrap_or_else(|| c.text.clone());
-            let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+            let text = c.text.split_whitespace().collect::<Vec<_>>().join(" ");
             format!(
                 "- {} (line {}): {}",
                 c.when,

@@ -1,0 +1,410 @@
+//! Secrets in the catalog's text, found once when a file is read and masked
+//! there: the one masking step every output goes through.
+//!
+//! [`Source::new`](crate::Source::new) runs [`find`] over every file it
+//! holds (SKILL.md, case files and case sources, slash commands, a skill's
+//! other text files) and keeps the text with each value masked
+//! ([`mask_in_place`]): the public prefix of a format stays (`ghp_`,
+//! `AKIA`, `-----BEGIN … PRIVATE KEY-----`), the rest becomes `X`, byte for
+//! byte, so offsets, lines and columns do not move and the file still
+//! parses as it did (`X` starts no YAML alias, JSON escape or Markdown
+//! emphasis). Everything downstream (the listing, routing, `cases`, the
+//! renderers, baselines, Tier 3 plans and workspaces) reads that text, so
+//! no command has a secret to print, and a finding's fingerprint is the
+//! same whatever the secret was. SG704 reports the positions kept in
+//! [`Source::secrets`](crate::Source).
+//!
+//! A masked value is found again as a placeholder (a run of `X`), so
+//! masking twice changes nothing.
+
+use regex::{Regex, RegexSet};
+use std::sync::LazyLock;
+
+/// One secret: where (byte offsets in the file), and what kind (never its
+/// value).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Found {
+    pub start: usize,
+    pub end: usize,
+    pub kind: &'static str,
+    /// Where masking starts: after the format's public prefix (`ghp_`).
+    pub masked_from: usize,
+}
+
+struct Pattern {
+    kind: &'static str,
+    re: Regex,
+    /// Where the random part starts, for the placeholder test and the
+    /// mask (the prefix before it is the format's public name).
+    body: usize,
+    /// The value is capture group 1 (a name assigned a value), not the
+    /// whole match.
+    group: bool,
+}
+
+const PATTERNS_SRC: &[(&str, &str, usize, bool)] = &[
+    (
+        "an AWS access key id",
+        r"\b(?:AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16}\b",
+        4,
+        false,
+    ),
+    ("a GitHub token", r"\bgh[pousr]_[A-Za-z0-9]{36}\b", 4, false),
+    (
+        "a GitHub fine-grained token",
+        r"\bgithub_pat_[A-Za-z0-9]{22}_[A-Za-z0-9]{59}\b",
+        11,
+        false,
+    ),
+    (
+        "a GitLab personal access token",
+        r"\bglpat-[A-Za-z0-9_\-]{20,}",
+        6,
+        false,
+    ),
+    (
+        "a Slack token",
+        r"\bxox[abposr]-[0-9]{6,}-[0-9A-Za-z\-]{10,}",
+        5,
+        false,
+    ),
+    (
+        "a Slack webhook URL",
+        r"https://hooks\.slack\.com/services/T[A-Z0-9]{6,}/B[A-Z0-9]{6,}/[A-Za-z0-9]{20,}",
+        33,
+        false,
+    ),
+    (
+        "an Anthropic API key",
+        r"\bsk-ant-(?:api|admin)[0-9]{2}-[A-Za-z0-9_\-]{80,}",
+        14,
+        false,
+    ),
+    (
+        "an OpenAI API key",
+        r"\bsk-(?:proj|svcacct|admin)-[A-Za-z0-9_\-]{40,}",
+        8,
+        false,
+    ),
+    (
+        "an OpenAI API key",
+        r"\bsk-[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20}\b",
+        3,
+        false,
+    ),
+    ("a Google API key", r"\bAIza[0-9A-Za-z_\-]{35}\b", 4, false),
+    ("a Hugging Face token", r"\bhf_[A-Za-z0-9]{34}\b", 3, false),
+    // `aws_secret_access_key = …`, `"client_secret": "…"`, `API_TOKEN=…`:
+    // a name that says secret, assigned a value that looks random
+    // ([`random`]); the value alone is the secret.
+    (
+        "a value assigned to a secret's name",
+        r#"(?i)(?:secret|token|passw(?:or)?d|api[_\-]?key|access[_\-]?key|private[_\-]?key|auth[_\-]?key|credentials?)[a-z0-9_\-]*["']?[ \t]*(?:=|:=|=>|:)[ \t]*["'`]?([A-Za-z0-9/+_\-.=~]{16,256})"#,
+        0,
+        true,
+    ),
+];
+
+static PATTERNS: LazyLock<Vec<Pattern>> = LazyLock::new(|| {
+    PATTERNS_SRC
+        .iter()
+        .map(|&(kind, re, body, group)| Pattern {
+            kind,
+            re: Regex::new(re).expect("secret pattern"),
+            body,
+            group,
+        })
+        .collect()
+});
+
+/// Every pattern and the private-key header at once: one pass over a file
+/// that holds none (nearly all of them).
+static ANY: LazyLock<RegexSet> = LazyLock::new(|| {
+    RegexSet::new(PATTERNS_SRC.iter().map(|p| p.1).chain([PRIVATE_KEY_SRC]))
+        .expect("secret patterns")
+});
+
+const PRIVATE_KEY_SRC: &str = r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----";
+
+static PRIVATE_KEY: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(PRIVATE_KEY_SRC).expect("pem pattern"));
+
+/// Plainly not a real key: a run of one character, a well-known example,
+/// a placeholder word, too few distinct characters to be random.
+fn placeholder(body: &str) -> bool {
+    let lower = body.to_ascii_lowercase();
+    let mut distinct: Vec<char> = body.chars().collect();
+    distinct.sort_unstable();
+    distinct.dedup();
+    distinct.len() < 8
+        || [
+            "xxxx",
+            "0000",
+            "1234",
+            "abcdef",
+            "example",
+            "your",
+            "sample",
+            "dummy",
+            "fake",
+            "test",
+            "redacted",
+            "placeholder",
+        ]
+        .iter()
+        .any(|w| lower.contains(w))
+}
+
+/// A value assigned to a secret's name looks random: letters and digits
+/// mixed, many distinct characters, no placeholder, not a dotted or
+/// hyphenated name (`os.environ.get`, `my-api-key-name`), not a version.
+fn random(value: &str) -> bool {
+    let value = value.trim_end_matches(['.', '-', '=']);
+    if value.len() < 16 || placeholder(value) {
+        return false;
+    }
+    // `mySecretPassword123`: an example that says what it stands for
+    let lower = value.to_ascii_lowercase();
+    if ["secret", "passw", "changeme", "token", "apikey"]
+        .iter()
+        .any(|w| lower.contains(w))
+    {
+        return false;
+    }
+    let digits = value.bytes().filter(u8::is_ascii_digit).count();
+    let letters = value.bytes().filter(u8::is_ascii_alphabetic).count();
+    if digits == 0 || letters == 0 {
+        return false;
+    }
+    // words joined by separators (`projects.locations.keys`,
+    // `service-account-2`): a name, not a value
+    let parts = value.split(['.', '-', '_', '/']).filter(|p| !p.is_empty());
+    if parts.clone().count() > 1 && parts.clone().all(|p| p.len() < 12) {
+        return false;
+    }
+    let mut distinct: Vec<u8> = value.bytes().collect();
+    distinct.sort_unstable();
+    distinct.dedup();
+    distinct.len() >= 12
+}
+
+/// Key material under a BEGIN line: the first line that is not a header
+/// (`Proc-Type: …`) is at least 40 base64 characters.
+fn pem_end(text: &str, begin_end: usize) -> Option<usize> {
+    let rest = &text[begin_end..];
+    let mut seen_key = false;
+    let mut at = begin_end;
+    for (n, line) in rest.split_inclusive('\n').enumerate() {
+        let t = line.trim();
+        if n == 0 && t.is_empty() {
+            at += line.len();
+            continue;
+        }
+        if t.starts_with("-----END") {
+            return seen_key.then_some(at + line.trim_end().len());
+        }
+        if !seen_key {
+            if t.contains(": ") || t.is_empty() {
+                at += line.len();
+                continue;
+            }
+            let b64 = t
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '/' | '='));
+            if !(b64 && t.len() >= 40) || placeholder(t) {
+                return None;
+            }
+            seen_key = true;
+        }
+        at += line.len();
+        if n > 200 {
+            break;
+        }
+    }
+    // no END line: the block runs on; mask what was read
+    seen_key.then_some(at)
+}
+
+/// Every secret in `text`, in order, never overlapping.
+pub fn find(text: &str) -> Vec<Found> {
+    let hits = ANY.matches(text);
+    if !hits.matched_any() {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for (i, p) in PATTERNS.iter().enumerate() {
+        if !hits.matched(i) {
+            continue;
+        }
+        if p.group {
+            for c in p.re.captures_iter(text) {
+                let Some(v) = c.get(1) else { continue };
+                let value = v.as_str().trim_end_matches(['.', '-', '=']);
+                if random(value) {
+                    out.push(Found {
+                        start: v.start(),
+                        end: v.start() + value.len(),
+                        kind: p.kind,
+                        masked_from: v.start(),
+                    });
+                }
+            }
+            continue;
+        }
+        for m in p.re.find_iter(text) {
+            let body = &m.as_str()[p.body.min(m.len())..];
+            if !placeholder(body) {
+                out.push(Found {
+                    start: m.start(),
+                    end: m.end(),
+                    kind: p.kind,
+                    masked_from: m.start() + p.body.min(m.len()),
+                });
+            }
+        }
+    }
+    if hits.matched(PATTERNS.len()) {
+        for m in PRIVATE_KEY.find_iter(text) {
+            if let Some(end) = pem_end(text, m.end()) {
+                out.push(Found {
+                    start: m.start(),
+                    end,
+                    kind: "a private key",
+                    masked_from: m.end(),
+                });
+            }
+        }
+    }
+    out.sort_by_key(|f| (f.start, std::cmp::Reverse(f.end)));
+    let mut kept: Vec<Found> = Vec::new();
+    for f in out {
+        if kept.last().is_none_or(|k| f.start >= k.end) {
+            kept.push(f);
+        }
+    }
+    kept
+}
+
+/// Mask every secret of `found` (from [`find`] over `text`) in place: each
+/// byte from its `masked_from` to its end becomes `X`, except line breaks
+/// and the `-----END …-----` line of a private key, so the text keeps its
+/// length, its lines and its structure.
+pub fn mask_in_place(text: &mut String, found: &[Found]) {
+    if found.is_empty() {
+        return;
+    }
+    let mut bytes = std::mem::take(text).into_bytes();
+    for f in found {
+        let span = &mut bytes[f.masked_from..f.end];
+        let mut line_start = true;
+        let mut keep_line = false;
+        for b in span.iter_mut() {
+            if line_start {
+                // the END line of a PEM block names the format, no material
+                keep_line = f.kind == "a private key" && {
+                    // look ahead without borrowing: the END line starts with dashes
+                    *b == b'-'
+                };
+                line_start = false;
+            }
+            match *b {
+                b'\n' | b'\r' => line_start = true,
+                b' ' | b'\t' => {}
+                _ if keep_line => {}
+                _ => *b = b'X',
+            }
+        }
+    }
+    // every byte replaced was inside a match of ASCII patterns, or a whole
+    // line of a PEM block: a multi-byte character there is replaced byte
+    // by byte only if the block held one, which the base64 test refused
+    *text = String::from_utf8(bytes)
+        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
+}
+
+/// `text` with every secret masked (see [`mask_in_place`]); `None` when it
+/// holds none.
+pub fn mask(text: &str) -> Option<String> {
+    let found = find(text);
+    if found.is_empty() {
+        return None;
+    }
+    let mut t = text.to_string();
+    mask_in_place(&mut t, &found);
+    Some(t)
+}
+
+/// `bytes` with every secret masked, when they are UTF-8 text holding
+/// one (a file Tier 3 copies into a workspace); `None` otherwise.
+pub fn mask_bytes(bytes: &[u8]) -> Option<Vec<u8>> {
+    let text = std::str::from_utf8(bytes).ok()?;
+    mask(text).map(String::into_bytes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn formats_are_found_and_placeholders_left_alone() {
+        let gh = format!("token ghp_{}", "aB3dE5fG7hJ9kL1mN2pQ4rS6tU8vW0xYz1A2");
+        assert_eq!(find(&gh).len(), 1);
+        assert!(find("ghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx").is_empty());
+        assert!(find("AKIAIOSFODNN7EXAMPLE").is_empty());
+        assert_eq!(
+            find("id AKIAZ3MHQ7TXB4KPLW2R end")[0].kind,
+            "an AWS access key id"
+        );
+        // a sha256 and a git hash are not keys
+        assert!(
+            find("e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855").is_empty()
+        );
+        let masked = mask(&gh).unwrap();
+        assert_eq!(masked.len(), gh.len());
+        assert_eq!(masked, format!("token ghp_{}", "X".repeat(36)));
+        // masking twice changes nothing
+        assert_eq!(mask(&masked), None);
+    }
+
+    #[test]
+    fn a_value_assigned_to_a_secret_name_is_found_alone() {
+        let line = "aws_secret_access_key = Wq8rT2vB9xK4mN7pL3sZ6yH1cF5jD0gA8eU2iO4r";
+        let f = find(line);
+        assert_eq!(f.len(), 1, "{f:?}");
+        assert_eq!(&line[f[0].start..f[0].end], &line[24..]);
+        assert_eq!(
+            mask(line).unwrap(),
+            format!("aws_secret_access_key = {}", "X".repeat(40))
+        );
+        // a vendor's key in a header, as a published skill holds one
+        let header = r#"headers={"SCP-HUB-API-KEY": "sk-b04409a1-b32b-4511-9aeb-22980abdc05c"}"#;
+        assert_eq!(find(header).len(), 1);
+        for not in [
+            "api_key = os.environ.get(\"API_KEY\")",
+            "token: ${{ secrets.GITHUB_TOKEN }}",
+            "password: <your-password-here-123>",
+            "secret_name: projects.locations.secrets2",
+            "token=abcdefghijklmnopqrstu",
+            "the access key: 2024-01-15-release-notes",
+            "SECRET_KEY=your-secret-key-1234567890",
+            "password: mySecretPassword123",
+        ] {
+            assert!(find(not).is_empty(), "{not}");
+        }
+    }
+
+    #[test]
+    fn a_pem_block_needs_key_material_and_keeps_its_frame() {
+        let key = "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo4lgOEePzNm0tRgeLezV6ffAt0gun\nVTLw7onLRnrq0/IzW7yWR7QkrmBL7jTKEn5u+qKhbwKfBstIs+bMY2Zkp18gnTxK\n-----END RSA PRIVATE KEY-----\n";
+        let f = find(key);
+        assert_eq!(f.len(), 1);
+        assert!(key[..f[0].end].ends_with("-----END RSA PRIVATE KEY-----"));
+        let masked = mask(key).unwrap();
+        assert_eq!(masked.len(), key.len());
+        assert!(masked.starts_with("-----BEGIN RSA PRIVATE KEY-----\nXXXX"));
+        assert!(masked.ends_with("XXXX\n-----END RSA PRIVATE KEY-----\n"));
+        assert!(!masked.contains("MIIE") && !masked.contains("VTLw"));
+        assert_eq!(mask(&masked), None);
+        assert!(find("-----BEGIN PRIVATE KEY-----\n...\n-----END PRIVATE KEY-----").is_empty());
+    }
+}
