@@ -17,7 +17,8 @@
 //! A masked value is found again as a placeholder (a run of `X`), so
 //! masking twice changes nothing.
 
-use regex::{Regex, RegexSet};
+use aho_corasick::AhoCorasick;
+use regex::Regex;
 use std::sync::LazyLock;
 
 /// One secret: where (byte offsets in the file), and what kind (never its
@@ -37,97 +38,133 @@ struct Pattern {
     /// Where the random part starts, for the placeholder test and the
     /// mask (the prefix before it is the format's public name).
     body: usize,
-    /// The value is capture group 1 (a name assigned a value), not the
-    /// whole match.
-    group: bool,
 }
 
-const PATTERNS_SRC: &[(&str, &str, usize, bool)] = &[
+const PATTERNS_SRC: &[(&str, &str, usize)] = &[
     (
         "an AWS access key id",
         r"\b(?:AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16}\b",
         4,
-        false,
     ),
-    ("a GitHub token", r"\bgh[pousr]_[A-Za-z0-9]{36}\b", 4, false),
+    ("a GitHub token", r"\bgh[pousr]_[A-Za-z0-9]{36}\b", 4),
     (
         "a GitHub fine-grained token",
         r"\bgithub_pat_[A-Za-z0-9]{22}_[A-Za-z0-9]{59}\b",
         11,
-        false,
     ),
     (
         "a GitLab personal access token",
         r"\bglpat-[A-Za-z0-9_\-]{20,}",
         6,
-        false,
     ),
     (
         "a Slack token",
         r"\bxox[abposr]-[0-9]{6,}-[0-9A-Za-z\-]{10,}",
         5,
-        false,
     ),
     (
         "a Slack webhook URL",
         r"https://hooks\.slack\.com/services/T[A-Z0-9]{6,}/B[A-Z0-9]{6,}/[A-Za-z0-9]{20,}",
         33,
-        false,
     ),
     (
         "an Anthropic API key",
         r"\bsk-ant-(?:api|admin)[0-9]{2}-[A-Za-z0-9_\-]{80,}",
         14,
-        false,
     ),
     (
         "an OpenAI API key",
         r"\bsk-(?:proj|svcacct|admin)-[A-Za-z0-9_\-]{40,}",
         8,
-        false,
     ),
     (
         "an OpenAI API key",
         r"\bsk-[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20}\b",
         3,
-        false,
     ),
-    ("a Google API key", r"\bAIza[0-9A-Za-z_\-]{35}\b", 4, false),
-    ("a Hugging Face token", r"\bhf_[A-Za-z0-9]{34}\b", 3, false),
-    // `aws_secret_access_key = …`, `"client_secret": "…"`, `API_TOKEN=…`:
-    // a name that says secret, assigned a value that looks random
-    // ([`random`]); the value alone is the secret.
-    (
-        "a value assigned to a secret's name",
-        r#"(?i)(?:secret|token|passw(?:or)?d|api[_\-]?key|access[_\-]?key|private[_\-]?key|auth[_\-]?key|credentials?)[a-z0-9_\-]*["']?[ \t]*(?:=|:=|=>|:)[ \t]*["'`]?([A-Za-z0-9/+_\-.=~]{16,256})"#,
-        0,
-        true,
-    ),
+    ("a Google API key", r"\bAIza[0-9A-Za-z_\-]{35}\b", 4),
+    ("a Hugging Face token", r"\bhf_[A-Za-z0-9]{34}\b", 3),
 ];
 
 static PATTERNS: LazyLock<Vec<Pattern>> = LazyLock::new(|| {
     PATTERNS_SRC
         .iter()
-        .map(|&(kind, re, body, group)| Pattern {
+        .map(|&(kind, re, body)| Pattern {
             kind,
             re: Regex::new(re).expect("secret pattern"),
             body,
-            group,
         })
         .collect()
 });
 
-/// Every pattern and the private-key header at once: one pass over a file
-/// that holds none (nearly all of them).
-static ANY: LazyLock<RegexSet> = LazyLock::new(|| {
-    RegexSet::new(PATTERNS_SRC.iter().map(|p| p.1).chain([PRIVATE_KEY_SRC]))
-        .expect("secret patterns")
+static PRIVATE_KEY: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----").expect("pem pattern")
 });
 
-const PRIVATE_KEY_SRC: &str = r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----";
+/// The kind of a value assigned to a secret's name.
+const ASSIGNED: &str = "a value assigned to a secret's name";
 
-static PRIVATE_KEY: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(PRIVATE_KEY_SRC).expect("pem pattern"));
+/// Words that make a name a secret's (`aws_secret_access_key`,
+/// `"client_secret"`, `API_TOKEN`, `db_password`), matched ignoring ASCII
+/// case in one pass over the file.
+static SECRET_NAMES: LazyLock<AhoCorasick> = LazyLock::new(|| {
+    AhoCorasick::builder()
+        .ascii_case_insensitive(true)
+        .build([
+            "secret",
+            "token",
+            "passwd",
+            "password",
+            "api_key",
+            "api-key",
+            "apikey",
+            "access_key",
+            "access-key",
+            "accesskey",
+            "private_key",
+            "private-key",
+            "privatekey",
+            "auth_key",
+            "auth-key",
+            "authkey",
+            "credential",
+        ])
+        .expect("secret names")
+});
+
+/// The value assigned after a secret's name ending at `at`: the rest of the
+/// name (`[A-Za-z0-9_-]*`), a closing quote, `=`, `:=`, `=>` or `:`, an
+/// opening quote, then 16 to 256 value characters; its range.
+fn assigned_value(text: &[u8], mut at: usize) -> Option<(usize, usize)> {
+    let name = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b == b'-';
+    let value = |b: u8| b.is_ascii_alphanumeric() || b"/+_-.=~".contains(&b);
+    let blank = |b: u8| b == b' ' || b == b'\t';
+    while at < text.len() && name(text[at]) {
+        at += 1;
+    }
+    if at < text.len() && (text[at] == b'"' || text[at] == b'\'') {
+        at += 1;
+    }
+    while at < text.len() && blank(text[at]) {
+        at += 1;
+    }
+    match text.get(at..at + 2) {
+        Some(b":=") | Some(b"=>") => at += 2,
+        _ if text.get(at).is_some_and(|&b| b == b'=' || b == b':') => at += 1,
+        _ => return None,
+    }
+    while at < text.len() && blank(text[at]) {
+        at += 1;
+    }
+    if at < text.len() && matches!(text[at], b'"' | b'\'' | b'`') {
+        at += 1;
+    }
+    let start = at;
+    while at < text.len() && at - start <= 256 && value(text[at]) {
+        at += 1;
+    }
+    (16..=256).contains(&(at - start)).then_some((start, at))
+}
 
 /// Plainly not a real key: a run of one character, a well-known example,
 /// a placeholder word, too few distinct characters to be random.
@@ -227,30 +264,8 @@ fn pem_end(text: &str, begin_end: usize) -> Option<usize> {
 
 /// Every secret in `text`, in order, never overlapping.
 pub fn find(text: &str) -> Vec<Found> {
-    let hits = ANY.matches(text);
-    if !hits.matched_any() {
-        return Vec::new();
-    }
     let mut out = Vec::new();
-    for (i, p) in PATTERNS.iter().enumerate() {
-        if !hits.matched(i) {
-            continue;
-        }
-        if p.group {
-            for c in p.re.captures_iter(text) {
-                let Some(v) = c.get(1) else { continue };
-                let value = v.as_str().trim_end_matches(['.', '-', '=']);
-                if random(value) {
-                    out.push(Found {
-                        start: v.start(),
-                        end: v.start() + value.len(),
-                        kind: p.kind,
-                        masked_from: v.start(),
-                    });
-                }
-            }
-            continue;
-        }
+    for p in PATTERNS.iter() {
         for m in p.re.find_iter(text) {
             let body = &m.as_str()[p.body.min(m.len())..];
             if !placeholder(body) {
@@ -263,7 +278,21 @@ pub fn find(text: &str) -> Vec<Found> {
             }
         }
     }
-    if hits.matched(PATTERNS.len()) {
+    for m in SECRET_NAMES.find_iter(text) {
+        let Some((start, end)) = assigned_value(text.as_bytes(), m.end()) else {
+            continue;
+        };
+        let value = text[start..end].trim_end_matches(['.', '-', '=']);
+        if random(value) {
+            out.push(Found {
+                start,
+                end: start + value.len(),
+                kind: ASSIGNED,
+                masked_from: start,
+            });
+        }
+    }
+    if memchr::memmem::find(text.as_bytes(), b"-----BEGIN ").is_some() {
         for m in PRIVATE_KEY.find_iter(text) {
             if let Some(end) = pem_end(text, m.end()) {
                 out.push(Found {
