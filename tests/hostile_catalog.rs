@@ -455,11 +455,12 @@ fn the_dry_run_and_cases_show_what_a_command_check_runs() {
 }
 
 /// Secrets in a description, a SKILL.md body (an AWS key pair), a bundled
-/// script, a trigger prompt, an eval's expected output and a fixture: every
+/// script, a trigger prompt, an eval's expected output and a fixture, and
+/// the body's AWS secret again, bare, in a negative prompt: every
 /// command in every format, the baseline file, the HTML reports and Tier
 /// 3's plans and results hold none of them, and `check` reports each (but
 /// the fixture's, which Tier 1 does not read) once, by rule, file and
-/// line.
+/// line (the repeat is masked, not reported again).
 #[test]
 #[cfg_attr(
     skillsift_missing_strace,
@@ -477,13 +478,18 @@ fn a_secret_anywhere_in_the_catalog_is_never_printed_or_written() {
     let slack = "918273645501-Kq7ZtR2mWp9X";
     let google = "Sy8Qw3Er5Ty7Ui9Op1As3Df5Gh7Jk9Lz2Xc";
     let hf = "Lm3Nb5Vc7Xz9Qw2Er4Ty6Ui8Op1As3Df5G";
-    for s in [github, aws_id, aws_secret, openai, slack, google, hf] {
+    // named in an expectation, bare in the description (read before the
+    // case file)
+    let client = "Vb6Nm8Qw1Er3Ty5Ui7Op9As2Df4Gh";
+    for s in [
+        github, aws_id, aws_secret, openai, slack, google, hf, client,
+    ] {
         h.secret(s);
     }
     h.write(
         "skills/demo-skill/SKILL.md",
         format!(
-            "---\nname: demo-skill\ndescription: Fixes rounding bugs in invoice totals test-first (pushes with ghp_{github}). Use when a money calculation loses or gains a cent.\n---\n\n# Demo skill\n\nWrite a failing test for the rounding bug, then fix it.\n\n## Credentials\n\n```ini\naws_access_key_id = AKIA{aws_id}\naws_secret_access_key = {aws_secret}\n```\n\nRun `scripts/check.sh` after the fix.\n"
+            "---\nname: demo-skill\ndescription: Fixes rounding bugs in invoice totals test-first (pushes with ghp_{github}, signs with {client}). Use when a money calculation loses or gains a cent.\n---\n\n# Demo skill\n\nWrite a failing test for the rounding bug, then fix it.\n\n## Credentials\n\n```ini\naws_access_key_id = AKIA{aws_id}\naws_secret_access_key = {aws_secret}\n```\n\nRun `scripts/check.sh` after the fix.\n"
         ),
     );
     h.write(
@@ -495,6 +501,15 @@ fn a_secret_anywhere_in_the_catalog_is_never_printed_or_written() {
         .replace(
             "Our money rounding loses a cent on refunds",
             &format!("Our money rounding loses a cent on refunds, slack xoxb-{slack}"),
+        )
+        // the body's AWS secret, bare: masked here too, reported there
+        .replace(
+            "What time is it in Lisbon?",
+            &format!("What time is it in Lisbon? {aws_secret}"),
+        )
+        .replace(
+            "The full suite is run after the fix",
+            &format!("The full suite is run after the fix with client_secret: {client}"),
         )
         .replace(
             "A failing test for the lost cent, a fix, the suite passing",
@@ -523,6 +538,7 @@ fn a_secret_anywhere_in_the_catalog_is_never_printed_or_written() {
         found,
         [
             "evals/cases/demo-skill.json:18",
+            "evals/cases/demo-skill.json:22",
             "evals/cases/demo-skill.json:6",
             "skills/demo-skill/SKILL.md:13",
             "skills/demo-skill/SKILL.md:14",
@@ -538,7 +554,11 @@ fn a_secret_anywhere_in_the_catalog_is_never_printed_or_written() {
                 .ends_with("listing catalog --client claude-code --format human")
         })
         .unwrap();
-    listing.stdout_has(&format!("(pushes with ghp_{})", "X".repeat(36)));
+    listing.stdout_has(&format!(
+        "(pushes with ghp_{}, signs with {})",
+        "X".repeat(36),
+        "X".repeat(client.len())
+    ));
     // the baseline saved and read back, and the runs' report
     for r in [
         Case::new(["check", "catalog", "--save-baseline", "user/baseline.json"]).user_path("user"),

@@ -32,6 +32,10 @@ use rayon::prelude::*;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
+/// Largest file read again to look for a repeated secret (larger ones
+/// were not read as text the first time either).
+const MAX_REREAD: u64 = 64 << 20;
+
 /// What the command line pointed at.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Target {
@@ -209,7 +213,38 @@ impl Catalog {
     /// least the whole frontmatter stays in memory; [`Skill::cut`] says how
     /// many bytes went. `skillsift check` lints this way so that 15,000
     /// skills do not hold every body in memory at once.
+    ///
+    /// A secret found in one file is masked wherever else its value stands
+    /// ([`secrets`]); files are read in parallel, so when a file read
+    /// before the value was known holds it, the catalog is read once more
+    /// (rare: only a catalog that repeats a secret pays for it), and what
+    /// is masked never depends on the order files were read in.
     pub fn load_with<T: Send>(
+        root: &Path,
+        config: &Config,
+        scope: Scope,
+        per_skill: impl Fn(&Skill, &[Diagnostic]) -> (T, Option<usize>) + Sync,
+    ) -> Result<(Catalog, Vec<T>), Fatal> {
+        let first = Self::load_once(root, config, scope, &per_skill)?;
+        if !secrets::any_known() || !first.0.repeats_a_secret() {
+            return Ok(first);
+        }
+        drop(first);
+        Self::load_once(root, config, scope, &per_skill)
+    }
+
+    /// Whether a file read holds, as read, a secret's value where it was
+    /// not masked (see [`Catalog::load_with`]).
+    fn repeats_a_secret(&self) -> bool {
+        self.sources.par_iter().any(|(rel, _)| {
+            let Ok(Some(bytes)) = read_bounded(&self.root.join(rel), MAX_REREAD) else {
+                return false;
+            };
+            secrets::holds_a_repeat(&String::from_utf8_lossy(&bytes))
+        })
+    }
+
+    fn load_once<T: Send>(
         root: &Path,
         config: &Config,
         scope: Scope,

@@ -19,7 +19,8 @@
 
 use aho_corasick::AhoCorasick;
 use regex::Regex;
-use std::sync::LazyLock;
+use std::collections::BTreeSet;
+use std::sync::{LazyLock, RwLock};
 
 /// One secret: where (byte offsets in the file), and what kind (never its
 /// value).
@@ -262,7 +263,78 @@ fn pem_end(text: &str, begin_end: usize) -> Option<usize> {
     seen_key.then_some(at)
 }
 
-/// Every secret in `text`, in order, never overlapping.
+/// The kind of a value found elsewhere in the catalog, repeated here bare.
+pub const REPEATED: &str = "a secret found elsewhere in the catalog";
+
+/// Every value found so far in this process (what [`mask_in_place`]
+/// replaces: past the public prefix; a private key's lines one by one),
+/// so that the same value is masked wherever else it stands, even where no
+/// pattern would find it (a bare `aws_secret_access_key` value in a
+/// prompt). See [`crate::Catalog::load_with`] for how the order files are
+/// read in stops mattering.
+static KNOWN: LazyLock<RwLock<Known>> = LazyLock::new(RwLock::default);
+
+#[derive(Default)]
+struct Known {
+    values: BTreeSet<String>,
+    /// Over `values`, leftmost-longest; `None` while there are none.
+    ac: Option<AhoCorasick>,
+}
+
+/// Shortest value remembered (a private key's last line may be short).
+const MIN_KNOWN: usize = 12;
+
+/// Remember the values of `found` in `text` (the text as read, before
+/// masking).
+pub fn remember(text: &str, found: &[Found]) {
+    let mut new = Vec::new();
+    for f in found.iter().filter(|f| f.kind != REPEATED) {
+        for piece in text[f.masked_from..f.end].split(['\n', '\r']) {
+            let piece = piece.trim();
+            if piece.len() >= MIN_KNOWN && !piece.starts_with("-----") {
+                new.push(piece.to_string());
+            }
+        }
+    }
+    if new.is_empty() {
+        return;
+    }
+    let Ok(mut k) = KNOWN.write() else { return };
+    let before = k.values.len();
+    k.values.extend(new);
+    if k.values.len() != before {
+        k.ac = AhoCorasick::builder()
+            .match_kind(aho_corasick::MatchKind::LeftmostLongest)
+            .build(&k.values)
+            .ok();
+    }
+}
+
+/// Whether any value was found so far.
+pub fn any_known() -> bool {
+    KNOWN.read().is_ok_and(|k| !k.values.is_empty())
+}
+
+/// Where the values found so far stand in `text`.
+fn known_in(text: &str) -> Vec<(usize, usize)> {
+    let Ok(k) = KNOWN.read() else {
+        return Vec::new();
+    };
+    let Some(ac) = &k.ac else {
+        return Vec::new();
+    };
+    ac.find_iter(text).map(|m| (m.start(), m.end())).collect()
+}
+
+/// Whether `text` (as read) holds a value found so far where no pattern
+/// finds it: a repeat that a file read earlier did not know to mask.
+pub fn holds_a_repeat(text: &str) -> bool {
+    !known_in(text).is_empty() && find(text).iter().any(|f| f.kind == REPEATED)
+}
+
+/// Every secret in `text`, in order, never overlapping: the formats, the
+/// values assigned to a secret's name, private keys, and the values found
+/// so far elsewhere ([`REPEATED`]).
 pub fn find(text: &str) -> Vec<Found> {
     let mut out = Vec::new();
     for p in PATTERNS.iter() {
@@ -303,6 +375,16 @@ pub fn find(text: &str) -> Vec<Found> {
                 });
             }
         }
+    }
+    // after the patterns: where one finds the same range, its kind wins
+    // (the sort below is stable)
+    for (start, end) in known_in(text) {
+        out.push(Found {
+            start,
+            end,
+            kind: REPEATED,
+            masked_from: start,
+        });
     }
     out.sort_by_key(|f| (f.start, std::cmp::Reverse(f.end)));
     let mut kept: Vec<Found> = Vec::new();

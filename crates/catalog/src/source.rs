@@ -23,6 +23,7 @@ impl Source {
     /// The file's text, with every secret in it masked.
     pub fn new(mut text: String) -> Arc<Source> {
         let secrets = crate::secrets::find(&text);
+        crate::secrets::remember(&text, &secrets);
         crate::secrets::mask_in_place(&mut text, &secrets);
         let index = LineIndex::new(&text);
         Arc::new(Source {

@@ -76,7 +76,12 @@ pub fn check_cases(catalog: &crate::catalog::Catalog, out: &mut Vec<Diagnostic>)
 /// The secrets the loader found in `src` (and masked there: see
 /// [`crate::catalog::secrets`]).
 fn found(file: &str, src: &crate::catalog::Source, out: &mut Vec<Diagnostic>) {
-    for f in &src.secrets {
+    // a repeat of a value found elsewhere is masked, and reported there
+    for f in src
+        .secrets
+        .iter()
+        .filter(|f| f.kind != crate::catalog::secrets::REPEATED)
+    {
         let span = src.span(f.start, f.end);
         out.push(
             SECRET
