@@ -233,14 +233,14 @@ impl Catalog {
         Self::load_once(root, config, scope, &per_skill)
     }
 
-    /// Whether a file read holds, as read, a secret's value where it was
-    /// not masked (see [`Catalog::load_with`]).
+    /// Whether a file read holds, as read, a secret's value where the text
+    /// kept shows it (see [`Catalog::load_with`]).
     fn repeats_a_secret(&self) -> bool {
-        self.sources.par_iter().any(|(rel, _)| {
+        self.sources.par_iter().any(|(rel, src)| {
             let Ok(Some(bytes)) = read_bounded(&self.root.join(rel), MAX_REREAD) else {
                 return false;
             };
-            secrets::holds_a_repeat(&String::from_utf8_lossy(&bytes))
+            secrets::unmasked_repeat(&String::from_utf8_lossy(&bytes), &src.text)
         })
     }
 

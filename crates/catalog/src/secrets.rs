@@ -326,10 +326,19 @@ fn known_in(text: &str) -> Vec<(usize, usize)> {
     ac.find_iter(text).map(|m| (m.start(), m.end())).collect()
 }
 
-/// Whether `text` (as read) holds a value found so far where no pattern
-/// finds it: a repeat that a file read earlier did not know to mask.
-pub fn holds_a_repeat(text: &str) -> bool {
-    !known_in(text).is_empty() && find(text).iter().any(|f| f.kind == REPEATED)
+/// Whether `read` (a file as read) holds a value found so far where
+/// `kept` (its text as loaded, perhaps cut short) still shows it: a repeat
+/// that the file, read before the value was known, did not mask.
+pub fn unmasked_repeat(read: &str, kept: &str) -> bool {
+    if known_in(read).is_empty() {
+        return false;
+    }
+    find(read).iter().any(|f| {
+        f.kind == REPEATED
+            && kept
+                .get(f.start..f.end)
+                .is_some_and(|shown| shown.bytes().any(|b| b != b'X'))
+    })
 }
 
 /// Every secret in `text`, in order, never overlapping: the formats, the
@@ -502,6 +511,17 @@ mod tests {
         ] {
             assert!(find(not).is_empty(), "{not}");
         }
+    }
+
+    #[test]
+    fn a_files_own_value_is_masked_where_it_stands_bare() {
+        // as a published skill has it: the note above the line using it
+        let text = "Replace `sk-c15509b2-c43c-4622-8bfc-33091bcde16d` with your key.\n\nheaders={\"HUB-API-KEY\": \"sk-c15509b2-c43c-4622-8bfc-33091bcde16d\"}\n";
+        let src = crate::Source::new(text.to_string());
+        assert!(!src.text.contains("c15509b2"), "{}", src.text);
+        assert_eq!(src.text.len(), text.len());
+        let kinds: Vec<&str> = src.secrets.iter().map(|f| f.kind).collect();
+        assert_eq!(kinds, [REPEATED, ASSIGNED]);
     }
 
     #[test]
