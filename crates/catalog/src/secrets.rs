@@ -20,7 +20,7 @@
 use aho_corasick::AhoCorasick;
 use regex::Regex;
 use std::collections::BTreeSet;
-use std::sync::{LazyLock, RwLock};
+use std::sync::{Arc, LazyLock, Mutex, RwLock};
 
 /// One secret: where (byte offsets in the file), and what kind (never its
 /// value).
@@ -268,67 +268,92 @@ pub const REPEATED: &str = "a secret found elsewhere in the catalog";
 
 /// Every value found so far in this process (what [`mask_in_place`]
 /// replaces: past the public prefix; a private key's lines one by one),
-/// so that the same value is masked wherever else it stands, even where no
-/// pattern would find it (a bare `aws_secret_access_key` value in a
-/// prompt). See [`crate::Catalog::load_with`] for how the order files are
-/// read in stops mattering.
-static KNOWN: LazyLock<RwLock<Known>> = LazyLock::new(RwLock::default);
+/// waiting for [`freeze`]. Bounded: a catalog holding more values than
+/// this still has each masked where it is found, only not its repeats.
+static PENDING: Mutex<BTreeSet<String>> = Mutex::new(BTreeSet::new());
 
-#[derive(Default)]
-struct Known {
-    values: BTreeSet<String>,
-    /// Over `values`, leftmost-longest; `None` while there are none.
-    ac: Option<AhoCorasick>,
-}
+/// The values [`freeze`] saw, as one automaton: masked wherever they
+/// stand, even where no pattern would find them (a bare
+/// `aws_secret_access_key` value in a prompt). Built once per load, not
+/// once per value: see [`crate::Catalog::load_with`].
+static KNOWN: RwLock<Option<Arc<AhoCorasick>>> = RwLock::new(None);
 
+/// Most values remembered.
+const MAX_KNOWN: usize = 100_000;
 /// Shortest value remembered (a private key's last line may be short).
 const MIN_KNOWN: usize = 12;
+/// Most values of one file looked for elsewhere in it.
+const MAX_OWN: usize = 64;
 
-/// Remember the values of `found` in `text` (the text as read, before
-/// masking).
-pub fn remember(text: &str, found: &[Found]) {
-    let mut new = Vec::new();
+/// The values of `found` in `text` (the text as read): what is masked.
+fn values<'t>(text: &'t str, found: &[Found]) -> Vec<&'t str> {
+    let mut out = Vec::new();
     for f in found.iter().filter(|f| f.kind != REPEATED) {
         for piece in text[f.masked_from..f.end].split(['\n', '\r']) {
             let piece = piece.trim();
             if piece.len() >= MIN_KNOWN && !piece.starts_with("-----") {
-                new.push(piece.to_string());
+                out.push(piece);
             }
         }
     }
+    out
+}
+
+/// Remember the values of `found` in `text` (the text as read, before
+/// masking) for the next [`freeze`].
+pub fn remember(text: &str, found: &[Found]) {
+    let new = values(text, found);
     if new.is_empty() {
         return;
     }
-    let Ok(mut k) = KNOWN.write() else { return };
-    let before = k.values.len();
-    k.values.extend(new);
-    if k.values.len() != before {
-        k.ac = AhoCorasick::builder()
-            .match_kind(aho_corasick::MatchKind::LeftmostLongest)
-            .build(&k.values)
-            .ok();
+    let Ok(mut pending) = PENDING.lock() else {
+        return;
+    };
+    for v in new {
+        if pending.len() >= MAX_KNOWN {
+            break;
+        }
+        if !pending.contains(v) {
+            pending.insert(v.to_string());
+        }
     }
 }
 
-/// Whether any value was found so far.
-pub fn any_known() -> bool {
-    KNOWN.read().is_ok_and(|k| !k.values.is_empty())
+/// Make every value remembered so far known to [`find`]; whether there is
+/// any.
+pub fn freeze() -> bool {
+    let Ok(pending) = PENDING.lock() else {
+        return false;
+    };
+    if pending.is_empty() {
+        return false;
+    }
+    let ac = AhoCorasick::builder()
+        .match_kind(aho_corasick::MatchKind::LeftmostLongest)
+        .build(pending.iter())
+        .ok()
+        .map(Arc::new);
+    if let Ok(mut known) = KNOWN.write() {
+        *known = ac;
+    }
+    true
 }
 
-/// Where the values found so far stand in `text`.
+/// Where the values known stand in `text`.
 fn known_in(text: &str) -> Vec<(usize, usize)> {
-    let Ok(k) = KNOWN.read() else {
-        return Vec::new();
+    let ac = match KNOWN.read() {
+        Ok(k) => k.clone(),
+        Err(_) => None,
     };
-    let Some(ac) = &k.ac else {
+    let Some(ac) = ac else {
         return Vec::new();
     };
     ac.find_iter(text).map(|m| (m.start(), m.end())).collect()
 }
 
-/// Whether `read` (a file as read) holds a value found so far where
-/// `kept` (its text as loaded, perhaps cut short) still shows it: a repeat
-/// that the file, read before the value was known, did not mask.
+/// Whether `read` (a file as read) holds a known value where `kept` (its
+/// text as loaded, perhaps cut short) still shows it: a repeat that the
+/// file, read before the value was known, did not mask.
 pub fn unmasked_repeat(read: &str, kept: &str) -> bool {
     if known_in(read).is_empty() {
         return false;
@@ -386,7 +411,24 @@ pub fn find(text: &str) -> Vec<Found> {
         }
     }
     // after the patterns: where one finds the same range, its kind wins
-    // (the sort below is stable)
+    // (the sort below is stable). The file's own values first (`Replace
+    // sk-… with your own key` above the line that uses it), then the
+    // values known from elsewhere.
+    let own: Vec<String> = values(text, &out)
+        .into_iter()
+        .take(MAX_OWN)
+        .map(str::to_string)
+        .collect();
+    for v in &own {
+        for at in memchr::memmem::find_iter(text.as_bytes(), v.as_bytes()) {
+            out.push(Found {
+                start: at,
+                end: at + v.len(),
+                kind: REPEATED,
+                masked_from: at,
+            });
+        }
+    }
     for (start, end) in known_in(text) {
         out.push(Found {
             start,

@@ -22,13 +22,8 @@ pub struct Source {
 impl Source {
     /// The file's text, with every secret in it masked.
     pub fn new(mut text: String) -> Arc<Source> {
-        let mut secrets = crate::secrets::find(&text);
-        if !secrets.is_empty() {
-            crate::secrets::remember(&text, &secrets);
-            // the file's own values where they stand bare (`Replace
-            // sk-… with your own key` above the line that uses it)
-            secrets = crate::secrets::find(&text);
-        }
+        let secrets = crate::secrets::find(&text);
+        crate::secrets::remember(&text, &secrets);
         crate::secrets::mask_in_place(&mut text, &secrets);
         let index = LineIndex::new(&text);
         Arc::new(Source {
