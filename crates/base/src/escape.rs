@@ -71,8 +71,27 @@ pub fn escaped(c: char, out: &mut String) {
 }
 
 /// `s` with every [`is_unsafe`] character escaped; `\n` and `\t` kept.
+///
+/// A line after one of its line breaks that would start a CI workflow
+/// command (`::`, `##[`, after blanks) has that character shown as
+/// `\x3a` or `\x23` (see [`Writer`], which also looks at the first line).
 pub fn text(s: &str) -> Cow<'_, str> {
-    escape_if(s, is_unsafe)
+    let escaped = escape_if(s, is_unsafe);
+    if !escaped.contains('\n') || !(escaped.contains("::") || escaped.contains("##[")) {
+        return escaped;
+    }
+    let mut out = String::with_capacity(escaped.len() + 8);
+    for (i, line) in escaped.split_inclusive('\n').enumerate() {
+        let t = line.trim_start_matches([' ', '\t']);
+        if i > 0 && (t.starts_with("::") || t.starts_with("##[")) {
+            out.push_str(&line[..line.len() - t.len()]);
+            out.push_str(if t.starts_with(':') { "\\x3a" } else { "\\x23" });
+            out.push_str(&t[1..]);
+        } else {
+            out.push_str(line);
+        }
+    }
+    Cow::Owned(out)
 }
 
 /// `s` on one line: as [`text`], and `\n` escaped too (a name, a path, a
@@ -211,10 +230,24 @@ impl Mapped {
 /// A writer that escapes what passes through it as [`text`] does, for a
 /// renderer whose every byte is text for a human. Bytes that are not UTF-8
 /// are shown as `\xNN`; a character split across two writes is joined.
+///
+/// No line it writes is a CI workflow command: a line that starts (after
+/// blanks: GitHub's runner trims them) with `::` or `##[` has that first
+/// character shown as `\x3a` or `\x23`. Human output never starts a line
+/// so itself, so such a line is untrusted text (a line of a multi-line
+/// description or prompt) that would forge an annotation, mask a value or
+/// switch the runner's commands off. [`Writer::commands`] is the one that
+/// writes workflow commands (`--format github`).
 pub struct Writer<'a> {
     inner: &'a mut dyn io::Write,
     /// The start of a character whose rest has not been written yet.
     pending: Vec<u8>,
+    /// Lines starting a workflow command are neutralised.
+    guard: bool,
+    /// At the start of a line, with [`Writer::held`] not yet written.
+    line_start: bool,
+    /// The start of a line not yet known to be a workflow command or not.
+    held: String,
 }
 
 impl<'a> Writer<'a> {
@@ -222,7 +255,52 @@ impl<'a> Writer<'a> {
         Writer {
             inner,
             pending: Vec::new(),
+            guard: true,
+            line_start: true,
+            held: String::new(),
         }
+    }
+
+    /// A writer for workflow commands themselves (`--format github`):
+    /// escapes as [`Writer::new`], but leaves lines that start with `::`.
+    pub fn commands(inner: &'a mut dyn io::Write) -> Writer<'a> {
+        let mut w = Writer::new(inner);
+        w.guard = false;
+        w
+    }
+
+    /// `s` with every line that would start a workflow command
+    /// neutralised; what cannot be decided yet is held (`last`: nothing
+    /// follows, write it all).
+    fn guarded(&mut self, s: &str, last: bool) -> String {
+        let mut res = String::with_capacity(s.len());
+        for c in s.chars() {
+            if !self.line_start {
+                res.push(c);
+                self.line_start = c == '\n';
+                continue;
+            }
+            self.held.push(c);
+            let t = self.held.trim_start_matches([' ', '\t']);
+            let undecided = t.is_empty() || t == ":" || t == "#" || t == "##";
+            if undecided {
+                continue;
+            }
+            let blanks = self.held.len() - t.len();
+            if t.starts_with("::") || t.starts_with("##[") {
+                res.push_str(&self.held[..blanks]);
+                res.push_str(if t.starts_with(':') { "\\x3a" } else { "\\x23" });
+                res.push_str(&t[1..]);
+            } else {
+                res.push_str(&self.held);
+            }
+            self.held.clear();
+            self.line_start = c == '\n';
+        }
+        if last {
+            res.push_str(&std::mem::take(&mut self.held));
+        }
+        res
     }
 
     fn emit(&mut self, bytes: &[u8], last: bool) -> io::Result<()> {
@@ -231,14 +309,17 @@ impl<'a> Writer<'a> {
         loop {
             match std::str::from_utf8(rest) {
                 Ok(s) => {
-                    out.push_str(&text(s));
+                    out.push_str(&escape_if(s, is_unsafe));
                     rest = &[];
                     break;
                 }
                 Err(e) => {
                     let (good, bad) = rest.split_at(e.valid_up_to());
                     // valid by construction
-                    out.push_str(&text(std::str::from_utf8(good).unwrap_or_default()));
+                    out.push_str(&escape_if(
+                        std::str::from_utf8(good).unwrap_or_default(),
+                        is_unsafe,
+                    ));
                     match e.error_len() {
                         Some(n) => {
                             for b in &bad[..n] {
@@ -262,6 +343,9 @@ impl<'a> Writer<'a> {
             }
         }
         self.pending = rest.to_vec();
+        if self.guard {
+            out = self.guarded(&out, last);
+        }
         self.inner.write_all(out.as_bytes())
     }
 }
@@ -281,7 +365,7 @@ impl io::Write for Writer<'_> {
 
 impl Drop for Writer<'_> {
     fn drop(&mut self) {
-        if !self.pending.is_empty() {
+        if !self.pending.is_empty() || !self.held.is_empty() {
             let bytes = std::mem::take(&mut self.pending);
             let _ = self.emit(&bytes, true);
         }
@@ -292,6 +376,54 @@ impl Drop for Writer<'_> {
 mod tests {
     use super::*;
     use std::io::Write;
+
+    fn through(chunks: &[&str], commands: bool) -> String {
+        let mut buf = Vec::new();
+        {
+            let mut w = if commands {
+                Writer::commands(&mut buf)
+            } else {
+                Writer::new(&mut buf)
+            };
+            for c in chunks {
+                w.write_all(c.as_bytes()).unwrap();
+            }
+        }
+        String::from_utf8(buf).unwrap()
+    }
+
+    #[test]
+    fn no_line_starts_a_workflow_command() {
+        let new = false;
+        assert_eq!(
+            through(
+                &["- s: a\n::error title=x::forged\n   ##[group]y\n# ok\n:: "],
+                new
+            ),
+            "- s: a\n\\x3a:error title=x::forged\n   \\x23#[group]y\n# ok\n\\x3a: "
+        );
+        // split across writes, and held to the end
+        assert_eq!(
+            through(&["a\n  :", ":add-mask::v\n#", "#", "[x]\n:"], new),
+            "a\n  \\x3a:add-mask::v\n\\x23#[x]\n:"
+        );
+        // not at a line's start, or not a command: as it was
+        assert_eq!(
+            through(&["see ::x:: and ## [y]\n#a:\n"], new),
+            "see ::x:: and ## [y]\n#a:\n"
+        );
+        // a message printed after `error: `, its later lines guarded
+        assert_eq!(
+            text("::first\n::error::x\n ##[y]"),
+            "::first\n\\x3a:error::x\n \\x23#[y]"
+        );
+        // the GitHub format writes commands
+        let commands = true;
+        assert_eq!(
+            through(&["::error file=a::m\n"], commands),
+            "::error file=a::m\n"
+        );
+    }
 
     #[test]
     fn controls_and_bidi_are_escaped_and_line_breaks_kept() {

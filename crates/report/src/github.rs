@@ -21,7 +21,7 @@ pub fn render(o: &Outcome, out: &mut dyn Write) -> std::io::Result<()> {
     // `%`, CR and LF are escaped as the runner reads them; every other
     // control or bidirectional character as `\x1b`, `\u{202e}`, so no
     // escape sequence reaches the log viewer
-    let mut out = crate::escape::Writer::new(out);
+    let mut out = crate::escape::Writer::commands(out);
     let out: &mut dyn Write = &mut out;
     for d in o.diagnostics {
         let level = match d.severity {
@@ -85,7 +85,7 @@ mod tests {
     fn no_control_character_passes() {
         let mut buf = Vec::new();
         {
-            let mut w = crate::escape::Writer::new(&mut buf);
+            let mut w = crate::escape::Writer::commands(&mut buf);
             let line = format!(
                 "::error file=a::{}",
                 escape_data("x\x1b]0;t\x07\r\n\u{9b}\u{202e}")

@@ -72,6 +72,26 @@ pub fn json(v: &View, out: &mut dyn Write) -> std::io::Result<()> {
     writeln!(out)
 }
 
+/// The gutter before each continuation line of an entry.
+pub const GUTTER: &str = "  | ";
+
+/// An entry's text as the human listing shows it: its first line as the
+/// client shows it, each further line after [`GUTTER`]. A line of a
+/// multi-line description then never starts a line of output: it cannot be
+/// read as a CI workflow command (`::error::…`, `::stop-commands::…`: the
+/// runner trims leading whitespace, so indenting is not enough) nor pose as
+/// another entry (`- skill: …`). `--format json` keeps the text as it is.
+fn block(text: &str) -> String {
+    let text = text.strip_suffix('\n').unwrap_or(text);
+    text.replace("\r\n", "\n")
+        .replace('\n', &format!("\n{GUTTER}"))
+}
+
+/// A name, a path or a detail, on one line (`\n` escaped).
+fn one(text: &str) -> std::borrow::Cow<'_, str> {
+    crate::escape::line(text)
+}
+
 pub fn human(v: &View, out: &mut dyn Write) -> std::io::Result<()> {
     // untrusted text reaches the terminal escaped (crate::escape)
     let mut out = crate::escape::Writer::new(out);
@@ -103,17 +123,17 @@ pub fn human(v: &View, out: &mut dyn Write) -> std::io::Result<()> {
         )?,
     }
     for e in l.all().filter(|e| e.listed) {
-        writeln!(out, "{}", e.line)?;
+        writeln!(out, "{}", block(&e.line))?;
         for c in e
             .changes
             .iter()
             .filter(|c| c.kind != crate::client::ChangeKind::WhenToUse)
         {
             let at = match c.line {
-                Some(line) => format!("{}:{line}:{}: ", e.path, c.column.unwrap_or(1)),
-                None => format!("{}: ", e.path),
+                Some(line) => format!("{}:{line}:{}: ", one(&e.path), c.column.unwrap_or(1)),
+                None => format!("{}: ", one(&e.path)),
             };
-            writeln!(out, "    ^ {at}{}", c.detail)?;
+            writeln!(out, "    ^ {at}{}", one(&c.detail))?;
         }
     }
     let hidden: Vec<_> = l.all().filter(|e| !e.listed).collect();
@@ -121,7 +141,7 @@ pub fn human(v: &View, out: &mut dyn Write) -> std::io::Result<()> {
         writeln!(out, "not listed:")?;
         for e in hidden {
             let why = e.reason.as_ref().map(|r| r.describe()).unwrap_or_default();
-            writeln!(out, "  {} ({}): {why}", e.name, e.path)?;
+            writeln!(out, "  {} ({}): {}", one(&e.name), one(&e.path), one(&why))?;
         }
     }
     if !l.builtins.is_empty() {
@@ -132,11 +152,12 @@ pub fn human(v: &View, out: &mut dyn Write) -> std::io::Result<()> {
             if l.builtins.len() == 1 { "" } else { "s" },
             l.client.label(),
             v.builtins_version.unwrap_or("?"),
-            l.builtins
+            one(&l
+                .builtins
                 .iter()
                 .map(|b| b.name.as_str())
                 .collect::<Vec<_>>()
-                .join(", ")
+                .join(", "))
         )?;
     } else if l.client == ClientId::ClaudeCode && v.builtins_version.is_none() {
         writeln!(
@@ -167,16 +188,16 @@ pub fn human(v: &View, out: &mut dyn Write) -> std::io::Result<()> {
     }
     if let Some(ver) = v.verified {
         for m in &ver.mismatches {
-            writeln!(out, "differs: {} ({})", m.name, m.path)?;
+            writeln!(out, "differs: {} ({})", one(&m.name), one(&m.path))?;
             writeln!(
                 out,
                 "  predicted: {}",
-                m.predicted.as_deref().unwrap_or("(not listed)")
+                block(m.predicted.as_deref().unwrap_or("(not listed)"))
             )?;
             writeln!(
                 out,
                 "  captured:  {}",
-                m.captured.as_deref().unwrap_or("(not listed)")
+                block(m.captured.as_deref().unwrap_or("(not listed)"))
             )?;
         }
         if !ver.ambiguous.is_empty() {
@@ -186,7 +207,7 @@ pub fn human(v: &View, out: &mut dyn Write) -> std::io::Result<()> {
                 ver.ambiguous.len(),
                 if ver.ambiguous.len() == 1 { "" } else { "s" },
                 l.client.label(),
-                ver.ambiguous.join(", ")
+                one(&ver.ambiguous.join(", "))
             )?;
         }
         if let Some(order) = &ver.captured_order {
@@ -194,7 +215,7 @@ pub fn human(v: &View, out: &mut dyn Write) -> std::io::Result<()> {
                 out,
                 "differs: the order; {} lists them as {}",
                 l.client.label(),
-                order.join(", ")
+                one(&order.join(", "))
             )?;
         }
         let (total, what) = match ver.commands {

@@ -46,13 +46,19 @@ const STYLE: &str = include_str!("style.css");
 const SCRIPT: &str = include_str!("script.js");
 
 /// Escapes text for HTML content and quoted attribute values: `& < > " '`,
-/// and control characters (other than tab and line ends) as U+FFFD.
+/// and, visibly, what the terminal output escapes ([`crate::escape`]):
+/// control characters other than tab and line feed (a CR too: `\x0d`),
+/// bidirectional controls and invisible format characters (`\u{202e}`),
+/// so that no text reads in the report differently from what it is. A
+/// line feed is written `&#10;`: text from the catalog never starts a line
+/// of the file.
 pub struct Esc<'a>(pub &'a str);
 
 impl fmt::Display for Esc<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let s = self.0;
         let mut from = 0;
+        let mut shown = String::new();
         for (i, c) in s.char_indices() {
             let rep = match c {
                 '&' => "&amp;",
@@ -60,8 +66,15 @@ impl fmt::Display for Esc<'_> {
                 '>' => "&gt;",
                 '"' => "&quot;",
                 '\'' => "&#39;",
-                '\t' | '\n' | '\r' => continue,
-                c if c.is_control() => "\u{FFFD}",
+                // the same character to a browser; in the file (and in a
+                // CI log that prints `report -o -`), untrusted text never
+                // starts a line, so no line of it is a workflow command
+                '\n' => "&#10;",
+                c if crate::escape::is_unsafe(c) => {
+                    shown.clear();
+                    crate::escape::escaped(c, &mut shown);
+                    shown.as_str()
+                }
                 _ => continue,
             };
             f.write_str(&s[from..i])?;
@@ -246,8 +259,11 @@ mod tests {
         let s = Esc("<script>alert('x')</script> & \"q\" \u{0}\u{7}\n").to_string();
         assert_eq!(
             s,
-            "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; &amp; &quot;q&quot; \u{FFFD}\u{FFFD}\n"
+            "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; &amp; &quot;q&quot; \\x00\\x07&#10;"
         );
+        // what reads differently from what it is, shown as the terminal shows it
+        let s = Esc("a\rb \u{202e}evil\u{2066} tag\u{e0041}\u{9b}\t").to_string();
+        assert_eq!(s, "a\\x0db \\u{202e}evil\\u{2066} tag\\u{e0041}\\u{9b}\t");
     }
 
     #[test]
