@@ -289,9 +289,15 @@ fn the_snippet_shows_escapes_and_its_caret_stays_on_the_span() {
     );
     let text = String::from_utf8(out).unwrap();
     // the SG701 finding on the body line `Write a failing test <EVIL>, …`
+    // (SG707 shows the same line: take the snippet under SG701's header)
     let at = text
-        .find("Write a failing test \\x1b]0;pwned\\x07")
-        .unwrap_or_else(|| panic!("no escaped snippet line in\n{text}"));
+        .match_indices("Write a failing test \\x1b]0;pwned\\x07")
+        .map(|(i, _)| i)
+        .find(|&i| {
+            let header = text[..i].rfind("warning[").unwrap_or(0);
+            text[header..i].starts_with("warning[SG701]")
+        })
+        .unwrap_or_else(|| panic!("no escaped snippet line under SG701 in\n{text}"));
     let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
     let line = &text[line_start..text[at..].find('\n').map_or(text.len(), |i| at + i)];
     let next = text[line_start + line.len() + 1..].lines().next().unwrap();

@@ -50,6 +50,7 @@ fn every_variant_fires_and_no_look_alike_does() {
         .collect();
     let s = |skill: &str, file: &str| format!("skills/{skill}/{file}");
     let expected = [
+        ("SG700", s("sg700-argument-hint", "SKILL.md"), 4),
         ("SG700", s("sg700-control-name", "SKILL.md"), 2),
         ("SG700", s("sg700-control", "SKILL.md"), 3),
         ("SG700", s("sg700-escaped-bidi", "SKILL.md"), 3),
@@ -74,6 +75,9 @@ fn every_variant_fires_and_no_look_alike_does() {
         ("SG705", s("sg705-download", "SKILL.md"), 21),
         ("SG705", s("sg705-download", "scripts/install.sh"), 3),
         ("SG706", s("sg706-hooks", "SKILL.md"), 9),
+        ("SG707", s("sg707-escape", "SKILL.md"), 8),
+        ("SG707", s("sg707-escape", "SKILL.md"), 10),
+        ("SG707", s("sg707-escape", "references/notes.md"), 3),
         ("SG705", s("sg706-hooks", "SKILL.md"), 13),
     ];
     for (rule, file, line) in &expected {
@@ -121,6 +125,21 @@ fn messages_name_what_is_hidden() {
     assert!(
         msg("SG705", "sg706-hooks/SKILL.md", 13)
             .starts_with("the hook Stop command runs a download")
+    );
+    assert_eq!(
+        msg("SG700", "sg700-argument-hint/SKILL.md", 4),
+        "`argument-hint` holds control characters: U+001B ESCAPE"
+    );
+    assert!(
+        msg("SG707", "sg707-escape/SKILL.md", 8)
+            .starts_with("line 8 holds a terminal escape sequence that conceals text:")
+    );
+    assert!(msg("SG707", "sg707-escape/SKILL.md", 10).starts_with(
+        "line 10 holds a terminal escape sequence that erases text, writes over the line:"
+    ));
+    assert!(
+        msg("SG707", "references/notes.md", 3)
+            .starts_with("line 3 holds a terminal escape sequence that moves the cursor:")
     );
 }
 
@@ -188,7 +207,7 @@ fn no_format_shows_a_secret() {
 #[test]
 fn the_rules_document_their_family() {
     for id in [
-        "SG700", "SG701", "SG702", "SG703", "SG704", "SG705", "SG706",
+        "SG700", "SG701", "SG702", "SG703", "SG704", "SG705", "SG706", "SG707",
     ] {
         let out = skillsift().args(["rule", id]).output().unwrap();
         assert_eq!(out.status.code(), Some(0));

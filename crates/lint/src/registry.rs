@@ -138,6 +138,7 @@ pub static RULES: &[&Rule] = &[
     &security::secrets::SECRET,
     &security::download::DOWNLOAD_EXECUTE,
     &security::unprompted::RUNS_WITHOUT_ASKING,
+    &security::escape_sequence::ESCAPE_SEQUENCE,
 ];
 
 /// Look a rule up by id (case-insensitive) or by name.

@@ -6,7 +6,8 @@ use crate::rule;
 
 rule! {
     /// ## What it does
-    /// Reports a `name`, `description` or `when_to_use` whose value, as
+    /// Reports a `name`, `description`, `when_to_use` or `argument-hint`
+    /// (shown in Claude Code's slash-command menu) whose value, as
     /// YAML reads it, holds a control character: C0 controls other than
     /// line feed and tab (ESC, BEL, CR, …), DEL, or a C1 control
     /// (U+0080–U+009F). A double-quoted YAML string makes them from
@@ -42,8 +43,9 @@ rule! {
     pub static CONTROL_CHARACTER = ("SG700", "control-character", Error, "a listed value holds a control character");
 }
 
-/// The values a client lists.
-const KEYS: &[&str] = &["name", "description", "when_to_use"];
+/// The values a client lists, and `argument-hint`, which Claude Code shows
+/// in its slash-command menu.
+const KEYS: &[&str] = &["name", "description", "when_to_use", "argument-hint"];
 
 /// Whether `c` is a control character this rule reports.
 pub fn is_control(c: char) -> bool {

@@ -8,14 +8,15 @@
 //! show: control characters in the listing (SG700), invisible and
 //! bidirectional Unicode (SG701), instructions in HTML comments (SG702),
 //! encoded payloads (SG703), secrets (SG704), download-and-execute
-//! commands (SG705), and every command Claude Code runs without asking
-//! (SG706). Precision comes first: each rule's doc gives the figures it
+//! commands (SG705), every command Claude Code runs without asking
+//! (SG706), and terminal escape sequences (SG707). Precision comes first: each rule's doc gives the figures it
 //! was measured with.
 
 pub mod comment;
 pub mod control;
 pub mod download;
 pub mod encoded;
+pub mod escape_sequence;
 pub mod invisible;
 pub mod secrets;
 pub mod unprompted;
@@ -174,6 +175,7 @@ pub fn check(s: &SkillCtx, out: &mut Vec<Diagnostic>) {
     ));
     for t in texts {
         invisible::check(&t, out);
+        escape_sequence::check(&t, out);
         secrets::check(&t, out);
         encoded::check(&t, out);
         download::check(&t, out);
