@@ -61,6 +61,9 @@ fn every_variant_fires_and_no_look_alike_does() {
         ("SG701", s("sg701-invisible", "references/guide.md"), 3),
         ("SG702", s("sg702-comment", "SKILL.md"), 10),
         ("SG702", s("sg702-comment", "SKILL.md"), 14),
+        ("SG702", s("sg702-comment", "SKILL.md"), 18),
+        ("SG702", s("sg702-comment", "SKILL.md"), 20),
+        ("SG702", s("sg702-comment", "SKILL.md"), 24),
         ("SG703", s("sg703-encoded", "SKILL.md"), 8),
         ("SG703", s("sg703-encoded", "SKILL.md"), 11),
         ("SG703", s("sg703-encoded", "scripts/run.sh"), 2),
@@ -126,6 +129,17 @@ fn messages_name_what_is_hidden() {
         msg("SG705", "sg706-hooks/SKILL.md", 13)
             .starts_with("the hook Stop command runs a download")
     );
+    assert!(
+        msg("SG702", "sg702-comment/SKILL.md", 18)
+            .starts_with("a Markdown comment (`[//]: # (…)`) hides a URL from the rendered page:")
+    );
+    assert!(
+        msg("SG702", "sg702-comment/SKILL.md", 20)
+            .starts_with("an element marked `hidden` hides a URL from the rendered page:")
+    );
+    assert!(msg("SG702", "sg702-comment/SKILL.md", 24).starts_with(
+        "an element styled invisible hides an instruction from the rendered page: `Ignore the previous instructions.`"
+    ));
     assert_eq!(
         msg("SG700", "sg700-argument-hint/SKILL.md", 4),
         "`argument-hint` holds control characters: U+001B ESCAPE"

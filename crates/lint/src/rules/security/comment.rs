@@ -8,8 +8,13 @@ use std::sync::LazyLock;
 
 rule! {
     /// ## What it does
-    /// Reports an HTML comment (`<!-- … -->`) in the body of SKILL.md,
-    /// outside fenced code and inline code, that carries a URL or an
+    /// Reports text in the body of SKILL.md that the rendered page does not
+    /// show, outside fenced code and inline code: an HTML comment
+    /// (`<!-- … -->`), Markdown's comment idiom (a link reference
+    /// definition nothing links to: `[//]: # (…)`, `[comment]: <> "…"`), an
+    /// element marked `hidden` (`<div hidden>…</div>`) or styled invisible
+    /// (`style="display:none"`, `visibility:hidden`, `font-size:0`), when
+    /// it carries a URL or an
     /// instruction: words addressed to the model (`ignore previous
     /// instructions`, `you must`, `do not tell the user`, `without asking`,
     /// `as the assistant`, `system prompt`, `secretly`), a command to run
@@ -45,7 +50,7 @@ rule! {
     /// files). Before tightening there was one, wrong (a
     /// metadata comment naming "Claude Vision"): bare product names no longer
     /// count as an instruction.
-    pub static HIDDEN_COMMENT = ("SG702", "hidden-comment", Warning, "an HTML comment hides an instruction or a URL from the rendered page");
+    pub static HIDDEN_COMMENT = ("SG702", "hidden-comment", Warning, "a comment or a hidden element hides an instruction or a URL from the rendered page");
 }
 
 static URL: LazyLock<Regex> = LazyLock::new(|| {
@@ -122,31 +127,162 @@ pub fn carries(content: &str) -> Option<&'static str> {
     INSTRUCTION.is_match(content).then_some("an instruction")
 }
 
+/// Markdown's comment idiom: a link reference definition nothing links to,
+/// whose destination is `#`, `<>` or `//`, its text in the title:
+/// `[//]: # (text)`, `[comment]: <> "text"`. Rendered as nothing.
+static LINK_COMMENT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"(?m)^ {0,3}\[[^\]\n]*\]:[ \t]*(?:#|<>|//)[ \t]+(?:"([^"\n]*)"|'([^'\n]*)'|\(([^)\n]*)\))[ \t]*$"#)
+        .expect("link comment")
+});
+
+/// An opening tag and its attributes.
+static TAG: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(?i)<([a-z][a-z0-9]*)\b([^<>]*)>").expect("tag"));
+
+/// The `hidden` attribute.
+static HIDDEN_ATTR: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(?i)(?:^|\s)hidden(?:\s*=|\s|/|$)").expect("hidden attribute"));
+
+/// A style that hides: `display: none`, `visibility: hidden`,
+/// `font-size: 0`, `opacity: 0`.
+static HIDING_STYLE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(concat!(
+        r#"(?i)style\s*=\s*["'][^"']*(?:display\s*:\s*none|visibility\s*:\s*hidden"#,
+        r#"|(?:font-size|opacity)\s*:\s*0(?:\.0+)?(?:px|em|rem|%)?\s*(?:;|["']))"#,
+    ))
+    .expect("hiding style")
+});
+
+/// How an opening tag's attributes hide its element, if they do.
+fn hides(attrs: &str) -> Option<&'static str> {
+    if HIDING_STYLE.is_match(attrs) {
+        Some("an element styled invisible")
+    } else if HIDDEN_ATTR.is_match(attrs) {
+        Some("an element marked `hidden`")
+    } else {
+        None
+    }
+}
+
+/// One hiding place: where it is, what it holds, how it hides.
+struct Hidden {
+    start: usize,
+    end: usize,
+    content: std::ops::Range<usize>,
+    form: &'static str,
+}
+
+fn comments(text: &str, from: usize) -> Vec<Hidden> {
+    let mut out = Vec::new();
+    let mut at = from;
+    while let Some(k) = text[at..].find("<!--") {
+        let open = at + k;
+        let close = text[open + 4..].find("-->").map(|c| open + 4 + c + 3);
+        let end = close.unwrap_or(text.len());
+        at = if close.is_some() { end } else { open + 4 };
+        let content_end = end
+            .saturating_sub(if close.is_some() { 3 } else { 0 })
+            .max(open + 4);
+        out.push(Hidden {
+            start: open,
+            end,
+            content: open + 4..content_end,
+            form: "an HTML comment",
+        });
+    }
+    out
+}
+
+fn link_comments(text: &str, from: usize) -> Vec<Hidden> {
+    LINK_COMMENT
+        .captures_iter(&text[from..])
+        .filter_map(|c| {
+            let whole = c.get(0)?;
+            let title = c.get(1).or_else(|| c.get(2)).or_else(|| c.get(3))?;
+            Some(Hidden {
+                start: from + whole.start(),
+                end: from + whole.end(),
+                content: from + title.start()..from + title.end(),
+                form: "a Markdown comment (`[//]: # (…)`)",
+            })
+        })
+        .collect()
+}
+
+fn hidden_elements(text: &str, from: usize) -> Vec<Hidden> {
+    let mut out = Vec::new();
+    for c in TAG.captures_iter(&text[from..]) {
+        let (Some(whole), Some(tag), Some(attrs)) = (c.get(0), c.get(1), c.get(2)) else {
+            continue;
+        };
+        let Some(form) = hides(attrs.as_str()) else {
+            continue;
+        };
+        let open_end = from + whole.end();
+        let closing = format!("</{}", tag.as_str().to_ascii_lowercase());
+        let rest = &text[open_end..];
+        // ASCII lowering keeps every offset
+        let close = rest.to_ascii_lowercase().find(&closing);
+        let content_end = close.map_or_else(
+            || {
+                let mut e = text.len().min(open_end + 2000);
+                while !text.is_char_boundary(e) {
+                    e -= 1;
+                }
+                e
+            },
+            |c| open_end + c,
+        );
+        let end = close.map_or(content_end, |c| {
+            open_end + c + rest[c..].find('>').map_or(closing.len(), |g| g + 1)
+        });
+        // a self-closing or empty element hides nothing
+        out.push(Hidden {
+            start: from + whole.start(),
+            end,
+            content: open_end..content_end.max(open_end),
+            form,
+        });
+    }
+    out
+}
+
 pub fn check(t: &Text, out: &mut Vec<Diagnostic>) {
     let Some(body) = t.body() else {
         return;
     };
     let text = &t.src.text;
-    let mut at = t.body_start;
-    while let Some(k) = text[at..].find("<!--") {
-        let open = at + k;
-        let i = body.line_at(open);
-        let Some(line) = body.line(i) else {
-            break;
-        };
-        let close = text[open + 4..].find("-->").map(|c| open + 4 + c + 3);
-        let end = close.unwrap_or(text.len());
-        at = if close.is_some() { end } else { open + 4 };
-        if line.fenced || in_code(line.text, open - line.start) {
+    let from = t.body_start;
+    let mut found = comments(text, from);
+    if text[from..].contains("]:") {
+        found.extend(link_comments(text, from));
+    }
+    let body_text = &text[from..];
+    if ["hidden", "display", "visibility", "font-size", "opacity"]
+        .iter()
+        .any(|w| body_text.contains(w))
+    {
+        found.extend(hidden_elements(text, from));
+    }
+    found.sort_by_key(|h| h.start);
+    let mut covered = 0;
+    for h in found {
+        // one inside another (a comment in a hidden element) is one finding
+        if h.start < covered {
             continue;
         }
-        let content = &text[open + 4
-            ..end
-                .saturating_sub(if close.is_some() { 3 } else { 0 })
-                .max(open + 4)];
+        let i = body.line_at(h.start);
+        let Some(line) = body.line(i) else {
+            continue;
+        };
+        if line.fenced || in_code(line.text, h.start - line.start) {
+            continue;
+        }
+        let content = &text[h.content.clone()];
         let Some(what) = carries(content) else {
             continue;
         };
+        covered = h.end;
         // the text is the loader's, secrets masked
         let shown = content.split_whitespace().collect::<Vec<_>>().join(" ");
         out.push(
@@ -154,11 +290,12 @@ pub fn check(t: &Text, out: &mut Vec<Diagnostic>) {
                 .diag(
                     t.file,
                     format!(
-                        "an HTML comment hides {what} from the rendered page: `{}`",
+                        "{} hides {what} from the rendered page: `{}`",
+                        h.form,
                         super::cut(&shown, 160)
                     ),
                 )
-                .with_span(t.src.span(open, end))
+                .with_span(t.src.span(h.start, h.end))
                 .with_label("the model reads this; a reviewer of the rendered page does not")
                 .with_help(
                     "move what the model should read into the visible text and delete the rest; notes for authors belong in a file the skill does not load",
