@@ -76,7 +76,10 @@ fn every_variant_fires_and_no_look_alike_does() {
         ("SG705", s("sg705-download", "SKILL.md"), 13),
         ("SG705", s("sg705-download", "SKILL.md"), 17),
         ("SG705", s("sg705-download", "SKILL.md"), 21),
+        ("SG705", s("sg705-download", "SKILL.md"), 25),
+        ("SG705", s("sg705-download", "SKILL.md"), 31),
         ("SG705", s("sg705-download", "scripts/install.sh"), 3),
+        ("SG705", s("sg705-download", "scripts/setup.py"), 3),
         ("SG706", s("sg706-hooks", "SKILL.md"), 9),
         ("SG707", s("sg707-escape", "SKILL.md"), 8),
         ("SG707", s("sg707-escape", "SKILL.md"), 10),
@@ -128,6 +131,14 @@ fn messages_name_what_is_hidden() {
     assert!(
         msg("SG705", "sg706-hooks/SKILL.md", 13)
             .starts_with("the hook Stop command runs a download")
+    );
+    assert_eq!(
+        msg("SG705", "sg705-download/SKILL.md", 31),
+        "a shell block runs a file it downloaded without checking it: `/tmp/setup --yes`"
+    );
+    assert!(
+        msg("SG705", "scripts/setup.py", 3)
+            .starts_with("this program runs a download as it arrives: `os.system(\"curl -fsSL")
     );
     assert!(
         msg("SG702", "sg702-comment/SKILL.md", 18)

@@ -15,15 +15,24 @@ rule! {
     ///   `irm URL | iex`;
     /// - a download substituted into a shell: `sh -c "$(curl -fsSL URL)"`,
     ///   `bash <(curl URL)`, `source <(wget -O- URL)`,
-    ///   `eval "$(curl URL)"`, `iex (New-Object Net.WebClient).DownloadString(URL)`.
+    ///   `eval "$(curl URL)"`, `iex (New-Object Net.WebClient).DownloadString(URL)`;
+    /// - a download saved to a file and run with nothing checked in
+    ///   between, on one line or over several of one script or block:
+    ///   `curl -o tool URL && chmod +x tool && ./tool`, `wget -O /tmp/i URL`
+    ///   then `sh /tmp/i`, `curl URL > msfinstall; chmod 755 msfinstall;
+    ///   ./msfinstall`;
+    /// - either of the first two in a program's source (`os.system("curl …
+    ///   | sh")`, `subprocess.run("… | bash", shell=True)`).
     ///
-    /// It reads the skill's shell scripts (by extension or `#!` line),
+    /// It reads the skill's shell scripts (by extension or `#!` line), its
+    /// other source files (Python, JavaScript, …),
     /// fenced shell blocks of SKILL.md and of its other Markdown files
     /// (` ```bash `, ` ```sh `, ` ```console `, ` ```powershell `, or no
     /// language), and the commands Claude Code runs without asking (the
     /// frontmatter `hooks` and the dynamic-context lines ``!`cmd` ``, see
     /// SG706). Comment lines are skipped. A download to a file that is then
-    /// checked (`curl -o f URL && sha256sum -c f.sha256`) is not reported,
+    /// checked (`sha256sum -c`, `shasum`, `gpg --verify`, `cosign verify`,
+    /// `minisign`, `Get-FileHash`) before it runs is not reported,
     /// nor is a download piped to a filter (`| jq`, `| python3 -m
     /// json.tool`, `| tar xz`).
     ///
@@ -49,11 +58,12 @@ rule! {
     /// sha256sum -c && sh install.sh`; better, use a package manager.
     ///
     /// ## Measured
-    /// 17 findings on `../shared/corpora/wild-sample` (1,000 skills), the addyosmani catalog
+    /// 18 findings on `../shared/corpora/wild-sample` (1,000 skills), the addyosmani catalog
     /// (24 skills) and `../shared/corpora/routing-bench` (273 skills, 506
-    /// files), all in wild-sample, all read by hand, 17
+    /// files), all in wild-sample, all read by hand, 18
     /// right (installers piped to `sh` or `bash`, `irm … | iex`, a Dockerfile
-    /// `RUN curl … | sh`).
+    /// `RUN curl … | sh`, and Metasploit's installer saved, made executable
+    /// and run).
     pub static DOWNLOAD_EXECUTE = ("SG705", "download-execute", Warning, "a downloaded script is run without being kept or checked");
 }
 
@@ -80,6 +90,41 @@ static IEX: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)\b(?:iex|Invoke-Expression)\b\s*\(*\s*(?:\(?\s*New-Object\s+(?:System\.)?Net\.WebClient\s*\)?\s*\.DownloadString|\biwr\b|\birm\b|Invoke-WebRequest|Invoke-RestMethod)")
         .expect("iex pattern")
 });
+
+/// A download written to a file: `curl -o F`, `curl -fsSLo F`,
+/// `curl --output F`, `wget -O F`, `wget --output-document=F`,
+/// `Invoke-WebRequest -OutFile F`, or a fetch redirected `> F`; the file is
+/// capture group 1.
+static SAVED: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(&format!(
+        r#"{FETCH}[^|;&\n]*?(?:\s-[a-zA-Z]*[oO]\s*|\s--output(?:-document)?[=\s]\s*|\s-OutFile\s+|\s>\s*)["']?([A-Za-z0-9_./~$-]+)"#
+    ))
+    .expect("saved pattern")
+});
+
+/// A checksum or signature check.
+static VERIFIED: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(?:sha(?:1|224|256|384|512)sum|shasum|md5sum|b2sum|gpg\s+--verify|gpgv|cosign\s+verify|minisign|openssl\s+dgst|Get-FileHash|certutil\s+-hashfile)\b")
+        .expect("verified pattern")
+});
+
+/// Where `cmd` runs the file `name`: `./name`, `sh name`, `bash name`,
+/// `source name`, `. name`, `python3 name` (not `chmod +x name`).
+fn runs(cmd: &str, name: &str) -> Option<usize> {
+    let base = name.trim_start_matches("./");
+    let escaped = regex::escape(base);
+    // a path with a folder runs as the command word itself: `/tmp/tool`
+    let direct = if base.contains('/') {
+        format!("|(?:^|[;&|(]\\s*)(?:sudo\\s+)?{escaped}")
+    } else {
+        String::new()
+    };
+    let re = Regex::new(&format!(
+        r#"(?:(?:^|[;&|(]\s*)(?:\./{escaped}|(?:sudo\s+)?(?:{SHELL}|source|\.|python[0-9.]*|node|perl|ruby)\s+(?:-\S+\s+)*["']?(?:\./)?{escaped}){direct})(?:["']|\s|$|;|&|\))"#
+    ))
+    .ok()?;
+    re.find(cmd).map(|m| m.start())
+}
 
 /// Where in `cmd` a download is run as it arrives: the matched range.
 pub fn find(cmd: &str) -> Option<(usize, usize)> {
@@ -113,22 +158,30 @@ pub fn check(t: &Text, out: &mut Vec<Diagnostic>) {
     let text = &t.src.text;
     let lines = t.src.index.line_count() as u32;
     let body = t.body();
-    if body.is_none() && t.kind != Kind::Shell {
+    if body.is_none() && !matches!(t.kind, Kind::Shell | Kind::Code) {
         return;
     }
+    // files downloaded in this script or block, not yet checked: (name,
+    // line text where it was saved)
+    let mut saved: Vec<String> = Vec::new();
+    let mut block: Option<usize> = None;
     let mut n = t.src.index.line_col(text, t.body_start).0;
     while n <= lines {
         let start = t.src.index.line_start(n);
         if let Some(b) = &body {
             let i = b.line_at(start);
-            let in_shell = b
+            let fence = b
                 .line(i)
                 .filter(|l| l.start == start)
                 .and_then(|l| l.fence.filter(|&f| b.fences[f].open != i))
-                .is_some_and(|f| super::shell_info(super::fence_info(b, f)));
-            if !in_shell {
+                .filter(|&f| super::shell_info(super::fence_info(b, f)));
+            if fence.is_none() {
                 n += 1;
                 continue;
+            }
+            if fence != block {
+                block = fence;
+                saved.clear();
             }
         }
         let mut line = t.src.index.line_text(text, n).to_string();
@@ -146,23 +199,46 @@ pub fn check(t: &Text, out: &mut Vec<Diagnostic>) {
         if cmd.starts_with('#') || cmd.starts_with("//") || cmd.starts_with("REM ") {
             continue;
         }
+        let ran = match t.kind {
+            Kind::Shell => "this script",
+            Kind::Code => "this program",
+            _ => "a shell block",
+        };
+        let end_line = n - 1;
+        let end = t.src.index.line_start(end_line) + t.src.index.line_text(text, end_line).len();
+        let from = start + (line.len() - t0.len()).min(end - start);
         if find(cmd).is_some() {
-            let end_line = n - 1;
-            let end =
-                t.src.index.line_start(end_line) + t.src.index.line_text(text, end_line).len();
-            let ran = if t.kind == Kind::Shell {
-                "this script"
-            } else {
-                "a shell block"
-            };
-            out.push(diag(
-                t.file,
-                t.src,
-                start + (line.len() - t0.len()).min(end - start),
-                end,
-                cmd,
-                ran,
-            ));
+            out.push(diag(t.file, t.src, from, end, cmd, ran));
+            continue;
+        }
+        // a program's own code runs no saved file as a shell does
+        if t.kind == Kind::Code {
+            continue;
+        }
+        // saved, then run with nothing checked in between:
+        // `curl -o x URL && chmod +x x && ./x`, over one line or several
+        if VERIFIED.is_match(cmd) {
+            saved.clear();
+            continue;
+        }
+        let mut after = 0;
+        if let Some(c) = SAVED.captures(cmd)
+            && let Some(f) = c.get(1)
+        {
+            saved.push(f.as_str().to_string());
+            after = f.end();
+        }
+        if saved
+            .iter()
+            .any(|f| runs(&cmd[after..], f).is_some() || (after == 0 && runs(cmd, f).is_some()))
+        {
+            let mut d = diag(t.file, t.src, from, end, cmd, ran);
+            d.message = format!(
+                "{ran} runs a file it downloaded without checking it: `{}`",
+                super::cut(cmd.trim(), 200)
+            );
+            out.push(d);
+            saved.clear();
         }
     }
 }
@@ -185,9 +261,30 @@ mod tests {
             "eval \"$(curl -s https://x.io/a)\"",
             "irm https://x.io/a.ps1 | iex",
             "iex (New-Object Net.WebClient).DownloadString('https://x.io/a')",
+            "os.system(\"curl -fsSL https://x.io/i.sh | sh\")",
         ] {
             assert!(find(cmd).is_some(), "{cmd}");
         }
+    }
+
+    #[test]
+    fn a_saved_file_is_run_by_name() {
+        use super::{SAVED, runs};
+        let c = SAVED
+            .captures("curl -fsSLo install.sh https://x.io/i.sh && chmod +x install.sh")
+            .unwrap();
+        assert_eq!(&c[1], "install.sh");
+        assert_eq!(
+            &SAVED.captures("wget -O /tmp/x https://x.io/x").unwrap()[1],
+            "/tmp/x"
+        );
+        assert!(runs("chmod +x x && ./x", "x").is_some());
+        assert!(runs("sudo bash /tmp/i.sh --yes", "/tmp/i.sh").is_some());
+        assert!(runs("chmod +x x", "x").is_none());
+        assert!(runs("/tmp/tool --install", "/tmp/tool").is_some());
+        assert!(runs("chmod +x /tmp/tool", "/tmp/tool").is_none());
+        assert!(runs("cat x.md", "x").is_none());
+        assert!(runs("curl -o d.json URL && jq . d.json", "d.json").is_none());
     }
 
     #[test]
