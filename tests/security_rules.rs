@@ -386,3 +386,77 @@ fn a_baselined_secret_keeps_its_fingerprint_and_the_file_holds_no_secret() {
         "{stdout}"
     );
 }
+
+/// A name whose word mixes look-alike scripts is SG116 (with the code
+/// points and what it reads as); names each in one script stay quiet, and
+/// SG103 shows where a name and a folder that print the same differ.
+#[test]
+fn a_mixed_script_name_is_found_and_one_script_names_are_not() {
+    let dir = tempfile::tempdir().unwrap();
+    let skill = |folder: &str, name: &str| {
+        let d = dir.path().join("skills").join(folder);
+        std::fs::create_dir_all(&d).unwrap();
+        std::fs::write(
+            d.join("SKILL.md"),
+            format!("---\nname: {name}\ndescription: Fills PDF forms for {folder}. Use when a form needs filling.\n---\n# Forms\n\nFill it.\n"),
+        )
+        .unwrap();
+    };
+    skill("pdf-forms", "pdf-forms");
+    skill("pdf-f\u{43e}rms", "pdf-f\u{43e}rms");
+    skill("обработка-документов", "обработка-документов");
+    skill("обработка-pdf", "обработка-pdf");
+    skill("pdf-tools", "pdf-to\u{43e}ls-x");
+    skill("pdf-f\u{43e}rmat", "pdf-format");
+    let out = skillsift()
+        .args(["check", "--no-route", "--format", "json"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let found: Vec<(String, String)> = v["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["rule"] == "SG116" || d["rule"] == "SG103")
+        .map(|d| {
+            (
+                d["file"].as_str().unwrap().to_string(),
+                d["message"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    let msg = |file: &str, rule_text: &str| {
+        found
+            .iter()
+            .find(|(f, m)| f == file && m.contains(rule_text))
+            .unwrap_or_else(|| panic!("no `{rule_text}` on {file}: {found:#?}"))
+    };
+    msg(
+        "skills/pdf-f\u{43e}rms/SKILL.md",
+        "`name` mixes Latin and Cyrillic letters (U+043E Cyrillic letter like `o` at character 6): it reads as `pdf-forms`",
+    );
+    msg(
+        "skills/pdf-f\u{43e}rmat/SKILL.md",
+        "which looks the same and is not: character 6: U+006F LATIN SMALL LETTER O and U+043E Cyrillic letter like `o`",
+    );
+    assert!(
+        !found.iter().any(|(f, _)| f.contains("обработка")),
+        "{found:#?}"
+    );
+    // one SG116 per mixed name, none on the one-script ones
+    let sg116: Vec<&str> = v["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["rule"] == "SG116")
+        .map(|d| d["file"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        sg116,
+        [
+            "skills/pdf-f\u{43e}rms/SKILL.md",
+            "skills/pdf-tools/SKILL.md"
+        ]
+    );
+}

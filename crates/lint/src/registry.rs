@@ -4,8 +4,8 @@ use super::Rule;
 use super::rules::context::{Ctx, Env, SkillCtx};
 use super::rules::{
     budget, bundled_links, cases, client, commands, comment_cut, description, fields, files, keys,
-    load, name, not_text, orphan, portability, references, sections, security, skill_md_folder,
-    template, trigger, unclosed_fence, unmentioned, workflow,
+    load, mixed_script, name, not_text, orphan, portability, references, sections, security,
+    skill_md_folder, template, trigger, unclosed_fence, unmentioned, workflow,
 };
 use crate::catalog::{Catalog, Skill};
 use crate::config::Config;
@@ -48,6 +48,7 @@ pub static RULES: &[&Rule] = &[
     &portability::UNTERMINATED_QUOTE,
     &orphan::ORPHAN_FOLDER,
     &comment_cut::COMMENT_CUT,
+    &mixed_script::MIXED_SCRIPT,
     &trigger::MISSING_TRIGGER,
     &sections::MISSING_SECTION,
     &sections::SELF_EXEMPTION,
@@ -155,6 +156,7 @@ type SkillCheck = fn(&SkillCtx, &mut Vec<Diagnostic>);
 /// The per-skill checks, in the order they run on each skill.
 const SKILL_CHECKS: &[SkillCheck] = &[
     name::check,
+    mixed_script::check,
     description::check,
     fields::check,
     keys::check,

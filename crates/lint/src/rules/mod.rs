@@ -19,6 +19,7 @@ pub mod description;
 pub mod fields;
 pub mod fixes;
 pub mod keys;
+pub mod mixed_script;
 pub mod name;
 pub mod orphan;
 pub mod portability;

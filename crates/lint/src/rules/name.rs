@@ -272,7 +272,13 @@ fn folder_check(s: &SkillCtx, entry: &Entry, name: &str, out: &mut Vec<Diagnosti
     let mut d = NAME_FOLDER_MISMATCH
         .diag(
             s.file(),
-            format!("`name` is `{name}` but the folder is `{folder}`"),
+            match super::mixed_script::lookalike_difference(name, folder) {
+                // the two print the same: say where they differ
+                Some(diff) => format!(
+                    "`name` is `{name}` but the folder is `{folder}`, which looks the same and is not: {diff}"
+                ),
+                None => format!("`name` is `{name}` but the folder is `{folder}`"),
+            },
         )
         .with_span(entry.value_span)
         .with_label(format!("folder is `{folder}`"))
