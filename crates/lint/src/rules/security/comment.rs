@@ -137,7 +137,7 @@ static LINK_COMMENT: LazyLock<Regex> = LazyLock::new(|| {
 
 /// An opening tag and its attributes.
 static TAG: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"(?i)<([a-z][a-z0-9]*)\b([^<>]*)>").expect("tag"));
+    LazyLock::new(|| Regex::new(r"(?i)<([a-z][a-z0-9]*)((?:\s[^<>]*)?)>").expect("tag"));
 
 /// The `hidden` attribute.
 static HIDDEN_ATTR: LazyLock<Regex> =

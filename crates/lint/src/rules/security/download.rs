@@ -102,6 +102,22 @@ static SAVED: LazyLock<Regex> = LazyLock::new(|| {
     .expect("saved pattern")
 });
 
+/// The words every download names, any case.
+static FETCHES: LazyLock<aho_corasick::AhoCorasick> = LazyLock::new(|| {
+    aho_corasick::AhoCorasick::builder()
+        .ascii_case_insensitive(true)
+        .build([
+            "curl",
+            "wget",
+            "iwr",
+            "irm",
+            "invoke-webrequest",
+            "invoke-restmethod",
+            "downloadstring",
+        ])
+        .expect("fetch words")
+});
+
 /// A checksum or signature check.
 static VERIFIED: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"\b(?:sha(?:1|224|256|384|512)sum|shasum|md5sum|b2sum|gpg\s+--verify|gpgv|cosign\s+verify|minisign|openssl\s+dgst|Get-FileHash|certutil\s+-hashfile)\b")
@@ -109,21 +125,45 @@ static VERIFIED: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 /// Where `cmd` runs the file `name`: `./name`, `sh name`, `bash name`,
-/// `source name`, `. name`, `python3 name` (not `chmod +x name`).
+/// `source name`, `. name`, `python3 name`, or the path itself when it has
+/// a folder (`/tmp/tool --yes`); not `chmod +x name` nor `jq . name`.
+/// Plain string work: it runs for every line after a download.
 fn runs(cmd: &str, name: &str) -> Option<usize> {
     let base = name.trim_start_matches("./");
-    let escaped = regex::escape(base);
-    // a path with a folder runs as the command word itself: `/tmp/tool`
-    let direct = if base.contains('/') {
-        format!("|(?:^|[;&|(]\\s*)(?:sudo\\s+)?{escaped}")
-    } else {
-        String::new()
-    };
-    let re = Regex::new(&format!(
-        r#"(?:(?:^|[;&|(]\s*)(?:\./{escaped}|(?:sudo\s+)?(?:{SHELL}|source|\.|python[0-9.]*|node|perl|ruby)\s+(?:-\S+\s+)*["']?(?:\./)?{escaped}){direct})(?:["']|\s|$|;|&|\))"#
-    ))
-    .ok()?;
-    re.find(cmd).map(|m| m.start())
+    if base.is_empty() {
+        return None;
+    }
+    for (i, _) in cmd.match_indices(base) {
+        let ends = cmd[i + base.len()..]
+            .chars()
+            .next()
+            .is_none_or(|c| c.is_whitespace() || matches!(c, '"' | '\'' | ';' | '&' | ')' | '|'));
+        if !ends {
+            continue;
+        }
+        let raw = &cmd[..i];
+        let dotted = raw.ends_with("./");
+        let before = raw.strip_suffix("./").unwrap_or(raw);
+        let before = before.trim_end_matches(['"', '\'']);
+        // the words of this command before the name, without sudo and
+        // options
+        let command = &before[before.rfind([';', '&', '|', '(']).map_or(0, |p| p + 1)..];
+        let words: Vec<&str> = command
+            .split_whitespace()
+            .filter(|w| *w != "sudo" && !w.starts_with('-'))
+            .collect();
+        let runner = |w: &str| {
+            let w = w.rsplit('/').next().unwrap_or(w);
+            super::listed(super::SHEBANG_SHELLS, w)
+                || super::listed("source . node perl ruby", w)
+                || w.starts_with("python")
+        };
+        let direct = words.is_empty() && (dotted || base.contains('/'));
+        if direct || (words.len() == 1 && runner(words[0])) {
+            return Some(i);
+        }
+    }
+    None
 }
 
 /// Where in `cmd` a download is run as it arrives: the matched range.
@@ -159,6 +199,11 @@ pub fn check(t: &Text, out: &mut Vec<Diagnostic>) {
     let lines = t.src.index.line_count() as u32;
     let body = t.body();
     if body.is_none() && !matches!(t.kind, Kind::Shell | Kind::Code) {
+        return;
+    }
+    // every form starts with a download: a file naming none is done in
+    // one pass (most are), not a few regexes per line
+    if !FETCHES.is_match(text) {
         return;
     }
     // files downloaded in this script or block, not yet checked: (name,
