@@ -74,6 +74,25 @@ impl Source {
         self.index.span(&self.text, start, end)
     }
 
+    /// What a finding's fingerprint reads of the line `span` starts on:
+    /// the line, trimmed; on a line longer than [`LONG_LINE`] bytes (a
+    /// case file written on one line, a minified bundle) only the span's
+    /// own text, at most [`LONG_LINE`] bytes of it, so that 40,000
+    /// findings on one 2 MB line do not hash the line 40,000 times.
+    pub fn fingerprint_text(&self, span: &Span) -> &str {
+        let line = self.index.line_text(&self.text, span.line);
+        if line.len() <= LONG_LINE {
+            return line.trim();
+        }
+        let start = crate::diag::floor_char_boundary(&self.text, span.start.min(self.text.len()));
+        let end = span
+            .end
+            .clamp(start, self.text.len())
+            .min(start + LONG_LINE);
+        let end = crate::diag::floor_char_boundary(&self.text, end);
+        self.text[start..end].trim()
+    }
+
     /// A span covering the whole of 1-based `line` (without its break).
     pub fn line_span(&self, line: u32) -> Span {
         let start = self.index.line_start(line);
@@ -82,5 +101,29 @@ impl Source {
     }
 }
 
+/// Longest line, in bytes, a fingerprint reads whole
+/// ([`Source::fingerprint_text`]).
+pub const LONG_LINE: usize = 4096;
+
 /// Every loaded file, keyed by its path relative to the catalog root.
 pub type SourceMap = BTreeMap<String, Arc<Source>>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_fingerprint_reads_a_short_line_whole_and_a_long_one_at_the_span() {
+        let src = Source::new("  short line here  \nnext\n".to_string());
+        let s = src.span(4, 8);
+        assert_eq!(src.fingerprint_text(&s), "short line here");
+        let long = format!("[{}\"the prompt\"{}]", "x".repeat(5000), "y".repeat(5000));
+        let src = Source::new(long.clone());
+        let at = long.find("\"the").unwrap();
+        let s = src.span(at, at + "\"the prompt\"".len());
+        assert_eq!(src.fingerprint_text(&s), "\"the prompt\"");
+        // an endless span is cut at LONG_LINE bytes
+        let s = src.span(0, long.len());
+        assert_eq!(src.fingerprint_text(&s).len(), LONG_LINE);
+    }
+}

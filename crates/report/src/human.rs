@@ -18,29 +18,52 @@ use std::fmt;
 use std::io::{IsTerminal, Write};
 
 /// A file's text under its name, borrowed (miette's `NamedSource` would
-/// need both copied for every diagnostic).
+/// need both copied for every diagnostic), with its line index.
 struct Named<'a> {
     name: &'a str,
     text: &'a str,
+    index: &'a crate::diag::LineIndex,
 }
 
 impl miette::SourceCode for Named<'_> {
+    /// miette reads a `&str` from its first byte to the span on every
+    /// call, so 20,000 findings in a 2 MB file meant 20,000 scans of it:
+    /// it is handed only the lines around the span (found in the index),
+    /// and its answer is moved back to the file's lines and offsets.
     fn read_span<'b>(
         &'b self,
         span: &SourceSpan,
         context_lines_before: usize,
         context_lines_after: usize,
     ) -> Result<Box<dyn miette::SpanContents<'b> + 'b>, miette::MietteError> {
-        let inner = self
-            .text
-            .read_span(span, context_lines_before, context_lines_after)?;
+        let start = span.offset().min(self.text.len());
+        let end = (span.offset() + span.len()).min(self.text.len());
+        let (first, _) = self.index.line_col(self.text, start);
+        let (last, _) = self.index.line_col(self.text, end);
+        // a line more on each side than miette reads: it decides where the
+        // context ends by seeing the next line break
+        let from_line = first.saturating_sub(context_lines_before as u32 + 1).max(1);
+        let to_line = last.saturating_add(context_lines_after as u32 + 2);
+        let lo = self.index.line_start(from_line);
+        let hi = if (to_line as usize) < self.index.line_count() {
+            self.index.line_start(to_line)
+        } else {
+            self.text.len()
+        };
+        let window = &self.text[lo..hi];
+        let inner = window.read_span(
+            &SourceSpan::new((start - lo).into(), span.len()),
+            context_lines_before,
+            context_lines_after,
+        )?;
+        let lines_before = from_line as usize - 1;
         Ok(Box::new(miette::MietteSpanContents::new_named(
             self.name.to_string(),
             inner.data(),
-            *inner.span(),
-            inner.line(),
+            SourceSpan::new((inner.span().offset() + lo).into(), inner.span().len()),
+            inner.line() + lines_before,
             inner.column(),
-            inner.line_count(),
+            inner.line_count() + lines_before,
         )))
     }
 }
@@ -285,7 +308,11 @@ pub fn render(o: &Outcome, out: &mut dyn Write) -> std::io::Result<()> {
     files.dedup();
     // (offset map, shown text, shown name) of the files whose text or name
     // changes when shown
-    type Copy<'a> = (Option<escape::Mapped>, Option<String>, Cow<'a, str>);
+    type Copy<'a> = (
+        Option<escape::Mapped>,
+        Option<(String, crate::diag::LineIndex)>,
+        Cow<'a, str>,
+    );
     let copies: HashMap<&str, Copy> = files
         .par_iter()
         .filter_map(|f| {
@@ -293,7 +320,10 @@ pub fn render(o: &Outcome, out: &mut dyn Write) -> std::io::Result<()> {
             let name = escape::line(f);
             match (shown_text(&src.text), name) {
                 (None, Cow::Borrowed(_)) => None,
-                (Some((map, text)), name) => Some((*f, (map, Some(text), name))),
+                (Some((map, text)), name) => {
+                    let index = crate::diag::LineIndex::new(&text);
+                    Some((*f, (map, Some((text, index)), name)))
+                }
                 (None, name) => Some((*f, (None, None, name))),
             }
         })
@@ -308,16 +338,18 @@ pub fn render(o: &Outcome, out: &mut dyn Write) -> std::io::Result<()> {
                 Some((map, text, name)) => {
                     let at = |o: usize| map.as_ref().map_or(o, |m| m.map(o));
                     span = Some((at(s.start), at(s.end)));
-                    Named {
-                        name,
-                        text: text.as_deref().unwrap_or(&src.text),
-                    }
+                    let (text, index) = match text {
+                        Some((t, i)) => (t.as_str(), i),
+                        None => (src.text.as_str(), &src.index),
+                    };
+                    Named { name, text, index }
                 }
                 None => {
                     span = Some((s.start, s.end));
                     Named {
                         name: &d.file,
                         text: &src.text,
+                        index: &src.index,
                     }
                 }
             });

@@ -67,7 +67,7 @@ fn fingerprint(d: &Diagnostic, o: &Outcome) -> String {
         .span
         .and_then(|s| {
             let src = o.sources.get(&d.file)?;
-            Some(src.index.line_text(&src.text, s.line).trim().to_string())
+            Some(src.fingerprint_text(&s).to_string())
         })
         .unwrap_or_default();
     let mut h = Sha256::new();

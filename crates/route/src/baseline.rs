@@ -97,7 +97,7 @@ pub fn fingerprint(d: &Diagnostic, sources: &crate::catalog::SourceMap) -> Strin
         }
     }
     let line = match (d.span, sources.get(&d.file)) {
-        (Some(s), Some(src)) => src.index.line_text(&src.text, s.line).trim(),
+        (Some(s), Some(src)) => src.fingerprint_text(&s),
         _ => "",
     };
     let mut h = Sha256::new();
