@@ -51,6 +51,9 @@ pub struct TriggerRow {
     pub split: Option<&'static str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
+    /// The reader that found it (`case file`, `trigger set`, …), or for a
+    /// prompt found by shape the fields it was read from.
+    pub found_by: String,
 }
 
 /// One expectation of an eval.
@@ -109,7 +112,17 @@ pub struct CasesReport {
     pub problems: Vec<Diagnostic>,
 }
 
-fn trigger_row(t: &TriggerCase) -> TriggerRow {
+fn trigger_row(t: &TriggerCase, catalog: &Catalog) -> TriggerRow {
+    let found_by = match &t.shape {
+        Some(shape) => format!("shape: {shape}"),
+        None => catalog
+            .case_sources
+            .iter()
+            .find(|c| c.file == t.file)
+            .map_or(Format::CaseFile, |c| c.format)
+            .as_str()
+            .to_string(),
+    };
     TriggerRow {
         prompt: t.prompt.value.clone(),
         side: t.side,
@@ -121,6 +134,7 @@ fn trigger_row(t: &TriggerCase) -> TriggerRow {
         owner: t.owner.as_ref().map(|o| o.value.clone()),
         split: t.split.map(|s| s.as_str()),
         reason: t.reason.clone(),
+        found_by,
     }
 }
 
@@ -210,11 +224,21 @@ pub fn report(
         });
     }
     let looked_in = if files.is_empty() {
+        let own = |p: &str| crate::catalog::discover::join_rel(&skill.rel_dir, p);
         vec![
             format!("{}/{key}.json", cases::CASES_DIR),
-            crate::catalog::discover::join_rel(&skill.rel_dir, "evals/**/*.json"),
-            crate::catalog::discover::join_rel(&skill.rel_dir, "trigger_tests.yaml"),
-            crate::catalog::discover::join_rel(&skill.rel_dir, "tests/trigger_tests.yaml"),
+            format!("evals/{key}/trigger-eval.json"),
+            format!("evals/triggers/{key}.json"),
+            format!("tests/{key}/trigger_tests.yaml"),
+            own("evals/**/*.json"),
+            own("trigger_tests.yaml"),
+            own("tests/trigger_tests.yaml"),
+            format!(
+                "trigger tests found by shape in {}, {}, {} and at the root, in evals/, tests/ and test/ (JSON, JSONL, YAML)",
+                own("evals/"),
+                own("tests/"),
+                own("*")
+            ),
         ]
     } else {
         Vec::new()
@@ -231,7 +255,11 @@ pub fn report(
         .collect();
     crate::lint::apply_levels(&mut problems, config);
     sort_diagnostics(&mut problems);
-    let rows = |list: &[TriggerCase]| list.iter().map(trigger_row).collect::<Vec<_>>();
+    let rows = |list: &[TriggerCase]| {
+        list.iter()
+            .map(|t| trigger_row(t, catalog))
+            .collect::<Vec<_>>()
+    };
     Ok(CasesReport {
         skill: SkillRef {
             name: key,

@@ -100,6 +100,8 @@ pub static RULES: &[&Rule] = &[
     &cases::expectations::PATH_ESCAPE,
     &cases::expectations::REGEX,
     &cases::repo_level::UNKNOWN_SKILL_FILE,
+    &cases::shaped::NOT_READ,
+    &cases::shaped::UNKNOWN_SKILL,
     &route::POSITIVE_MISSED,
     &route::POSITIVE_NO_VOCABULARY,
     &route::NEGATIVE_FIRST,

@@ -78,6 +78,11 @@ fn triggers(title: &str, rows: &[TriggerRow], out: &mut dyn Write) -> std::io::R
         if let Some(r) = &t.reason {
             extra.push(format!("reason {}", quoted(r)));
         }
+        // the files table names each file's reader; a prompt found by
+        // shape says which fields it was read from
+        if t.found_by.starts_with("shape: ") {
+            extra.push(format!("by {}", t.found_by));
+        }
         let extra = if extra.is_empty() {
             String::new()
         } else {

@@ -28,11 +28,13 @@
 //! half-built one and `check` fails whenever one was left out.
 
 pub mod case_file;
+pub mod detect;
 pub mod evals_json;
 pub mod expectation;
 pub mod fixtures;
 pub mod repo_level;
 pub mod scan;
+pub mod shaped;
 pub mod trigger_set;
 pub mod waza;
 
@@ -135,6 +137,9 @@ pub struct TriggerCase {
     /// rank above the skill in Tier 2, and their loading is not theft in
     /// Tier 3.
     pub with: Vec<Spanned<String>>,
+    /// For a prompt found by shape ([`shaped`]), the fields it was read
+    /// from (`records of `prompt`, `expect``).
+    pub shape: Option<String>,
 }
 
 /// What a behavioral eval grades.
@@ -240,6 +245,8 @@ pub enum Format {
     TriggerSet,
     /// waza's `trigger_tests.yaml`.
     Waza,
+    /// Trigger tests recognised by what the file holds ([`detect`]).
+    Shaped,
     /// skill-creator's `run_eval.py` output (`{"results": […]}`): evidence
     /// for `skillsift score triggers`, not cases.
     Results,
@@ -254,6 +261,7 @@ impl Format {
             Format::EvalsJson => "evals.json",
             Format::TriggerSet => "trigger set",
             Format::Waza => "waza trigger tests",
+            Format::Shaped => "trigger tests (found by shape)",
             Format::Results => "trigger results",
             Format::Other => "not a case format",
         }
@@ -263,7 +271,11 @@ impl Format {
     pub fn holds_cases(self) -> bool {
         matches!(
             self,
-            Format::CaseFile | Format::EvalsJson | Format::TriggerSet | Format::Waza
+            Format::CaseFile
+                | Format::EvalsJson
+                | Format::TriggerSet
+                | Format::Waza
+                | Format::Shaped
         )
     }
 }
@@ -447,6 +459,13 @@ pub fn load_all(root: &Path, config: &Config, skills: &[Skill]) -> Loaded {
     diagnostics.extend(scan_diags);
     let (repo, repo_diags) = repo_level::load_all(root, config, skills);
     sources.extend(repo);
+    // what the fixed layouts took is not read again by shape
+    let mut taken: std::collections::HashSet<String> =
+        repo_level::find(root).into_iter().map(|f| f.file).collect();
+    taken.extend(case_files.iter().map(|c| c.file.clone()));
+    let (shaped, shaped_diags) = shaped::load_root(root, config, skills, &taken);
+    sources.extend(shaped);
+    diagnostics.extend(shaped_diags);
     sources.sort_by(|a, b| a.file.cmp(&b.file));
     diagnostics.extend(repo_diags);
     let suites = merge(skills, &case_files, &sources);
@@ -604,6 +623,7 @@ impl Reader<'_> {
             reason: None,
             lexical,
             with,
+            shape: None,
         })
     }
 

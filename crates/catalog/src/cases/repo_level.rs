@@ -156,8 +156,10 @@ pub fn load_all(
                     bytes,
                     config.catalog.max_case_bytes,
                 );
-                sources.push(CaseSource { at_root: true, ..s });
+                let (s, more) = scan::by_shape(CaseSource { at_root: true, ..s }, &names);
+                sources.extend(s);
                 diags.extend(d);
+                diags.extend(more);
             }
             Err(d) => diags.push(*d),
         }

@@ -19,8 +19,8 @@
 //! catalog only. Skills are scanned in parallel; the result is sorted by
 //! path, so it is the same on every run.
 
-use super::{CaseSource, FixtureBase, Format, Reader, Tree};
-use super::{evals_json, trigger_set, waza};
+use super::{CaseSource, FixtureBase, Format, Reader, SkillNames, Tree};
+use super::{evals_json, shaped, trigger_set, waza};
 use crate::catalog::discover::{SKIP_DIRS, join_rel};
 use crate::catalog::skill::Skill;
 use crate::catalog::source::Source;
@@ -56,6 +56,7 @@ pub fn load_all(
     let trigger_sets = globs(&config.cases.trigger_sets).unwrap_or_else(|_| empty.clone());
     let ignore = globs(&config.cases.ignore).unwrap_or(empty);
     let limit = config.catalog.max_case_bytes;
+    let names = SkillNames::new(skills);
     let per_skill: Vec<(Vec<CaseSource>, Vec<Diagnostic>)> = skills
         .par_iter()
         .enumerate()
@@ -63,8 +64,16 @@ pub fn load_all(
             let (found, mut diags) = candidates(&boundary, skill, &trigger_sets, &ignore);
             let mut sources = Vec::with_capacity(found.len());
             for (rel, expected) in found {
-                let (s, d) = load_one(&boundary, i, skill, &rel, expected, limit);
-                sources.push(s);
+                let shape_only = expected == Some(Format::Shaped);
+                let expected = expected.filter(|_| !shape_only);
+                let (s, d) = if shape_only || (is_yaml(&rel) && expected != Some(Format::Waza)) {
+                    load_shaped(&boundary, i, skill, &rel, shape_only, limit, &names)
+                } else {
+                    let (s, d) = load_one(&boundary, i, skill, &rel, expected, limit);
+                    let (s, more) = by_shape(s, &names);
+                    (s, d.into_iter().chain(more).collect())
+                };
+                sources.extend(s);
                 diags.extend(d);
             }
             (sources, diags)
@@ -98,6 +107,11 @@ fn candidates(
             out.push((f.clone(), Some(Format::Waza)));
         } else if trigger_sets.is_match(f) {
             out.push((f.clone(), Some(Format::TriggerSet)));
+        } else if shaped::is_data(f)
+            && (!f.contains('/') || f.starts_with("tests/") || f.starts_with("test/"))
+        {
+            // read only if it holds trigger tests ([`shaped`])
+            out.push((f.clone(), Some(Format::Shaped)));
         }
     }
     if skill.evals_dir {
@@ -119,6 +133,8 @@ fn candidates(
                         || name.ends_with(".yml")
                     {
                         None
+                    } else if shaped::is_data(name) {
+                        Some(Format::Shaped)
                     } else {
                         continue;
                     };
@@ -214,14 +230,6 @@ fn load_one(
     limit: u64,
 ) -> (CaseSource, Vec<Diagnostic>) {
     let file = join_rel(&skill.rel_dir, rel);
-    if is_yaml(rel) && expected != Some(Format::Waza) {
-        let mut src = unread(index, skill, rel, expected);
-        src.note = Some(
-            "YAML other than trigger_tests.yaml (waza's eval and task specs) holds no cases skillsift reads"
-                .into(),
-        );
-        return (src, Vec::new());
-    }
     match super::read_source(boundary, &skill.dir.join(rel), &file, limit) {
         Ok(bytes) => parse(index, skill, rel, expected, bytes, limit),
         Err(d) => {
@@ -230,6 +238,89 @@ fn load_one(
             (src, vec![*d])
         }
     }
+}
+
+/// Read a file that is a case source only if it holds trigger tests by
+/// shape ([`shaped`]): a YAML file in `evals/` other than waza's, a JSONL
+/// file, a data file beside SKILL.md or under `tests/`. A file in `evals/`
+/// that holds none is listed with why (`shape_only`: it is not listed at
+/// all); nothing about it is a finding unless it looks like trigger tests.
+fn load_shaped(
+    boundary: &Path,
+    index: usize,
+    skill: &Skill,
+    rel: &str,
+    shape_only: bool,
+    limit: u64,
+    names: &SkillNames,
+) -> (Vec<CaseSource>, Vec<Diagnostic>) {
+    let listed = rel.starts_with("evals/");
+    let file = join_rel(&skill.rel_dir, rel);
+    let none = |note: &str| {
+        if listed {
+            let mut src = unread(index, skill, rel, None);
+            src.note = Some(note.to_string());
+            vec![src]
+        } else {
+            Vec::new()
+        }
+    };
+    const NO_TESTS: &str = "holds no trigger tests or evals skillsift reads (waza's eval and task specs, fixtures, configuration)";
+    let bytes = match super::read_source(boundary, &skill.dir.join(rel), &file, limit) {
+        Ok(b) => b,
+        Err(d) if listed && !shape_only => return (none("could not be read"), vec![*d]),
+        Err(_) => return (none("could not be read"), Vec::new()),
+    };
+    let Ok(text) = String::from_utf8(bytes) else {
+        return (none("not UTF-8 text"), Vec::new());
+    };
+    let source = Source::new(text);
+    let Some(data) = shaped::parse_quiet(rel, &source.text, limit) else {
+        return (none(NO_TESTS), Vec::new());
+    };
+    let found = shaped::detect(&data, names);
+    if !found.any() {
+        return (none(NO_TESTS), Vec::new());
+    }
+    shaped::build(&file, rel, &source, found, Some(index), names, false)
+}
+
+/// A file read as JSON whose shape is no fixed format (or not the one its
+/// name gives it) is read by shape when it holds trigger tests: its
+/// sources then replace it, with what could not be read reported.
+pub(super) fn by_shape(src: CaseSource, names: &SkillNames) -> (Vec<CaseSource>, Vec<Diagnostic>) {
+    let Some(root) = src.json().map(|t| &t.root) else {
+        return (vec![src], Vec::new());
+    };
+    let try_it = match src.format {
+        Format::Other => true,
+        Format::TriggerSet => src.by_name && !trigger_set::looks_like(root),
+        Format::EvalsJson => src.by_name && !evals_json::looks_like(root),
+        _ => false,
+    };
+    if !try_it {
+        return (vec![src], Vec::new());
+    }
+    let data = shaped::Data::One(super::detect::Node::from_json(root, 0));
+    let found = shaped::detect(&data, names);
+    if found.prompts.is_empty() && (src.format != Format::Other || !found.any()) {
+        return (vec![src], Vec::new());
+    }
+    let (sources, diags) = shaped::build(
+        &src.file,
+        &src.rel,
+        &src.source,
+        found,
+        Some(src.skill),
+        names,
+        src.at_root,
+    );
+    if sources.is_empty() {
+        let mut src = src;
+        src.note = Some("trigger tests found by shape, none of which could be routed".into());
+        return (vec![src], diags);
+    }
+    (sources, diags)
 }
 
 fn is_yaml(rel: &str) -> bool {

@@ -188,6 +188,7 @@ pub(crate) fn build(
                 reason,
                 lexical: true,
                 with: Vec::new(),
+                shape: None,
             });
         }
     }

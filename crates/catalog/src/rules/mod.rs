@@ -6,6 +6,7 @@ pub mod cases;
 pub mod load;
 pub mod not_text;
 pub mod repo_level;
+pub mod shaped;
 pub mod skill_md_folder;
 pub mod template;
 pub mod toml_syntax;

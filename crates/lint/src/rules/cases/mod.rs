@@ -26,6 +26,7 @@ pub mod missing_case_file;
 pub mod negative_owner;
 pub mod provisional;
 pub use crate::catalog::rules::repo_level;
+pub use crate::catalog::rules::shaped;
 pub mod shape;
 pub mod skill_name;
 pub mod source_skill;

@@ -1,0 +1,802 @@
+//! Trigger tests recognised by what a file holds, not by where it lives or
+//! what it is called.
+//!
+//! A file is trigger tests when it holds prompts together with an owner or
+//! a polarity:
+//!
+//! - **records**: objects with a prompt-like field (`prompt`, `query`,
+//!   `user_prompt`, `input`, `question`, `utterance`, `text`, …) and a field
+//!   naming the skill (`expect`, `expected_skill(s)`, `skill`, `skill_name`,
+//!   `route_to`, `target`, …) or saying whether it should fire
+//!   (`should_trigger`, `should_activate`, `trigger`, `fires`, …), in an
+//!   array at the top level or under any wrapping keys, or one per line
+//!   (JSONL);
+//! - **prompt lists** under a key that says which side they are on
+//!   (`should_trigger`, `should_not_trigger`, `positive`, `negatives`,
+//!   `shouldTriggerPrompts`, `triggers`, `non_triggers`, …), as strings or
+//!   as records with only a prompt;
+//! - either of those **under a key naming a skill** of the catalog
+//!   (`{"pdf-forms": {"positive": […]}}`).
+//!
+//! Keys are compared by their words (`should_not_trigger`,
+//! `shouldNotTrigger` and `should-not-trigger` are one key), so spellings
+//! no list names are still read. Which skill a prompt belongs to comes from
+//! the record (several skills: the prompt is positive for each, the others
+//! listed in its `with`), else from the nearest enclosing object that names
+//! a skill or key that is a skill's name, else from the file's place (the
+//! skill folder holding it, a folder or file stem named for a skill:
+//! [`Owner::Unknown`] until the loader resolves it).
+//!
+//! A file with prompts but neither owner nor polarity (a grader's task
+//! list, a fixture, `package.json`) holds no trigger tests and stays quiet.
+//! What a file holds that looks like trigger tests but cannot be read as
+//! them (a record without prompt text, a prompt for no skill) is counted in
+//! [`Detected`], so the loader can say so.
+
+use super::{Side, Split};
+use crate::catalog::json;
+use crate::catalog::yaml;
+
+/// Deepest nesting followed.
+pub const MAX_DEPTH: usize = 32;
+
+/// A JSON or YAML value reduced to what detection needs, with the byte
+/// range it covers in the file.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Node {
+    pub kind: NodeKind,
+    pub start: usize,
+    pub end: usize,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum NodeKind {
+    Null,
+    Bool(bool),
+    Number(String),
+    Str(String),
+    List(Vec<Node>),
+    Map(Vec<(String, Node)>),
+}
+
+impl Node {
+    /// A JSON value, its offsets moved by `shift` (a JSONL line's start).
+    pub fn from_json(v: &json::Value, shift: usize) -> Node {
+        let kind = match &v.kind {
+            json::Kind::Null => NodeKind::Null,
+            json::Kind::Bool(b) => NodeKind::Bool(*b),
+            json::Kind::Number(n) => NodeKind::Number(n.clone()),
+            json::Kind::String(s) => NodeKind::Str(s.clone()),
+            json::Kind::Array(a) => {
+                NodeKind::List(a.iter().map(|x| Node::from_json(x, shift)).collect())
+            }
+            json::Kind::Object(m) => NodeKind::Map(
+                m.iter()
+                    .map(|m| (m.key.clone(), Node::from_json(&m.value, shift)))
+                    .collect(),
+            ),
+        };
+        Node {
+            kind,
+            start: v.start + shift,
+            end: v.end + shift,
+        }
+    }
+
+    /// A YAML node; a mapping key that is not a scalar is left out.
+    pub fn from_yaml(n: &yaml::Node) -> Node {
+        let kind = match &n.kind {
+            yaml::Kind::Scalar { text, .. } => match n.type_name() {
+                "null" => NodeKind::Null,
+                "boolean" => NodeKind::Bool(text.eq_ignore_ascii_case("true")),
+                "number" => NodeKind::Number(text.clone()),
+                _ => NodeKind::Str(text.clone()),
+            },
+            yaml::Kind::Seq(items) => NodeKind::List(items.iter().map(Node::from_yaml).collect()),
+            yaml::Kind::Map(entries) => NodeKind::Map(
+                entries
+                    .iter()
+                    .filter_map(|(k, v)| Some((k.scalar_text()?.to_string(), Node::from_yaml(v))))
+                    .collect(),
+            ),
+        };
+        Node {
+            kind,
+            start: n.start,
+            end: n.end,
+        }
+    }
+
+    fn as_str(&self) -> Option<&str> {
+        match &self.kind {
+            NodeKind::Str(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    fn entries(&self) -> Option<&[(String, Node)]> {
+        match &self.kind {
+            NodeKind::Map(m) => Some(m),
+            _ => None,
+        }
+    }
+
+    fn get(&self, key: &str) -> Option<&Node> {
+        self.entries()?
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v)
+    }
+}
+
+/// The skill (or skills) a prompt belongs to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Owner {
+    /// Named in the data: the record, an enclosing object or key.
+    Named(Vec<String>),
+    /// The record says no skill should take it (`expected_skills: []`,
+    /// `expect: null`, `"none"`).
+    NoSkill,
+    /// Nothing in the data says: the file's place decides.
+    Unknown,
+}
+
+/// One prompt found.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Found {
+    pub prompt: String,
+    /// Byte range of the prompt's string.
+    pub start: usize,
+    pub end: usize,
+    /// Byte range of its record (the string itself in a list of strings).
+    pub record: (usize, usize),
+    pub side: Side,
+    pub owner: Owner,
+    /// skillsift's own keys, when a record carries them with the right type.
+    pub negative_owner: Option<(String, usize, usize)>,
+    pub split: Option<Split>,
+    pub top_k: Option<usize>,
+    pub lexical: bool,
+    pub draft: bool,
+    pub reason: Option<String>,
+    /// The shape it was found in, for `skillsift cases`: the fields read,
+    /// or the list key.
+    pub shape: String,
+}
+
+/// What a file holds, as trigger tests.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Detected {
+    pub prompts: Vec<Found>,
+    /// Records that carry an owner or polarity but no prompt text: where
+    /// the first one is, and how many.
+    pub without_prompt: Option<((usize, usize), usize)>,
+}
+
+impl Detected {
+    /// Whether the file looks like trigger tests at all.
+    pub fn any(&self) -> bool {
+        !self.prompts.is_empty() || self.without_prompt.is_some()
+    }
+}
+
+/// The words of a key: `shouldNotTrigger`, `should_not_trigger` and
+/// `should-not-trigger` are all `should not trigger`.
+pub fn words(key: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let mut prev_lower = false;
+    for c in key.chars() {
+        if !c.is_alphanumeric() {
+            if !cur.is_empty() {
+                out.push(std::mem::take(&mut cur));
+            }
+            prev_lower = false;
+            continue;
+        }
+        if c.is_uppercase() && prev_lower && !cur.is_empty() {
+            out.push(std::mem::take(&mut cur));
+        }
+        prev_lower = c.is_lowercase() || c.is_ascii_digit();
+        cur.extend(c.to_lowercase());
+    }
+    if !cur.is_empty() {
+        out.push(cur);
+    }
+    out
+}
+
+/// Fields that hold a prompt, best first.
+pub const PROMPT_FIELDS: &[&str] = &[
+    "prompt",
+    "user prompt",
+    "query",
+    "user query",
+    "utterance",
+    "question",
+    "user message",
+    "user input",
+    "request",
+    "message",
+    "input",
+    "text",
+    "instruction",
+    "task",
+];
+
+/// Fields that name the skill a prompt belongs to.
+const OWNER_FIELDS: &[&str] = &[
+    "expect",
+    "expected",
+    "expects",
+    "expected skill",
+    "expected skills",
+    "expect skill",
+    "expect skills",
+    "skill",
+    "skills",
+    "skill name",
+    "skill id",
+    "target",
+    "target skill",
+    "expected route",
+    "route",
+    "route to",
+    "routes to",
+    "should route to",
+    "should load",
+    "should use",
+    "expected activation",
+    "correct skill",
+    "gold",
+    "label",
+];
+
+/// Words that make a key about whether a prompt fires.
+const FIRE_WORDS: &[&str] = &[
+    "trigger",
+    "triggers",
+    "triggered",
+    "activate",
+    "activates",
+    "activation",
+    "fire",
+    "fires",
+    "invoke",
+    "invokes",
+    "match",
+    "matches",
+    "positive",
+    "positives",
+    "routed",
+];
+
+/// Words that turn such a key negative.
+const NOT_WORDS: &[&str] = &[
+    "not",
+    "no",
+    "non",
+    "never",
+    "dont",
+    "shouldnt",
+    "negative",
+    "negatives",
+    "false",
+    "without",
+    "anti",
+];
+
+/// Keys of a list of prompts with no side word (`prompts`, `queries`):
+/// positive when an object beside them names the skill.
+const PLAIN_LISTS: &[&str] = &["prompts", "queries", "utterances", "examples", "questions"];
+
+/// Which side a key's name puts a prompt on, when it is about firing.
+fn side_of_key(key: &str) -> Option<Side> {
+    let w = words(key);
+    let fire = w.iter().any(|x| FIRE_WORDS.contains(&x.as_str()))
+        || w.first().is_some_and(|f| f == "should")
+            && w.iter().any(|x| x == "prompts" || x == "queries");
+    let not = w.iter().any(|x| NOT_WORDS.contains(&x.as_str()))
+        || w.first()
+            .is_some_and(|f| f.starts_with("non") || f.starts_with("anti"));
+    if w.len() == 1 && w[0] == "negative" || w.len() == 1 && w[0] == "negatives" {
+        return Some(Side::Negative);
+    }
+    match (fire, not) {
+        (true, true) => Some(Side::Negative),
+        (true, false) => Some(Side::Positive),
+        (false, true)
+            if w.iter()
+                .any(|x| ["prompts", "queries", "examples", "cases"].contains(&x.as_str())) =>
+        {
+            Some(Side::Negative)
+        }
+        _ => None,
+    }
+}
+
+fn joined(key: &str) -> String {
+    words(key).join(" ")
+}
+
+fn is_owner_field(key: &str) -> bool {
+    OWNER_FIELDS.contains(&joined(key).as_str())
+}
+
+/// A string that answers a yes/no field.
+fn yes_no(s: &str) -> Option<bool> {
+    match s.trim().to_ascii_lowercase().as_str() {
+        "yes" | "y" | "true" | "positive" | "pos" | "trigger" | "should_trigger" | "fire" => {
+            Some(true)
+        }
+        "no" | "n" | "false" | "negative" | "neg" | "no_trigger" | "should_not_trigger" => {
+            Some(false)
+        }
+        _ => None,
+    }
+}
+
+/// A value that names no skill.
+fn is_none_name(s: &str) -> bool {
+    matches!(
+        s.trim().to_ascii_lowercase().as_str(),
+        "" | "none" | "null" | "nil" | "no_skill" | "no-skill" | "(none)" | "-" | "n/a"
+    )
+}
+
+/// What the walk knows from above a node.
+#[derive(Clone, Default)]
+struct Ctx {
+    owner: Option<String>,
+    owner_key: Option<String>,
+    side: Option<(Side, String)>,
+}
+
+struct Walk<'a> {
+    is_skill: &'a dyn Fn(&str) -> bool,
+    out: Detected,
+}
+
+/// Every trigger prompt in `root`; `is_skill` tells whether a key or a
+/// `name` names a skill of the catalog.
+pub fn detect(root: &Node, is_skill: &dyn Fn(&str) -> bool) -> Detected {
+    let mut w = Walk {
+        is_skill,
+        out: Detected::default(),
+    };
+    w.node(root, &Ctx::default(), 0);
+    w.out
+}
+
+/// [`detect`] over the records of a JSONL file (one node per line).
+pub fn detect_lines(lines: &[Node], is_skill: &dyn Fn(&str) -> bool) -> Detected {
+    let mut w = Walk {
+        is_skill,
+        out: Detected::default(),
+    };
+    for n in lines {
+        w.node(n, &Ctx::default(), 1);
+    }
+    w.out
+}
+
+impl Walk<'_> {
+    fn node(&mut self, n: &Node, ctx: &Ctx, depth: usize) {
+        if depth > MAX_DEPTH {
+            return;
+        }
+        match &n.kind {
+            NodeKind::Map(entries) => self.map(n, entries, ctx, depth),
+            NodeKind::List(items) => {
+                for item in items {
+                    match &item.kind {
+                        NodeKind::Str(s) if ctx.side.is_some() => self.string(item, s, ctx),
+                        _ => self.node(item, ctx, depth + 1),
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// A bare string in a list under a side key.
+    fn string(&mut self, item: &Node, s: &str, ctx: &Ctx) {
+        let Some((side, key)) = &ctx.side else {
+            return;
+        };
+        if s.trim().is_empty() {
+            return;
+        }
+        self.out.prompts.push(Found {
+            prompt: s.to_string(),
+            start: item.start,
+            end: item.end,
+            record: (item.start, item.end),
+            side: *side,
+            owner: ctx
+                .owner
+                .clone()
+                .map_or(Owner::Unknown, |o| Owner::Named(vec![o])),
+            negative_owner: None,
+            split: None,
+            top_k: None,
+            lexical: true,
+            draft: false,
+            reason: None,
+            shape: match &ctx.owner_key {
+                Some(k) => format!("prompts under `{key}`, skill from `{k}`"),
+                None => format!("prompts under `{key}`"),
+            },
+        });
+    }
+
+    fn map(&mut self, n: &Node, entries: &[(String, Node)], ctx: &Ctx, depth: usize) {
+        // the fields of this object that say whose and which side
+        let prompt = entries.iter().find_map(|(k, v)| {
+            let j = joined(k);
+            PROMPT_FIELDS
+                .iter()
+                .position(|f| *f == j)
+                .map(|rank| (rank, k, v))
+        });
+        let prompt = entries
+            .iter()
+            .filter_map(|(k, v)| {
+                let j = joined(k);
+                PROMPT_FIELDS
+                    .iter()
+                    .position(|f| *f == j)
+                    .map(|r| (r, k, v))
+            })
+            .filter(|(_, _, v)| v.as_str().is_some())
+            .min_by_key(|(r, _, _)| *r)
+            .or(prompt);
+        let mut owner: Option<(Owner, &str)> = None;
+        let mut polarity: Option<(bool, &str)> = None;
+        for (k, v) in entries {
+            if is_owner_field(k) {
+                match &v.kind {
+                    NodeKind::Str(s) if is_none_name(s) => {
+                        owner.get_or_insert((Owner::NoSkill, k));
+                    }
+                    NodeKind::Str(s) => {
+                        owner.get_or_insert((Owner::Named(vec![s.trim().to_string()]), k));
+                    }
+                    NodeKind::Null => {
+                        owner.get_or_insert((Owner::NoSkill, k));
+                    }
+                    NodeKind::List(items) if items.iter().all(|i| i.as_str().is_some()) => {
+                        let names: Vec<String> = items
+                            .iter()
+                            .filter_map(Node::as_str)
+                            .filter(|s| !is_none_name(s))
+                            .map(|s| s.trim().to_string())
+                            .collect();
+                        owner.get_or_insert((
+                            if names.is_empty() {
+                                Owner::NoSkill
+                            } else {
+                                Owner::Named(names)
+                            },
+                            k,
+                        ));
+                    }
+                    NodeKind::Bool(b) => {
+                        polarity.get_or_insert((*b, k));
+                    }
+                    _ => {}
+                }
+            } else if side_of_key(k).is_some() {
+                let flip = side_of_key(k) == Some(Side::Negative);
+                match &v.kind {
+                    NodeKind::Bool(b) => {
+                        polarity.get_or_insert((*b != flip, k));
+                    }
+                    NodeKind::Str(s) => match yes_no(s) {
+                        Some(b) => {
+                            polarity.get_or_insert((b != flip, k));
+                        }
+                        None if !is_none_name(s) && !flip => {
+                            owner.get_or_insert((Owner::Named(vec![s.trim().to_string()]), k));
+                        }
+                        None => {}
+                    },
+                    _ => {}
+                }
+            }
+        }
+        // `name` names the skill of an object that holds its prompt lists
+        let named_here = owner.as_ref().and_then(|(o, k)| match o {
+            Owner::Named(v) if v.len() == 1 => Some((v[0].clone(), k.to_string())),
+            _ => None,
+        });
+        let has_signal = owner.is_some() || polarity.is_some();
+        if let Some((_, pk, pv)) = prompt
+            && (has_signal || ctx.side.is_some() || ctx.owner.is_some() && ctx.owner_key.is_some())
+            && !self.holds_lists(entries)
+        {
+            match pv.as_str().filter(|s| !s.trim().is_empty()) {
+                Some(text) => {
+                    self.record(n, pk, pv, text, owner, polarity, ctx);
+                }
+                None if has_signal => self.no_prompt(n),
+                None => {}
+            }
+            return;
+        }
+        if prompt.is_none()
+            && has_signal
+            && polarity.is_some()
+            && ctx.side.is_none()
+            && !self.holds_lists(entries)
+            && entries.iter().any(|(k, v)| {
+                v.as_str().is_some() && ["q", "ask", "user"].contains(&joined(k).as_str())
+            })
+        {
+            self.no_prompt(n);
+            return;
+        }
+        let name_owner = entries.iter().find_map(|(k, v)| {
+            let s = v.as_str()?;
+            (["name", "id", "skill"].contains(&joined(k).as_str()) && (self.is_skill)(s.trim()))
+                .then(|| (s.trim().to_string(), k.clone()))
+        });
+        let here = named_here.or(name_owner);
+        for (k, v) in entries {
+            if matches!(
+                v.kind,
+                NodeKind::Str(_) | NodeKind::Bool(_) | NodeKind::Null
+            ) {
+                continue;
+            }
+            let mut c = ctx.clone();
+            if let Some((o, ok)) = &here {
+                c.owner = Some(o.clone());
+                c.owner_key = Some(ok.clone());
+            }
+            if let Some(side) = side_of_key(k) {
+                c.side = Some((side, k.clone()));
+            } else if PLAIN_LISTS.contains(&joined(k).as_str()) && c.owner.is_some() {
+                c.side = Some((Side::Positive, k.clone()));
+            } else if (self.is_skill)(k) {
+                c.owner = Some(k.clone());
+                c.owner_key = Some(format!("key {k}"));
+                c.side = None;
+            } else {
+                c.side = None;
+            }
+            self.node(v, &c, depth + 1);
+        }
+    }
+
+    /// Whether an object holds lists of prompts under side keys (a skill's
+    /// object, not a record).
+    fn holds_lists(&self, entries: &[(String, Node)]) -> bool {
+        entries
+            .iter()
+            .any(|(k, v)| matches!(v.kind, NodeKind::List(_)) && side_of_key(k).is_some())
+    }
+
+    fn no_prompt(&mut self, n: &Node) {
+        let w = self.out.without_prompt.get_or_insert(((n.start, n.end), 0));
+        w.1 += 1;
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn record(
+        &mut self,
+        n: &Node,
+        prompt_key: &str,
+        pv: &Node,
+        text: &str,
+        owner: Option<(Owner, &str)>,
+        polarity: Option<(bool, &str)>,
+        ctx: &Ctx,
+    ) {
+        let side = match (polarity, &ctx.side) {
+            (Some((b, _)), _) => {
+                if b {
+                    Side::Positive
+                } else {
+                    Side::Negative
+                }
+            }
+            (None, Some((s, _))) => *s,
+            (None, None) => Side::Positive,
+        };
+        let mut fields = vec![format!("`{prompt_key}`")];
+        let from_ctx = owner.is_none() && ctx.owner.is_some();
+        let owner = match owner {
+            Some((o, k)) => {
+                fields.push(format!("`{k}`"));
+                o
+            }
+            None => ctx
+                .owner
+                .clone()
+                .map_or(Owner::Unknown, |o| Owner::Named(vec![o])),
+        };
+        if let Some((_, k)) = polarity
+            && !fields.contains(&format!("`{k}`"))
+        {
+            fields.push(format!("`{k}`"));
+        }
+        let mut shape = format!("records of {}", fields.join(", "));
+        if let Some((_, k)) = &ctx.side {
+            shape.push_str(&format!(" under `{k}`"));
+        }
+        if from_ctx && let Some(k) = &ctx.owner_key {
+            shape.push_str(&format!(", skill from `{k}`"));
+        }
+        let negative_owner = n.get("owner").and_then(|o| {
+            let s = o.as_str()?.trim();
+            (side == Side::Negative && !s.is_empty()).then(|| (s.to_string(), o.start, o.end))
+        });
+        let split = n.get("split").and_then(Node::as_str).and_then(Split::parse);
+        let top_k = n.get("top_k").and_then(|v| match &v.kind {
+            NodeKind::Number(s) => s.parse::<usize>().ok().filter(|&k| k >= 1),
+            _ => None,
+        });
+        let flag = |key: &str, default: bool| match n.get(key).map(|v| &v.kind) {
+            Some(NodeKind::Bool(b)) => *b,
+            _ => default,
+        };
+        let reason = n.get("reason").and_then(Node::as_str).map(str::to_string);
+        let draft =
+            flag("draft", false) || reason.as_deref().is_some_and(|r| r.starts_with("draft:"));
+        self.out.prompts.push(Found {
+            prompt: text.to_string(),
+            start: pv.start,
+            end: pv.end,
+            record: (n.start, n.end),
+            side,
+            owner,
+            negative_owner,
+            split,
+            top_k,
+            lexical: flag("lexical", true),
+            draft,
+            reason,
+            shape,
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn json(text: &str, skills: &[&str]) -> Detected {
+        let tree = json::parse(text).unwrap();
+        let is = |s: &str| skills.contains(&s);
+        detect(&Node::from_json(&tree.root, 0), &is)
+    }
+
+    fn yaml(text: &str, skills: &[&str]) -> Detected {
+        let tree = yaml::parse(text).unwrap();
+        let is = |s: &str| skills.contains(&s);
+        detect(&Node::from_yaml(tree.root.as_ref().unwrap()), &is)
+    }
+
+    fn summary(d: &Detected) -> Vec<(String, Side, Owner)> {
+        d.prompts
+            .iter()
+            .map(|p| (p.prompt.clone(), p.side, p.owner.clone()))
+            .collect()
+    }
+
+    fn named(s: &str) -> Owner {
+        Owner::Named(vec![s.to_string()])
+    }
+
+    #[test]
+    fn key_words_ignore_case_style() {
+        assert_eq!(words("shouldNotTrigger"), ["should", "not", "trigger"]);
+        assert_eq!(words("should-not_trigger"), ["should", "not", "trigger"]);
+        assert_eq!(side_of_key("should_not_trigger"), Some(Side::Negative));
+        assert_eq!(side_of_key("shouldTriggerPrompts"), Some(Side::Positive));
+        assert_eq!(side_of_key("non_triggers"), Some(Side::Negative));
+        assert_eq!(side_of_key("negatives"), Some(Side::Negative));
+        assert_eq!(side_of_key("description"), None);
+    }
+
+    #[test]
+    fn per_skill_objects_with_prompt_lists() {
+        let d = json(
+            r#"[{"skill_name": "pdf", "should_trigger": ["fill the form"], "should_not_trigger": ["merge pdfs"]}]"#,
+            &[],
+        );
+        assert_eq!(
+            summary(&d),
+            [
+                ("fill the form".into(), Side::Positive, named("pdf")),
+                ("merge pdfs".into(), Side::Negative, named("pdf"))
+            ]
+        );
+    }
+
+    #[test]
+    fn records_with_an_expected_skill_under_a_wrapping_key() {
+        let d = json(
+            r#"{"version": 1, "cases": [{"prompt": "fill the form", "expect": "pdf", "note": "x"}, {"prompt": "hello", "expect": null}]}"#,
+            &[],
+        );
+        assert_eq!(
+            summary(&d),
+            [
+                ("fill the form".into(), Side::Positive, named("pdf")),
+                ("hello".into(), Side::Positive, Owner::NoSkill)
+            ]
+        );
+    }
+
+    #[test]
+    fn yaml_tests_with_a_file_level_skill() {
+        let d = yaml(
+            "skill: pdf\ntests:\n  - prompt: fill the form\n    should_trigger: true\n  - prompt: merge them\n    should_trigger: false\n",
+            &[],
+        );
+        assert_eq!(
+            summary(&d),
+            [
+                ("fill the form".into(), Side::Positive, named("pdf")),
+                ("merge them".into(), Side::Negative, named("pdf"))
+            ]
+        );
+    }
+
+    #[test]
+    fn records_naming_several_skills_and_activation() {
+        let d = json(
+            r#"[{"user_prompt": "a", "expected_skills": ["x", "y"], "should_activate": true},
+                {"user_prompt": "b", "expected_skills": [], "should_activate": false}]"#,
+            &[],
+        );
+        assert_eq!(
+            summary(&d),
+            [
+                (
+                    "a".into(),
+                    Side::Positive,
+                    Owner::Named(vec!["x".into(), "y".into()])
+                ),
+                ("b".into(), Side::Negative, Owner::NoSkill)
+            ]
+        );
+    }
+
+    #[test]
+    fn a_key_that_names_a_skill_owns_what_is_under_it() {
+        let d = json(
+            r#"{"pdf": {"positive": [{"query": "fill it"}], "negative": ["merge"]}}"#,
+            &["pdf"],
+        );
+        assert_eq!(
+            summary(&d),
+            [
+                ("fill it".into(), Side::Positive, named("pdf")),
+                ("merge".into(), Side::Negative, named("pdf"))
+            ]
+        );
+    }
+
+    #[test]
+    fn look_alikes_hold_nothing() {
+        for text in [
+            r#"{"name": "pkg", "version": "1.0.0", "scripts": {"test": "jest"}, "dependencies": {}}"#,
+            r#"{"tasks": [{"prompt": "write a function", "graders": [{"type": "regex"}]}]}"#,
+            r#"[{"input": "2+2", "output": "4"}]"#,
+            r#"{"compilerOptions": {"strict": true}, "include": ["src"]}"#,
+        ] {
+            let d = json(text, &["pdf"]);
+            assert!(!d.any(), "{text}: {d:?}");
+        }
+    }
+
+    #[test]
+    fn a_record_with_a_polarity_but_no_prompt_text_is_counted() {
+        let d = json(r#"[{"prompt": "", "should_trigger": true}]"#, &[]);
+        assert!(d.prompts.is_empty());
+        assert_eq!(d.without_prompt.map(|w| w.1), Some(1));
+    }
+}

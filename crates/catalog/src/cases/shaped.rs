@@ -1,0 +1,480 @@
+//! Trigger tests found by shape ([`super::detect`]) wherever a catalog
+//! keeps them, read into the model.
+//!
+//! Looked at, beyond the fixed layouts:
+//!
+//! - in a skill's folder: every JSON, JSONL or YAML file under `evals/`
+//!   that no other reader takes, beside SKILL.md, and under `tests/` or
+//!   `test/`;
+//! - at the catalog root: the files at the top, and under `evals/`,
+//!   `tests/` and `test/` (skills' folders, `evals/cases/`, fixtures and
+//!   results left out).
+//!
+//! A file is read (bounded by `[catalog] max-case-bytes`, never outside the
+//! catalog, secrets masked) only when its text names a prompt-like field,
+//! and parsed quietly: a file that is not valid JSON or YAML is something
+//! else, not a broken case file. Each prompt goes to the skill its record
+//! or an enclosing key names, else to the skill whose folder holds the
+//! file, else to the skill a folder or the file's stem on its path is named
+//! for. A file with prompts for several skills becomes one
+//! [`CaseSource`] per skill, all pointing at the same text.
+//!
+//! Never silent: what looks like trigger tests and is not read (a prompt
+//! naming no skill, a record without prompt text, a skill the catalog
+//! lacks) is SG437 or SG438.
+
+use super::detect::{self, Detected, Node, Owner};
+use super::{CaseSource, Format, Side, SkillNames, TriggerCase};
+use crate::catalog::discover::SKIP_DIRS;
+use crate::catalog::skill::{Skill, Spanned};
+use crate::catalog::source::Source;
+use crate::catalog::{json, yaml};
+use crate::config::Config;
+use crate::diag::Diagnostic;
+use crate::rules::shaped as rules;
+use aho_corasick::AhoCorasick;
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::sync::{Arc, LazyLock};
+
+/// File name endings read as data.
+pub const EXTENSIONS: &[&str] = &[".json", ".jsonl", ".ndjson", ".yaml", ".yml"];
+
+/// Folders at the root (and in a skill) searched for trigger tests.
+pub const PLACES: &[&str] = &["evals", "tests", "test"];
+
+/// Folders never searched: data, fixtures, recorded results, case files.
+const NOT_CASES: &[&str] = &["fixtures", "files", "results", "cases", "node_modules"];
+
+/// Most entries looked at under one searched folder.
+pub const MAX_ENTRIES: usize = 5_000;
+/// Deepest folder looked into.
+pub const MAX_DEPTH: usize = 8;
+/// Most YAML nodes in one file.
+pub const MAX_YAML_NODES: usize = 400_000;
+
+/// Whether `name` is a file this reader parses.
+pub fn is_data(name: &str) -> bool {
+    let lower = name.to_ascii_lowercase();
+    EXTENSIONS.iter().any(|e| lower.ends_with(e))
+        && !matches!(
+            lower.rsplit('/').next().unwrap_or(&lower),
+            "package.json"
+                | "package-lock.json"
+                | "composer.json"
+                | "composer.lock"
+                | "tsconfig.json"
+                | "jsconfig.json"
+                | "deno.json"
+                | "pnpm-lock.yaml"
+                | "yarn.lock"
+                | "pubspec.yaml"
+                | "docker-compose.yml"
+                | "docker-compose.yaml"
+                | "mkdocs.yml"
+                | "codecov.yml"
+                | "renovate.json"
+                | "marketplace.json"
+                | "plugin.json"
+        )
+}
+
+/// Words whose presence lets a file be parsed: a prompt field or a side.
+static WORTH_PARSING: LazyLock<AhoCorasick> = LazyLock::new(|| {
+    AhoCorasick::builder()
+        .ascii_case_insensitive(true)
+        .build([
+            "prompt",
+            "query",
+            "queries",
+            "utterance",
+            "question",
+            "message",
+            "request",
+            "input",
+            "text",
+            "instruction",
+            "task",
+            "trigger",
+            "activat",
+            "positive",
+            "negative",
+        ])
+        .expect("fixed patterns")
+});
+
+/// The parsed data of a file: one node, or one per JSONL line.
+pub enum Data {
+    One(Node),
+    Lines(Vec<Node>),
+}
+
+/// Parse `text` as the data its name says, quietly: `None` when it is not.
+pub fn parse_quiet(name: &str, text: &str, limit: u64) -> Option<Data> {
+    if !WORTH_PARSING.is_match(text) {
+        return None;
+    }
+    let lower = name.to_ascii_lowercase();
+    let limits = json::Limits {
+        max_bytes: usize::try_from(limit).unwrap_or(usize::MAX),
+        ..json::Limits::default()
+    };
+    if lower.ends_with(".jsonl") || lower.ends_with(".ndjson") {
+        let mut lines = Vec::new();
+        let mut at = 0;
+        for line in text.split_inclusive('\n') {
+            let body = line.trim();
+            if !body.is_empty() && !body.starts_with("//") {
+                let lead = line.len() - line.trim_start().len();
+                let tree = json::parse_with(body, limits).ok()?;
+                lines.push(Node::from_json(&tree.root, at + lead));
+            }
+            at += line.len();
+        }
+        return Some(Data::Lines(lines));
+    }
+    if lower.ends_with(".yaml") || lower.ends_with(".yml") {
+        let tree = yaml::parse_with(
+            text,
+            yaml::Limits {
+                max_nodes: MAX_YAML_NODES,
+                what: "the file",
+            },
+        )
+        .ok()?;
+        return Some(Data::One(Node::from_yaml(tree.root.as_ref()?)));
+    }
+    let tree = json::parse_with(text, limits).ok()?;
+    Some(Data::One(Node::from_json(&tree.root, 0)))
+}
+
+/// Detect the trigger tests of parsed data.
+pub fn detect(data: &Data, names: &SkillNames) -> Detected {
+    let is_skill = |s: &str| names.get(s).is_some();
+    match data {
+        Data::One(n) => detect::detect(n, &is_skill),
+        Data::Lines(l) => detect::detect_lines(l, &is_skill),
+    }
+}
+
+/// The skill a file's place names: the skill whose folder holds it, else
+/// the nearest folder on its path, or its stem, that is a skill's name.
+pub fn place_owner(file: &str, folder_skill: Option<usize>, names: &SkillNames) -> Option<usize> {
+    if folder_skill.is_some() {
+        return folder_skill;
+    }
+    let mut parts: Vec<&str> = file.split('/').collect();
+    let name = parts.pop()?;
+    let stem = name.split('.').next().unwrap_or(name);
+    let stem_full = name.rsplit_once('.').map_or(name, |(s, _)| s);
+    names
+        .get(stem_full)
+        .or_else(|| names.get(stem))
+        .or_else(|| parts.iter().rev().find_map(|p| names.get(p)))
+}
+
+/// Turn what was detected in `file` into case sources, one per skill, and
+/// the findings about what could not be read.
+#[allow(clippy::too_many_arguments)]
+pub fn build(
+    file: &str,
+    rel: &str,
+    source: &Arc<Source>,
+    found: Detected,
+    folder_skill: Option<usize>,
+    names: &SkillNames,
+    at_root: bool,
+) -> (Vec<CaseSource>, Vec<Diagnostic>) {
+    let mut diags = Vec::new();
+    let place = place_owner(file, folder_skill, names);
+    let mut of_skill: BTreeMap<usize, Vec<TriggerCase>> = BTreeMap::new();
+    let mut unknown: BTreeMap<String, (usize, usize, usize)> = BTreeMap::new();
+    let mut no_skill: Option<(usize, usize, usize)> = None;
+    let mut unowned: Option<(usize, usize, usize)> = None;
+    for p in found.prompts {
+        let span = source.span(p.start, p.end);
+        let owners: Vec<usize> = match &p.owner {
+            Owner::Named(list) => {
+                let mut v = Vec::new();
+                for n in list {
+                    match names.get(n) {
+                        Some(i) => v.push(i),
+                        None => {
+                            let e = unknown.entry(n.clone()).or_insert((p.start, p.end, 0));
+                            e.2 += 1;
+                        }
+                    }
+                }
+                v
+            }
+            Owner::NoSkill => {
+                no_skill.get_or_insert((p.start, p.end, 0)).2 += 1;
+                continue;
+            }
+            Owner::Unknown => match place {
+                Some(i) => vec![i],
+                None => {
+                    unowned.get_or_insert((p.start, p.end, 0)).2 += 1;
+                    continue;
+                }
+            },
+        };
+        let record = source.span(p.record.0, p.record.1);
+        for &i in &owners {
+            let with = match &p.owner {
+                Owner::Named(list) if p.side == Side::Positive => list
+                    .iter()
+                    .filter(|n| names.get(n).is_some_and(|k| k != i))
+                    .map(|n| Spanned {
+                        value: n.clone(),
+                        span,
+                    })
+                    .collect(),
+                _ => Vec::new(),
+            };
+            of_skill.entry(i).or_default().push(TriggerCase {
+                prompt: Spanned {
+                    value: p.prompt.clone(),
+                    span,
+                },
+                side: p.side,
+                top_k: p.top_k.filter(|_| p.side == Side::Positive),
+                owner: p.negative_owner.as_ref().map(|(o, s, e)| Spanned {
+                    value: o.clone(),
+                    span: source.span(*s, *e),
+                }),
+                split: p.split,
+                span: record,
+                file: file.to_string(),
+                draft: p.draft,
+                reason: p.reason.clone(),
+                lexical: p.lexical,
+                with,
+                shape: Some(p.shape.clone()),
+            });
+        }
+    }
+    const DECLARE: &str = "`skillsift rule SG437` lists the shapes read; list a file that is not trigger tests in [cases] ignore";
+    if let Some((s, e, n)) = unowned {
+        diags.push(
+            rules::NOT_READ
+                .diag(
+                    file,
+                    format!(
+                        "{n} trigger {} here name{} no skill, and the file is in no skill's folder: {} not routed",
+                        plural(n, "prompt"),
+                        if n == 1 { "s" } else { "" },
+                        if n == 1 { "it was" } else { "they were" }
+                    ),
+                )
+                .with_span(source.span(s, e))
+                .with_label("no skill for this prompt")
+                .with_help(format!(
+                    "give each record the skill it should reach (`\"expect\": \"<skill>\"`), put the prompts under a key named for the skill, or move the file into the skill's folder; {DECLARE}"
+                )),
+        );
+    }
+    if let Some(((s, e), n)) = found.without_prompt {
+        diags.push(
+            rules::NOT_READ
+                .diag(
+                    file,
+                    format!(
+                        "{n} {} here say{} which skill or side but hold{} no prompt text: not routed",
+                        plural(n, "record"),
+                        if n == 1 { "s" } else { "" },
+                        if n == 1 { "s" } else { "" }
+                    ),
+                )
+                .with_span(source.span(s, e))
+                .with_label("no prompt text")
+                .with_help(format!(
+                    "put the prompt in a `prompt` field as a non-empty string; {DECLARE}"
+                )),
+        );
+    }
+    if let Some((s, e, n)) = no_skill {
+        diags.push(
+            rules::NOT_READ
+                .diag(
+                    file,
+                    format!(
+                        "{n} trigger {} here expect{} no skill at all: lexical routing always ranks some skill first, so {} not checked",
+                        plural(n, "prompt"),
+                        if n == 1 { "s" } else { "" },
+                        if n == 1 { "it is" } else { "they are" }
+                    ),
+                )
+                .with_span(source.span(s, e))
+                .with_label("expects no skill")
+                .with_help(
+                    "to check that a skill does not take such a prompt, name that skill and mark the record negative (`\"should_trigger\": false`); Tier 3 runs are where \"no skill\" can be observed",
+                ),
+        );
+    }
+    for (name, (s, e, n)) in unknown {
+        let shown = base::escape::line(&name).into_owned();
+        diags.push(
+            rules::UNKNOWN_SKILL
+                .diag(
+                    file,
+                    format!(
+                        "{n} trigger {} here belong{} to skill `{shown}`, which the catalog does not have: not routed",
+                        plural(n, "prompt"),
+                        if n == 1 { "s" } else { "" }
+                    ),
+                )
+                .with_span(source.span(s, e))
+                .with_label("no such skill")
+                .with_help(
+                    "name the skill by its frontmatter `name` (or its folder), or remove the prompts of a skill that is gone",
+                ),
+        );
+    }
+    let sources = of_skill
+        .into_iter()
+        .map(|(skill, triggers)| CaseSource {
+            file: file.to_string(),
+            rel: rel.to_string(),
+            format: Format::Shaped,
+            skill,
+            source: source.clone(),
+            tree: None,
+            named: None,
+            triggers,
+            evals: Vec::new(),
+            by_name: false,
+            note: None,
+            at_root,
+        })
+        .collect();
+    (sources, diags)
+}
+
+fn plural(n: usize, word: &str) -> String {
+    if n == 1 {
+        word.to_string()
+    } else {
+        format!("{word}s")
+    }
+}
+
+/// Data files at the catalog root that may hold trigger tests: the root's
+/// own files and those under [`PLACES`], relative to the root, sorted;
+/// skills' folders, `skip` (files other readers take) and the folders of
+/// [`NOT_CASES`] left out.
+pub fn root_candidates(
+    root: &Path,
+    skills: &[Skill],
+    skip: &std::collections::HashSet<String>,
+) -> Vec<String> {
+    let boundary = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
+    let skill_dirs: std::collections::HashSet<&str> =
+        skills.iter().map(|s| s.rel_dir.as_str()).collect();
+    if skill_dirs.contains(".") {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    let Ok(rd) = std::fs::read_dir(root) else {
+        return out;
+    };
+    let mut top: Vec<(String, bool)> = rd
+        .filter_map(Result::ok)
+        .take(MAX_ENTRIES)
+        .filter_map(|e| {
+            let name = e.file_name().into_string().ok()?;
+            Some((name, e.file_type().ok()?.is_file()))
+        })
+        .collect();
+    top.sort();
+    for (name, is_file) in &top {
+        if *is_file && is_data(name) && !skip.contains(name) {
+            out.push(name.clone());
+        }
+    }
+    for place in PLACES {
+        let mut seen = 0usize;
+        let mut stack = vec![(root.join(place), place.to_string(), 0usize)];
+        while let Some((dir, rel, depth)) = stack.pop() {
+            if depth > MAX_DEPTH
+                || skill_dirs.contains(rel.as_str())
+                || crate::catalog::outside_root(&boundary, &dir).is_some()
+            {
+                continue;
+            }
+            let Ok(rd) = std::fs::read_dir(&dir) else {
+                continue;
+            };
+            for e in rd.filter_map(Result::ok) {
+                seen += 1;
+                if seen > MAX_ENTRIES {
+                    break;
+                }
+                let Ok(name) = e.file_name().into_string() else {
+                    continue;
+                };
+                if name.starts_with('.') {
+                    continue;
+                }
+                let child = format!("{rel}/{name}");
+                let Ok(t) = e.file_type() else { continue };
+                if t.is_dir() {
+                    let skipped = SKIP_DIRS.contains(&name.as_str())
+                        || (depth == 0 && NOT_CASES.contains(&name.as_str()))
+                        || name == "fixtures";
+                    if !skipped {
+                        stack.push((e.path(), child, depth + 1));
+                    }
+                } else if t.is_file() && is_data(&name) && !skip.contains(&child) {
+                    out.push(child);
+                }
+            }
+        }
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// Read every root-level candidate and keep what holds trigger tests.
+pub fn load_root(
+    root: &Path,
+    config: &Config,
+    skills: &[Skill],
+    skip: &std::collections::HashSet<String>,
+) -> (Vec<CaseSource>, Vec<Diagnostic>) {
+    let boundary = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
+    let ignore = super::scan::globs(&config.cases.ignore).unwrap_or_default();
+    let names = SkillNames::new(skills);
+    let limit = config.catalog.max_case_bytes;
+    let mut sources = Vec::new();
+    let mut diags = Vec::new();
+    for file in root_candidates(root, skills, skip) {
+        if ignore.is_match(&file) {
+            continue;
+        }
+        let path = root.join(&file);
+        if crate::catalog::outside_root(&boundary, &path).is_some() {
+            continue;
+        }
+        let Ok(Some(bytes)) = crate::catalog::read_bounded(&path, limit) else {
+            continue;
+        };
+        let Ok(text) = String::from_utf8(bytes) else {
+            continue;
+        };
+        // masked before anything reads it
+        let source = Source::new(text);
+        let Some(data) = parse_quiet(&file, &source.text, limit) else {
+            continue;
+        };
+        let found = detect(&data, &names);
+        if !found.any() {
+            continue;
+        }
+        let (s, d) = build(&file, &file, &source, found, None, &names, true);
+        sources.extend(s);
+        diags.extend(d);
+    }
+    (sources, diags)
+}

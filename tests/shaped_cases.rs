@@ -1,0 +1,405 @@
+//! Trigger tests found by what a file holds, with zero configuration: one
+//! catalog per shape real catalogs ship (and three of our own invention),
+//! every prompt read and routed for the right skill, each shown by
+//! `skillsift cases` at its file, line and column with the shape that found
+//! it; look-alike JSON and YAML stay quiet; what looks like trigger tests
+//! and cannot be read is said (SG437, SG438), never skipped silently.
+
+mod common;
+
+use common::{check_human, check_json, skill, skillsift, write};
+use serde_json::Value;
+use std::path::Path;
+
+fn catalog() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    skill(
+        root,
+        "pdf-forms",
+        "Fill in PDF forms and W-9 tax forms. Use when the user asks to fill a PDF form.",
+    );
+    skill(
+        root,
+        "git-commit",
+        "Write git commit messages. Use when the user asks to commit changes or write a commit message.",
+    );
+    skill(
+        root,
+        "sql-tuning",
+        "Speed up slow SQL queries with indexes. Use when a database query is slow.",
+    );
+    dir
+}
+
+/// `(positives, negatives)` routed by `check`.
+fn routed(root: &Path) -> (u64, u64) {
+    let out = skillsift()
+        .arg("check")
+        .arg(root)
+        .args(["--format", "json"])
+        .output()
+        .unwrap();
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let r = &doc["summary"]["route"];
+    let positives = r["positives"].as_u64().unwrap();
+    let checks = r["checks"].as_u64().unwrap();
+    (positives, checks - positives)
+}
+
+/// `skillsift cases SKILL --format json`.
+fn cases(root: &Path, name: &str) -> Value {
+    let out = skillsift()
+        .args(["cases", name])
+        .arg(root)
+        .args(["--format", "json"])
+        .output()
+        .unwrap();
+    serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stdout)))
+}
+
+/// The prompts of one side of `cases`, as `(prompt, file:line:col)`.
+fn prompts(doc: &Value, side: &str) -> Vec<(String, String)> {
+    doc[side]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| {
+            (
+                t["prompt"].as_str().unwrap().to_string(),
+                format!(
+                    "{}:{}:{}",
+                    t["file"].as_str().unwrap(),
+                    t["line"],
+                    t["column"]
+                ),
+            )
+        })
+        .collect()
+}
+
+fn quiet(root: &Path) {
+    let r = check_json(root, &[]);
+    assert!(r.of("SG437").is_empty(), "{:#?}", r.findings);
+    assert!(r.of("SG438").is_empty(), "{:#?}", r.findings);
+}
+
+#[test]
+fn per_skill_objects_with_should_trigger_lists_under_a_trigger_set_name() {
+    let dir = catalog();
+    let root = dir.path();
+    write(
+        root,
+        "skills/pdf-forms/evals/trigger_eval_set.json",
+        r#"{
+  "skill_name": "pdf-forms",
+  "should_trigger": ["fill in this pdf form", "fill the W-9 form for me"],
+  "should_not_trigger": ["write a commit message"]
+}"#,
+    );
+    assert_eq!(routed(root), (2, 1));
+    let r = check_json(root, &[]);
+    assert!(r.of("SG418").is_empty(), "{:#?}", r.findings);
+    let doc = cases(root, "pdf-forms");
+    assert_eq!(
+        prompts(&doc, "positive"),
+        [
+            (
+                "fill in this pdf form".into(),
+                "skills/pdf-forms/evals/trigger_eval_set.json:3:22".into()
+            ),
+            (
+                "fill the W-9 form for me".into(),
+                "skills/pdf-forms/evals/trigger_eval_set.json:3:47".into()
+            )
+        ]
+    );
+    assert_eq!(
+        doc["negative"][0]["found_by"],
+        "shape: prompts under `should_not_trigger`, skill from `skill_name`"
+    );
+}
+
+#[test]
+fn one_catalog_file_of_records_under_a_cases_key() {
+    let dir = catalog();
+    let root = dir.path();
+    write(
+        root,
+        "evals/routing.json",
+        r#"{"version": 2, "cases": [
+  {"prompt": "fill in this pdf form", "expect": "pdf-forms"},
+  {"prompt": "my sql query is slow", "expect": "sql-tuning"},
+  {"prompt": "commit these changes", "expect": "git-commit"}
+]}"#,
+    );
+    assert_eq!(routed(root), (3, 0));
+    quiet(root);
+    let doc = cases(root, "sql-tuning");
+    assert_eq!(
+        prompts(&doc, "positive"),
+        [(
+            "my sql query is slow".into(),
+            "evals/routing.json:3:14".into()
+        )]
+    );
+    assert_eq!(
+        doc["positive"][0]["found_by"],
+        "shape: records of `prompt`, `expect`"
+    );
+}
+
+#[test]
+fn per_skill_yaml_beside_skill_md_with_skill_and_tests() {
+    let dir = catalog();
+    let root = dir.path();
+    write(
+        root,
+        "skills/pdf-forms/skill-tests.yaml",
+        "skill: pdf-forms\ntests:\n  - prompt: fill in this pdf form\n    should_trigger: true\n  - prompt: \"commit my changes\"\n    should_trigger: false\n",
+    );
+    assert_eq!(routed(root), (1, 1));
+    quiet(root);
+    let doc = cases(root, "pdf-forms");
+    assert_eq!(
+        prompts(&doc, "negative"),
+        [(
+            "commit my changes".into(),
+            "skills/pdf-forms/skill-tests.yaml:5:13".into()
+        )]
+    );
+}
+
+#[test]
+fn repository_routing_corpora_in_json_and_jsonl() {
+    let dir = catalog();
+    let root = dir.path();
+    write(
+        root,
+        "tests/routing/corpus.json",
+        r#"[{"prompt": "fill in this pdf form", "expected_skill": "pdf-forms"},
+ {"prompt": "speed up my slow sql query", "expected_skill": "sql-tuning"}]"#,
+    );
+    write(
+        root,
+        "tests/routing/activation.jsonl",
+        concat!(
+            r#"{"user_prompt": "commit and write a commit message", "expected_skills": ["git-commit"], "should_activate": true}"#,
+            "\n",
+            r#"{"user_prompt": "fill the W-9 pdf form and commit it", "expected_skills": ["pdf-forms", "git-commit"], "should_activate": true}"#,
+            "\n",
+            r#"{"user_prompt": "commit the pdf form", "expected_skills": ["sql-tuning"], "should_activate": false}"#,
+            "\n",
+        ),
+    );
+    // the two-skill prompt is positive for both skills
+    assert_eq!(routed(root), (5, 1));
+    quiet(root);
+    let doc = cases(root, "git-commit");
+    assert_eq!(
+        prompts(&doc, "positive"),
+        [
+            (
+                "commit and write a commit message".into(),
+                "tests/routing/activation.jsonl:1:17".into()
+            ),
+            (
+                "fill the W-9 pdf form and commit it".into(),
+                "tests/routing/activation.jsonl:2:17".into()
+            )
+        ]
+    );
+    assert_eq!(
+        doc["positive"][0]["found_by"],
+        "shape: records of `user_prompt`, `expected_skills`, `should_activate`"
+    );
+    let doc = cases(root, "sql-tuning");
+    assert_eq!(prompts(&doc, "negative").len(), 1);
+}
+
+#[test]
+fn an_authors_records_with_extra_keys_next_to_a_skill_creator_file() {
+    let dir = catalog();
+    let root = dir.path();
+    write(
+        root,
+        "skills/git-commit/evals/evals.json",
+        r#"{"skill_name": "git-commit", "evals": [{"id": 1, "prompt": "commit this", "expected_output": "a commit", "assertions": ["a commit is made"]}]}"#,
+    );
+    write(
+        root,
+        "skills/git-commit/evals/routing-checks.json",
+        r#"[{"prompt": "write a commit message for my changes", "expect": "git-commit", "notes": "x", "difficulty": "easy"},
+ {"prompt": "fill the pdf form", "expect": "pdf-forms", "difficulty": "hard"}]"#,
+    );
+    assert_eq!(routed(root), (2, 0));
+    quiet(root);
+    // the record naming another skill goes to that skill's suite
+    let doc = cases(root, "pdf-forms");
+    assert_eq!(
+        prompts(&doc, "positive"),
+        [(
+            "fill the pdf form".into(),
+            "skills/git-commit/evals/routing-checks.json:2:13".into()
+        )]
+    );
+}
+
+#[test]
+fn a_yaml_map_keyed_by_skill_name_with_side_lists() {
+    let dir = catalog();
+    let root = dir.path();
+    write(
+        root,
+        "tests/routing.yaml",
+        "routing:\n  pdf-forms:\n    positive:\n      - fill in this pdf form\n    negative:\n      - write a commit message\n  sql-tuning:\n    positive:\n      - the sql query is slow\n",
+    );
+    assert_eq!(routed(root), (2, 1));
+    quiet(root);
+    let doc = cases(root, "pdf-forms");
+    assert_eq!(
+        doc["negative"][0]["found_by"],
+        "shape: prompts under `negative`, skill from `key pdf-forms`"
+    );
+}
+
+#[test]
+fn suites_of_examples_with_a_target_skill_and_camel_case_polarity() {
+    let dir = catalog();
+    let root = dir.path();
+    write(
+        root,
+        "test/suites.json",
+        r#"{"suites": [{"targetSkill": "sql-tuning", "examples": [
+  {"utterance": "this sql query is slow, add an index", "shouldFire": true},
+  {"utterance": "commit my sql migration", "shouldFire": false}
+]}]}"#,
+    );
+    assert_eq!(routed(root), (1, 1));
+    quiet(root);
+}
+
+#[test]
+fn ndjson_records_with_camel_case_fields_and_a_label() {
+    let dir = catalog();
+    let root = dir.path();
+    write(
+        root,
+        "evals/routing.ndjson",
+        concat!(
+            r#"{"userQuery": "fill in this pdf form", "label": "pdf-forms"}"#,
+            "\n\n",
+            r#"{"userQuery": "write a commit message", "label": "git-commit", "split": "validation"}"#,
+            "\n"
+        ),
+    );
+    assert_eq!(routed(root), (2, 0));
+    quiet(root);
+    let doc = cases(root, "git-commit");
+    assert_eq!(doc["positive"][0]["split"], "validation");
+    assert_eq!(doc["positive"][0]["line"], 3);
+}
+
+#[test]
+fn look_alike_json_and_yaml_stay_quiet() {
+    let dir = catalog();
+    let root = dir.path();
+    write(
+        root,
+        "package.json",
+        r#"{"name": "x", "version": "1.0.0", "scripts": {"test": "jest"}}"#,
+    );
+    write(
+        root,
+        "skills/pdf-forms/evals/grader.json",
+        r#"{"tasks": [{"prompt": "write a function", "graders": [{"type": "regex", "pattern": "x"}]}]}"#,
+    );
+    write(
+        root,
+        "tests/data.json",
+        r#"[{"input": "2+2", "output": "4"}, {"question": "why", "answer": "because"}]"#,
+    );
+    write(
+        root,
+        "tests/fixtures/cases.json",
+        r#"[{"prompt": "fill in this pdf form", "expect": "pdf-forms"}]"#,
+    );
+    write(
+        root,
+        "test/ci.yaml",
+        "name: ci\non: push\njobs:\n  test:\n    steps:\n      - run: echo hi\n",
+    );
+    write(
+        root,
+        "skills/sql-tuning/tsconfig.json",
+        r#"{"compilerOptions": {"strict": true}}"#,
+    );
+    write(root, "tests/broken.json", r#"{"prompt": "x", "#);
+    assert_eq!(routed(root), (0, 0));
+    quiet(root);
+}
+
+#[test]
+fn prompts_that_cannot_be_routed_are_said_with_their_place() {
+    let dir = catalog();
+    let root = dir.path();
+    write(
+        root,
+        "tests/triggers.json",
+        r#"{"cases": [
+  {"prompt": "fill the form", "should_trigger": true},
+  {"prompt": "optimize it", "expect": "sql-optimizer"},
+  {"prompt": "", "expect": "pdf-forms"},
+  {"prompt": "what is the weather", "expect": null}
+]}"#,
+    );
+    let r = check_json(root, &[]);
+    let notices = r.in_file("SG437", "tests/triggers.json");
+    let messages: Vec<&str> = notices.iter().map(|f| f.message.as_str()).collect();
+    assert_eq!(notices.len(), 3, "{messages:#?}");
+    assert!(
+        messages
+            .iter()
+            .any(|m| m.contains("1 trigger prompt here names no skill")),
+        "{messages:#?}"
+    );
+    assert!(
+        messages
+            .iter()
+            .any(|m| m.contains("hold no prompt text") || m.contains("holds no prompt text")),
+        "{messages:#?}"
+    );
+    assert!(
+        messages.iter().any(|m| m.contains("expects no skill")),
+        "{messages:#?}"
+    );
+    let unknown = r.one("SG438", "tests/triggers.json");
+    assert!(unknown.message.contains("`sql-optimizer`"), "{unknown:?}");
+    assert_eq!(unknown.line, Some(3));
+    // the summary says that prompts were found and not read
+    let (text, _) = check_human(root, &[]);
+    assert!(
+        text.contains("trigger tests found by shape were not read in full"),
+        "{text}"
+    );
+}
+
+#[test]
+fn the_same_file_on_one_line_is_read_with_exact_columns() {
+    let dir = catalog();
+    let root = dir.path();
+    write(
+        root,
+        "evals/routing.json",
+        r#"{"cases": [{"prompt": "fill in this pdf form", "expect": "pdf-forms"}, {"prompt": "my sql query is slow", "expect": "sql-tuning"}]}"#,
+    );
+    let doc = cases(root, "sql-tuning");
+    assert_eq!(
+        prompts(&doc, "positive"),
+        [(
+            "my sql query is slow".into(),
+            "evals/routing.json:1:83".into()
+        )]
+    );
+}
