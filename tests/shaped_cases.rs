@@ -403,3 +403,54 @@ fn the_same_file_on_one_line_is_read_with_exact_columns() {
         )]
     );
 }
+
+#[test]
+fn a_trigger_block_beside_the_evals_of_an_evals_file() {
+    let dir = catalog();
+    let root = dir.path();
+    write(
+        root,
+        "skills/sql-tuning/evals/evals.json",
+        r#"{"skill_name": "sql-tuning",
+ "evals": [{"id": 1, "prompt": "the report query takes a minute", "expected_output": "an index", "expectations": ["an index is proposed"]}],
+ "trigger": {"should_trigger": ["this sql query is slow, add an index"], "should_not_trigger": ["write a commit message"]}}"#,
+    );
+    assert_eq!(routed(root), (1, 1));
+    quiet(root);
+    let r = check_json(root, &[]);
+    assert!(r.of("SG414").is_empty(), "{:#?}", r.findings);
+    let doc = cases(root, "sql-tuning");
+    assert_eq!(doc["evals"].as_array().unwrap().len(), 1);
+    assert_eq!(
+        prompts(&doc, "positive"),
+        [(
+            "this sql query is slow, add an index".into(),
+            "skills/sql-tuning/evals/evals.json:3:33".into()
+        )]
+    );
+}
+
+#[test]
+fn records_with_expected_and_avoided_skills() {
+    let dir = catalog();
+    let root = dir.path();
+    write(
+        root,
+        "tests/triggers.json",
+        r#"[
+  {"prompt": "fill in this pdf form", "expected": ["pdf-forms"], "avoid": ["git-commit"]},
+  {"prompt": "what is 7 times 8?", "expected": [], "avoid": ["sql-tuning"]},
+  {"prompt": "speed up this query", "expected_skill": "skills/sql-tuning/SKILL.md", "type": "trigger_positive"}
+]"#,
+    );
+    // positives: pdf-forms, sql-tuning (by its SKILL.md path); negatives:
+    // git-commit (pdf-forms must outrank it) and sql-tuning
+    assert_eq!(routed(root), (2, 2));
+    quiet(root);
+    let doc = cases(root, "git-commit");
+    assert_eq!(doc["negative"][0]["owner"], "pdf-forms");
+    assert_eq!(
+        doc["negative"][0]["found_by"],
+        "shape: records of `prompt`, `expected`, avoided skill"
+    );
+}

@@ -323,6 +323,78 @@ fn is_owner_field(key: &str) -> bool {
     OWNER_FIELDS.contains(&joined(key).as_str())
 }
 
+/// Fields that name skills a prompt must not go to.
+const AVOID_FIELDS: &[&str] = &[
+    "avoid",
+    "avoids",
+    "avoid skills",
+    "forbidden",
+    "forbidden skill",
+    "forbidden skills",
+    "not expected",
+    "unexpected",
+    "unexpected skills",
+    "must not",
+    "must not load",
+    "must not route to",
+    "should not route to",
+    "should not load",
+    "should not use",
+    "negative skills",
+    "wrong skills",
+    "distractors",
+    "distractor",
+    "not skill",
+    "not skills",
+    "anti skills",
+];
+
+/// Fields whose text says the side (`"type": "trigger_positive"`).
+const POLARITY_VALUE_FIELDS: &[&str] = &[
+    "type",
+    "kind",
+    "polarity",
+    "case type",
+    "category",
+    "class",
+    "expectation",
+    "expected behavior",
+    "expected behaviour",
+    "outcome",
+    "expected outcome",
+];
+
+fn is_avoid_field(key: &str) -> bool {
+    AVOID_FIELDS.contains(&joined(key).as_str())
+}
+
+fn is_polarity_value_field(key: &str) -> bool {
+    POLARITY_VALUE_FIELDS.contains(&joined(key).as_str())
+}
+
+/// The side a value's words say: `trigger_positive`, `should_not_activate`,
+/// `negative`, `yes`.
+fn value_side(s: &str) -> Option<Side> {
+    if s.len() > 64 {
+        return None;
+    }
+    match yes_no(s) {
+        Some(true) => Some(Side::Positive),
+        Some(false) => Some(Side::Negative),
+        None => side_of_key(s),
+    }
+}
+
+/// Whether a string reads as a skill's name rather than a prompt: one
+/// word of letters, digits, `-`, `_`, `:`, `.` or `/` (a SKILL.md path).
+fn looks_like_a_name(s: &str) -> bool {
+    let s = s.trim();
+    !s.is_empty()
+        && s.len() <= 128
+        && s.chars()
+            .all(|c| c.is_alphanumeric() || matches!(c, '-' | '_' | ':' | '.' | '/'))
+}
+
 /// A string that answers a yes/no field.
 fn yes_no(s: &str) -> Option<bool> {
     match s.trim().to_ascii_lowercase().as_str() {
@@ -453,11 +525,29 @@ impl Walk<'_> {
             .or(prompt);
         let mut owner: Option<(Owner, &str)> = None;
         let mut polarity: Option<(bool, &str)> = None;
+        let mut avoid: Vec<String> = Vec::new();
+        let is_skill = self.is_skill;
+        // a list of skill names (not prompts): every item names a skill of
+        // the catalog, or looks like one (one short word, a SKILL.md path)
+        let names_of = |items: &[Node]| -> Option<Vec<String>> {
+            let v: Vec<String> = items
+                .iter()
+                .map(|i| i.as_str().map(|s| s.trim().to_string()))
+                .collect::<Option<_>>()?;
+            v.iter()
+                .all(|s| is_skill(s) || is_none_name(s) || looks_like_a_name(s))
+                .then_some(v)
+        };
         for (k, v) in entries {
+            let key_side = side_of_key(k);
             if is_owner_field(k) {
                 match &v.kind {
                     NodeKind::Str(s) if is_none_name(s) => {
                         owner.get_or_insert((Owner::NoSkill, k));
+                    }
+                    // `"label": "positive"`, `"expected": "should_activate"`
+                    NodeKind::Str(s) if !is_skill(s.trim()) && value_side(s).is_some() => {
+                        polarity.get_or_insert((value_side(s) == Some(Side::Positive), k));
                     }
                     NodeKind::Str(s) => {
                         owner.get_or_insert((Owner::Named(vec![s.trim().to_string()]), k));
@@ -486,8 +576,24 @@ impl Walk<'_> {
                     }
                     _ => {}
                 }
-            } else if side_of_key(k).is_some() {
-                let flip = side_of_key(k) == Some(Side::Negative);
+            } else if is_avoid_field(k) {
+                match &v.kind {
+                    NodeKind::Str(s) if !is_none_name(s) => avoid.push(s.trim().to_string()),
+                    NodeKind::List(items) => {
+                        if let Some(names) = names_of(items) {
+                            avoid.extend(names.into_iter().filter(|s| !is_none_name(s)));
+                        }
+                    }
+                    _ => {}
+                }
+            } else if is_polarity_value_field(k) {
+                if let NodeKind::Str(s) = &v.kind
+                    && let Some(side) = value_side(s)
+                {
+                    polarity.get_or_insert((side == Side::Positive, k));
+                }
+            } else if let Some(side) = key_side {
+                let flip = side == Side::Negative;
                 match &v.kind {
                     NodeKind::Bool(b) => {
                         polarity.get_or_insert((*b != flip, k));
@@ -499,8 +605,21 @@ impl Walk<'_> {
                         None if !is_none_name(s) && !flip => {
                             owner.get_or_insert((Owner::Named(vec![s.trim().to_string()]), k));
                         }
+                        None if !is_none_name(s) => avoid.push(s.trim().to_string()),
                         None => {}
                     },
+                    // in a record, a side key may list skills, not prompts
+                    NodeKind::List(items) if prompt.is_some_and(|p| p.2.as_str().is_some()) => {
+                        if let Some(names) = names_of(items) {
+                            let names: Vec<String> =
+                                names.into_iter().filter(|s| !is_none_name(s)).collect();
+                            if flip {
+                                avoid.extend(names);
+                            } else if !names.is_empty() {
+                                owner.get_or_insert((Owner::Named(names), k));
+                            }
+                        }
+                    }
                     _ => {}
                 }
             }
@@ -510,14 +629,14 @@ impl Walk<'_> {
             Owner::Named(v) if v.len() == 1 => Some((v[0].clone(), k.to_string())),
             _ => None,
         });
-        let has_signal = owner.is_some() || polarity.is_some();
+        let has_signal = owner.is_some() || polarity.is_some() || !avoid.is_empty();
         if let Some((_, pk, pv)) = prompt
             && (has_signal || ctx.side.is_some() || ctx.owner.is_some() && ctx.owner_key.is_some())
             && !self.holds_lists(entries)
         {
             match pv.as_str().filter(|s| !s.trim().is_empty()) {
                 Some(text) => {
-                    self.record(n, pk, pv, text, owner, polarity, ctx);
+                    self.record(n, pk, pv, text, owner, polarity, &avoid, ctx);
                 }
                 None if has_signal => self.no_prompt(n),
                 None => {}
@@ -572,9 +691,13 @@ impl Walk<'_> {
     /// Whether an object holds lists of prompts under side keys (a skill's
     /// object, not a record).
     fn holds_lists(&self, entries: &[(String, Node)]) -> bool {
-        entries
-            .iter()
-            .any(|(k, v)| matches!(v.kind, NodeKind::List(_)) && side_of_key(k).is_some())
+        entries.iter().any(|(k, v)| match &v.kind {
+            NodeKind::List(items) if side_of_key(k).is_some() => !items.iter().all(|i| {
+                i.as_str()
+                    .is_some_and(|s| (self.is_skill)(s.trim()) || looks_like_a_name(s))
+            }),
+            _ => false,
+        })
     }
 
     fn no_prompt(&mut self, n: &Node) {
@@ -591,6 +714,7 @@ impl Walk<'_> {
         text: &str,
         owner: Option<(Owner, &str)>,
         polarity: Option<(bool, &str)>,
+        avoid: &[String],
         ctx: &Ctx,
     ) {
         let side = match (polarity, &ctx.side) {
@@ -641,6 +765,34 @@ impl Walk<'_> {
             Some(NodeKind::Bool(b)) => *b,
             _ => default,
         };
+        // `"avoid": ["b"]`: a negative for each skill named, which the
+        // expected skill (when there is one) must outrank
+        let winner = match &owner {
+            Owner::Named(v) if v.len() == 1 && side == Side::Positive => {
+                Some((v[0].clone(), pv.start, pv.end))
+            }
+            _ => None,
+        };
+        for a in avoid {
+            self.out.prompts.push(Found {
+                prompt: text.to_string(),
+                start: pv.start,
+                end: pv.end,
+                record: (n.start, n.end),
+                side: Side::Negative,
+                owner: Owner::Named(vec![a.clone()]),
+                negative_owner: winner.clone(),
+                split: n.get("split").and_then(Node::as_str).and_then(Split::parse),
+                top_k: None,
+                lexical: true,
+                draft: false,
+                reason: None,
+                shape: format!("{shape}, avoided skill"),
+            });
+        }
+        if !avoid.is_empty() && owner == Owner::NoSkill {
+            return;
+        }
         let reason = n.get("reason").and_then(Node::as_str).map(str::to_string);
         let draft =
             flag("draft", false) || reason.as_deref().is_some_and(|r| r.starts_with("draft:"));

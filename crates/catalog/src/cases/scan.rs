@@ -292,6 +292,13 @@ pub(super) fn by_shape(src: CaseSource, names: &SkillNames) -> (Vec<CaseSource>,
     let Some(root) = src.json().map(|t| &t.root) else {
         return (vec![src], Vec::new());
     };
+    if src.format == Format::EvalsJson && evals_json::looks_like(root) {
+        let mut node = super::detect::Node::from_json(root, 0);
+        if let super::detect::NodeKind::Map(entries) = &mut node.kind {
+            entries.retain(|(k, _)| k != "evals");
+        }
+        return beside_evals(src, node, names);
+    }
     let try_it = match src.format {
         Format::Other => true,
         Format::TriggerSet => src.by_name && !trigger_set::looks_like(root),
@@ -320,6 +327,32 @@ pub(super) fn by_shape(src: CaseSource, names: &SkillNames) -> (Vec<CaseSource>,
         src.note = Some("trigger tests found by shape, none of which could be routed".into());
         return (vec![src], diags);
     }
+    (sources, diags)
+}
+
+/// An evals file whose other keys hold trigger tests too
+/// (`"trigger": {"should_trigger": […], …}` beside `evals`): they are read
+/// by shape, beside its evals.
+fn beside_evals(
+    src: CaseSource,
+    node: super::detect::Node,
+    names: &SkillNames,
+) -> (Vec<CaseSource>, Vec<Diagnostic>) {
+    let found = shaped::detect(&shaped::Data::One(node), names);
+    if found.prompts.is_empty() {
+        return (vec![src], Vec::new());
+    }
+    let (more, diags) = shaped::build(
+        &src.file,
+        &src.rel,
+        &src.source,
+        found,
+        Some(src.skill),
+        names,
+        src.at_root,
+    );
+    let mut sources = vec![src];
+    sources.extend(more);
     (sources, diags)
 }
 

@@ -197,7 +197,7 @@ pub fn build(
             Owner::Named(list) => {
                 let mut v = Vec::new();
                 for n in list {
-                    match names.get(n) {
+                    match resolve(names, n) {
                         Some(i) => v.push(i),
                         None => {
                             let e = unknown.entry(n.clone()).or_insert((p.start, p.end, 0));
@@ -224,7 +224,7 @@ pub fn build(
             let with = match &p.owner {
                 Owner::Named(list) if p.side == Side::Positive => list
                     .iter()
-                    .filter(|n| names.get(n).is_some_and(|k| k != i))
+                    .filter(|n| resolve(names, n).is_some_and(|k| k != i))
                     .map(|n| Spanned {
                         value: n.clone(),
                         span,
@@ -349,6 +349,17 @@ pub fn build(
         })
         .collect();
     (sources, diags)
+}
+
+/// The skill a name in the data means: a skill's `name` or folder, or a
+/// path to its SKILL.md or folder (`skills/pdf-forms/SKILL.md`).
+pub fn resolve(names: &SkillNames, name: &str) -> Option<usize> {
+    names.get(name).or_else(|| {
+        let path = name.trim_end_matches('/');
+        let path = path.strip_suffix("SKILL.md").unwrap_or(path);
+        let last = path.trim_end_matches('/').rsplit('/').next()?;
+        (last != name).then(|| names.get(last)).flatten()
+    })
 }
 
 fn plural(n: usize, word: &str) -> String {
