@@ -588,7 +588,13 @@ fn case_format_examples() -> Vec<(String, String)> {
 fn the_case_format_examples_are_read_as_written() {
     let blocks = case_format_examples();
     let kinds: Vec<&str> = blocks.iter().map(|(k, _)| k.as_str()).collect();
-    assert_eq!(kinds, ["json", "json", "json", "yaml"], "the four formats");
+    assert_eq!(
+        kinds,
+        [
+            "json", "json", "json", "yaml", "json", "json", "yaml", "jsonl"
+        ],
+        "the four formats, then the examples found by shape"
+    );
     let dir = tempfile::tempdir().unwrap();
     let cat = dir.path();
     let write = |rel: &str, text: &str| {
@@ -602,6 +608,7 @@ fn the_case_format_examples_are_read_as_written() {
         "pdf-forms",
         "pdf-merge",
         "receipt-scanner",
+        "git-commit",
     ] {
         write(
             &format!("skills/{skill}/SKILL.md"),
@@ -617,6 +624,11 @@ fn the_case_format_examples_are_read_as_written() {
     write("skills/pdf-forms/evals/files/details.txt", "details\n");
     write("skills/pdf-forms/evals/trigger-queries.json", &blocks[2].1);
     write("skills/receipt-scanner/trigger_tests.yaml", &blocks[3].1);
+    // found by shape, each where the page says such files are read
+    write("tests/skill-objects.json", &blocks[4].1);
+    write("evals/routing.json", &blocks[5].1);
+    write("skills/pdf-forms/skill-tests.yaml", &blocks[6].1);
+    write("tests/activation.jsonl", &blocks[7].1);
 
     let cases = |skill: &str| -> serde_json::Value {
         let out = common::skillsift()
@@ -637,8 +649,9 @@ fn the_case_format_examples_are_read_as_written() {
     // (skill, positive, negative, evals)
     for (skill, positive, negative, evals) in [
         ("suite-stability", 2, 1, 2),
-        ("pdf-forms", 1, 2, 2),
+        ("pdf-forms", 5, 3, 2),
         ("receipt-scanner", 1, 1, 0),
+        ("git-commit", 1, 0, 0),
     ] {
         let v = cases(skill);
         // The examples are short: only the minimums (SG407) may complain.

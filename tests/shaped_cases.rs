@@ -454,3 +454,49 @@ fn records_with_expected_and_avoided_skills() {
         "shape: records of `prompt`, `expected`, avoided skill"
     );
 }
+
+#[test]
+fn a_file_named_like_trigger_tests_that_no_shape_reads_is_said() {
+    let dir = catalog();
+    let root = dir.path();
+    write(
+        root,
+        "tests/routing-cases.json",
+        r#"{"cases": [{"q": "fill in this pdf form", "route": 1}]}"#,
+    );
+    write(
+        root,
+        "skills/pdf-forms/evals/trigger-notes.json",
+        r#"{"notes": [{"utterance_id": 3, "comment": "fill in this pdf form"}]}"#,
+    );
+    let r = check_json(root, &[]);
+    let one = r.one("SG437", "tests/routing-cases.json");
+    assert!(
+        one.message.contains("named like trigger tests") && one.message.contains("`q`, `route`"),
+        "{one:?}"
+    );
+    r.one("SG437", "skills/pdf-forms/evals/trigger-notes.json");
+    assert_eq!(routed(root), (0, 0));
+}
+
+#[test]
+fn expected_allowed_and_forbidden_skills() {
+    let dir = catalog();
+    let root = dir.path();
+    write(
+        root,
+        "evals/triggers.json",
+        r#"{"format_version": 1, "criteria": [{"id": "selection", "kind": "required", "check": "expected skills load"}],
+ "cases": [{"id": "t1", "fixture": "calc", "prompt": "fill in the W-9 pdf form and commit it",
+            "expected_skills": ["pdf-forms"], "allowed_skills": ["git-commit"], "forbidden_skills": ["sql-tuning"]}]}"#,
+    );
+    assert_eq!(routed(root), (1, 1));
+    quiet(root);
+    let doc = cases(root, "pdf-forms");
+    assert_eq!(
+        doc["positive"][0]["found_by"],
+        "shape: records of `prompt`, `expected_skills`"
+    );
+    let doc = cases(root, "sql-tuning");
+    assert_eq!(doc["negative"][0]["owner"], "pdf-forms");
+}

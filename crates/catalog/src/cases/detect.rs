@@ -114,6 +114,11 @@ impl Node {
         }
     }
 
+    /// The text of a string node.
+    pub fn as_text(&self) -> Option<&str> {
+        self.as_str()
+    }
+
     fn entries(&self) -> Option<&[(String, Node)]> {
         match &self.kind {
             NodeKind::Map(m) => Some(m),
@@ -162,6 +167,8 @@ pub struct Found {
     /// The shape it was found in, for `skillsift cases`: the fields read,
     /// or the list key.
     pub shape: String,
+    /// Skills the record allows to load too (`allowed_skills`, `with`).
+    pub also: Vec<String>,
 }
 
 /// What a file holds, as trigger tests.
@@ -364,6 +371,23 @@ const POLARITY_VALUE_FIELDS: &[&str] = &[
     "expected outcome",
 ];
 
+/// Fields that name skills a prompt may load as well.
+const ALSO_FIELDS: &[&str] = &[
+    "with",
+    "allowed",
+    "allowed skills",
+    "also",
+    "also skills",
+    "optional skills",
+    "may load",
+    "secondary skills",
+    "acceptable skills",
+];
+
+fn is_also_field(key: &str) -> bool {
+    ALSO_FIELDS.contains(&joined(key).as_str())
+}
+
 fn is_avoid_field(key: &str) -> bool {
     AVOID_FIELDS.contains(&joined(key).as_str())
 }
@@ -495,6 +519,7 @@ impl Walk<'_> {
             lexical: true,
             draft: false,
             reason: None,
+            also: Vec::new(),
             shape: match &ctx.owner_key {
                 Some(k) => format!("prompts under `{key}`, skill from `{k}`"),
                 None => format!("prompts under `{key}`"),
@@ -526,6 +551,7 @@ impl Walk<'_> {
         let mut owner: Option<(Owner, &str)> = None;
         let mut polarity: Option<(bool, &str)> = None;
         let mut avoid: Vec<String> = Vec::new();
+        let mut also: Vec<String> = Vec::new();
         let is_skill = self.is_skill;
         // a list of skill names (not prompts): every item names a skill of
         // the catalog, or looks like one (one short word, a SKILL.md path)
@@ -575,6 +601,12 @@ impl Walk<'_> {
                         polarity.get_or_insert((*b, k));
                     }
                     _ => {}
+                }
+            } else if is_also_field(k) {
+                if let NodeKind::List(items) = &v.kind
+                    && let Some(names) = names_of(items)
+                {
+                    also.extend(names.into_iter().filter(|s| !is_none_name(s)));
                 }
             } else if is_avoid_field(k) {
                 match &v.kind {
@@ -636,7 +668,7 @@ impl Walk<'_> {
         {
             match pv.as_str().filter(|s| !s.trim().is_empty()) {
                 Some(text) => {
-                    self.record(n, pk, pv, text, owner, polarity, &avoid, ctx);
+                    self.record(n, pk, pv, text, owner, polarity, (&avoid, &also), ctx);
                 }
                 None if has_signal => self.no_prompt(n),
                 None => {}
@@ -714,7 +746,7 @@ impl Walk<'_> {
         text: &str,
         owner: Option<(Owner, &str)>,
         polarity: Option<(bool, &str)>,
-        avoid: &[String],
+        (avoid, also): (&[String], &[String]),
         ctx: &Ctx,
     ) {
         let side = match (polarity, &ctx.side) {
@@ -788,6 +820,7 @@ impl Walk<'_> {
                 draft: false,
                 reason: None,
                 shape: format!("{shape}, avoided skill"),
+                also: Vec::new(),
             });
         }
         if !avoid.is_empty() && owner == Owner::NoSkill {
@@ -810,6 +843,7 @@ impl Walk<'_> {
             draft,
             reason,
             shape,
+            also: also.to_vec(),
         });
     }
 }

@@ -275,12 +275,20 @@ fn load_shaped(
         return (none("not UTF-8 text"), Vec::new());
     };
     let source = Source::new(text);
+    let named = |data: Option<&shaped::Data>| {
+        if shaped::named_like_tests(rel) {
+            vec![shaped::unread_by_name(&file, data)]
+        } else {
+            Vec::new()
+        }
+    };
     let Some(data) = shaped::parse_quiet(rel, &source.text, limit) else {
-        return (none(NO_TESTS), Vec::new());
+        let data = shaped::parse_any(rel, &source.text, limit);
+        return (none(NO_TESTS), named(data.as_ref()));
     };
     let found = shaped::detect(&data, names);
     if !found.any() {
-        return (none(NO_TESTS), Vec::new());
+        return (none(NO_TESTS), named(Some(&data)));
     }
     shaped::build(&file, rel, &source, found, Some(index), names, false)
 }
@@ -311,7 +319,12 @@ pub(super) fn by_shape(src: CaseSource, names: &SkillNames) -> (Vec<CaseSource>,
     let data = shaped::Data::One(super::detect::Node::from_json(root, 0));
     let found = shaped::detect(&data, names);
     if found.prompts.is_empty() && (src.format != Format::Other || !found.any()) {
-        return (vec![src], Vec::new());
+        let said = if src.format == Format::Other && shaped::named_like_tests(&src.rel) {
+            vec![shaped::unread_by_name(&src.file, Some(&data))]
+        } else {
+            Vec::new()
+        };
+        return (vec![src], said);
     }
     let (sources, diags) = shaped::build(
         &src.file,

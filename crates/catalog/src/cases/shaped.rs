@@ -114,6 +114,11 @@ pub fn parse_quiet(name: &str, text: &str, limit: u64) -> Option<Data> {
     if !WORTH_PARSING.is_match(text) {
         return None;
     }
+    parse_any(name, text, limit)
+}
+
+/// [`parse_quiet`] whatever words the text holds.
+pub fn parse_any(name: &str, text: &str, limit: u64) -> Option<Data> {
     let lower = name.to_ascii_lowercase();
     let limits = json::Limits {
         max_bytes: usize::try_from(limit).unwrap_or(usize::MAX),
@@ -224,7 +229,8 @@ pub fn build(
             let with = match &p.owner {
                 Owner::Named(list) if p.side == Side::Positive => list
                     .iter()
-                    .filter(|n| resolve(names, n).is_some_and(|k| k != i))
+                    .chain(&p.also)
+                    .filter(|n| names.get(n).is_some_and(|k| k != i))
                     .map(|n| Spanned {
                         value: n.clone(),
                         span,
@@ -447,6 +453,61 @@ pub fn root_candidates(
     out
 }
 
+/// Whether a file's name says it holds trigger tests (`triggers.json`,
+/// `routing-cases.yaml`, `activation.jsonl`).
+pub fn named_like_tests(file: &str) -> bool {
+    let name = file.rsplit('/').next().unwrap_or(file).to_ascii_lowercase();
+    ["trigger", "routing", "activation"]
+        .iter()
+        .any(|w| name.contains(w))
+}
+
+/// SG437 for a file named like trigger tests in which nothing was found:
+/// the keys its records have, so the author sees what was not understood.
+pub fn unread_by_name(file: &str, data: Option<&Data>) -> Diagnostic {
+    let keys = data.map(first_keys).unwrap_or_default();
+    let seen = if keys.is_empty() {
+        String::new()
+    } else {
+        format!(" (its records have {})", keys.join(", "))
+    };
+    rules::NOT_READ
+        .diag(
+            file,
+            format!(
+                "this file is named like trigger tests, but no record in it has a prompt field with a skill or a side{seen}: nothing in it is routed"
+            ),
+        )
+        .with_help(
+            "name the fields as trigger tests do (`prompt` and `expect: <skill>` or `should_trigger: true`); `skillsift rule SG437` lists the shapes read; list a file that is not trigger tests in [cases] ignore",
+        )
+}
+
+/// The keys of the first object in `data` (at most 8), quoted.
+fn first_keys(data: &Data) -> Vec<String> {
+    fn find(n: &Node, depth: usize) -> Option<&[(String, Node)]> {
+        if depth > 6 {
+            return None;
+        }
+        match &n.kind {
+            detect::NodeKind::Map(m) if m.iter().any(|(_, v)| v.as_text().is_some()) => Some(m),
+            detect::NodeKind::Map(m) => m.iter().find_map(|(_, v)| find(v, depth + 1)),
+            detect::NodeKind::List(l) => l.iter().find_map(|v| find(v, depth + 1)),
+            _ => None,
+        }
+    }
+    let first = match data {
+        Data::One(n) => find(n, 0),
+        Data::Lines(l) => l.iter().find_map(|n| find(n, 0)),
+    };
+    first
+        .unwrap_or_default()
+        .iter()
+        .take(8)
+        .map(|(k, _)| format!("`{}`", base::escape::line(k)))
+        .collect()
+}
+
 /// Read every root-level candidate and keep what holds trigger tests.
 pub fn load_root(
     root: &Path,
@@ -468,8 +529,24 @@ pub fn load_root(
         if crate::catalog::outside_root(&boundary, &path).is_some() {
             continue;
         }
-        let Ok(Some(bytes)) = crate::catalog::read_bounded(&path, limit) else {
-            continue;
+        let bytes = match crate::catalog::read_bounded(&path, limit) {
+            Ok(Some(b)) => b,
+            Ok(None) if named_like_tests(&file) => {
+                diags.push(
+                    rules::NOT_READ
+                        .diag(
+                            &file,
+                            format!(
+                                "this file is named like trigger tests, but it is larger than {limit} bytes ([catalog] max-case-bytes): nothing in it is routed"
+                            ),
+                        )
+                        .with_help(
+                            "split it, or raise [catalog] max-case-bytes in skillsift.toml; list a file that is not trigger tests in [cases] ignore",
+                        ),
+                );
+                continue;
+            }
+            _ => continue,
         };
         let Ok(text) = String::from_utf8(bytes) else {
             continue;
@@ -477,10 +554,17 @@ pub fn load_root(
         // masked before anything reads it
         let source = Source::new(text);
         let Some(data) = parse_quiet(&file, &source.text, limit) else {
+            if named_like_tests(&file) {
+                let data = parse_any(&file, &source.text, limit);
+                diags.push(unread_by_name(&file, data.as_ref()));
+            }
             continue;
         };
         let found = detect(&data, &names);
         if !found.any() {
+            if named_like_tests(&file) {
+                diags.push(unread_by_name(&file, Some(&data)));
+            }
             continue;
         }
         let (s, d) = build(&file, &file, &source, found, None, &names, true);
