@@ -256,7 +256,13 @@ const OWNER_FIELDS: &[&str] = &[
     "expected activation",
     "correct skill",
     "gold",
+    "gold skill",
     "label",
+    "preferred",
+    "preferred skill",
+    "primary skill",
+    "owner skill",
+    "winner",
 ];
 
 /// Words that make a key about whether a prompt fires.
@@ -271,6 +277,8 @@ const FIRE_WORDS: &[&str] = &[
     "fires",
     "invoke",
     "invokes",
+    "route",
+    "routes",
     "match",
     "matches",
     "positive",
@@ -371,6 +379,35 @@ const POLARITY_VALUE_FIELDS: &[&str] = &[
     "expected outcome",
 ];
 
+/// Owner fields that may name the skill an eval tests rather than where
+/// its prompt routes.
+const GENERIC_OWNER_FIELDS: &[&str] = &[
+    "skill",
+    "skills",
+    "skill name",
+    "skill id",
+    "target",
+    "target skill",
+];
+
+/// Fields of a behavioral eval: what a run must show.
+const EVAL_FIELDS: &[&str] = &[
+    "assertions",
+    "expectations",
+    "expected output",
+    "rubric",
+    "graders",
+    "grader",
+    "checks",
+    "must include",
+    "must not include",
+    "criteria",
+    "grading",
+    "success criteria",
+    "expected behavior",
+    "expected behaviour",
+];
+
 /// Fields that name skills a prompt may load as well.
 const ALSO_FIELDS: &[&str] = &[
     "with",
@@ -407,6 +444,19 @@ fn value_side(s: &str) -> Option<Side> {
         Some(false) => Some(Side::Negative),
         None => side_of_key(s),
     }
+}
+
+/// The side a category's value says in words about firing:
+/// `trigger_positive`, `should-not-activate`, `do-not-route`.
+fn fire_side(s: &str) -> Option<Side> {
+    if s.len() > 64 {
+        return None;
+    }
+    let w = words(s);
+    w.iter()
+        .any(|x| FIRE_WORDS.contains(&x.as_str()) && !x.starts_with("positive"))
+        .then(|| side_of_key(s))
+        .flatten()
 }
 
 /// Whether a string reads as a skill's name rather than a prompt: one
@@ -446,6 +496,9 @@ struct Ctx {
     owner: Option<String>,
     owner_key: Option<String>,
     side: Option<(Side, String)>,
+    /// The owner is a key that is a skill's name (`{"pdf-forms": […]}`):
+    /// records under it need no signal of their own.
+    by_key: bool,
 }
 
 struct Walk<'a> {
@@ -600,6 +653,23 @@ impl Walk<'_> {
                     NodeKind::Bool(b) => {
                         polarity.get_or_insert((*b, k));
                     }
+                    // `"expected": {"route": "pdf-forms"}`
+                    NodeKind::Map(m) => {
+                        if let Some(name) = m.iter().find_map(|(ik, iv)| {
+                            let s = iv.as_str()?.trim();
+                            (is_owner_field(ik) || ["name", "id"].contains(&joined(ik).as_str()))
+                                .then(|| s.to_string())
+                        }) {
+                            owner.get_or_insert((
+                                if is_none_name(&name) {
+                                    Owner::NoSkill
+                                } else {
+                                    Owner::Named(vec![name])
+                                },
+                                k,
+                            ));
+                        }
+                    }
                     _ => {}
                 }
             } else if is_also_field(k) {
@@ -619,8 +689,10 @@ impl Walk<'_> {
                     _ => {}
                 }
             } else if is_polarity_value_field(k) {
+                // a category field says the side only in words about
+                // firing (`trigger_negative`), not a bare `negative`
                 if let NodeKind::Str(s) = &v.kind
-                    && let Some(side) = value_side(s)
+                    && let Some(side) = fire_side(s)
                 {
                     polarity.get_or_insert((side == Side::Positive, k));
                 }
@@ -661,9 +733,23 @@ impl Walk<'_> {
             Owner::Named(v) if v.len() == 1 => Some((v[0].clone(), k.to_string())),
             _ => None,
         });
+        // a behavioral eval (`prompt`, `skill`, `assertions`) names the
+        // skill it tests, not where the prompt should route: it holds a
+        // trigger test only when it says so (a polarity, `expect`, `route`)
+        if polarity.is_none()
+            && avoid.is_empty()
+            && owner
+                .as_ref()
+                .is_some_and(|(_, k)| GENERIC_OWNER_FIELDS.contains(&joined(k).as_str()))
+            && entries
+                .iter()
+                .any(|(k, _)| EVAL_FIELDS.contains(&joined(k).as_str()))
+        {
+            owner = None;
+        }
         let has_signal = owner.is_some() || polarity.is_some() || !avoid.is_empty();
         if let Some((_, pk, pv)) = prompt
-            && (has_signal || ctx.side.is_some() || ctx.owner.is_some() && ctx.owner_key.is_some())
+            && (has_signal || ctx.side.is_some() || ctx.owner.is_some() && ctx.by_key)
             && !self.holds_lists(entries)
         {
             match pv.as_str().filter(|s| !s.trim().is_empty()) {
@@ -704,6 +790,7 @@ impl Walk<'_> {
             if let Some((o, ok)) = &here {
                 c.owner = Some(o.clone());
                 c.owner_key = Some(ok.clone());
+                c.by_key = false;
             }
             if let Some(side) = side_of_key(k) {
                 c.side = Some((side, k.clone()));
@@ -713,6 +800,7 @@ impl Walk<'_> {
                 c.owner = Some(k.clone());
                 c.owner_key = Some(format!("key {k}"));
                 c.side = None;
+                c.by_key = true;
             } else {
                 c.side = None;
             }

@@ -57,6 +57,9 @@ pub const MAX_YAML_NODES: usize = 400_000;
 pub fn is_data(name: &str) -> bool {
     let lower = name.to_ascii_lowercase();
     EXTENSIONS.iter().any(|e| lower.ends_with(e))
+        // JSON Schemas describe records, they hold none
+        && !lower.ends_with(".schema.json")
+        && !lower.ends_with("schema.json")
         && !matches!(
             lower.rsplit('/').next().unwrap_or(&lower),
             "package.json"
@@ -256,7 +259,7 @@ pub fn build(
                 reason: p.reason.clone(),
                 lexical: p.lexical,
                 with,
-                shape: Some(p.shape.clone()),
+                shape: Some(capped(&p.shape)),
             });
         }
     }
@@ -366,6 +369,16 @@ pub fn resolve(names: &SkillNames, name: &str) -> Option<usize> {
         let last = path.trim_end_matches('/').rsplit('/').next()?;
         (last != name).then(|| names.get(last)).flatten()
     })
+}
+
+/// Most characters of a shape shown (its keys come from the file).
+pub const MAX_SHAPE_CHARS: usize = 160;
+
+fn capped(shape: &str) -> String {
+    match shape.char_indices().nth(MAX_SHAPE_CHARS) {
+        Some((at, _)) => format!("{}…", &shape[..at]),
+        None => shape.to_string(),
+    }
 }
 
 fn plural(n: usize, word: &str) -> String {
