@@ -500,3 +500,52 @@ fn expected_allowed_and_forbidden_skills() {
     let doc = cases(root, "sql-tuning");
     assert_eq!(doc["negative"][0]["owner"], "pdf-forms");
 }
+
+#[cfg(unix)]
+#[test]
+fn hostile_files_found_by_shape_are_bounded_never_followed_out_and_escaped() {
+    let dir = catalog();
+    let root = dir.path();
+    let outside = tempfile::tempdir().unwrap();
+    std::fs::write(
+        outside.path().join("secret-routing.json"),
+        r#"[{"prompt": "OUTSIDE-THE-CATALOG", "expect": "pdf-forms"}]"#,
+    )
+    .unwrap();
+    std::fs::create_dir_all(root.join("tests")).unwrap();
+    std::os::unix::fs::symlink(
+        outside.path().join("secret-routing.json"),
+        root.join("tests/routing.json"),
+    )
+    .unwrap();
+    std::os::unix::fs::symlink(outside.path(), root.join("evals")).unwrap();
+    // an alias bomb named like trigger tests
+    let mut bomb =
+        String::from("a: &a [\"x\", \"x\", \"x\", \"x\", \"x\", \"x\", \"x\", \"x\", \"x\"]\n");
+    for i in 0..12 {
+        let prev = if i == 0 {
+            "a".to_string()
+        } else {
+            format!("l{}", i - 1)
+        };
+        bomb.push_str(&format!(
+            "l{i}: &l{i} [*{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}]\n"
+        ));
+    }
+    write(root, "test/trigger-bomb.yaml", &bomb);
+    // a key that would move the cursor, in a file named like trigger tests
+    write(
+        root,
+        "tests/activation-cases.json",
+        "[{\"\\u001b[2Jq\": \"fill in this pdf form\"}]",
+    );
+    let out = skillsift().arg("check").arg(root).output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(!stdout.contains("OUTSIDE-THE-CATALOG"), "{stdout}");
+    assert!(!stdout.contains('\u{1b}'), "{stdout}");
+    assert!(matches!(out.status.code(), Some(0 | 1)), "{stdout}");
+    assert_eq!(routed(root), (0, 0));
+    let r = check_json(root, &[]);
+    r.one("SG437", "test/trigger-bomb.yaml");
+    r.one("SG437", "tests/activation-cases.json");
+}

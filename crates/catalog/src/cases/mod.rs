@@ -18,6 +18,9 @@
 //!   by `[cases] trigger-sets`.
 //! - [`waza`]: waza's `trigger_tests.yaml`, next to SKILL.md, under
 //!   `evals/` or `tests/`.
+//! - [`shaped`]: trigger tests in any other JSON, JSONL or YAML shape, in a
+//!   skill's folder or under the catalog root, recognised by what they hold
+//!   ([`detect`]).
 //!
 //! [`scan`] finds the per-skill files. Loading reports only what stops a
 //! file from being read (SG400 unreadable, SG401 JSON and SG417 YAML
