@@ -577,10 +577,7 @@ fn case_format_examples() -> Vec<(String, String)> {
     let start = page
         .find("\n## The formats\n")
         .expect("docs/case-files.md has a `## The formats` section");
-    let end = start
-        + page[start..]
-            .find("\n## How the sources combine\n")
-            .unwrap();
+    let end = start + page[start..].find("\n### Declared sources").unwrap();
     code_blocks(&page[start..end])
 }
 

@@ -443,6 +443,9 @@ impl Catalog {
         } else {
             cases::Loaded::default()
         };
+        if let Some(f) = loaded.fatal {
+            return Err(f);
+        }
         diagnostics.extend(loaded.diagnostics);
         for c in &loaded.case_files {
             sources.insert(c.file.clone(), c.source.clone());

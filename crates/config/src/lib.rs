@@ -293,6 +293,65 @@ pub struct CasesConfig {
     /// Globs, relative to each skill folder, of files never read as case
     /// sources, e.g. `["evals/benchmark.json"]`.
     pub ignore: Vec<String>,
+    /// `[[cases.sources]]`: trigger tests in a shape no reader knows,
+    /// declared: which files, where the records are and which fields hold
+    /// the prompt, the skill and the side.
+    pub sources: Vec<DeclaredSource>,
+}
+
+/// The data format of a declared case source.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum DeclaredFormat {
+    /// One JSON document.
+    Json,
+    /// One JSON value per line (blank lines and `//` comments skipped).
+    Jsonl,
+    /// One YAML document.
+    Yaml,
+    /// Comma-separated values with a header row naming the fields.
+    Csv,
+}
+
+/// One `[[cases.sources]]` table.
+#[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct DeclaredSource {
+    /// The files, a glob relative to the catalog root: `*` and `?` stay
+    /// within a folder, `**` crosses folders (`qa/routing/*.jsonl`,
+    /// `tests/**/routing.yaml`). It must match at least one file.
+    pub files: String,
+    /// `json`, `jsonl`, `yaml` or `csv`.
+    pub format: DeclaredFormat,
+    /// Dotted path to the array of records (`data.routing`; a number picks
+    /// an array item: `suites.0.cases`); empty: the document (each line of
+    /// a JSONL file, each row of a CSV file) is the records.
+    #[serde(default)]
+    pub records: String,
+    /// The field holding the prompt (dotted for a nested field).
+    pub prompt: String,
+    /// The field naming the skill the prompt belongs to (a skill's `name`
+    /// or folder, or a list of them); absent: the skill whose folder holds
+    /// the file.
+    #[serde(default)]
+    pub skill: Option<String>,
+    /// A boolean field: true, the prompt should reach the skill; false, it
+    /// should not. Absent: every record is positive.
+    #[serde(default)]
+    pub polarity: Option<String>,
+    /// A value of the `skill` field meaning "no skill should take this
+    /// prompt" (`"NONE"`): the record is a negative for every skill of
+    /// the catalog.
+    #[serde(default)]
+    pub negative_when: Option<String>,
+    /// A boolean field: false marks a prompt lexical routing cannot match
+    /// (as `lexical` in a case file).
+    #[serde(default)]
+    pub lexical: Option<String>,
+    /// A field holding `train`, `validation` or `fresh` (as `split` in a
+    /// case file).
+    #[serde(default)]
+    pub split: Option<String>,
 }
 
 impl Default for CasesConfig {
@@ -303,6 +362,7 @@ impl Default for CasesConfig {
             min_evals: 1,
             trigger_sets: Vec::new(),
             ignore: Vec::new(),
+            sources: Vec::new(),
         }
     }
 }
@@ -700,6 +760,44 @@ impl Config {
                 )
             })?;
         }
+        for (i, d) in self.cases.sources.iter().enumerate() {
+            let at = format!("{origin}: [[cases.sources]] #{}", i + 1);
+            crate::declared_glob(&d.files).map_err(|e| {
+                Fatal::usage(format!("{at}: files: {e}")).with_help(
+                    "write a glob relative to the catalog root, e.g. \"qa/routing/*.jsonl\"",
+                )
+            })?;
+            if d.files.starts_with('/') || d.files.split('/').any(|c| c == "..") {
+                return Err(Fatal::usage(format!(
+                    "{at}: files = \"{}\" leaves the catalog",
+                    d.files
+                ))
+                .with_help("write a glob relative to the catalog root, without `..`"));
+            }
+            for (key, field) in [
+                ("prompt", Some(&d.prompt)),
+                ("skill", d.skill.as_ref()),
+                ("polarity", d.polarity.as_ref()),
+                ("lexical", d.lexical.as_ref()),
+                ("split", d.split.as_ref()),
+            ] {
+                if field.is_some_and(|f| f.trim().is_empty()) {
+                    return Err(
+                        Fatal::usage(format!("{at}: {key} is empty")).with_help(format!(
+                            "name the field that holds the {key}, or leave {key} out"
+                        )),
+                    );
+                }
+            }
+            if d.negative_when.is_some() && d.skill.is_none() {
+                return Err(Fatal::usage(format!(
+                    "{at}: negative-when compares the `skill` field, and no `skill` is declared"
+                ))
+                .with_help(
+                    "declare skill = \"<field naming the skill>\", or remove negative-when",
+                ));
+            }
+        }
         let r = &self.route;
         for (key, v) in [
             ("collision-error", r.collision_error),
@@ -786,6 +884,16 @@ pub fn globs(patterns: &[String]) -> Result<globset::GlobSet, String> {
         b.add(globset::Glob::new(p).map_err(|e| format!("invalid glob `{p}`: {e}"))?);
     }
     b.build().map_err(|e| e.to_string())
+}
+
+/// The matcher of a `[[cases.sources]]` glob: `*` and `?` stay within a
+/// folder, `**` crosses folders.
+pub fn declared_glob(pattern: &str) -> Result<globset::GlobMatcher, String> {
+    globset::GlobBuilder::new(pattern)
+        .literal_separator(true)
+        .build()
+        .map(|g| g.compile_matcher())
+        .map_err(|e| format!("invalid glob `{pattern}`: {e}"))
 }
 
 #[cfg(test)]

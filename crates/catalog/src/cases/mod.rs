@@ -31,6 +31,7 @@
 //! half-built one and `check` fails whenever one was left out.
 
 pub mod case_file;
+pub mod declared;
 pub mod detect;
 pub mod evals_json;
 pub mod expectation;
@@ -250,6 +251,8 @@ pub enum Format {
     Waza,
     /// Trigger tests recognised by what the file holds ([`detect`]).
     Shaped,
+    /// Trigger tests in a file `[[cases.sources]]` declares ([`declared`]).
+    Declared,
     /// skill-creator's `run_eval.py` output (`{"results": […]}`): evidence
     /// for `skillsift score triggers`, not cases.
     Results,
@@ -265,6 +268,7 @@ impl Format {
             Format::TriggerSet => "trigger set",
             Format::Waza => "waza trigger tests",
             Format::Shaped => "trigger tests (found by shape)",
+            Format::Declared => "declared source",
             Format::Results => "trigger results",
             Format::Other => "not a case format",
         }
@@ -279,6 +283,7 @@ impl Format {
                 | Format::TriggerSet
                 | Format::Waza
                 | Format::Shaped
+                | Format::Declared
         )
     }
 }
@@ -400,6 +405,9 @@ pub struct Loaded {
     pub sources: Vec<CaseSource>,
     pub suites: Vec<Suite>,
     pub diagnostics: Vec<Diagnostic>,
+    /// A `[[cases.sources]]` declaration the data does not meet: the run
+    /// stops with it (exit 2).
+    pub fatal: Option<crate::exit::Fatal>,
 }
 
 /// The skill whose frontmatter `name` (else folder name) is `name`, as
@@ -462,21 +470,51 @@ pub fn load_all(root: &Path, config: &Config, skills: &[Skill]) -> Loaded {
     diagnostics.extend(scan_diags);
     let (repo, repo_diags) = repo_level::load_all(root, config, skills);
     sources.extend(repo);
+    diagnostics.extend(repo_diags);
     // what the fixed layouts took is not read again by shape
     let mut taken: std::collections::HashSet<String> =
         repo_level::find(root).into_iter().map(|f| f.file).collect();
     taken.extend(case_files.iter().map(|c| c.file.clone()));
+    // declared sources are read as declared, and by nothing else
+    let declared_files = match declared::files_of(root, config) {
+        Ok(f) => f,
+        Err(e) => {
+            return Loaded {
+                fatal: Some(e),
+                ..Loaded::default()
+            };
+        }
+    };
+    let declared_set: std::collections::HashSet<&String> =
+        declared_files.iter().flatten().collect();
+    taken.extend(declared_set.iter().map(|f| f.to_string()));
     let (shaped, shaped_diags) = shaped::load_root(root, config, skills, &taken);
     sources.extend(shaped);
     diagnostics.extend(shaped_diags);
+    if !declared_set.is_empty() {
+        sources.retain(|s| !declared_set.contains(&s.file));
+        diagnostics.retain(|d| !declared_set.contains(&d.file));
+        match declared::load_all(root, config, skills, &declared_files) {
+            Ok((more, diags)) => {
+                sources.extend(more);
+                diagnostics.extend(diags);
+            }
+            Err(e) => {
+                return Loaded {
+                    fatal: Some(e),
+                    ..Loaded::default()
+                };
+            }
+        }
+    }
     sources.sort_by(|a, b| a.file.cmp(&b.file));
-    diagnostics.extend(repo_diags);
     let suites = merge(skills, &case_files, &sources);
     Loaded {
         case_files,
         sources,
         suites,
         diagnostics,
+        fatal: None,
     }
 }
 
@@ -490,6 +528,7 @@ pub fn load_own(root: &Path, config: &Config, skills: &[Skill]) -> Loaded {
         sources,
         suites,
         diagnostics,
+        fatal: None,
     }
 }
 
