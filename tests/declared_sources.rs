@@ -250,3 +250,52 @@ fn the_schema_of_the_configuration_shows_the_table() {
         serde_json::json!(["files", "format", "prompt"])
     );
 }
+
+#[test]
+fn declared_files_are_bounded_masked_and_stay_inside_the_catalog() {
+    let dir = catalog(
+        "[catalog]\nmax-case-bytes = 400\n\n[[cases.sources]]\nfiles = \"qa/*.csv\"\nformat = \"csv\"\nprompt = \"utterance\"\nskill = \"skill\"\n",
+    );
+    let root = dir.path();
+    let token = format!(
+        "ghp_{}",
+        "a1B2c3D4e5F6g7H8i9J0"
+            .repeat(2)
+            .chars()
+            .take(36)
+            .collect::<String>()
+    );
+    write(
+        root,
+        "qa/a.csv",
+        &format!("utterance,skill\nfill in this W-9 pdf form with token {token},pdf-forms\n"),
+    );
+    write(
+        root,
+        "qa/big.csv",
+        &format!(
+            "utterance,skill\n{},pdf-forms\n",
+            "fill the form ".repeat(40)
+        ),
+    );
+    let out = skillsift()
+        .args(["cases", "pdf-forms"])
+        .arg(root)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(!text.contains(&token), "{text}");
+    assert!(text.contains("ghp_XXXX"), "{text}");
+    let r = check_json(root, &[]);
+    let big = r.one("SG400", "qa/big.csv");
+    assert!(big.message.contains("larger than 400 bytes"), "{big:?}");
+
+    for files in ["../outside/*.json", "/etc/*.json"] {
+        let dir = catalog(&format!(
+            "[[cases.sources]]\nfiles = \"{files}\"\nformat = \"json\"\nprompt = \"p\"\nskill = \"s\"\n"
+        ));
+        let (code, _, _, err) = routed(dir.path());
+        assert_eq!(code, 2, "{files}: {err}");
+        assert!(err.contains("leaves the catalog"), "{files}: {err}");
+    }
+}
