@@ -86,7 +86,7 @@ fn json_records_deep_inside_with_a_boolean_polarity() {
     assert_eq!(doc["positive"][0]["column"], 17);
     assert_eq!(
         doc["positive"][0]["found_by"],
-        "shape: declared in [[cases.sources]] #1"
+        "declared in [[cases.sources]] #1"
     );
     assert_eq!(doc["files"][0]["format"], "declared source");
 }

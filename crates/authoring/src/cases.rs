@@ -114,6 +114,7 @@ pub struct CasesReport {
 
 fn trigger_row(t: &TriggerCase, catalog: &Catalog) -> TriggerRow {
     let found_by = match &t.shape {
+        Some(shape) if shape.starts_with("declared ") => shape.clone(),
         Some(shape) => format!("shape: {shape}"),
         None => catalog
             .case_sources

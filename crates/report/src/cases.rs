@@ -80,7 +80,7 @@ fn triggers(title: &str, rows: &[TriggerRow], out: &mut dyn Write) -> std::io::R
         }
         // the files table names each file's reader; a prompt found by
         // shape says which fields it was read from
-        if t.found_by.starts_with("shape: ") {
+        if t.found_by.starts_with("shape: ") || t.found_by.starts_with("declared ") {
             extra.push(format!("by {}", t.found_by));
         }
         let extra = if extra.is_empty() {
