@@ -299,3 +299,18 @@ fn declared_files_are_bounded_masked_and_stay_inside_the_catalog() {
         assert!(err.contains("leaves the catalog"), "{files}: {err}");
     }
 }
+
+#[test]
+fn a_declared_jsonl_line_that_is_not_json_is_sg401_at_its_place() {
+    let dir = catalog(
+        "[[cases.sources]]\nfiles = \"qa/a.jsonl\"\nformat = \"jsonl\"\nprompt = \"utterance\"\nskill = \"route_to\"\n",
+    );
+    write(
+        dir.path(),
+        "qa/a.jsonl",
+        "{\"utterance\": \"commit my changes\", \"route_to\": \"git-commit\"}\n  {\"utterance\": oops}\n",
+    );
+    let r = check_json(dir.path(), &[]);
+    let f = r.one("SG401", "qa/a.jsonl");
+    assert_eq!((f.line, f.column), (Some(2), Some(17)), "{f:?}");
+}

@@ -144,37 +144,13 @@ fn parse(
                 max_bytes: usize::try_from(limit).unwrap_or(usize::MAX),
                 ..json::Limits::default()
             };
-            let mut out = Vec::new();
-            let mut start = 0;
-            for line in text.split_inclusive('\n') {
-                let body = line.trim();
-                if !body.is_empty() && !body.starts_with("//") {
-                    let lead = line.len() - line.trim_start().len();
-                    match json::parse_with(body, limits) {
-                        Ok(tree) => out.push(Node::from_json(&tree.root, start + lead)),
-                        Err(e) => {
-                            let at = (start + lead + e.offset).min(text.len());
-                            let span = src.span(at, at);
-                            diags.push(
-                                rules::JSON_SYNTAX
-                                    .diag(
-                                        file,
-                                        format!(
-                                            "invalid JSON at line {} column {}: {}",
-                                            span.line, span.col, e.message
-                                        ),
-                                    )
-                                    .with_span(span)
-                                    .with_label("here")
-                                    .with_help("write one JSON value per line"),
-                            );
-                            return None;
-                        }
-                    }
+            match shaped::jsonl(text, limits) {
+                Ok(lines) => Some(lines),
+                Err((at, e)) => {
+                    diags.push(super::json_syntax(file, src, at, &e));
+                    None
                 }
-                start += line.len();
             }
-            Some(out)
         }
         DeclaredFormat::Yaml => {
             let limits = yaml::Limits {

@@ -816,33 +816,36 @@ pub(crate) fn parse_json(
     match json::parse_with(&src.text, limits) {
         Ok(tree) => Some(tree),
         Err(e) => {
-            let end = src.text[e.offset.min(src.text.len())..]
-                .chars()
-                .next()
-                .map_or(e.offset, |c| e.offset + c.len_utf8());
-            let span = src.span(e.offset, end);
-            diags.push(
-                rules::JSON_SYNTAX
-                    .diag(
-                        file,
-                        format!(
-                            "invalid JSON at line {} column {}: {}",
-                            span.line, span.col, e.message
-                        ),
-                    )
-                    .with_span(span)
-                    .with_label(match e.kind {
-                        json::ErrorKind::Syntax => "here",
-                        json::ErrorKind::Limit => "limit reached here",
-                    })
-                    .with_help(match e.kind {
-                        json::ErrorKind::Syntax => {
-                            "fix the JSON at this position (a validator such as `jq . FILE` shows the same place)"
-                        }
-                        json::ErrorKind::Limit => "flatten the structure; case files need four levels",
-                    }),
-            );
+            diags.push(json_syntax(file, src, e.offset, &e));
             None
         }
     }
+}
+
+/// SG401 at `offset` of `src`: the JSON there is not valid (`e` says why).
+pub(crate) fn json_syntax(file: &str, src: &Source, offset: usize, e: &json::Error) -> Diagnostic {
+    let end = src.text[offset.min(src.text.len())..]
+        .chars()
+        .next()
+        .map_or(offset, |c| offset + c.len_utf8());
+    let span = src.span(offset, end);
+    rules::JSON_SYNTAX
+            .diag(
+                file,
+                format!(
+                    "invalid JSON at line {} column {}: {}",
+                    span.line, span.col, e.message
+                ),
+            )
+            .with_span(span)
+            .with_label(match e.kind {
+                json::ErrorKind::Syntax => "here",
+                json::ErrorKind::Limit => "limit reached here",
+            })
+            .with_help(match e.kind {
+                json::ErrorKind::Syntax => {
+                    "fix the JSON at this position (a validator such as `jq . FILE` shows the same place)"
+                }
+                json::ErrorKind::Limit => "flatten the structure; case files need four levels",
+            })
 }

@@ -128,18 +128,7 @@ pub fn parse_any(name: &str, text: &str, limit: u64) -> Option<Data> {
         ..json::Limits::default()
     };
     if lower.ends_with(".jsonl") || lower.ends_with(".ndjson") {
-        let mut lines = Vec::new();
-        let mut at = 0;
-        for line in text.split_inclusive('\n') {
-            let body = line.trim();
-            if !body.is_empty() && !body.starts_with("//") {
-                let lead = line.len() - line.trim_start().len();
-                let tree = json::parse_with(body, limits).ok()?;
-                lines.push(Node::from_json(&tree.root, at + lead));
-            }
-            at += line.len();
-        }
-        return Some(Data::Lines(lines));
+        return jsonl(text, limits).ok().map(Data::Lines);
     }
     if lower.ends_with(".yaml") || lower.ends_with(".yml") {
         let tree = yaml::parse_with(
@@ -154,6 +143,26 @@ pub fn parse_any(name: &str, text: &str, limit: u64) -> Option<Data> {
     }
     let tree = json::parse_with(text, limits).ok()?;
     Some(Data::One(Node::from_json(&tree.root, 0)))
+}
+
+/// The values of a JSONL text, one per line (blank lines and `//` comment
+/// lines skipped), with offsets in the whole text; or where the first line
+/// that is not JSON goes wrong (an offset in the text) and why.
+pub fn jsonl(text: &str, limits: json::Limits) -> Result<Vec<Node>, (usize, json::Error)> {
+    let mut lines = Vec::new();
+    let mut at = 0;
+    for line in text.split_inclusive('\n') {
+        let body = line.trim();
+        if !body.is_empty() && !body.starts_with("//") {
+            let lead = line.len() - line.trim_start().len();
+            match json::parse_with(body, limits) {
+                Ok(tree) => lines.push(Node::from_json(&tree.root, at + lead)),
+                Err(e) => return Err((at + lead + e.offset, e)),
+            }
+        }
+        at += line.len();
+    }
+    Ok(lines)
 }
 
 /// Detect the trigger tests of parsed data.
