@@ -100,7 +100,8 @@ fn unit_hint(args: &RankArgs, config: &crate::config::Config) -> Option<String> 
     {
         return None;
     }
-    let mut names: Vec<String> = crate::catalog::units::find(&args.root)
+    let mut names: Vec<String> = crate::catalog::units::find(&args.root, &[])
+        .0
         .into_iter()
         .map(|u| u.name)
         .collect();

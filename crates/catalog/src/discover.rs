@@ -79,7 +79,7 @@ fn is_root_folder(dir: &Path) -> bool {
 /// `packs/*/.apm/skills/`) that exists, when
 /// `skills/` is a skills root; else the catalog root itself, whose walk
 /// reaches all of them anyway.
-pub fn default_roots(base: &Path, boundary: &Path) -> DefaultRoots {
+pub fn default_roots(base: &Path, boundary: &Path, units: &[crate::units::Unit]) -> DefaultRoots {
     let mut out = DefaultRoots {
         probed: vec![String::new()],
         ..DefaultRoots::default()
@@ -127,8 +127,8 @@ pub fn default_roots(base: &Path, boundary: &Path) -> DefaultRoots {
     if base.join(PACKS_DIR).is_dir() {
         out.probed.push(PACKS_DIR.to_string());
         out.links |= is_link(PACKS_DIR);
-        for unit in crate::units::find(base)
-            .into_iter()
+        for unit in units
+            .iter()
             .filter(|u| u.kind == crate::units::UnitKind::Pack)
         {
             let pack = format!("{PACKS_DIR}/{}", unit.name);
@@ -136,7 +136,30 @@ pub fn default_roots(base: &Path, boundary: &Path) -> DefaultRoots {
                 out.links |= is_link(&rel);
                 out.probed.push(rel);
             }
-            candidates.push(unit.skills_dir);
+            candidates.push(unit.skills_dir.clone());
+        }
+    }
+    // plugins found by their manifests or a marketplace file: the folders
+    // they list, when no root above holds them
+    for unit in units
+        .iter()
+        .filter(|u| u.kind == crate::units::UnitKind::Plugin)
+    {
+        for rel in std::iter::once(&unit.skills_dir).chain(&unit.extra) {
+            let held = rel.is_empty()
+                || out
+                    .roots
+                    .iter()
+                    .chain(&candidates)
+                    .any(|r| r == rel || rel.starts_with(&format!("{r}/")));
+            if !held && base.join(rel).is_dir() {
+                if let Some((parent, _)) = rel.rsplit_once('/')
+                    && !out.probed.iter().any(|p| p == parent)
+                {
+                    out.probed.push(parent.to_string());
+                }
+                candidates.push(rel.clone());
+            }
         }
     }
     for rel in candidates {

@@ -126,6 +126,33 @@ pub struct Walk {
     pub exact: bool,
 }
 
+/// The skill folder (one of `dirs`, root-relative) that holds the skill
+/// folder `rel_dir` below it, when there is one: the nearest. A plugin's
+/// folder holding a SKILL.md besides its skills is not such a folder.
+pub fn outer_skill<'a>(
+    rel_dir: &str,
+    dirs: &std::collections::HashSet<&'a str>,
+    units: &[units::Unit],
+) -> Option<&'a str> {
+    if rel_dir == "." {
+        return None;
+    }
+    let mut at = rel_dir;
+    loop {
+        let parent = at.rsplit_once('/').map(|(p, _)| p).unwrap_or("");
+        let key = if parent.is_empty() { "." } else { parent };
+        if let Some(d) = dirs.get(key)
+            && !units.iter().any(|u| u.dir == parent)
+        {
+            return Some(d);
+        }
+        if parent.is_empty() {
+            return None;
+        }
+        at = parent;
+    }
+}
+
 /// Where `skillsift.toml` for `root` lives (the catalog root, or for a single
 /// skill, none).
 pub fn config_path(root: &Path) -> Option<PathBuf> {
@@ -304,7 +331,7 @@ impl Catalog {
                         ..discover::DefaultRoots::default()
                     }
                 } else {
-                    discover::default_roots(&base, &boundary)
+                    discover::default_roots(&base, &boundary, &units::find(&base, &[]).0)
                 };
                 found.links |= defaults.links;
                 probed = defaults.probed;
@@ -392,6 +419,17 @@ impl Catalog {
             }
         }
 
+        // the plugins and packs, now that the walk saw every manifest
+        let (found_units, manifest_problems) = if target == Target::Catalog {
+            units::find(&base, &found.dirs)
+        } else {
+            (Vec::new(), Vec::new())
+        };
+        let manifests = found_units.iter().any(|u| u.manifest.is_some())
+            || base.join(units::MARKETPLACE).is_file();
+        for p in &manifest_problems {
+            found.diagnostics.push(rules::plugin::manifest_finding(p));
+        }
         let walk = if target == Target::Catalog {
             let mut dirs = std::mem::take(&mut found.dirs);
             dirs.extend(probed);
@@ -400,7 +438,9 @@ impl Catalog {
             dirs.dedup();
             Walk {
                 dirs,
-                exact: !found.links && found.diagnostics.is_empty(),
+                // a manifest's contents name the plugin's skills: a
+                // catalog with one is read again every time
+                exact: !found.links && found.diagnostics.is_empty() && !manifests,
             }
         } else {
             Walk::default()
@@ -421,10 +461,28 @@ impl Catalog {
             .collect();
 
         let mut diagnostics = found.diagnostics;
-        let mut sources = SourceMap::new();
+        // a SKILL.md with no frontmatter inside another skill's folder is
+        // a document of that skill (SG023), not a skill
+        let dirs: std::collections::HashSet<&str> =
+            loaded.iter().map(|(s, _, _)| s.rel_dir.as_str()).collect();
+        let documents: Vec<Option<String>> = loaded
+            .iter()
+            .map(|(s, _, _)| {
+                if target != Target::Catalog || s.frontmatter.is_some() || s.source.is_none() {
+                    return None;
+                }
+                outer_skill(&s.rel_dir, &dirs, &found_units).map(str::to_string)
+            })
+            .collect();
+        drop(dirs);
         let mut skills = Vec::with_capacity(loaded.len());
         let mut results = Vec::with_capacity(loaded.len());
-        for (skill, diags, result) in loaded {
+        let mut sources = SourceMap::new();
+        for ((skill, diags, result), outer) in loaded.into_iter().zip(documents) {
+            if let Some(outer) = outer {
+                diagnostics.push(rules::sub_document::finding(&skill.file, &outer));
+                continue;
+            }
             results.push(result);
             diagnostics.extend(diags);
             if let Some(src) = &skill.source {
@@ -469,11 +527,6 @@ impl Catalog {
             Vec::new()
         };
 
-        let found_units = if target == Target::Catalog {
-            units::find(&base)
-        } else {
-            Vec::new()
-        };
         // a plugin's manifest and other files beside its skills folder
         // are the plugin's, not skills missing a SKILL.md
         let mut orphan_dirs = found.orphan_dirs;
@@ -560,12 +613,18 @@ impl Catalog {
     /// The unit (index into `units`) whose skills folder holds skill `i`.
     pub fn unit_of(&self, i: usize) -> Option<usize> {
         let dir = &self.skills.get(i)?.rel_dir;
-        self.units.iter().position(|u| u.holds(dir))
+        // the innermost: a plugin inside a plugin's folder is its own
+        (0..self.units.len())
+            .filter(|&u| self.units[u].holds(dir))
+            .max_by_key(|&u| self.units[u].dir.len())
     }
 
-    /// The unit whose skills folder holds `skill`.
+    /// The unit that holds `skill` (the innermost).
     pub fn unit_of_skill(&self, skill: &Skill) -> Option<&units::Unit> {
-        self.units.iter().find(|u| u.holds(&skill.rel_dir))
+        self.units
+            .iter()
+            .filter(|u| u.holds(&skill.rel_dir))
+            .max_by_key(|u| u.dir.len())
     }
 
     /// The catalog as it is installed with only the skills `keep` (indices

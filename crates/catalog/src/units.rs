@@ -3,22 +3,54 @@
 //! A marketplace or pack catalog is not installed whole. A user installs
 //! one plugin (Claude Code lists its skills once it is installed, as
 //! plugin skills named `<plugin>:<folder>`) or one pack (an APM pack's
-//! `.apm/skills/` is copied into the project's skills folder). The
-//! layouts read here, each directly below the catalog root:
+//! `.apm/skills/` is copied into the project's skills folder).
+//!
+//! A **plugin** is a folder with a manifest `.claude-plugin/plugin.json`,
+//! wherever it sits (the catalog root included), a folder a marketplace
+//! file (`.claude-plugin/marketplace.json` at the root) names by a local
+//! `source` path, or a folder of one of the layouts below with a
+//! `skills/` folder and no manifest. Claude Code (2.1.197, read in its
+//! code and measured with 21 layouts) lists, for a plugin:
+//!
+//! - the one-level subfolders of `skills/`, as `<prefix>:<subfolder>`;
+//! - each folder the manifest's `skills` key names (a path or a list of
+//!   paths inside the plugin): when it holds a SKILL.md, one skill named
+//!   `<prefix>:<frontmatter name>` (the folder's name when there is none),
+//!   else its one-level subfolders as above;
+//! - the plugin folder itself as one skill (named like a `skills` folder
+//!   holding a SKILL.md) when it holds a SKILL.md and has no `skills/`.
+//!
+//! The prefix is the manifest's `name`, the folder's name only when there
+//! is no manifest; characters outside `[A-Za-z0-9_-]` become `-`. Nothing
+//! deeper is listed: a SKILL.md below a listed skill, or in a folder the
+//! plugin does not list, is never seen ([`Placement::Hidden`]).
 //!
 //! | layout | unit | kind |
 //! | --- | --- | --- |
 //! | `plugins/<p>/skills/<skill>/SKILL.md` | the plugin `<p>` | [`UnitKind::Plugin`] |
+//! | `plugins/<group>/<p>/.claude-plugin/plugin.json` | the plugin `<p>` | [`UnitKind::Plugin`] |
 //! | `skills/<p>/skills/<skill>/SKILL.md` | the plugin `<p>` (a marketplace keeping its plugins under `skills/`) | [`UnitKind::Plugin`] |
 //! | `packs/<p>/.apm/skills/<skill>/SKILL.md` | the pack `<p>` | [`UnitKind::Pack`] |
 //!
-//! A unit is named by its folder `<p>`. `<p>` is no unit when it is a skill
-//! itself (`skills/<p>/SKILL.md`), when its name starts with `.` or `_`
-//! (templates and fixtures by convention), or when it is a folder never
-//! walked ([`super::discover::SKIP_DIRS`]). Nothing here reads a file:
-//! only folder listings.
+//! A layout folder `<p>` is no unit when it is a skill itself
+//! (`skills/<p>/SKILL.md`) and has no manifest, when its name starts with
+//! `.` or `_` (templates and fixtures by convention), or when it is a
+//! folder never walked ([`super::discover::SKIP_DIRS`]). Manifests and
+//! marketplace files are untrusted: read up to [`MANIFEST_LIMIT`] bytes,
+//! paths that leave the plugin (or the catalog) refused, and a file that
+//! does not parse reported ([`ManifestProblem`]) with the folder's name
+//! used as the prefix.
 
 use std::path::Path;
+
+/// The largest manifest or marketplace file read.
+pub const MANIFEST_LIMIT: u64 = 1 << 20;
+
+/// Where a plugin's manifest is, below the plugin folder.
+pub const MANIFEST: &str = ".claude-plugin/plugin.json";
+
+/// Where a marketplace file is, below the catalog root.
+pub const MARKETPLACE: &str = ".claude-plugin/marketplace.json";
 
 /// How a unit is installed, and so how a client lists its skills.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
@@ -43,36 +75,190 @@ impl UnitKind {
 /// One plugin or pack.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct Unit {
-    /// Its folder's name: the plugin's or pack's name.
+    /// The plugin's prefix (its manifest's `name`, else its folder's), or
+    /// the pack's folder name.
     pub name: String,
     pub kind: UnitKind,
-    /// Its folder, root-relative (`skills/b2c-cli`).
+    /// Its folder, root-relative (`skills/b2c-cli`; `""` for the root).
     pub dir: String,
     /// Its skills folder, root-relative (`skills/b2c-cli/skills`).
     pub skills_dir: String,
+    /// The folders its manifest's `skills` key adds, root-relative.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub extra: Vec<String>,
+    /// Its manifest, root-relative, when it has one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub manifest: Option<String>,
+    /// The skills folder exists.
+    #[serde(skip)]
+    pub has_skills_dir: bool,
+}
+
+/// Where a skill of a plugin sits, as Claude Code lists it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Placement {
+    /// Listed as `<prefix>:<this>`: a one-level subfolder of a folder the
+    /// plugin reads.
+    Folder(String),
+    /// Listed as `<prefix>:<frontmatter name>`: a folder the manifest names
+    /// (or the plugin folder) holding the SKILL.md itself.
+    Named,
+    /// Never listed: why, as "… is not listed: <this>".
+    Hidden(String),
+}
+
+/// A manifest or marketplace file that could not be used.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ManifestProblem {
+    /// The file, root-relative.
+    pub file: String,
+    pub message: String,
+}
+
+/// `[A-Za-z0-9_-]` kept, every other character `-`, as Claude Code names
+/// a plugin's skills.
+pub fn plugin_safe(name: &str) -> String {
+    name.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' || c == '-' {
+                c
+            } else {
+                '-'
+            }
+        })
+        .collect()
+}
+
+fn join(dir: &str, name: &str) -> String {
+    super::discover::join_rel(dir, name)
+}
+
+/// `path` is `dir` or lies below it (root-relative; `""` is the root).
+fn within(path: &str, dir: &str) -> bool {
+    dir.is_empty()
+        || path == dir
+        || path
+            .strip_prefix(dir)
+            .is_some_and(|rest| rest.starts_with('/'))
+}
+
+/// `path` lies one level below `dir`: that level's name.
+fn child_of<'a>(path: &'a str, dir: &str) -> Option<&'a str> {
+    let rest = if dir.is_empty() {
+        path
+    } else {
+        path.strip_prefix(dir)?.strip_prefix('/')?
+    };
+    (!rest.is_empty() && !rest.contains('/') && rest != ".").then_some(rest)
 }
 
 impl Unit {
-    /// Whether the skill folder `rel_dir` (root-relative) lies in this
-    /// unit's skills folder.
+    /// Whether the skill folder `rel_dir` (root-relative) belongs to this
+    /// unit: for a pack, lies in its skills folder; for a plugin, lies in
+    /// its folder, but not in a project skills folder there (`.claude/
+    /// skills/` of a repository that is also a plugin is the project's).
     pub fn holds(&self, rel_dir: &str) -> bool {
-        rel_dir
-            .strip_prefix(self.skills_dir.as_str())
-            .is_some_and(|rest| rest.starts_with('/'))
+        match self.kind {
+            UnitKind::Pack => child_or_below(rel_dir, &self.skills_dir),
+            UnitKind::Plugin => {
+                let rel = if rel_dir == "." { "" } else { rel_dir };
+                within(rel, &self.dir)
+                    && !super::discover::CLIENT_ROOTS
+                        .iter()
+                        .any(|r| within(rel, &join(&self.dir, r)) && rel != self.dir)
+            }
+        }
+    }
+
+    /// How Claude Code lists the skill in `rel_dir` (which [`Unit::holds`]).
+    pub fn place(&self, rel_dir: &str) -> Placement {
+        let rel = if rel_dir == "." { "" } else { rel_dir };
+        if self.kind == UnitKind::Pack {
+            return match child_of(rel, &self.skills_dir) {
+                Some(f) => Placement::Folder(f.to_string()),
+                None => Placement::Hidden(format!(
+                    "it is more than one level below the pack's skills folder `{}`",
+                    self.skills_dir
+                )),
+            };
+        }
+        if self.extra.iter().any(|e| e == rel) {
+            return Placement::Named;
+        }
+        if rel == self.dir && !self.has_skills_dir {
+            return Placement::Named;
+        }
+        if let Some(f) = child_of(rel, &self.skills_dir) {
+            return Placement::Folder(plugin_safe(f));
+        }
+        for e in &self.extra {
+            if let Some(f) = child_of(rel, e) {
+                return Placement::Folder(plugin_safe(f));
+            }
+        }
+        let shown = |d: &str| {
+            if d.is_empty() {
+                ".".to_string()
+            } else {
+                format!("{d}/")
+            }
+        };
+        let mut read: Vec<String> = vec![format!("{}*/", shown(&self.skills_dir))];
+        read.extend(self.extra.iter().take(3).map(|e| shown(e)));
+        if self.extra.len() > 3 {
+            read.push(format!(
+                "{} more folders its manifest names",
+                self.extra.len() - 3
+            ));
+        }
+        Placement::Hidden(format!(
+            "the plugin `{}` ({}) lists only {}; this folder is none of them",
+            self.name,
+            shown(&self.dir),
+            read.join(", ")
+        ))
+    }
+
+    /// The folder Claude Code reads one level deep to find the skill in
+    /// `rel_dir`: where it is installed from. `None` when the plugin
+    /// never lists it.
+    pub fn folder_of(&self, rel_dir: &str) -> Option<String> {
+        let rel = if rel_dir == "." { "" } else { rel_dir };
+        match self.place(rel) {
+            Placement::Hidden(_) if child_or_below(rel, &self.skills_dir) => {
+                Some(self.skills_dir.clone())
+            }
+            Placement::Hidden(_) => None,
+            Placement::Named => Some(
+                rel.rsplit_once('/')
+                    .map(|(p, _)| p)
+                    .unwrap_or("")
+                    .to_string(),
+            ),
+            Placement::Folder(_) => Some(
+                rel.rsplit_once('/')
+                    .map(|(p, _)| p)
+                    .unwrap_or("")
+                    .to_string(),
+            ),
+        }
     }
 
     /// Whether the folder `rel` (root-relative) is part of the unit but
     /// not of its skills (`skills/b2c-cli/.claude-plugin`: the plugin's
     /// manifest, no skill missing its SKILL.md).
     pub fn beside_skills(&self, rel: &str) -> bool {
-        let inside = |dir: &str| {
-            rel == dir
-                || rel
-                    .strip_prefix(dir)
-                    .is_some_and(|rest| rest.starts_with('/'))
-        };
-        inside(&self.dir) && !inside(&self.skills_dir)
+        within(rel, &self.dir)
+            && !self.dir.is_empty()
+            && !within(rel, &self.skills_dir)
+            && !self.extra.iter().any(|e| within(rel, e))
     }
+}
+
+/// `path` lies below `dir` (not equal).
+fn child_or_below(path: &str, dir: &str) -> bool {
+    path.strip_prefix(dir)
+        .is_some_and(|rest| rest.starts_with('/'))
 }
 
 /// The layouts: (parent folder, skills folder inside a unit, kind).
@@ -82,44 +268,256 @@ pub const LAYOUTS: &[(&str, &str, UnitKind)] = &[
     ("packs", ".apm/skills", UnitKind::Pack),
 ];
 
-/// The units of the catalog at `base`, sorted by skills folder.
-pub fn find(base: &Path) -> Vec<Unit> {
-    let mut out = Vec::new();
+/// Read a JSON file of at most [`MANIFEST_LIMIT`] bytes.
+fn read_json(path: &Path, rel: &str) -> Result<serde_json::Value, ManifestProblem> {
+    let problem = |message: String| ManifestProblem {
+        file: rel.to_string(),
+        message,
+    };
+    let meta = std::fs::metadata(path).map_err(|e| problem(format!("cannot read it: {e}")))?;
+    if meta.len() > MANIFEST_LIMIT {
+        return Err(problem(format!(
+            "it is {} bytes, over the {MANIFEST_LIMIT} skillsift reads",
+            meta.len()
+        )));
+    }
+    let text = std::fs::read(path).map_err(|e| problem(format!("cannot read it: {e}")))?;
+    serde_json::from_slice(&text).map_err(|e| problem(format!("it is not JSON: {e}")))
+}
+
+/// A path a manifest or marketplace names (`./skills/x`), made
+/// root-relative below `base_rel`; `None` when it leaves `base_rel`, is
+/// absolute or is a URL.
+fn inside(base_rel: &str, path: &str) -> Option<String> {
+    if path.starts_with('/') || path.contains("://") || path.contains('\\') {
+        return None;
+    }
+    let mut parts: Vec<&str> = Vec::new();
+    for p in path.split('/') {
+        match p {
+            "" | "." => {}
+            ".." => return None,
+            p => parts.push(p),
+        }
+    }
+    let tail = parts.join("/");
+    Some(if tail.is_empty() {
+        base_rel.to_string()
+    } else {
+        join(base_rel, &tail)
+    })
+}
+
+/// Whether `path` exists without following a last symlink out: the walk
+/// decides what a link may reach; here only its presence counts.
+fn exists(path: &Path) -> bool {
+    std::fs::symlink_metadata(path).is_ok()
+}
+
+/// The plugin in `dir` (root-relative), with its manifest read when it
+/// has one; `fallback` is the folder's name.
+fn plugin(base: &Path, dir: &str, problems: &mut Vec<ManifestProblem>) -> Unit {
+    let folder_name = dir
+        .rsplit('/')
+        .next()
+        .filter(|n| !n.is_empty())
+        .map(str::to_string);
+    let folder_name = folder_name.unwrap_or_else(|| {
+        base.file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or("plugin")
+            .to_string()
+    });
+    let manifest_rel = join(dir, MANIFEST);
+    let mut name = folder_name;
+    let mut extra = Vec::new();
+    let mut manifest = None;
+    if base.join(&manifest_rel).is_file() {
+        manifest = Some(manifest_rel.clone());
+        match read_json(&base.join(&manifest_rel), &manifest_rel) {
+            Ok(v) => {
+                if let Some(n) = v.get("name").and_then(|n| n.as_str())
+                    && !n.trim().is_empty()
+                {
+                    name = n.to_string();
+                }
+                let paths: Vec<&str> = match v.get("skills") {
+                    Some(serde_json::Value::String(s)) => vec![s.as_str()],
+                    Some(serde_json::Value::Array(a)) => {
+                        a.iter().filter_map(|x| x.as_str()).collect()
+                    }
+                    _ => Vec::new(),
+                };
+                for p in paths {
+                    match inside(dir, p) {
+                        Some(rel) if base.join(&rel).is_dir() || rel.is_empty() => {
+                            if !extra.contains(&rel) {
+                                extra.push(rel);
+                            }
+                        }
+                        Some(rel) => problems.push(ManifestProblem {
+                            file: manifest_rel.clone(),
+                            message: format!(
+                                "its `skills` entry `{p}` names `{}`, which is no folder",
+                                if rel.is_empty() { "." } else { &rel }
+                            ),
+                        }),
+                        None => problems.push(ManifestProblem {
+                            file: manifest_rel.clone(),
+                            message: format!(
+                                "its `skills` entry `{p}` leaves the plugin folder; Claude Code refuses it"
+                            ),
+                        }),
+                    }
+                }
+            }
+            Err(p) => problems.push(p),
+        }
+    }
+    let skills_dir = join(dir, "skills");
+    let has_skills_dir = base.join(&skills_dir).is_dir();
+    Unit {
+        name,
+        kind: UnitKind::Plugin,
+        dir: dir.to_string(),
+        skills_dir,
+        extra,
+        manifest,
+        has_skills_dir,
+    }
+}
+
+fn listed_names(dir: &Path) -> Vec<String> {
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut names: Vec<String> = rd
+        .filter_map(|e| e.ok())
+        .filter_map(|e| e.file_name().to_str().map(str::to_string))
+        .filter(|n| {
+            !n.starts_with('.')
+                && !n.starts_with('_')
+                && !super::discover::SKIP_DIRS.contains(&n.as_str())
+        })
+        .collect();
+    names.sort();
+    names
+}
+
+/// The units of the catalog at `base`, sorted by folder. `walked` holds
+/// the folders a walk of the catalog listed (root-relative): a
+/// `.claude-plugin` folder among them with a `plugin.json` makes its
+/// parent a plugin.
+pub fn find(base: &Path, walked: &[String]) -> (Vec<Unit>, Vec<ManifestProblem>) {
+    let mut problems = Vec::new();
+    let mut plugin_dirs: Vec<String> = Vec::new();
+    let mut packs = Vec::new();
+    // the layouts
     for &(parent, inner, kind) in LAYOUTS {
-        let Ok(rd) = std::fs::read_dir(base.join(parent)) else {
-            continue;
-        };
-        let mut names: Vec<String> = rd
-            .filter_map(|e| e.ok())
-            .filter_map(|e| e.file_name().to_str().map(str::to_string))
-            .filter(|n| {
-                !n.starts_with('.')
-                    && !n.starts_with('_')
-                    && !super::discover::SKIP_DIRS.contains(&n.as_str())
-            })
-            .collect();
-        names.sort();
-        for name in names {
-            let dir = base.join(parent).join(&name);
-            if !dir.is_dir() || std::fs::symlink_metadata(dir.join("SKILL.md")).is_ok() {
+        for name in listed_names(&base.join(parent)) {
+            let rel = format!("{parent}/{name}");
+            let dir = base.join(&rel);
+            if !dir.is_dir() {
+                continue;
+            }
+            let manifest = exists(&dir.join(MANIFEST));
+            if kind == UnitKind::Plugin && manifest {
+                plugin_dirs.push(rel);
+                continue;
+            }
+            if exists(&dir.join("SKILL.md")) {
                 continue;
             }
             let skills = dir.join(inner);
-            if !skills.is_dir() || std::fs::symlink_metadata(skills.join("SKILL.md")).is_ok() {
-                continue;
+            if skills.is_dir() && !exists(&skills.join("SKILL.md")) {
+                match kind {
+                    UnitKind::Plugin => plugin_dirs.push(rel),
+                    UnitKind::Pack => packs.push(Unit {
+                        name,
+                        kind,
+                        dir: rel.clone(),
+                        skills_dir: format!("{rel}/{inner}"),
+                        extra: Vec::new(),
+                        manifest: None,
+                        has_skills_dir: true,
+                    }),
+                }
+            } else if kind == UnitKind::Plugin && parent == "plugins" {
+                // `plugins/<group>/<plugin>/` with its manifest
+                for inner_name in listed_names(&dir) {
+                    let rel2 = format!("{rel}/{inner_name}");
+                    if exists(&base.join(&rel2).join(MANIFEST)) {
+                        plugin_dirs.push(rel2);
+                    }
+                }
             }
-            let unit_dir = format!("{parent}/{name}");
-            let skills_dir = format!("{unit_dir}/{inner}");
-            out.push(Unit {
-                name,
-                kind,
-                dir: unit_dir,
-                skills_dir,
-            });
         }
     }
-    out.sort_by(|a, b| a.skills_dir.cmp(&b.skills_dir));
-    out
+    // the root, and what a marketplace file names
+    if exists(&base.join(MANIFEST)) {
+        plugin_dirs.push(String::new());
+    }
+    if base.join(MARKETPLACE).is_file() {
+        match read_json(&base.join(MARKETPLACE), MARKETPLACE) {
+            Ok(v) => {
+                for entry in v
+                    .get("plugins")
+                    .and_then(|p| p.as_array())
+                    .map(|a| a.as_slice())
+                    .unwrap_or(&[])
+                {
+                    // a remote source (`{"source": "github", …}`) is not
+                    // in the catalog
+                    let Some(src) = entry.get("source").and_then(|s| s.as_str()) else {
+                        continue;
+                    };
+                    match inside("", src) {
+                        Some(rel) if rel.is_empty() || base.join(&rel).is_dir() => {
+                            plugin_dirs.push(rel)
+                        }
+                        Some(rel) => problems.push(ManifestProblem {
+                            file: MARKETPLACE.into(),
+                            message: format!(
+                                "its plugin source `{src}` names `{rel}`, which is no folder"
+                            ),
+                        }),
+                        None if src.contains("://") => {}
+                        None => problems.push(ManifestProblem {
+                            file: MARKETPLACE.into(),
+                            message: format!(
+                                "its plugin source `{src}` leaves the catalog; skillsift does not follow it"
+                            ),
+                        }),
+                    }
+                }
+            }
+            Err(p) => problems.push(p),
+        }
+    }
+    // manifests wherever the walk saw them
+    for d in walked {
+        let parent = if d == ".claude-plugin" {
+            Some("")
+        } else {
+            d.strip_suffix("/.claude-plugin")
+        };
+        if let Some(p) = parent
+            && base.join(d).join("plugin.json").is_file()
+        {
+            plugin_dirs.push(p.to_string());
+        }
+    }
+    plugin_dirs.sort();
+    plugin_dirs.dedup();
+    let mut out: Vec<Unit> = plugin_dirs
+        .iter()
+        .map(|d| plugin(base, d, &mut problems))
+        .collect();
+    out.extend(packs);
+    out.sort_by(|a, b| a.dir.cmp(&b.dir));
+    problems.sort_by(|a, b| (&a.file, &a.message).cmp(&(&b.file, &b.message)));
+    problems.dedup();
+    (out, problems)
 }
 
 #[cfg(test)]
@@ -129,6 +527,11 @@ mod tests {
     fn skill(root: &Path, rel: &str) {
         std::fs::create_dir_all(root.join(rel)).unwrap();
         std::fs::write(root.join(rel).join("SKILL.md"), "---\nname: x\n---\n").unwrap();
+    }
+
+    fn write(root: &Path, rel: &str, text: &str) {
+        std::fs::create_dir_all(root.join(rel).parent().unwrap()).unwrap();
+        std::fs::write(root.join(rel), text).unwrap();
     }
 
     #[test]
@@ -142,7 +545,8 @@ mod tests {
         skill(root, "skills/plain");
         skill(root, "skills/both/skills/e");
         skill(root, "skills/both");
-        let units = find(root);
+        let (units, problems) = find(root, &[]);
+        assert!(problems.is_empty());
         let got: Vec<(&str, UnitKind, &str)> = units
             .iter()
             .map(|u| (u.name.as_str(), u.kind, u.skills_dir.as_str()))
@@ -155,11 +559,93 @@ mod tests {
                 ("shop", UnitKind::Plugin, "skills/shop/skills"),
             ]
         );
-        assert!(units[2].holds("skills/shop/skills/b"));
-        assert!(!units[2].holds("skills/shop/skillsx/b"));
-        assert!(!units[2].holds("skills/shop/skills"));
-        assert!(units[2].beside_skills("skills/shop/.claude-plugin"));
-        assert!(!units[2].beside_skills("skills/shop/skills/b/x"));
-        assert!(!units[2].beside_skills("skills/shopping"));
+        let shop = &units[2];
+        assert!(shop.holds("skills/shop/skills/b"));
+        assert!(!shop.holds("skills/shopping/b"));
+        assert_eq!(
+            shop.place("skills/shop/skills/b"),
+            Placement::Folder("b".into())
+        );
+        assert!(matches!(
+            shop.place("skills/shop/skills/b/c"),
+            Placement::Hidden(_)
+        ));
+        assert!(shop.beside_skills("skills/shop/.claude-plugin"));
+        assert!(!shop.beside_skills("skills/shop/skills/b/x"));
+        assert!(!shop.beside_skills("skills/shopping"));
+    }
+
+    #[test]
+    fn manifests_name_plugins_and_add_folders() {
+        let t = tempfile::tempdir().unwrap();
+        let root = t.path();
+        write(
+            root,
+            ".claude-plugin/marketplace.json",
+            r#"{"plugins":[{"name":"ignored","source":"./plugins/lang/elixir"},{"name":"r","source":{"source":"github","repo":"a/b"}},{"name":"bad","source":"../out"}]}"#,
+        );
+        write(
+            root,
+            "plugins/lang/elixir/.claude-plugin/plugin.json",
+            r#"{"name":"elixir"}"#,
+        );
+        skill(root, "plugins/lang/elixir/skills/otp");
+        write(
+            root,
+            "one/.claude-plugin/plugin.json",
+            r#"{"name":"named.other","skills":["./extra/solo","./more","../escape"]}"#,
+        );
+        skill(root, "one/extra/solo");
+        skill(root, "one/more/m1");
+        skill(root, "one/stray/s");
+        let walked = vec!["one/.claude-plugin".to_string()];
+        let (units, problems) = find(root, &walked);
+        let names: Vec<(&str, &str)> = units
+            .iter()
+            .map(|u| (u.name.as_str(), u.dir.as_str()))
+            .collect();
+        assert_eq!(
+            names,
+            [("named.other", "one"), ("elixir", "plugins/lang/elixir")]
+        );
+        let one = &units[0];
+        assert_eq!(one.extra, ["one/extra/solo", "one/more"]);
+        assert_eq!(one.place("one/extra/solo"), Placement::Named);
+        assert_eq!(one.place("one/more/m1"), Placement::Folder("m1".into()));
+        assert!(matches!(one.place("one/stray/s"), Placement::Hidden(_)));
+        assert_eq!(
+            units[1].place("plugins/lang/elixir/skills/otp"),
+            Placement::Folder("otp".into())
+        );
+        let msgs: Vec<String> = problems
+            .iter()
+            .map(|p| format!("{}: {}", p.file, p.message))
+            .collect();
+        assert_eq!(msgs.len(), 2, "{msgs:?}");
+        assert!(msgs[0].contains("`../out` leaves the catalog"), "{msgs:?}");
+        assert!(
+            msgs[1].contains("`../escape` leaves the plugin folder"),
+            "{msgs:?}"
+        );
+    }
+
+    #[test]
+    fn a_root_plugin_keeps_project_skills_folders_out() {
+        let t = tempfile::tempdir().unwrap();
+        let root = t.path();
+        write(
+            root,
+            ".claude-plugin/plugin.json",
+            r#"{"name":"cargo","skills":["./"]}"#,
+        );
+        skill(root, "leads");
+        skill(root, ".claude/skills/dev");
+        let (units, _) = find(root, &[]);
+        assert_eq!(units.len(), 1);
+        let u = &units[0];
+        assert!(u.holds("leads"));
+        assert!(!u.holds(".claude/skills/dev"));
+        assert_eq!(u.place("leads"), Placement::Folder("leads".into()));
+        assert_eq!(plugin_safe("a.b c"), "a-b-c");
     }
 }

@@ -36,6 +36,7 @@
 
 use super::js::{self, Value};
 use super::{Budget, Builtin, Change, ChangeKind, Client, ClientId, Entry, Hidden, Listing};
+use crate::catalog::units::Placement;
 use crate::catalog::{Catalog, Skill, Source};
 use crate::config::Config;
 use crate::diag::Span;
@@ -702,10 +703,11 @@ impl Client for ClaudeCode {
     fn listing(&self, catalog: &Catalog, config: &Config, builtins: Option<&[Builtin]>) -> Listing {
         let cap = config.route.entry_cap_chars.unwrap_or(ENTRY_CAP).max(1);
         let limit = config.route.listing_budget_chars.unwrap_or(BUDGET);
+        let outer = outer_skills(catalog);
         let build = |skills: &[Skill], kind: Kind| -> Vec<Entry> {
             let readings: Vec<Reading> = skills.par_iter().map(|s| read_as(s, kind)).collect();
             (skills.iter().zip(readings).enumerate())
-                .map(|(i, (skill, r))| self.entry(catalog, i, skill, r, cap, kind))
+                .map(|(i, (skill, r))| self.entry(catalog, &outer, i, skill, r, cap, kind))
                 .collect()
         };
         let mut entries = build(&catalog.skills, Kind::Skill);
@@ -826,9 +828,11 @@ impl ClaudeCode {
     /// The entry of the `i`th skill (or command) of its kind, as `r` reads
     /// it: hidden when too deep (a skill), `when_to_use` joined, cut at
     /// `cap` UTF-16 units.
+    #[allow(clippy::too_many_arguments)]
     fn entry(
         &self,
         catalog: &Catalog,
+        outer: &[Option<String>],
         i: usize,
         skill: &Skill,
         r: Reading,
@@ -836,16 +840,32 @@ impl ClaudeCode {
         kind: Kind,
     ) -> Entry {
         let mut hidden = r.hidden.clone();
-        if kind == Kind::Skill
-            && catalog.target == crate::catalog::Target::Catalog
-            && let Some((d, root)) = super::depth(skill, catalog)
-            && d > DEPTH
-        {
-            hidden = Some(Hidden::TooDeep {
-                depth: d,
-                root,
-                limit: DEPTH,
-            });
+        if kind == Kind::Skill && catalog.target == crate::catalog::Target::Catalog {
+            let plugin = catalog
+                .unit_of_skill(skill)
+                .filter(|u| u.kind == crate::catalog::units::UnitKind::Plugin);
+            let place = |hidden: &mut Option<Hidden>| {
+                if let Some(outer) = outer.get(i).cloned().flatten() {
+                    *hidden = Some(Hidden::InsideSkill { outer });
+                    return;
+                }
+                match plugin.map(|u| u.place(&skill.rel_dir)) {
+                    Some(Placement::Hidden(why)) => *hidden = Some(Hidden::InPlugin { why }),
+                    Some(_) => {}
+                    None => {
+                        if let Some((d, root)) = super::depth(skill, catalog)
+                            && d > DEPTH
+                        {
+                            *hidden = Some(Hidden::TooDeep {
+                                depth: d,
+                                root,
+                                limit: DEPTH,
+                            });
+                        }
+                    }
+                }
+            };
+            place(&mut hidden);
         }
         let mut changes = r.changes;
         let mut text = match &r.when_to_use {
@@ -919,8 +939,43 @@ impl ClaudeCode {
 pub fn listed_name(catalog: &Catalog, skill: &Skill, kind: Kind) -> String {
     match catalog.unit_of_skill(skill) {
         Some(u) if kind == Kind::Skill && u.kind == crate::catalog::units::UnitKind::Plugin => {
-            format!("{}:{}", u.name, skill.folder)
+            match u.place(&skill.rel_dir) {
+                Placement::Folder(f) => format!("{}:{f}", u.name),
+                // a folder the manifest names, holding the SKILL.md: its
+                // frontmatter name
+                Placement::Named => format!(
+                    "{}:{}",
+                    u.name,
+                    crate::catalog::units::plugin_safe(
+                        skill
+                            .name()
+                            .map(str::trim)
+                            .filter(|n| !n.is_empty())
+                            .unwrap_or(&skill.folder)
+                    )
+                ),
+                Placement::Hidden(_) => format!(
+                    "{}:{}",
+                    u.name,
+                    crate::catalog::units::plugin_safe(&skill.folder)
+                ),
+            }
         }
         _ => skill.folder.clone(),
     }
+}
+
+/// For each skill of `catalog` (by index), the skill folder holding it
+/// when it sits inside another skill (only a catalog folder has them).
+pub fn outer_skills(catalog: &Catalog) -> Vec<Option<String>> {
+    if catalog.target != crate::catalog::Target::Catalog {
+        return vec![None; catalog.skills.len()];
+    }
+    let dirs: std::collections::HashSet<&str> =
+        catalog.skills.iter().map(|s| s.rel_dir.as_str()).collect();
+    catalog
+        .skills
+        .iter()
+        .map(|s| crate::catalog::outer_skill(&s.rel_dir, &dirs, &catalog.units).map(str::to_string))
+        .collect()
 }

@@ -200,6 +200,11 @@ pub enum Hidden {
     /// A folder on the way has a name starting with a dot, which the client
     /// skips.
     DotFolder { folder: String },
+    /// The folder lies inside another skill's folder: the client never
+    /// looks below a skill.
+    InsideSkill { outer: String },
+    /// A plugin's skill in a folder the plugin does not list (why).
+    InPlugin { why: String },
     /// The client finds no frontmatter (why, in words).
     NoFrontmatter { why: String },
     /// The frontmatter does not parse for the client, which drops the
@@ -248,6 +253,10 @@ impl Hidden {
                     "the folder `{folder}` on its path starts with a dot, and the client skips such folders"
                 )
             }
+            Hidden::InsideSkill { outer } => format!(
+                "it sits inside the skill `{outer}/`, and the client never lists a SKILL.md nested in another skill"
+            ),
+            Hidden::InPlugin { why } => why.clone(),
             Hidden::NoFrontmatter { why } => format!("the client finds no frontmatter: {why}"),
             Hidden::BadFrontmatter { message } => {
                 format!(
@@ -373,7 +382,10 @@ pub struct Builtin {
 /// of anything, whose layout says nothing about how it is installed).
 pub fn depth(skill: &crate::catalog::Skill, catalog: &Catalog) -> Option<(usize, String)> {
     let root = skills_folder(catalog, skill).filter(|r| !r.is_empty())?;
-    let rel = skill.rel_dir.strip_prefix(root)?.trim_start_matches('/');
+    let rel = skill
+        .rel_dir
+        .strip_prefix(root.as_str())?
+        .trim_start_matches('/');
     let depth = if rel.is_empty() || rel == "." {
         0
     } else {
@@ -385,12 +397,19 @@ pub fn depth(skill: &crate::catalog::Skill, catalog: &Catalog) -> Option<(usize,
 /// The skills folder `skill` is installed from: the deepest skills root or
 /// unit skills folder (`plugins/<p>/skills`, `skills/<p>/skills`,
 /// `packs/<p>/.apm/skills`: a unit is installed on its own, its skills one
-/// level below it) holding it; `""` for the catalog root.
-pub fn skills_folder<'c>(catalog: &'c Catalog, skill: &crate::catalog::Skill) -> Option<&'c str> {
+/// level below it) holding it; `""` for the catalog root. (Claude Code
+/// reads a plugin's manifest too: [`claude_code`] places its skills by
+/// [`crate::catalog::units::Unit::place`].)
+pub fn skills_folder(catalog: &Catalog, skill: &crate::catalog::Skill) -> Option<String> {
+    let unit = catalog
+        .unit_of_skill(skill)
+        .map(|u| u.skills_dir.clone())
+        .filter(|d| under(&skill.rel_dir, d));
     catalog
         .root_paths()
         .filter(|r| r.is_empty() || under(&skill.rel_dir, r))
-        .chain(catalog.unit_of_skill(skill).map(|u| u.skills_dir.as_str()))
+        .map(str::to_string)
+        .chain(unit)
         .max_by_key(|r| r.len())
 }
 
@@ -405,7 +424,9 @@ fn under(path: &str, dir: &str) -> bool {
 /// name for a single skill, its catalog path otherwise.
 pub fn installed_rel(catalog: &Catalog, skill: &crate::catalog::Skill) -> String {
     match skills_folder(catalog, skill) {
-        Some(r) if !r.is_empty() => skill.rel_dir[r.len() + 1..].to_string(),
+        Some(r) if !r.is_empty() && under(&skill.rel_dir, &r) => {
+            skill.rel_dir[r.len() + 1..].to_string()
+        }
         _ if skill.rel_dir == "." => skill.folder.clone(),
         _ => skill.rel_dir.clone(),
     }

@@ -4,8 +4,9 @@ use super::Rule;
 use super::rules::context::{Ctx, Env, SkillCtx};
 use super::rules::{
     budget, bundled_links, cases, client, commands, comment_cut, description, fields, files, keys,
-    load, mixed_script, name, not_text, orphan, portability, references, sections, security,
-    skill_md_folder, template, trigger, unclosed_fence, unmentioned, workflow,
+    load, mixed_script, name, not_text, orphan, plugin, portability, references, sections,
+    security, skill_md_folder, sub_document, template, trigger, unclosed_fence, unmentioned,
+    workflow,
 };
 use crate::catalog::{Catalog, Skill};
 use crate::config::Config;
@@ -33,6 +34,8 @@ pub static RULES: &[&Rule] = &[
     &skill_md_folder::SKILL_MD_FOLDER,
     &super::rules::suppression::UNUSED_SUPPRESSION,
     &super::rules::suppression::INVALID_SUPPRESSION,
+    &plugin::PLUGIN_MANIFEST,
+    &sub_document::SUB_DOCUMENT,
     &name::NAME_REQUIRED,
     &name::NAME_FORMAT,
     &name::NAME_FOLDER_MISMATCH,

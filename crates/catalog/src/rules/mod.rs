@@ -5,9 +5,11 @@
 pub mod cases;
 pub mod load;
 pub mod not_text;
+pub mod plugin;
 pub mod repo_level;
 pub mod shaped;
 pub mod skill_md_folder;
+pub mod sub_document;
 pub mod template;
 pub mod toml_syntax;
 

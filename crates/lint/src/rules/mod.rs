@@ -8,7 +8,7 @@ pub mod client;
 pub mod commands;
 pub mod context;
 /// The load-time rules live with the loader that raises them.
-pub use crate::catalog::rules::{load, not_text, skill_md_folder};
+pub use crate::catalog::rules::{load, not_text, plugin, skill_md_folder, sub_document};
 pub mod markdown;
 pub mod suppression;
 pub mod yaml_lines;

@@ -183,6 +183,8 @@ fn not_listed_help(client: ClientId, reason: &Hidden) -> String {
         Hidden::Shadowed { .. } => "give each skill its own name".into(),
         Hidden::NoName => "add a `name:` equal to the folder's name".into(),
         Hidden::NoDescription => "add a `description:` that says what the skill does and when to use it".into(),
+        Hidden::InsideSkill { .. } => "nothing to do for a document the outer skill reads; to make it a skill of its own, move its folder out of the outer skill".into(),
+        Hidden::InPlugin { .. } => "move the folder to the plugin's `skills/<name>/`, or name it in the manifest's `skills` key".into(),
         Hidden::TooDeep { .. } | Hidden::DotFolder { .. } => format!(
             "install the skill where {} looks: `<skills root>/<name>/SKILL.md`, in a folder not starting with a dot",
             client.label()
@@ -241,6 +243,17 @@ fn claude_code(catalog: &Catalog, listing: &Listing, out: &mut Vec<Diagnostic>) 
                         ),
                     )
                     .with_help("move the folder up to `<skills root>/<name>/`, or install it there"),
+            ),
+            // said, not failed: a SKILL.md nested in a skill is usually a
+            // document it reads, and a plugin's unlisted folder a choice
+            Some(r @ (Hidden::InsideSkill { .. } | Hidden::InPlugin { .. })) => out.push(
+                too_deep::TOO_DEEP
+                    .diag(
+                        &e.path,
+                        format!("`{}`: Claude Code never lists this skill: {}", e.name, r.describe()),
+                    )
+                    .with_severity(crate::diag::Severity::Notice)
+                    .with_help(not_listed_help(ClientId::ClaudeCode, r)),
             ),
             // a file skillsift could not read is SG001/SG002 already
             Some(Hidden::TooLarge { .. }) if catalog.skills[e.skill].source.is_none() => {}

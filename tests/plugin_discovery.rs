@@ -1,0 +1,245 @@
+//! Skills found and named as Claude Code finds and names them, through the
+//! binary: a marketplace whose plugins sit in groups
+//! (`plugins/<group>/<plugin>/`, named by `marketplace.json`), a repository
+//! that is one plugin, a manifest `skills` key and a plugin named
+//! differently from its folder, and SKILL.md files nested inside another
+//! skill (sub-documents: never an error, never routed).
+
+mod common;
+
+use common::skillsift;
+use serde_json::Value;
+use std::path::Path;
+
+fn write(root: &Path, rel: &str, text: &str) {
+    let p = root.join(rel);
+    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+    std::fs::write(p, text).unwrap();
+}
+
+/// A valid skill at `dir`, named `name`.
+fn skill_named(root: &Path, dir: &str, name: &str) {
+    write(
+        root,
+        &format!("{dir}/SKILL.md"),
+        &format!(
+            "---\nname: {name}\ndescription: Handles {name} work. Use when the user asks about {name}.\n---\n\n# {name}\n"
+        ),
+    );
+}
+
+/// A valid skill named after its folder.
+fn skill(root: &Path, dir: &str) {
+    skill_named(root, dir, dir.rsplit('/').next().unwrap());
+}
+
+fn json(args: &[&str], root: &Path) -> Value {
+    let out = skillsift()
+        .arg(args[0])
+        .arg(root)
+        .args(&args[1..])
+        .args(["--format", "json"])
+        .output()
+        .unwrap();
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|_| {
+        panic!(
+            "no JSON: {}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        )
+    })
+}
+
+/// (name, listed, reason kind) of every entry of Claude Code's listing.
+fn listing(root: &Path) -> Vec<(String, bool, String)> {
+    let v = json(&["listing"], root);
+    let mut out: Vec<(String, bool, String)> = v["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            (
+                e["name"].as_str().unwrap().to_string(),
+                e["listed"] == true,
+                e["reason"]["kind"].as_str().unwrap_or("").to_string(),
+            )
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+fn findings(doc: &Value) -> Vec<String> {
+    doc["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| format!("{} {} {}", d["rule"], d["severity"], d["file"]))
+        .collect()
+}
+
+#[test]
+fn a_marketplace_with_grouped_plugins_lists_each_under_its_manifest_name() {
+    let t = tempfile::tempdir().unwrap();
+    let root = t.path();
+    write(
+        root,
+        ".claude-plugin/marketplace.json",
+        r#"{"name":"mk","plugins":[
+            {"name":"elixir-tools","source":"./plugins/lang/elixir"},
+            {"name":"zig","source":"./plugins/lang/zig"},
+            {"name":"remote","source":{"source":"github","repo":"someone/else"}}]}"#,
+    );
+    write(
+        root,
+        "plugins/lang/elixir/.claude-plugin/plugin.json",
+        r#"{"name":"elixir"}"#,
+    );
+    skill(root, "plugins/lang/elixir/skills/otp");
+    skill(root, "plugins/lang/elixir/skills/otp/supervision");
+    // no manifest: the folder's name
+    skill(root, "plugins/lang/zig/skills/build");
+    skill(root, "skills/general");
+    assert_eq!(
+        listing(root),
+        [
+            ("elixir:otp".to_string(), true, String::new()),
+            ("elixir:supervision".into(), false, "inside-skill".into()),
+            ("general".into(), true, String::new()),
+            ("zig:build".into(), true, String::new()),
+        ]
+    );
+    let doc = json(&["check", "--no-route"], root);
+    assert_eq!(doc["summary"]["errors"], 0, "{:?}", findings(&doc));
+    let f = findings(&doc);
+    assert!(
+        f.contains(
+            &"\"SG605\" \"notice\" \"plugins/lang/elixir/skills/otp/supervision/SKILL.md\"".into()
+        ),
+        "{f:?}"
+    );
+    // each plugin is routed in its own listing; the nested skill in none
+    let doc = json(&["check"], root);
+    let route = &doc["summary"]["route"];
+    assert_eq!(
+        route["installs"],
+        serde_json::json!([
+            "plugin `elixir`",
+            "plugin `zig`",
+            "the catalog's own skills"
+        ]),
+        "{doc:#}"
+    );
+    assert_eq!(route["skills_routed"], 3);
+    assert_eq!(
+        route["unroutable"],
+        serde_json::json!(["plugins/lang/elixir/skills/otp/supervision/SKILL.md"])
+    );
+}
+
+#[test]
+fn a_repository_that_is_one_plugin_is_a_unit() {
+    let t = tempfile::tempdir().unwrap();
+    let root = t.path();
+    write(
+        root,
+        "plugin/.claude-plugin/plugin.json",
+        r#"{"name":"my-plugin","version":"1.0.0"}"#,
+    );
+    skill(root, "plugin/skills/alpha");
+    skill(root, "plugin/skills/beta");
+    write(root, "plugin/hooks/hooks.json", "{}");
+    assert_eq!(
+        listing(root),
+        [
+            ("my-plugin:alpha".to_string(), true, String::new()),
+            ("my-plugin:beta".into(), true, String::new()),
+        ]
+    );
+    let doc = json(&["check", "--no-route"], root);
+    assert_eq!(doc["summary"]["errors"], 0, "{:?}", findings(&doc));
+    assert_eq!(doc["summary"]["warnings"], 0, "{:?}", findings(&doc));
+}
+
+#[test]
+fn a_manifest_skills_key_adds_folders_and_names_the_plugin() {
+    let t = tempfile::tempdir().unwrap();
+    let root = t.path();
+    // the folder is `kit-repo`'s root; the manifest names the plugin `kit`
+    write(
+        root,
+        ".claude-plugin/plugin.json",
+        r#"{"name":"kit","skills":["./skills/group/solo","./more","../outside"]}"#,
+    );
+    skill(root, "skills/top");
+    // a folder holding a SKILL.md: named by its frontmatter name
+    skill_named(root, "skills/group/solo", "solo-skill");
+    skill(root, "skills/group/stray");
+    skill(root, "more/m1");
+    assert_eq!(
+        listing(root),
+        [
+            ("kit:m1".to_string(), true, String::new()),
+            ("kit:solo-skill".into(), true, String::new()),
+            ("kit:stray".into(), false, "in-plugin".into()),
+            ("kit:top".into(), true, String::new()),
+        ]
+    );
+    let doc = json(&["check", "--no-route"], root);
+    let f = findings(&doc);
+    assert!(
+        f.contains(&"\"SG022\" \"warning\" \".claude-plugin/plugin.json\"".into()),
+        "{f:?}"
+    );
+    assert!(
+        f.contains(&"\"SG605\" \"notice\" \"skills/group/stray/SKILL.md\"".into()),
+        "{f:?}"
+    );
+    let human = skillsift().arg("listing").arg(root).output().unwrap();
+    let text = String::from_utf8_lossy(&human.stdout);
+    assert!(
+        text.contains("kit:stray (skills/group/stray/SKILL.md): the plugin `kit` (.) lists only skills/*/, skills/group/solo/, more/; this folder is none of them"),
+        "{text}"
+    );
+}
+
+#[test]
+fn sub_documents_nested_in_a_skill_are_no_errors_and_never_routed() {
+    let t = tempfile::tempdir().unwrap();
+    let root = t.path();
+    write(
+        root,
+        "skills/review/SKILL.md",
+        "---\nname: review\ndescription: Reviews a pull request. Use when the user asks for a code review.\n---\n\n# Review\n\nYou MUST read prepare/SKILL.md first.\n",
+    );
+    // a document the skill reads: no frontmatter
+    write(
+        root,
+        "skills/review/prepare/SKILL.md",
+        "# Prepare\n\nCheck out the branch and read the diff.\n",
+    );
+    // a nested skill with frontmatter: Claude Code never lists it
+    skill(root, "skills/review/deep");
+    let doc = json(&["check"], root);
+    let f = findings(&doc);
+    assert_eq!(doc["summary"]["errors"], 0, "{f:?}");
+    assert!(!f.iter().any(|x| x.contains("SG010")), "{f:?}");
+    assert!(
+        f.contains(&"\"SG023\" \"notice\" \"skills/review/prepare/SKILL.md\"".into()),
+        "{f:?}"
+    );
+    assert!(
+        f.contains(&"\"SG605\" \"notice\" \"skills/review/deep/SKILL.md\"".into()),
+        "{f:?}"
+    );
+    // the document is no skill; the nested skill is checked, not routed
+    assert_eq!(doc["summary"]["skills_checked"], 2, "{doc:#}");
+    assert_eq!(doc["summary"]["route"]["skills_routed"], 1, "{doc:#}");
+    assert_eq!(
+        listing(root),
+        [
+            ("deep".to_string(), false, "inside-skill".into()),
+            ("review".into(), true, String::new()),
+        ]
+    );
+}
