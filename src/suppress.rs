@@ -19,7 +19,6 @@ use crate::diag::{Diagnostic, Span};
 use crate::exit::Fatal;
 use crate::lint::registry;
 use crate::lint::rules::suppression::{INVALID_SUPPRESSION, UNUSED_SUPPRESSION};
-use globset::{Glob, GlobMatcher};
 use serde::Deserialize;
 use std::collections::{BTreeMap, HashMap};
 
@@ -101,7 +100,7 @@ pub fn check_config_rules(text: &str, origin: &str) -> Result<(), Fatal> {
         }
     }
     for (glob, rules) in &raw.lint.per_skill_ignores {
-        if let Err(e) = Glob::new(glob.get_ref()) {
+        if let Err(e) = crate::config::PathGlobs::new(std::slice::from_ref(glob.get_ref())) {
             return Err(Fatal::usage(format!(
                 "{}: [lint] per-skill-ignores: `{}` is not a glob: {e}",
                 place(glob.span().start),
@@ -227,17 +226,17 @@ fn owner(folders: &HashMap<&str, usize>, file: &str) -> Option<usize> {
 /// malformed).
 pub fn apply(diags: &mut Vec<Diagnostic>, catalog: &Catalog, config: &Config) -> Result<(), Fatal> {
     let (mut inline, bad) = directives(catalog)?;
-    let ignores: Vec<(GlobMatcher, bool, Vec<&'static str>)> = config
+    let ignores: Vec<(crate::config::PathGlobs, Vec<&'static str>)> = config
         .lint
         .per_skill_ignores
         .iter()
         .filter_map(|(g, rules)| {
-            let m = Glob::new(g).ok()?.compile_matcher();
+            let m = crate::config::PathGlobs::new(std::slice::from_ref(g)).ok()?;
             let ids = rules
                 .iter()
                 .filter_map(|r| registry::find(r).map(|r| r.id))
                 .collect();
-            Some((m, !g.contains('/'), ids))
+            Some((m, ids))
         })
         .collect();
     if inline.is_empty() && ignores.is_empty() && bad.is_empty() {
@@ -255,8 +254,8 @@ pub fn apply(diags: &mut Vec<Diagnostic>, catalog: &Catalog, config: &Config) ->
         .map(|s| {
             ignores
                 .iter()
-                .filter(|(m, bare, _)| m.is_match(&s.rel_dir) || *bare && m.is_match(&s.folder))
-                .flat_map(|(_, _, ids)| ids.iter().copied())
+                .filter(|(m, _)| m.matches(&s.rel_dir, true))
+                .flat_map(|(_, ids)| ids.iter().copied())
                 .collect()
         })
         .collect();

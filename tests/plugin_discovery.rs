@@ -243,3 +243,37 @@ fn sub_documents_nested_in_a_skill_are_no_errors_and_never_routed() {
         ]
     );
 }
+
+/// `[catalog] include` and `exclude` read globs as a `.gitignore` does:
+/// `*` stays within a folder, a bare name matches at any depth, a folder
+/// pattern covers what is below it, `!` takes a match back.
+#[test]
+fn catalog_globs_have_gitignore_semantics() {
+    let t = tempfile::tempdir().unwrap();
+    let root = t.path();
+    skill(root, "plugin/skills/alpha");
+    skill(root, "plugin/skills/alpha/nested");
+    skill(root, "plugin/skills/beta");
+    skill(root, "plugin/skills/drafts/gamma");
+    write(
+        root,
+        "skillsift.toml",
+        "[catalog]\ninclude = [\"plugin/skills/*/SKILL.md\"]\n",
+    );
+    let doc = json(&["check", "--no-route"], root);
+    assert_eq!(doc["summary"]["skills_checked"], 2, "{doc:#}");
+    write(
+        root,
+        "skillsift.toml",
+        "[catalog]\nexclude = [\"drafts/\", \"nested\"]\n",
+    );
+    let doc = json(&["check", "--no-route"], root);
+    assert_eq!(doc["summary"]["skills_checked"], 2, "{doc:#}");
+    write(
+        root,
+        "skillsift.toml",
+        "[catalog]\nexclude = [\"plugin/skills/*\", \"!plugin/skills/beta\"]\n",
+    );
+    let doc = json(&["check", "--no-route"], root);
+    assert_eq!(doc["summary"]["skills_checked"], 1, "{doc:#}");
+}

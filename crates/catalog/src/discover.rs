@@ -1,9 +1,9 @@
 //! Finding SKILL.md files: a bounded, loop-safe walk with include/exclude
 //! globs. Nothing here reads file contents.
 
+use crate::config::PathGlobs;
 use crate::diag::Diagnostic;
 use crate::rules::load::UNREADABLE;
-use globset::{Glob, GlobSet, GlobSetBuilder};
 use rayon::prelude::*;
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -193,33 +193,28 @@ pub struct Found {
     pub links: bool,
 }
 
-/// Compiled include/exclude globs, matched against root-relative paths.
+/// Compiled include/exclude globs (gitignore semantics, see
+/// [`crate::config::PathGlobs`]), matched against root-relative paths.
 pub struct Filter {
-    include: Option<GlobSet>,
-    exclude: GlobSet,
+    include: Option<PathGlobs>,
+    exclude: PathGlobs,
 }
 
 impl Filter {
     pub fn new(include: &[String], exclude: &[String]) -> Result<Filter, String> {
-        let build = |pats: &[String]| -> Result<GlobSet, String> {
-            let mut b = GlobSetBuilder::new();
-            for p in pats {
-                b.add(Glob::new(p).map_err(|e| format!("invalid glob `{p}`: {e}"))?);
-            }
-            b.build().map_err(|e| e.to_string())
-        };
         Ok(Filter {
             include: if include.is_empty() {
                 None
             } else {
-                Some(build(include)?)
+                Some(PathGlobs::new(include)?)
             },
-            exclude: build(exclude)?,
+            exclude: PathGlobs::new(exclude)?,
         })
     }
 
+    /// The folder `rel` is excluded.
     pub fn excluded(&self, rel: &str) -> bool {
-        self.exclude.is_match(rel)
+        self.exclude.matches(rel, true)
     }
 
     pub fn accepts_file(&self, rel: &str) -> bool {

@@ -876,24 +876,79 @@ impl Config {
     }
 }
 
-/// Build a glob set; the patterns were checked when the configuration was
-/// read.
-pub fn globs(patterns: &[String]) -> Result<globset::GlobSet, String> {
-    let mut b = globset::GlobSetBuilder::new();
-    for p in patterns {
-        b.add(globset::Glob::new(p).map_err(|e| format!("invalid glob `{p}`: {e}"))?);
-    }
-    b.build().map_err(|e| e.to_string())
+/// Globs over root-relative, `/`-separated paths, with gitignore's
+/// semantics everywhere a configuration names paths (the `ignore` crate's
+/// matcher, as ripgrep and git read a `.gitignore`): `*` and `?` stay
+/// within a folder and `**` crosses folders; a pattern with no `/` but a
+/// trailing one matches a name at any depth (`SKILL.md`, `drafts`); one
+/// with a `/` is anchored at the root (`plugin/skills/*/SKILL.md`); a
+/// trailing `/` matches folders only; a match on a folder covers all
+/// below it; `!pattern` takes back what an earlier pattern matched.
+#[derive(Clone, Debug)]
+pub struct PathGlobs {
+    set: ignore::gitignore::Gitignore,
 }
 
-/// The matcher of a `[[cases.sources]]` glob: `*` and `?` stay within a
-/// folder, `**` crosses folders.
-pub fn declared_glob(pattern: &str) -> Result<globset::GlobMatcher, String> {
-    globset::GlobBuilder::new(pattern)
-        .literal_separator(true)
-        .build()
-        .map(|g| g.compile_matcher())
-        .map_err(|e| format!("invalid glob `{pattern}`: {e}"))
+impl Default for PathGlobs {
+    fn default() -> Self {
+        PathGlobs {
+            set: ignore::gitignore::Gitignore::empty(),
+        }
+    }
+}
+
+impl PathGlobs {
+    pub fn new(patterns: &[String]) -> Result<PathGlobs, String> {
+        let mut b = ignore::gitignore::GitignoreBuilder::new("");
+        for p in patterns {
+            if p.trim().is_empty() {
+                return Err("an empty glob matches nothing; remove it".into());
+            }
+            // git lets a broken pattern match nothing; a configuration
+            // that names one is told (the same glob engine checks it)
+            let body = p.strip_prefix('!').unwrap_or(p).trim_end_matches('/');
+            globset::GlobBuilder::new(body)
+                .literal_separator(true)
+                .build()
+                .map_err(|e| format!("invalid glob `{p}`: {e}"))?;
+            b.add_line(None, p)
+                .map_err(|e| format!("invalid glob `{p}`: {e}"))?;
+        }
+        let set = b.build().map_err(|e| e.to_string())?;
+        Ok(PathGlobs { set })
+    }
+
+    /// No patterns.
+    pub fn is_empty(&self) -> bool {
+        self.set.is_empty()
+    }
+
+    /// The file `rel`, or a folder above it, matches.
+    pub fn is_match(&self, rel: &str) -> bool {
+        self.matches(rel, false)
+    }
+
+    /// `rel` (a folder when `is_dir`), or a folder above it, matches.
+    pub fn matches(&self, rel: &str, is_dir: bool) -> bool {
+        let rel = rel.trim_start_matches("./");
+        if rel.is_empty() || rel.starts_with('/') {
+            return false;
+        }
+        self.set
+            .matched_path_or_any_parents(rel, is_dir)
+            .is_ignore()
+    }
+}
+
+/// Build the globs; the patterns were checked when the configuration was
+/// read.
+pub fn globs(patterns: &[String]) -> Result<PathGlobs, String> {
+    PathGlobs::new(patterns)
+}
+
+/// The matcher of a `[[cases.sources]]` glob.
+pub fn declared_glob(pattern: &str) -> Result<PathGlobs, String> {
+    PathGlobs::new(&[pattern.to_string()])
 }
 
 #[cfg(test)]

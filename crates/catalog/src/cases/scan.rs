@@ -26,10 +26,10 @@ use crate::catalog::skill::Skill;
 use crate::catalog::source::Source;
 use crate::catalog::yaml;
 use crate::config::Config;
+use crate::config::PathGlobs;
 use crate::diag::Diagnostic;
 use crate::rules::cases as rules;
 use crate::rules::cases::YAML_SYNTAX;
-use globset::GlobSet;
 use rayon::prelude::*;
 use std::path::Path;
 
@@ -52,7 +52,7 @@ pub fn load_all(
     skills: &[Skill],
 ) -> (Vec<CaseSource>, Vec<Diagnostic>) {
     let boundary = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
-    let empty = GlobSet::empty();
+    let empty = PathGlobs::default();
     let trigger_sets = globs(&config.cases.trigger_sets).unwrap_or_else(|_| empty.clone());
     let ignore = globs(&config.cases.ignore).unwrap_or(empty);
     let limit = config.catalog.max_case_bytes;
@@ -94,8 +94,8 @@ pub fn load_all(
 fn candidates(
     boundary: &Path,
     skill: &Skill,
-    trigger_sets: &GlobSet,
-    ignore: &GlobSet,
+    trigger_sets: &PathGlobs,
+    ignore: &PathGlobs,
 ) -> (Vec<(String, Option<Format>)>, Vec<Diagnostic>) {
     let mut out: Vec<(String, Option<Format>)> = Vec::new();
     let mut diags = Vec::new();
