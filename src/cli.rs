@@ -575,7 +575,7 @@ pub struct ListingArgs {
 
 #[derive(Debug, Args)]
 pub struct CasesArgs {
-    /// The skill (its frontmatter `name`, else its folder name).
+    /// The skill (its frontmatter `name`, its folder name, or the name `listing` prints).
     pub skill: String,
     /// Catalog root.
     #[arg(default_value = ".")]
@@ -590,7 +590,7 @@ pub struct CasesArgs {
 
 #[derive(Debug, Args)]
 pub struct InitArgs {
-    /// The skill (its frontmatter `name`, else its folder name).
+    /// The skill (its frontmatter `name`, its folder name, or the name `listing` prints).
     pub skill: String,
     /// Catalog root.
     #[arg(default_value = ".")]
@@ -608,7 +608,7 @@ pub struct InitArgs {
 
 #[derive(Debug, Args)]
 pub struct TuneArgs {
-    /// The skill (its frontmatter `name`, else its folder name).
+    /// The skill (its frontmatter `name`, its folder name, or the name `listing` prints).
     pub skill: String,
     /// Catalog root.
     #[arg(default_value = ".")]

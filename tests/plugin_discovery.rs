@@ -159,6 +159,23 @@ fn a_repository_that_is_one_plugin_is_a_unit() {
     let doc = json(&["check", "--no-route"], root);
     assert_eq!(doc["summary"]["errors"], 0, "{:?}", findings(&doc));
     assert_eq!(doc["summary"]["warnings"], 0, "{:?}", findings(&doc));
+    // every command takes the name the listing prints
+    let out = skillsift()
+        .args(["cases", "my-plugin:alpha"])
+        .arg(root)
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("alpha"),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
 }
 
 #[test]

@@ -570,6 +570,13 @@ impl Catalog {
         if let (Some((i, _)), None) = (by_folder.next(), by_folder.next()) {
             return Ok(i);
         }
+        // the name Claude Code lists a plugin's skill under
+        if name.contains(':')
+            && let Some(i) = (0..self.skills.len())
+                .find(|&i| self.plugin_name(&self.skills[i]).as_deref() == Some(name))
+        {
+            return Ok(i);
+        }
         let mut names: Vec<&str> = self.skills.iter().map(cases::skill_key).collect();
         names.sort();
         let shown: Vec<&str> = names.iter().take(12).copied().collect();
@@ -617,6 +624,27 @@ impl Catalog {
         (0..self.units.len())
             .filter(|&u| self.units[u].holds(dir))
             .max_by_key(|&u| self.units[u].dir.len())
+    }
+
+    /// The name Claude Code lists a plugin's skill under
+    /// (`<prefix>:<folder>`, or `<prefix>:<frontmatter name>` for a folder
+    /// the manifest names); `None` for a skill of no plugin.
+    pub fn plugin_name(&self, skill: &Skill) -> Option<String> {
+        let u = self
+            .unit_of_skill(skill)
+            .filter(|u| u.kind == units::UnitKind::Plugin)?;
+        let part = match u.place(&skill.rel_dir) {
+            units::Placement::Folder(f) => f,
+            units::Placement::Named => units::plugin_safe(
+                skill
+                    .name()
+                    .map(str::trim)
+                    .filter(|n| !n.is_empty())
+                    .unwrap_or(&skill.folder),
+            ),
+            units::Placement::Hidden(_) => units::plugin_safe(&skill.folder),
+        };
+        Some(format!("{}:{part}", u.name))
     }
 
     /// The unit that holds `skill` (the innermost).

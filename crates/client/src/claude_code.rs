@@ -937,31 +937,11 @@ impl ClaudeCode {
 /// Code names an installed plugin's skills. A pack's skills are copied
 /// into the project's skills folder, so they keep their folder's name.
 pub fn listed_name(catalog: &Catalog, skill: &Skill, kind: Kind) -> String {
-    match catalog.unit_of_skill(skill) {
-        Some(u) if kind == Kind::Skill && u.kind == crate::catalog::units::UnitKind::Plugin => {
-            match u.place(&skill.rel_dir) {
-                Placement::Folder(f) => format!("{}:{f}", u.name),
-                // a folder the manifest names, holding the SKILL.md: its
-                // frontmatter name
-                Placement::Named => format!(
-                    "{}:{}",
-                    u.name,
-                    crate::catalog::units::plugin_safe(
-                        skill
-                            .name()
-                            .map(str::trim)
-                            .filter(|n| !n.is_empty())
-                            .unwrap_or(&skill.folder)
-                    )
-                ),
-                Placement::Hidden(_) => format!(
-                    "{}:{}",
-                    u.name,
-                    crate::catalog::units::plugin_safe(&skill.folder)
-                ),
-            }
-        }
-        _ => skill.folder.clone(),
+    match kind {
+        Kind::Skill => catalog
+            .plugin_name(skill)
+            .unwrap_or_else(|| skill.folder.clone()),
+        Kind::Command => skill.folder.clone(),
     }
 }
 
