@@ -67,17 +67,58 @@ fn one_skill_folder_reads_its_own_case_sources() {
             .len(),
         1
     );
-    let alone = check_json(&skill, &[]);
+    // inside its catalog: checked against it, its prompts ranked among
+    // its siblings, only its own findings shown, and the summary says so
+    let within = check_json(&skill, &[]);
+    let f = within.one(
+        "SG407",
+        "skills/b2c-cli/skills/b2c-sites/evals/trigger-evals.json",
+    );
+    assert!(f.message.contains("0 behavioral evals"), "{}", f.message);
+    assert!(
+        within
+            .findings
+            .iter()
+            .all(|f| f.file.starts_with("skills/b2c-cli/skills/b2c-sites/")),
+        "{:#?}",
+        within.findings
+    );
+    let out = skillsift().arg("check").arg(&skill).output().unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("checked skills/b2c-cli/skills/b2c-sites/ as part of the catalog at "),
+        "{text}"
+    );
+    assert!(text.contains("1 skill checked"), "{text}");
+    assert!(text.contains("trigger checks: "), "{text}");
+    // copied out of any catalog: its own case sources, not ranked
+    let t = tempfile::tempdir().unwrap();
+    let alone_dir = t.path().join("b2c-sites");
+    copy_dir(&skill, &alone_dir);
+    let alone = check_json(&alone_dir, &[]);
     let f = alone.one("SG407", "evals/trigger-evals.json");
     assert!(f.message.contains("0 behavioral evals"), "{}", f.message);
     // and routing does not rank its prompts against nothing
-    let out = skillsift().arg("check").arg(&skill).output().unwrap();
+    let out = skillsift().arg("check").arg(&alone_dir).output().unwrap();
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(!text.contains("SG503"), "{text}");
     assert!(
         text.contains("trigger prompts: 10 read, not ranked: a skill checked alone"),
         "{text}"
     );
+}
+
+fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let p = e.path();
+        if p.is_dir() {
+            copy_dir(&p, &to.join(e.file_name()));
+        } else {
+            std::fs::copy(&p, to.join(e.file_name())).unwrap();
+        }
+    }
 }
 
 #[test]

@@ -135,8 +135,16 @@ fn dead_skill_references_are_reported_once_each() {
 }
 
 #[test]
-fn references_are_not_checked_for_a_single_skill() {
+fn a_single_skill_is_checked_against_its_catalog_or_alone() {
+    // inside its catalog: its references are checked against the siblings
     let r = check_json(&fixture("dead-reference").join("skills/refers"), &[]);
+    assert!(!r.of("SG206").is_empty(), "{:#?}", r.findings);
+    // out of any catalog there are no siblings to check them against
+    let t = tempfile::tempdir().unwrap();
+    let src = fixture("dead-reference").join("skills/refers/SKILL.md");
+    std::fs::create_dir_all(t.path().join("refers")).unwrap();
+    std::fs::copy(&src, t.path().join("refers/SKILL.md")).unwrap();
+    let r = check_json(&t.path().join("refers"), &[]);
     assert!(r.of("SG206").is_empty(), "{:#?}", r.findings);
 }
 

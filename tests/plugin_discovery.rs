@@ -294,3 +294,58 @@ fn catalog_globs_have_gitignore_semantics() {
     let doc = json(&["check", "--no-route"], root);
     assert_eq!(doc["summary"]["skills_checked"], 1, "{doc:#}");
 }
+
+/// `check <skill folder>` inside a catalog checks the skill against the
+/// catalog: a negative owned by a sibling is no SG415, the prompts are
+/// ranked among the siblings, only the skill's findings are shown, and
+/// one line names the catalog.
+#[test]
+fn one_skill_is_checked_against_the_catalog_that_holds_it() {
+    let t = tempfile::tempdir().unwrap();
+    let root = t.path();
+    write(
+        root,
+        "skills/systematic-debugging/SKILL.md",
+        "---\nname: systematic-debugging\ndescription: Finds the root cause of a failing test or crash. Use when a test fails or the program crashes.\n---\n\n# Debugging\n",
+    );
+    write(
+        root,
+        "skills/systematic-debugging/evals/trigger-queries.json",
+        r#"[
+  {"query": "my test fails with a crash, find the root cause", "should_trigger": true},
+  {"query": "let us brainstorm ideas for the new feature", "should_trigger": false, "owner": "brainstorming"}
+]"#,
+    );
+    write(
+        root,
+        "skills/brainstorming/SKILL.md",
+        "---\nname: brainstorming\ndescription: Generates ideas for a new feature. Use when the user wants to brainstorm ideas.\n---\n\n# Brainstorming\n",
+    );
+    // the catalog's configuration applies to the one skill
+    write(
+        root,
+        "skillsift.toml",
+        "[cases]\nmin-positive = 1\nmin-negative = 1\nmin-evals = 0\n",
+    );
+    // a sibling with an error of its own, not shown for the one skill
+    write(
+        root,
+        "skills/broken/SKILL.md",
+        "---\nname: Broken_Name\n---\n",
+    );
+    let out = skillsift()
+        .current_dir(root)
+        .args(["check", "skills/systematic-debugging"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(!text.contains("SG415"), "{text}");
+    assert!(!text.contains("Broken_Name"), "{text}");
+    assert!(text.contains("1 skill checked: 0 errors"), "{text}");
+    assert!(text.contains("trigger checks: 2/2 passed"), "{text}");
+    assert!(
+        text.contains("checked skills/systematic-debugging/ as part of the catalog at . (3 skills): its trigger prompts were ranked among them; the other skills' findings are not shown"),
+        "{text}"
+    );
+}

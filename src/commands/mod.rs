@@ -156,15 +156,32 @@ fn check(args: &CheckArgs, out: &mut dyn Write) -> Result<Exit, Fatal> {
             out,
         );
     }
-    let (catalog, mut diagnostics) = tier1(&args.root, &config)?;
+    let (catalog, mut diagnostics, focus) = match in_catalog(args)? {
+        Some(f) => f,
+        None => {
+            let (catalog, diagnostics) = tier1(&args.root, &config)?;
+            (catalog, diagnostics, None)
+        }
+    };
+    let config = match &focus {
+        Some(f) => f.config.clone(),
+        None => config,
+    };
     if let Some(fatal) = catalog::empty::nothing_found(&catalog, &config) {
         return Err(fatal);
     }
     let mut summary = Summary {
-        skills_checked: catalog.skills.len(),
+        skills_checked: if focus.is_some() {
+            1
+        } else {
+            catalog.skills.len()
+        },
         roots: catalog.roots.clone(),
         ..Summary::default()
     };
+    if let Some(f) = &focus {
+        summary.notes.push(f.note.clone());
+    }
     let mut gate_failed = false;
     let mut prompts = Vec::new();
     let mut routed_files = Vec::new();
@@ -180,8 +197,14 @@ fn check(args: &CheckArgs, out: &mut dyn Write) -> Result<Exit, Fatal> {
             },
         )?;
         diagnostics.extend(routed.diagnostics);
+        if let Some(f) = &focus {
+            diagnostics.retain(|d| f.concerns(&d.file));
+        }
         gate_failed |= routed.gate_failed;
         summary.route = routed.summary;
+        if let (Some(f), Some(r)) = (&focus, summary.route.as_mut()) {
+            r.unroutable.retain(|file| f.concerns(file));
+        }
         if args.format == Format::Junit {
             routed_files = routed
                 .router
@@ -230,6 +253,114 @@ fn check(args: &CheckArgs, out: &mut dyn Write) -> Result<Exit, Fatal> {
     } else {
         Exit::Ok
     })
+}
+
+/// The catalog loaded for a focused check, its findings, and the focus.
+type Focused = (Catalog, Vec<Diagnostic>, Option<Focus>);
+
+/// A skill folder checked as part of the catalog that holds it.
+struct Focus {
+    /// The skill folder, relative to the catalog root.
+    rel_dir: String,
+    /// The files its trigger prompts and evals come from.
+    case_files: Vec<String>,
+    /// The catalog's configuration.
+    config: Config,
+    /// What the summary says of it.
+    note: String,
+}
+
+impl Focus {
+    /// Whether a finding in `file` (catalog-relative) is the skill's.
+    fn concerns(&self, file: &str) -> bool {
+        file.strip_prefix(self.rel_dir.as_str())
+            .is_some_and(|rest| rest.starts_with('/'))
+            || self.case_files.iter().any(|f| f == file)
+    }
+}
+
+/// `check <skill folder>` inside a catalog: the catalog that holds it
+/// ([`catalog::enclosing_catalog`]) loaded and checked whole, its trigger
+/// prompts ranked among every sibling, and only the skill's own findings
+/// kept. `None` when the folder is no skill, has no catalog above it, or
+/// that catalog's walk does not find it (an excluded or unlisted folder
+/// is then checked alone, as before).
+fn in_catalog(args: &CheckArgs) -> Result<Option<Focused>, Fatal> {
+    if !args.root.is_dir() || !args.root.join("SKILL.md").is_file() {
+        return Ok(None);
+    }
+    let skill_abs = args.root.canonicalize().ok();
+    for abs in catalog::enclosing_catalogs(&args.root) {
+        if let Some(found) = check_in(args, &abs, skill_abs.as_deref())? {
+            return Ok(Some(found));
+        }
+    }
+    Ok(None)
+}
+
+/// [`in_catalog`] for the catalog at `abs`: `None` when its walk does not
+/// find the skill at `skill_abs`.
+fn check_in(
+    args: &CheckArgs,
+    abs: &Path,
+    skill_abs: Option<&Path>,
+) -> Result<Option<Focused>, Fatal> {
+    // the catalog as the user would name it: relative to the working
+    // folder when it lies below it
+    let shown = std::env::current_dir()
+        .ok()
+        .and_then(|c| c.canonicalize().ok())
+        .and_then(|c| {
+            abs.strip_prefix(c).ok().map(|r| {
+                if r.as_os_str().is_empty() {
+                    std::path::PathBuf::from(".")
+                } else {
+                    r.to_path_buf()
+                }
+            })
+        })
+        .unwrap_or_else(|| abs.to_path_buf());
+    let config = load_config(&shown, args.config.as_deref())?;
+    let (mut catalog, mut diagnostics) = tier1(&shown, &config)?;
+    let Some(i) = catalog
+        .skills
+        .iter()
+        .position(|s| s.dir.canonicalize().ok().as_deref() == skill_abs)
+    else {
+        return Ok(None);
+    };
+    let rel_dir = catalog.skills[i].rel_dir.clone();
+    // only its own prompts are ranked; every sibling competes
+    catalog.suites.retain(|s| s.skill == Some(i));
+    catalog.suite_by_skill = catalog::cases::suite_index(&catalog.suites, catalog.skills.len());
+    let case_files: Vec<String> = catalog
+        .suites
+        .iter()
+        .flat_map(|s| s.files.iter().cloned())
+        .collect();
+    let prompts: usize = catalog
+        .suites
+        .iter()
+        .map(|s| s.positive.len() + s.negative.len())
+        .sum();
+    let n = catalog.skills.len();
+    let focus = Focus {
+        note: format!(
+            "checked {rel_dir}/ as part of the catalog at {} ({n} skill{}){}; the other skills' findings are not shown",
+            shown.display(),
+            if n == 1 { "" } else { "s" },
+            if prompts > 0 && !args.no_route {
+                ": its trigger prompts were ranked among them"
+            } else {
+                ""
+            }
+        ),
+        rel_dir,
+        case_files,
+        config,
+    };
+    diagnostics.retain(|d| focus.concerns(&d.file));
+    Ok(Some((catalog, diagnostics, Some(focus))))
 }
 
 /// The findings half of `--save-baseline` and `--baseline` (the routing

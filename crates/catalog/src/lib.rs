@@ -153,6 +153,51 @@ pub fn outer_skill<'a>(
     }
 }
 
+/// The catalogs a skill folder may belong to, for `check <skill
+/// folder>`, most likely first: the nearest folder above `skill_dir` with
+/// a `skillsift.toml`, or with a `.git` when the skill lies in a skills
+/// folder below it (a `skills` or `skill` folder on the way: `skills/x`,
+/// `.claude/skills/x`, `plugins/p/skills/x`); then, below that folder,
+/// each folder with a `skills/` folder that holds the skill so, the
+/// outermost first (a marketplace before one of its plugins). Never the
+/// home folder or above it, at most 32 levels up. Absolute, with symlinks
+/// resolved. The caller takes the first whose walk finds the skill.
+pub fn enclosing_catalogs(skill_dir: &Path) -> Vec<PathBuf> {
+    let Ok(dir) = skill_dir.canonicalize() else {
+        return Vec::new();
+    };
+    let home = std::env::var_os("HOME")
+        .map(PathBuf::from)
+        .and_then(|h| h.canonicalize().ok());
+    let mut on_the_way = false;
+    let mut layouts = Vec::new();
+    let mut boundary = None;
+    let mut below = dir.file_name().map(|n| n.to_os_string());
+    for (n, a) in dir.ancestors().skip(1).enumerate() {
+        if n >= 32 || home.as_deref().is_some_and(|h| h.starts_with(a)) {
+            break;
+        }
+        if n > 0 {
+            on_the_way |= below
+                .as_deref()
+                .is_some_and(|b| b == "skills" || b == "skill");
+        }
+        let git = a.join(".git").exists();
+        if a.join("skillsift.toml").is_file() || git {
+            if a.join("skillsift.toml").is_file() || on_the_way {
+                boundary = Some(a.to_path_buf());
+            }
+            break;
+        }
+        if on_the_way && a.join("skills").is_dir() {
+            layouts.push(a.to_path_buf());
+        }
+        below = a.file_name().map(|n| n.to_os_string());
+    }
+    layouts.reverse();
+    boundary.into_iter().chain(layouts).take(3).collect()
+}
+
 /// Where `skillsift.toml` for `root` lives (the catalog root, or for a single
 /// skill, none).
 pub fn config_path(root: &Path) -> Option<PathBuf> {
