@@ -15,6 +15,14 @@
 //!   command named like a skill, `: ` in a description, broken YAML,
 //!   `when_to_use`, `argument-hint`, `paths:`, the 1,536-unit cut, and the
 //!   order (skills by name, then commands by name).
+//! - `tests/fixtures/client/claude-code-plugins/`: plugins loaded with
+//!   `--plugin-dir` (a manifest with its hooks never copied): a plugin
+//!   named differently from its folder (`plugins/tools` is `toolkit`, and
+//!   `plugins/aaa` is `zeta`, listed first, in the order loaded), one with
+//!   no manifest (its folder's name), a manifest `skills` key (a folder
+//!   holding a SKILL.md, named by its frontmatter; a folder read one level
+//!   deep; a folder it does not name, not listed), and a SKILL.md nested
+//!   in another skill, in a plugin and in the project (not listed).
 //! - `../shared/corpora/wild-sample/`: 1,000 real SKILL.md files, with a
 //!   budget large enough that every entry shows its text.
 //!
@@ -103,6 +111,53 @@ fn the_tricky_skills_are_listed_exactly_as_the_real_cli_lists_them() {
     assert_eq!(entry("disabled")["listed"], false);
     assert_eq!(entry("too-deep")["reason"]["kind"], "too-deep");
     assert_eq!(entry("Upper Case")["listed"], true);
+}
+
+#[test]
+#[cfg_attr(
+    skillsift_missing_claude,
+    ignore = "needs `claude` (Claude Code) on PATH or at SKILLSIFT_CLAUDE; bash .ci/run installs the pinned version"
+)]
+fn plugins_and_nested_skills_are_listed_exactly_as_the_real_cli_lists_them() {
+    let Some(claude) = real_client::cli("claude") else {
+        return;
+    };
+    let root =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/client/claude-code-plugins");
+    let doc = verify(&root, &claude, &[]);
+    assert_eq!(doc["verify"]["skills"], 10);
+    assert_eq!(doc["verify"]["captured_order"], Value::Null, "{doc:#}");
+    let listed: Vec<&str> = doc["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["listed"] == true)
+        .map(|e| e["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        listed,
+        [
+            "outer",
+            "zeta:z1",
+            "bare:b1",
+            "kit:top",
+            "kit:solo-skill",
+            "kit:m1",
+            "toolkit:lint-fix"
+        ]
+    );
+    let reason = |name: &str| {
+        doc["entries"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|e| e["name"] == name)
+            .unwrap_or_else(|| panic!("{name}"))["reason"]["kind"]
+            .clone()
+    };
+    assert_eq!(reason("inner"), "inside-skill");
+    assert_eq!(reason("toolkit:nested"), "inside-skill");
+    assert_eq!(reason("kit:s"), "in-plugin");
 }
 
 #[test]

@@ -145,7 +145,20 @@ pub fn default_roots(base: &Path, boundary: &Path, units: &[crate::units::Unit])
         .iter()
         .filter(|u| u.kind == crate::units::UnitKind::Plugin)
     {
-        for rel in std::iter::once(&unit.skills_dir).chain(&unit.extra) {
+        // a plugin with a manifest is walked whole: the folders it names
+        // and the SKILL.md files it does not list (said, never routed)
+        let whole = unit.manifest.is_some() && !unit.dir.is_empty();
+        if whole {
+            candidates.retain(|c| !(c.starts_with(&format!("{}/", unit.dir))));
+        }
+        let folders: Vec<&String> = if whole {
+            vec![&unit.dir]
+        } else {
+            std::iter::once(&unit.skills_dir)
+                .chain(&unit.extra)
+                .collect()
+        };
+        for rel in folders {
             let held = rel.is_empty()
                 || out
                     .roots

@@ -179,6 +179,7 @@ fn listing_of(
     home: &Path,
     ws: &Path,
     budget: Option<usize>,
+    plugins: &[PathBuf],
 ) -> Result<String, Fatal> {
     let server = Server::start(|r| {
         anthropic::housekeeping(r)
@@ -201,16 +202,15 @@ fn listing_of(
     if let Some(b) = budget {
         env.push(("SLASH_COMMAND_TOOL_CHAR_BUDGET".to_string(), b.to_string()));
     }
-    let args: Vec<String> = [
-        "-p",
-        "--output-format",
-        "json",
-        "--no-session-persistence",
-        "hello",
-    ]
-    .iter()
-    .map(|s| s.to_string())
-    .collect();
+    let mut args: Vec<String> = ["-p", "--output-format", "json", "--no-session-persistence"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    for p in plugins {
+        args.push("--plugin-dir".into());
+        args.push(p.display().to_string());
+    }
+    args.push("hello".into());
     run(claude, &args, ws, env)?;
     let first = server
         .requests()
@@ -231,8 +231,17 @@ fn listing_of(
 /// Install the catalog's SKILL.md files below `skills` as the CLI would
 /// find them: `<skills>/<path below the catalog's skills root>/`.
 fn install(catalog: &Catalog, skills: &Path) -> Result<(), Fatal> {
+    install_where(catalog, skills, |_| true)
+}
+
+/// [`install`] for the skills `keep` accepts.
+fn install_where(
+    catalog: &Catalog,
+    skills: &Path,
+    keep: impl Fn(&crate::catalog::Skill) -> bool,
+) -> Result<(), Fatal> {
     let io = |e: std::io::Error| unavailable(format!("cannot set up the capture workspace: {e}"));
-    for s in &catalog.skills {
+    for s in catalog.skills.iter().filter(|s| keep(s)) {
         let rel = super::installed_rel(catalog, s);
         let dir = skills.join(&rel);
         if dir.join("SKILL.md").exists() {
@@ -245,6 +254,75 @@ fn install(catalog: &Catalog, skills: &Path) -> Result<(), Fatal> {
         }
     }
     Ok(())
+}
+
+/// Whether Claude Code installs `skill` as part of a plugin.
+fn in_plugin(catalog: &Catalog, skill: &crate::catalog::Skill) -> bool {
+    catalog
+        .unit_of_skill(skill)
+        .is_some_and(|u| u.kind == crate::catalog::units::UnitKind::Plugin)
+}
+
+/// Install each plugin of the catalog below `root` as Claude Code loads
+/// one with `--plugin-dir`: its SKILL.md files at their paths in the
+/// plugin, and a manifest holding only its `name` and `skills` folders
+/// (never its hooks, MCP servers or commands: nothing of a catalog runs
+/// during a capture). A plugin without a manifest keeps its folder's name,
+/// which is then its prefix. Returns the plugin folders.
+fn install_plugins(catalog: &Catalog, root: &Path) -> Result<Vec<PathBuf>, Fatal> {
+    let io = |e: std::io::Error| unavailable(format!("cannot set up the capture workspace: {e}"));
+    let mut dirs = Vec::new();
+    for (k, u) in catalog.units.iter().enumerate() {
+        if u.kind != crate::catalog::units::UnitKind::Plugin {
+            continue;
+        }
+        let skills: Vec<&crate::catalog::Skill> = (0..catalog.skills.len())
+            .filter(|&i| catalog.unit_of(i) == Some(k))
+            .map(|i| &catalog.skills[i])
+            .collect();
+        if skills.is_empty() {
+            continue;
+        }
+        let folder = match u.dir.rsplit('/').next() {
+            Some(f) if !f.is_empty() && u.manifest.is_none() => f.to_string(),
+            _ => "plugin".to_string(),
+        };
+        let dir = root.join(k.to_string()).join(folder);
+        let below = |rel: &str| -> String {
+            let rel = if rel == "." { "" } else { rel };
+            if u.dir.is_empty() {
+                rel.to_string()
+            } else {
+                rel.strip_prefix(u.dir.as_str())
+                    .unwrap_or(rel)
+                    .trim_start_matches('/')
+                    .to_string()
+            }
+        };
+        std::fs::create_dir_all(&dir).map_err(io)?;
+        if u.manifest.is_some() {
+            let extra: Vec<String> = u.extra.iter().map(|e| format!("./{}", below(e))).collect();
+            let mut manifest = serde_json::json!({ "name": u.name });
+            if !extra.is_empty() {
+                manifest["skills"] = serde_json::json!(extra);
+            }
+            std::fs::create_dir_all(dir.join(".claude-plugin")).map_err(io)?;
+            std::fs::write(dir.join(".claude-plugin/plugin.json"), manifest.to_string())
+                .map_err(io)?;
+        }
+        if u.has_skills_dir {
+            std::fs::create_dir_all(dir.join("skills")).map_err(io)?;
+        }
+        for s in skills {
+            let to = dir.join(below(&s.rel_dir));
+            std::fs::create_dir_all(&to).map_err(io)?;
+            if let Some(src) = &s.source {
+                std::fs::write(to.join("SKILL.md"), src.text.as_bytes()).map_err(io)?;
+            }
+        }
+        dirs.push(dir);
+    }
+    Ok(dirs)
 }
 
 /// Capture `client`'s listing of `catalog` with the CLI `[behave]` names.
@@ -584,7 +662,10 @@ pub fn claude_code(
     let io = |e: std::io::Error| unavailable(format!("cannot set up the capture workspace: {e}"));
     std::fs::create_dir_all(ws.join(".claude/skills")).map_err(io)?;
     std::fs::create_dir_all(&empty).map_err(io)?;
-    install(catalog, &ws.join(".claude/skills"))?;
+    install_where(catalog, &ws.join(".claude/skills"), |s| {
+        !in_plugin(catalog, s)
+    })?;
+    let plugins = install_plugins(catalog, &tmp.path().join("plugins"))?;
     // the project's Markdown commands, listed after its skills
     for c in &catalog.claude_commands {
         let to = ws.join(&c.file);
@@ -593,9 +674,9 @@ pub fn claude_code(
             std::fs::write(&to, src.text.as_bytes()).map_err(io)?;
         }
     }
-    let full = listing_of(&claude, &home, &empty, None)?;
-    let fixed = listing_of(&claude, &home, &empty, Some(1))?;
-    let listing = listing_of(&claude, &home, &ws, budget)?;
+    let full = listing_of(&claude, &home, &empty, None, &[])?;
+    let fixed = listing_of(&claude, &home, &empty, Some(1), &[])?;
+    let listing = listing_of(&claude, &home, &ws, budget, &plugins)?;
     let none = HashSet::new();
     let fixed: HashSet<String> = parse(&fixed, &none, None)
         .into_iter()
@@ -610,9 +691,17 @@ pub fn claude_code(
             text,
         })
         .collect();
-    let names: HashSet<&str> = (catalog.skills.iter())
-        .chain(&catalog.claude_commands)
-        .map(|s| s.folder.as_str())
+    // the names entries start with: a plugin's skills by their listed
+    // name (`<prefix>:<folder>`)
+    let listed: Vec<String> = catalog
+        .skills
+        .iter()
+        .map(|s| super::claude_code::listed_name(catalog, s, super::claude_code::Kind::Skill))
+        .collect();
+    let names: HashSet<&str> = listed
+        .iter()
+        .map(String::as_str)
+        .chain(catalog.claude_commands.iter().map(|s| s.folder.as_str()))
         .collect();
     let bnames: HashSet<&str> = builtins.iter().map(|b| b.name.as_str()).collect();
     let entries = parse(&listing, &names, Some(&bnames))

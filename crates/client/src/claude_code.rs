@@ -724,7 +724,23 @@ impl Client for ClaudeCode {
             collate(&mut order);
             order.into_iter().map(move |(_, i)| (command, i))
         };
-        let order: Vec<(bool, usize)> = sorted(&entries, false)
+        // a plugin's skills follow the project's (measured on 2.1.197:
+        // plugins in the order loaded, each its `skills/` folder by name,
+        // then the folders its manifest names, in the manifest's order)
+        let rank_of = |i: usize| plugin_rank(catalog, &catalog.skills[entries[i].skill]);
+        let skills_sorted: Vec<(bool, usize)> = sorted(&entries, false).collect();
+        let project: Vec<(bool, usize)> = (skills_sorted.iter())
+            .filter(|k| rank_of(k.1).is_none())
+            .copied()
+            .collect();
+        let mut plugin: Vec<(bool, usize)> = (skills_sorted.iter())
+            .filter(|k| rank_of(k.1).is_some())
+            .copied()
+            .collect();
+        plugin.sort_by_key(|k| rank_of(k.1));
+        let order: Vec<(bool, usize)> = project
+            .into_iter()
+            .chain(plugin)
             .chain(sorted(&commands, true))
             .collect();
         let at = |&(command, i): &(bool, usize)| {
@@ -943,6 +959,31 @@ pub fn listed_name(catalog: &Catalog, skill: &Skill, kind: Kind) -> String {
             .unwrap_or_else(|| skill.folder.clone()),
         Kind::Command => skill.folder.clone(),
     }
+}
+
+/// Where a plugin's skill comes in Claude Code's listing, after the
+/// project's skills: (plugin, 0 for its `skills/` folder or 1 + the
+/// position of the manifest folder holding it). Stable-sorted after the
+/// listing's name order, so a folder's skills keep that order. `None`
+/// for a skill of no plugin.
+fn plugin_rank(catalog: &Catalog, skill: &Skill) -> Option<(usize, usize)> {
+    let units = &catalog.units;
+    let k = (0..units.len())
+        .filter(|&u| units[u].holds(&skill.rel_dir))
+        .max_by_key(|&u| units[u].dir.len())?;
+    let u = &units[k];
+    if u.kind != crate::catalog::units::UnitKind::Plugin {
+        return None;
+    }
+    let rel = skill.rel_dir.as_str();
+    let folder = rel.rsplit_once('/').map(|(p, _)| p).unwrap_or("");
+    let at = u
+        .extra
+        .iter()
+        .position(|e| e == rel || e == folder)
+        .map(|p| p + 1)
+        .unwrap_or(0);
+    Some((k, at))
 }
 
 /// For each skill of `catalog` (by index), the skill folder holding it
