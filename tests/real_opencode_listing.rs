@@ -59,3 +59,26 @@ fn a_thousand_real_skills_are_listed_exactly_as_the_real_cli_lists_them() {
         "{ambiguous} names shared"
     );
 }
+
+/// A SKILL.md nested inside another skill's folder (the project's and a
+/// plugin's, installed as the catalog's skills): what Claude Code never
+/// lists, as this CLI lists it.
+#[test]
+#[cfg_attr(
+    skillsift_missing_opencode,
+    ignore = "needs `opencode` on PATH or at SKILLSIFT_OPENCODE; bash .ci/run installs the pinned version"
+)]
+fn a_skill_nested_in_another_is_listed_exactly_as_the_real_cli_lists_it() {
+    let Some(cli) = real_client::cli("opencode") else {
+        return;
+    };
+    let root =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/client/claude-code-plugins");
+    let doc = real_client::verify("opencode", &root, &cli, &[]);
+    assert_eq!(doc["verify"]["skills"], 10);
+    let inner = real_client::entry(&doc, "inner");
+    assert_eq!(
+        inner["listed"], true,
+        "it finds a SKILL.md nested in another skill"
+    );
+}
