@@ -349,3 +349,34 @@ fn one_skill_is_checked_against_the_catalog_that_holds_it() {
         "{text}"
     );
 }
+
+/// A manifest is untrusted: one linked from outside the catalog is not
+/// read (SG022 says where it leads), and its name is not used.
+#[cfg(unix)]
+#[test]
+fn a_manifest_linked_from_outside_the_catalog_is_not_read() {
+    let t = tempfile::tempdir().unwrap();
+    let outside = t.path().join("outside.json");
+    std::fs::write(&outside, r#"{"name":"leaked"}"#).unwrap();
+    let root = t.path().join("catalog");
+    skill(&root, "plugin/skills/alpha");
+    std::fs::create_dir_all(root.join("plugin/.claude-plugin")).unwrap();
+    std::os::unix::fs::symlink(&outside, root.join("plugin/.claude-plugin/plugin.json")).unwrap();
+    std::fs::create_dir_all(root.join(".claude-plugin")).unwrap();
+    std::os::unix::fs::symlink(&outside, root.join(".claude-plugin/marketplace.json")).unwrap();
+    let names: Vec<String> = listing(&root).into_iter().map(|e| e.0).collect();
+    assert_eq!(names, ["plugin:alpha"]);
+    let doc = json(&["check", "--no-route"], &root);
+    let msgs: Vec<String> = doc["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["rule"] == "SG022")
+        .map(|d| d["message"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(msgs.len(), 2, "{msgs:?}");
+    assert!(
+        msgs.iter().all(|m| m.contains("leads outside the catalog")),
+        "{msgs:?}"
+    );
+}

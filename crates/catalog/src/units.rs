@@ -162,10 +162,20 @@ impl Unit {
             UnitKind::Pack => child_or_below(rel_dir, &self.skills_dir),
             UnitKind::Plugin => {
                 let rel = if rel_dir == "." { "" } else { rel_dir };
-                within(rel, &self.dir)
-                    && !super::discover::CLIENT_ROOTS
-                        .iter()
-                        .any(|r| within(rel, &join(&self.dir, r)) && rel != self.dir)
+                if !within(rel, &self.dir) || rel == self.dir {
+                    return within(rel, &self.dir);
+                }
+                // the part below the plugin's folder
+                let below = if self.dir.is_empty() {
+                    rel
+                } else {
+                    &rel[self.dir.len() + 1..]
+                };
+                !super::discover::CLIENT_ROOTS.iter().any(|r| {
+                    below
+                        .strip_prefix(r)
+                        .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+                })
             }
         }
     }
@@ -268,12 +278,17 @@ pub const LAYOUTS: &[(&str, &str, UnitKind)] = &[
     ("packs", ".apm/skills", UnitKind::Pack),
 ];
 
-/// Read a JSON file of at most [`MANIFEST_LIMIT`] bytes.
-fn read_json(path: &Path, rel: &str) -> Result<serde_json::Value, ManifestProblem> {
+/// Read a JSON file of at most [`MANIFEST_LIMIT`] bytes, never one a
+/// symlink leads to outside the catalog at `base`.
+fn read_json(base: &Path, path: &Path, rel: &str) -> Result<serde_json::Value, ManifestProblem> {
     let problem = |message: String| ManifestProblem {
         file: rel.to_string(),
         message,
     };
+    let boundary = base.canonicalize().unwrap_or_else(|_| base.to_path_buf());
+    if let Some(real) = super::outside_root(&boundary, path) {
+        return Err(problem(super::outside_message(&real)));
+    }
     let meta = std::fs::metadata(path).map_err(|e| problem(format!("cannot read it: {e}")))?;
     if meta.len() > MANIFEST_LIMIT {
         return Err(problem(format!(
@@ -334,7 +349,7 @@ fn plugin(base: &Path, dir: &str, problems: &mut Vec<ManifestProblem>) -> Unit {
     let mut manifest = None;
     if base.join(&manifest_rel).is_file() {
         manifest = Some(manifest_rel.clone());
-        match read_json(&base.join(&manifest_rel), &manifest_rel) {
+        match read_json(base, &base.join(&manifest_rel), &manifest_rel) {
             Ok(v) => {
                 if let Some(n) = v.get("name").and_then(|n| n.as_str())
                     && !n.trim().is_empty()
@@ -458,7 +473,7 @@ pub fn find(base: &Path, walked: &[String]) -> (Vec<Unit>, Vec<ManifestProblem>)
         plugin_dirs.push(String::new());
     }
     if base.join(MARKETPLACE).is_file() {
-        match read_json(&base.join(MARKETPLACE), MARKETPLACE) {
+        match read_json(base, &base.join(MARKETPLACE), MARKETPLACE) {
             Ok(v) => {
                 for entry in v
                     .get("plugins")
