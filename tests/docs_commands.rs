@@ -385,6 +385,7 @@ const OTHER_TOOLS_FLAGS: &[&str] = &[
     "--model",
     "--nocapture",
     "--omit",
+    "--plugin-dir",
     "--prepare",
     "--output",
     "--skip-trust",
