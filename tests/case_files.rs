@@ -155,7 +155,20 @@ fn a_case_file_for_a_skill_that_does_not_exist_is_an_error() {
 
 #[test]
 fn every_skill_needs_a_case_file_when_evals_cases_exists() {
+    // a notice by default: adopting case files one skill at a time is no
+    // failure for the others
     let (code, diags) = check("missing-case-file");
+    assert_eq!(code, 0);
+    let d = at_line(&diags, "SG406", 2);
+    assert_eq!(d["severity"], "notice");
+    // the catalog can require them
+    let dir = copy_fixture("missing-case-file");
+    std::fs::write(
+        dir.path().join("skillsift.toml"),
+        "[lint.rules]\nSG406 = \"error\"\n",
+    )
+    .unwrap();
+    let (code, diags) = check_root(dir.path());
     assert_eq!(code, 1);
     let d = at_line(&diags, "SG406", 2);
     assert_eq!(d["file"], "skills/beta/SKILL.md");
@@ -181,8 +194,22 @@ fn a_catalog_without_evals_cases_needs_no_case_files() {
 fn too_few_cases_fail_the_minimums() {
     let (code, diags) = check("minimums");
     assert_eq!(code, 1);
-    // one finding for the file, naming every list short of its minimum,
-    // at the first of them
+    // behavioral evals are not required by default
+    let d = at_line(&diags, "SG407", 4);
+    assert_eq!(
+        d["message"],
+        "too few cases: 2 positive trigger prompts (minimum 3); 0 negative trigger prompts, no `trigger.negative` (minimum 2)"
+    );
+    // a catalog that requires them: one finding for the file, naming
+    // every list short of its minimum, at the first of them
+    let dir = copy_fixture("minimums");
+    std::fs::write(
+        dir.path().join("skillsift.toml"),
+        "[cases]\nmin-evals = 1\n",
+    )
+    .unwrap();
+    let (code, diags) = check_root(dir.path());
+    assert_eq!(code, 1);
     let d = at_line(&diags, "SG407", 4);
     assert_eq!(
         d["message"],

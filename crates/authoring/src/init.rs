@@ -295,7 +295,7 @@ fn left_to_write(config: &Config, format: Format, positive: usize, negative: usi
     };
     more(
         0,
-        c.min_evals,
+        c.min_evals(),
         "behavioral eval",
         "behavioral evals",
         false,

@@ -283,8 +283,11 @@ pub struct CasesConfig {
     pub min_positive: usize,
     /// Fewest negative trigger prompts a skill's cases may hold (SG407).
     pub min_negative: usize,
-    /// Fewest behavioral evals a skill's cases may hold (SG407).
-    pub min_evals: usize,
+    /// Fewest behavioral evals a skill's cases may hold (SG407). Unset:
+    /// none. Behavioral evals are Tier 3's (`--behavioral`, which runs
+    /// what there is); a catalog that requires them on every pull request
+    /// sets this.
+    pub min_evals: Option<usize>,
     /// Globs, relative to each skill folder, of more files to read as
     /// trigger sets (`[{"query", "should_trigger"}]`), e.g.
     /// `["tests/triggers.json"]`. A file matching one is a trigger set even
@@ -354,12 +357,19 @@ pub struct DeclaredSource {
     pub split: Option<String>,
 }
 
+impl CasesConfig {
+    /// The fewest behavioral evals required: `min-evals`, else none.
+    pub fn min_evals(&self) -> usize {
+        self.min_evals.unwrap_or(0)
+    }
+}
+
 impl Default for CasesConfig {
     fn default() -> Self {
         CasesConfig {
             min_positive: 3,
             min_negative: 2,
-            min_evals: 1,
+            min_evals: None,
             trigger_sets: Vec::new(),
             ignore: Vec::new(),
             sources: Vec::new(),

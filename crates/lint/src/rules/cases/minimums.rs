@@ -10,8 +10,10 @@ use crate::rule;
 rule! {
     /// ## What it does
     /// Requires each case file to hold at least `[cases] min-positive`
-    /// positive prompts (default 3), `min-negative` negative prompts
-    /// (default 2) and `min-evals` behavioral evals (default 1). A skill
+    /// positive prompts (default 3) and `min-negative` negative prompts
+    /// (default 2), and, when the catalog sets `min-evals`, that many
+    /// behavioral evals (unset by default: evals are Tier 3's, and a
+    /// catalog adopting trigger tests is not failed for having none). A skill
     /// whose cases are (also) in its own folder is held to the same
     /// minimums over all its files together; drafts (SG423) do not count,
     /// and a skill with drafts is SG423's to report: it says what is left
@@ -88,7 +90,7 @@ pub fn check(catalog: &Catalog, config: &Config, out: &mut Vec<Diagnostic>) {
                 "evals",
                 root.get("evals"),
                 root,
-                c.min_evals,
+                c.min_evals(),
                 "min-evals",
                 "add an eval with id, prompt, expected_output and expectations",
             ),
@@ -214,7 +216,7 @@ fn check_suite(catalog: &Catalog, suite: &Suite, config: &Config, out: &mut Vec<
             "behavioral evals",
             suite.evals.len(),
             0,
-            c.min_evals,
+            c.min_evals(),
             "min-evals",
             "add an eval with id, prompt, expected_output and expectations to the skill's evals/evals.json",
         ),
@@ -268,7 +270,7 @@ pub fn left_to_write(suite: &Suite, config: &Config) -> Vec<String> {
             c.min_negative,
             "negative trigger prompts",
         ),
-        (suite.evals.len(), c.min_evals, "behavioral evals"),
+        (suite.evals.len(), c.min_evals(), "behavioral evals"),
     ]
     .into_iter()
     .filter(|(n, min, _)| n < min)
