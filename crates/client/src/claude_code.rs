@@ -727,7 +727,7 @@ impl Client for ClaudeCode {
         // a plugin's skills follow the project's (measured on 2.1.197:
         // plugins in the order loaded, each its `skills/` folder by name,
         // then the folders its manifest names, in the manifest's order)
-        let rank_of = |i: usize| plugin_rank(catalog, &catalog.skills[entries[i].skill]);
+        let rank_of = |i: usize| plugin_rank(catalog, entries[i].skill);
         let skills_sorted: Vec<(bool, usize)> = sorted(&entries, false).collect();
         let project: Vec<(bool, usize)> = (skills_sorted.iter())
             .filter(|k| rank_of(k.1).is_none())
@@ -737,7 +737,7 @@ impl Client for ClaudeCode {
             .filter(|k| rank_of(k.1).is_some())
             .copied()
             .collect();
-        plugin.sort_by_key(|k| rank_of(k.1));
+        plugin.sort_by_cached_key(|k| rank_of(k.1));
         let order: Vec<(bool, usize)> = project
             .into_iter()
             .chain(plugin)
@@ -966,16 +966,13 @@ pub fn listed_name(catalog: &Catalog, skill: &Skill, kind: Kind) -> String {
 /// position of the manifest folder holding it). Stable-sorted after the
 /// listing's name order, so a folder's skills keep that order. `None`
 /// for a skill of no plugin.
-fn plugin_rank(catalog: &Catalog, skill: &Skill) -> Option<(usize, usize)> {
-    let units = &catalog.units;
-    let k = (0..units.len())
-        .filter(|&u| units[u].holds(&skill.rel_dir))
-        .max_by_key(|&u| units[u].dir.len())?;
-    let u = &units[k];
+fn plugin_rank(catalog: &Catalog, i: usize) -> Option<(usize, usize)> {
+    let k = catalog.unit_of(i)?;
+    let u = &catalog.units[k];
     if u.kind != crate::catalog::units::UnitKind::Plugin {
         return None;
     }
-    let rel = skill.rel_dir.as_str();
+    let rel = catalog.skills[i].rel_dir.as_str();
     let folder = rel.rsplit_once('/').map(|(p, _)| p).unwrap_or("");
     let at = u
         .extra
