@@ -546,11 +546,15 @@ fn opencode_without_ripgrep_or_a_model_is_refused_before_the_first_run() {
         ));
     // with rg, a run without a model is refused before the first run,
     // saying what to set
-    std::os::unix::fs::symlink(
-        behave::exec::resolve_program("rg").expect("rg is installed"),
-        bin.join("rg"),
-    )
-    .unwrap();
+    let Some(rg) = behave::exec::resolve_program("rg") else {
+        assert!(
+            std::env::var_os("SKILLSIFT_REQUIRE_CLIENTS").is_none(),
+            "rg (ripgrep) is required here"
+        );
+        eprintln!("skipped the rest: rg (ripgrep) is not installed (apt-get install ripgrep)");
+        return;
+    };
+    std::os::unix::fs::symlink(rg, bin.join("rg")).unwrap();
     env.behave(&["--trials", "1", "--agent", "opencode"])
         .env("PATH", &bin)
         .assert()

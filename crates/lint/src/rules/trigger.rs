@@ -10,9 +10,11 @@ rule! {
     /// or `Use` followed by `before`, `after`, `during`, `for`, `if`,
     /// `while` or `whenever` (case-insensitive, with up to three words such
     /// as "this skill" in between: `Use this skill when …`), or
-    /// `… should be used when …`, and `Use proactively …`; the list form
-    /// large public catalogs use, `USE FOR: a, b. DO NOT USE FOR: c`,
-    /// counts by its `USE FOR:`. The equivalent phrasings seen in real
+    /// `… should be used when …`, `Use this skill to …` (`Use it to …`),
+    /// and `Use proactively …`. The list forms large public catalogs use
+    /// count too: `USE FOR: a, b. DO NOT USE FOR: c` by its `USE FOR:`,
+    /// `WHEN: "deploy to azure", "azd up"` by its `WHEN:`. The equivalent
+    /// phrasings seen in real
     /// catalogs count too: `Trigger when …`, `Triggers on …`, `Triggers: …`,
     /// `Activate when …`, `Invoke this skill when …`, `Load this skill
     /// when …`, `Apply when …`. Negated clauses (`Do not use when`,
@@ -39,6 +41,12 @@ rule! {
 
 const CONNECTORS: &[&str] = &[
     "when", "whenever", "before", "after", "during", "for", "if", "while",
+];
+/// `Use this skill to …` says what the skill is for as plainly as `Use
+/// for …`; the word before `to` must be a filler (`Use this skill to`,
+/// `Use it to`) or `use` itself (`Use to`).
+const USE_CONNECTORS: &[&str] = &[
+    "when", "whenever", "before", "after", "during", "for", "if", "while", "to",
 ];
 const USED_CONNECTORS: &[&str] = &[
     "when", "whenever", "before", "after", "during", "if", "while",
@@ -170,8 +178,28 @@ struct Phrase {
 fn phrases(w: &[Word]) -> Vec<Phrase> {
     let mut out = Vec::new();
     for i in 0..w.len() {
+        // `WHEN: "deploy to azure", "azd up"`: a list of cases on its own,
+        // unless a phrase before it (`Use when:`) already introduced it
+        if w[i].text == "when" && w.get(i + 1).is_some_and(|n| n.text == ":") {
+            if out
+                .last()
+                .is_some_and(|p: &Phrase| p.clause >= w[i + 1].end)
+            {
+                continue;
+            }
+            let negated = i
+                .checked_sub(1)
+                .is_some_and(|k| NEGATIONS.contains(&w[k].text));
+            out.push(Phrase {
+                start: if negated { w[i - 1].start } else { w[i].start },
+                clause: w[i + 1].end,
+                list: true,
+                negated,
+            });
+            continue;
+        }
         let connectors: &[&str] = match w[i].text {
-            "use" => CONNECTORS,
+            "use" => USE_CONNECTORS,
             "used" => USED_CONNECTORS,
             v if TRIGGER_VERBS.contains(&v) => TRIGGER_CONNECTORS,
             _ => continue,
@@ -434,6 +462,10 @@ mod tests {
             "Use for generating release notes.",
             "Use it when the build is red.",
             "Use it whenever a migration is planned.",
+            "Use this skill to generate release notes.",
+            "Use it to draft a changelog.",
+            "Reviews docs. WHEN: \"review content\", \"AI content audit\". DO NOT USE FOR: code.",
+            "**WHEN:** the build is red.",
         ] {
             assert_eq!(classify(d), Trigger::Present, "{d}");
         }
@@ -486,6 +518,17 @@ mod tests {
             ),
             ["Compile a report", "A month's expenses must be totalled"]
         );
+        assert_eq!(
+            clauses(
+                "Reviews docs. WHEN: \"review content\", \"AI content audit\". DO NOT USE FOR: code."
+            ),
+            ["Review content", "AI content audit"]
+        );
+        assert_eq!(
+            clauses("Use this skill to generate release notes."),
+            ["Generate release notes"]
+        );
+        assert_eq!(clauses("Use when: a deploy fails."), ["A deploy fails"]);
         assert!(clauses("A library used for parsing.").is_empty());
         assert_eq!(
             clauses("Über Formulare. Use when a Ümlaut form v1.2 must be filled."),
@@ -503,5 +546,8 @@ mod tests {
             Trigger::Absent
         );
         assert_eq!(classify("Do not trigger on drafts."), Trigger::OnlyNegated);
+        assert_eq!(classify("Not when: drafts."), Trigger::OnlyNegated);
+        assert_eq!(classify("It used to parse YAML."), Trigger::Absent);
+        assert_eq!(classify("Lets agents use git to commit."), Trigger::Absent);
     }
 }
