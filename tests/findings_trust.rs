@@ -49,3 +49,31 @@ fn use_this_skill_to_and_a_when_list_are_routing_clauses() {
     let negated = r.one("SG201", "negated-only");
     assert!(negated.message.contains("negated"), "{negated:#?}");
 }
+
+#[test]
+fn footnotes_anchors_code_examples_and_sibling_paths_are_not_missing_files() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path();
+    write(
+        root,
+        "skills/pdf/SKILL.md",
+        "---\nname: pdf\ndescription: Fills PDF forms. Use when a form must be filled.\n---\n\n# PDF\n\n\
+         Read `references/api.md#authentication` and [the API](references/api.md#setup).\n\
+         Write links as ``[text](`guide.md`)``; name scripts like `scripts/example.py`.\n\
+         The form filler is [shared](forms/scripts/fill.py).\n\
+         Forms follow the standard[^1].\n\n\
+         [^1]: Adobe. (2008). \"PDF 1.7\". https://example.org/pdf\n\n\
+         See [the guide](references/missing.md).\n",
+    );
+    write(root, "skills/pdf/references/api.md", "# API\n");
+    write(
+        root,
+        "skills/forms/SKILL.md",
+        "---\nname: forms\ndescription: Builds forms. Use when a form must be designed.\n---\n\n# Forms\n\nRun `scripts/fill.py`.\n",
+    );
+    write(root, "skills/forms/scripts/fill.py", "print('fill')\n");
+    let r = check_json(root, &[]);
+    let f = r.in_file("SG210", "pdf/SKILL.md");
+    assert_eq!(f.len(), 1, "{f:#?}");
+    assert!(f[0].message.contains("references/missing.md"), "{f:#?}");
+}

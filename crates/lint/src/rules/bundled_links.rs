@@ -22,6 +22,15 @@ rule! {
     /// - either of these written with Windows separators,
     ///   `references\guide.md`.
     ///
+    /// Not references: footnotes (`[^1]: Author. (2022). …`), link syntax
+    /// inside inline code (``` ``[text](guide.md)`` ```), paths whose file
+    /// name stands for any file (`scripts/example.py`,
+    /// `references/your-topic.md`, `path/to/…`). A `#anchor` is not part
+    /// of the path (`references/api.md#auth` names `references/api.md`),
+    /// and a path that is not in the skill folder but is there from a
+    /// folder above it, up to the catalog root (a sibling skill's file,
+    /// `pdf/scripts/fill.py`), is not reported.
+    ///
     /// The message names the closest file the skill does have (same name
     /// in another folder, another case, or within a few edits). A path with
     /// `\` whose `/` spelling exists gets the replacement as its help.
@@ -152,6 +161,8 @@ pub fn scan_line(line: &str, start: usize, fenced: bool, out: &mut Vec<Found>) {
             i += 1;
         }
         let word = line[s..i].trim_end_matches(['.', ':', '!', '?', '*']);
+        // `references/api.md#authentication` names `references/api.md`
+        let word = word.split('#').next().unwrap_or(word);
         let (prefix, rest) = strip_skill_dir(word);
         let first = rest.split(['/', '\\']).next().unwrap_or("");
         let has_sep = rest.len() > first.len();
@@ -160,7 +171,11 @@ pub fn scan_line(line: &str, start: usize, fenced: bool, out: &mut Vec<Found>) {
         }
         // a file: a name with an extension after the folder
         let last = rest.rsplit(['/', '\\']).next().unwrap_or("");
-        if !last.contains('.') || last.starts_with('.') || rest.contains(['*', '{', '$', '%']) {
+        if !last.contains('.')
+            || last.starts_with('.')
+            || rest.contains(['*', '{', '$', '%'])
+            || is_placeholder(rest)
+        {
             continue;
         }
         // already taken as a link target
@@ -177,6 +192,65 @@ pub fn scan_line(line: &str, start: usize, fenced: bool, out: &mut Vec<Found>) {
             explicit: prefix > 0 && word.starts_with(['$', '{']),
         });
     }
+}
+
+/// The byte ranges of a line's inline code spans, as CommonMark reads
+/// them: a run of backticks opens a span that the next run of the same
+/// length closes (``` ``a ` b`` ``` is one span).
+pub fn code_spans(line: &str) -> Vec<std::ops::Range<usize>> {
+    let b = line.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    let run = |at: usize| b[at..].iter().take_while(|&&c| c == b'`').count();
+    while let Some(k) = memchr::memchr(b'`', &b[i..]) {
+        let open = i + k;
+        let n = run(open);
+        let mut j = open + n;
+        let mut close = None;
+        while let Some(k) = memchr::memchr(b'`', &b[j..]) {
+            let at = j + k;
+            let m = run(at);
+            if m == n {
+                close = Some(at);
+                break;
+            }
+            j = at + m;
+        }
+        match close {
+            Some(c) => {
+                out.push(open..c + n);
+                i = c + n;
+            }
+            // an unmatched run is literal backticks
+            None => i = open + n,
+        }
+    }
+    out
+}
+
+/// A file name that stands for any file in an example: `scripts/example.py`,
+/// `references/your-topic.md`, `assets/foo.png`.
+fn is_placeholder(path: &str) -> bool {
+    let name = path.rsplit(['/', '\\']).next().unwrap_or(path);
+    let stem = name.split('.').next().unwrap_or(name).to_ascii_lowercase();
+    let words: Vec<&str> = stem.split(['-', '_']).collect();
+    matches!(
+        stem.as_str(),
+        "example"
+            | "examples"
+            | "sample"
+            | "foo"
+            | "bar"
+            | "baz"
+            | "xxx"
+            | "file"
+            | "filename"
+            | "name"
+            | "placeholder"
+            | "something"
+            | "whatever"
+    ) || matches!(words.first(), Some(&("your" | "my" | "some" | "example")))
+        || path.contains("path/to/")
 }
 
 /// `(bytes of the skill-folder prefix, the rest)`.
@@ -200,8 +274,12 @@ fn link_targets<'a>(line: &'a str) -> Vec<(usize, &'a str)> {
             out.push((at, t));
         }
     };
-    // `[id]: target` at the start of a line
+    // `[id]: target` at the start of a line; `[^1]: Author. (2022). …` is a
+    // footnote, not a link
     let lead = line.len() - line.trim_start().len();
+    if lead <= 3 && line[lead..].starts_with("[^") {
+        return out;
+    }
     if lead <= 3
         && line[lead..].starts_with('[')
         && let Some(k) = line[lead..].find("]:")
@@ -218,8 +296,8 @@ fn link_targets<'a>(line: &'a str) -> Vec<(usize, &'a str)> {
         return out;
     }
     // link syntax inside inline code is an example, not a link
-    let ticks: Vec<usize> = memchr::memchr_iter(b'`', b).collect();
-    let in_code = |at: usize| ticks.iter().filter(|&&t| t < at).count() % 2 == 1;
+    let code = code_spans(line);
+    let in_code = |at: usize| code.iter().any(|r| r.contains(&at));
     let mut i = 0;
     while let Some(k) = line[i..].find("](") {
         let start = i + k + 2;
@@ -332,6 +410,26 @@ pub fn exists(s: &SkillCtx, rel: &str) -> bool {
     s.skill.dir.join(rel).exists()
 }
 
+/// Whether `rel` (inside the skill folder, lexically) is there when read
+/// from a folder above the skill, up to the catalog root: a path into a
+/// sibling skill (`../pdf/scripts/fill.py` written as `pdf/scripts/fill.py`)
+/// or one the agent, working at the repository root, reads from there.
+/// Never looks above the catalog root.
+fn exists_above(s: &SkillCtx, rel: &str) -> bool {
+    if s.skill.rel_dir == "." {
+        return false;
+    }
+    let mut dir = s.skill.dir.as_path();
+    for _ in s.skill.rel_dir.split('/') {
+        let Some(up) = dir.parent() else { break };
+        dir = up;
+        if dir.join(rel).exists() {
+            return true;
+        }
+    }
+    false
+}
+
 /// The file of the skill the reference most likely meant.
 fn closest<'a>(s: &'a SkillCtx, rel: &str) -> Option<(&'a str, &'static str)> {
     let files = &s.skill.files;
@@ -385,6 +483,11 @@ pub fn check(s: &SkillCtx, out: &mut Vec<Diagnostic>) {
         let Some(decoded) = percent_decode(&f.text) else {
             continue;
         };
+        // `guide.md%23setup`: the anchor, written escaped
+        let decoded = match decoded.split_once('#') {
+            Some((path, _)) => path.to_string(),
+            None => decoded,
+        };
         let slashed = decoded.replace('\\', "/");
         // links to skills are SG206's; out of the folder: not checked
         if slashed == "SKILL.md" || slashed.ends_with("/SKILL.md") {
@@ -396,6 +499,9 @@ pub fn check(s: &SkillCtx, out: &mut Vec<Diagnostic>) {
         let windows = decoded.contains('\\');
         let present = exists(s, &rel);
         if present && !windows {
+            continue;
+        }
+        if !present && !windows && exists_above(s, &rel) {
             continue;
         }
         if seen.contains(&f.text) {
@@ -510,6 +616,37 @@ mod tests {
             scan("${CLAUDE_SKILL_DIR}/scripts/x.py", false),
             vec!["scripts/x.py"]
         );
+    }
+
+    #[test]
+    fn footnotes_anchors_code_examples_and_placeholders_are_not_references() {
+        assert_eq!(
+            scan(
+                "[^1]: Author. (2022). \"Title\". https://example.org/x",
+                false
+            ),
+            Vec::<String>::new()
+        );
+        assert_eq!(
+            scan("see `references/api.md#authentication`", false),
+            vec!["references/api.md"]
+        );
+        assert_eq!(
+            scan("write ``[text](`guide.md`)`` for a link", false),
+            Vec::<String>::new()
+        );
+        assert_eq!(
+            scan(
+                "run `scripts/example.py`, `scripts/your-script.sh` or `references/path/to/file.md`",
+                false
+            ),
+            Vec::<String>::new()
+        );
+        assert_eq!(
+            scan("run `scripts/fill.py`", false),
+            vec!["scripts/fill.py"]
+        );
+        assert_eq!(code_spans("a `b` c ``d ` e`` ```f"), vec![2..5, 8..17]);
     }
 
     #[test]
