@@ -77,3 +77,26 @@ fn footnotes_anchors_code_examples_and_sibling_paths_are_not_missing_files() {
     assert_eq!(f.len(), 1, "{f:#?}");
     assert!(f[0].message.contains("references/missing.md"), "{f:#?}");
 }
+
+#[test]
+fn example_names_and_client_built_ins_are_not_dead_references() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path();
+    write(
+        root,
+        "skills/skill-guide/SKILL.md",
+        "---\nname: skill-guide\ndescription: Explains how to write skills. Use when writing a new skill.\n---\n\n# Skill guide\n\n\
+         For example, a `pdf-editor` skill bundles its scripts.\n\
+         Before a release, run the `security-review` skill; Gemini CLI users have the `skill-creator` skill.\n\
+         Then follow the `release-checklist` skill.\n",
+    );
+    skill(
+        root,
+        "other",
+        "Does other things. Use when other things are needed.",
+    );
+    let r = check_json(root, &[]);
+    let f = r.in_file("SG206", "skill-guide");
+    assert_eq!(f.len(), 1, "{f:#?}");
+    assert!(f[0].message.contains("`release-checklist`"), "{f:#?}");
+}

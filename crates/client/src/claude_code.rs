@@ -688,6 +688,22 @@ pub fn collate(names: &mut [(String, usize)]) {
 }
 
 impl Client for ClaudeCode {
+    fn builtin_skills(&self) -> &'static [&'static str] {
+        &[
+            "code-review",
+            "verify",
+            "simplify",
+            "update-config",
+            "deep-research",
+            "debug",
+            "loop",
+            "security-review",
+            "review",
+            "init",
+            "pr-comments",
+        ]
+    }
+
     fn id(&self) -> ClientId {
         ClientId::ClaudeCode
     }

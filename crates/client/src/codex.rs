@@ -411,6 +411,10 @@ pub fn allocate(lines: &[(String, String, String)], limit: usize) -> Vec<Option<
 }
 
 impl Client for Codex {
+    fn builtin_skills(&self) -> &'static [&'static str] {
+        &["skill-creator", "skill-installer"]
+    }
+
     fn id(&self) -> ClientId {
         ClientId::Codex
     }

@@ -203,6 +203,10 @@ pub fn render(name: &str, description: &str, location: &str) -> String {
 }
 
 impl Client for GeminiCli {
+    fn builtin_skills(&self) -> &'static [&'static str] {
+        &["skill-creator", "antigravity-support"]
+    }
+
     fn id(&self) -> ClientId {
         ClientId::GeminiCli
     }

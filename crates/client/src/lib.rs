@@ -88,6 +88,20 @@ pub trait Client: Sync {
     /// not listed, as they would be written), without the location the
     /// entry may also carry: what `listing --verify` compares.
     fn line(&self, name: &str, text: &str) -> String;
+
+    /// Names of the skills the client ships and always lists beside the
+    /// catalog's (its built-in or bundled skills), as recorded from the
+    /// real CLI; a catalog's skill may refer to them by name.
+    fn builtin_skills(&self) -> &'static [&'static str] {
+        &[]
+    }
+}
+
+/// Whether `name` is a built-in skill of any client skillsift models.
+pub fn is_builtin_skill(name: &str) -> bool {
+    ClientId::CLIENTS
+        .iter()
+        .any(|c| c.model().builtin_skills().contains(&name))
 }
 
 /// What a client shows the model for one catalog.

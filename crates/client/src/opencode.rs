@@ -195,6 +195,10 @@ pub fn render(name: &str, description: &str, location: &str) -> String {
 }
 
 impl Client for Opencode {
+    fn builtin_skills(&self) -> &'static [&'static str] {
+        &["customize-opencode"]
+    }
+
     fn id(&self) -> ClientId {
         ClientId::Opencode
     }

@@ -18,7 +18,11 @@ rule! {
     ///   `[TDD](../test-driven-development/SKILL.md)`.
     ///
     /// Plugin-qualified names (`superpowers:brainstorming`) point outside the
-    /// catalog and are not checked. Only whole catalogs are checked, not a
+    /// catalog and are not checked; neither are the clients' own skills
+    /// (Claude Code's `security-review`, Gemini CLI's `skill-creator`) nor
+    /// names written as examples ("a `pdf-editor` skill", "e.g. the
+    /// `pdf-editor` skill", "such as …", "for example …" earlier in the
+    /// sentence). Only whole catalogs are checked, not a
     /// single skill.
     ///
     /// ## Why is this bad?
@@ -55,6 +59,49 @@ pub fn resolve(dir: &str, link: &str) -> Option<String> {
     Some(parts.join("/"))
 }
 
+/// Words that make the skill named next a made-up example: "a `pdf-editor`
+/// skill", "e.g. the `pdf-editor` skill", "such as a `pdf-editor` skill".
+const EXAMPLE_MARKERS: &[&str] = &[
+    "e.g.",
+    "eg.",
+    "e.g.,",
+    "for example",
+    "for instance",
+    "such as",
+    "example:",
+    "examples:",
+    "imagine",
+    "suppose",
+    "hypothetical",
+    "say,",
+];
+
+/// Whether the text before a backticked name (on its line, in its
+/// sentence) makes the name an example rather than a reference: an
+/// indefinite article right before it, or an example marker earlier in
+/// the sentence.
+fn is_example(before: &str) -> bool {
+    let lower = before.to_ascii_lowercase();
+    // the sentence starts after the last ". " that is not an abbreviation's
+    let mut end = lower.len();
+    let sentence = loop {
+        match lower[..end].rfind(". ") {
+            Some(i)
+                if ["e.g", "i.e", "etc", "vs"]
+                    .iter()
+                    .any(|a| lower[..i].ends_with(a)) =>
+            {
+                end = i;
+            }
+            Some(i) => break &lower[i + 2..],
+            None => break lower.as_str(),
+        }
+    };
+    let last = sentence.split_whitespace().next_back().unwrap_or("");
+    matches!(last, "a" | "an" | "your" | "my" | "some" | "like" | "e.g.")
+        || EXAMPLE_MARKERS.iter().any(|m| sentence.contains(m))
+}
+
 /// `(byte offset in line, name)` of every "`name` skill" in a prose line.
 fn backtick_refs(line: &str) -> Vec<(usize, &str)> {
     let mut out = Vec::new();
@@ -70,7 +117,10 @@ fn backtick_refs(line: &str) -> Vec<(usize, &str)> {
             .strip_prefix(' ')
             .map(|a| a.split(|c: char| !c.is_alphanumeric()).next().unwrap_or(""))
             .unwrap_or("");
-        if is_skill_name(name) && next_word.eq_ignore_ascii_case("skill") {
+        if is_skill_name(name)
+            && next_word.eq_ignore_ascii_case("skill")
+            && !is_example(&line[..open])
+        {
             out.push((open + 1, name));
         }
         i = close + 1;
@@ -185,7 +235,10 @@ pub fn check_catalog(ctx: &Ctx, skill: &Skill, found: &[Candidate], out: &mut Ve
                 .as_deref()
                 .is_some_and(|r| ctx.skill_files.contains(r))
         } else {
+            // a client's own skill (`security-review`) is there without
+            // the catalog
             !ctx.known_skills.contains(c.target.as_str())
+                && !crate::client::is_builtin_skill(&c.target)
         };
         if !dead {
             continue;
@@ -240,6 +293,18 @@ mod tests {
         assert_eq!(names, vec!["test-driven-development"]);
         assert!(backtick_refs("use the `superpowers:tdd` skill").is_empty());
         assert!(backtick_refs("the `SKILL.md` skill").is_empty());
+        for example in [
+            "For example, a `pdf-editor` skill holds scripts.",
+            "Name it like `pdf-editor` skill, or e.g. the `pdf-editor` skill.",
+            "Write an `api-client` skill.",
+            "Skills such as the `pdf-editor` skill load late.",
+        ] {
+            assert!(backtick_refs(example).is_empty(), "{example}");
+        }
+        assert_eq!(
+            backtick_refs("For example, run tests. Then follow the `tdd` skill.").len(),
+            1
+        );
     }
 
     #[test]
