@@ -100,3 +100,51 @@ fn example_names_and_client_built_ins_are_not_dead_references() {
     assert_eq!(f.len(), 1, "{f:#?}");
     assert!(f[0].message.contains("`release-checklist`"), "{f:#?}");
 }
+
+#[test]
+fn a_file_a_mentioned_script_uses_is_mentioned_and_taste_is_a_notice() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path();
+    write(
+        root,
+        "skills/docx/SKILL.md",
+        "---\nname: docx\ndescription: Edits Word files. Use when a .docx must change.\n---\n\n# DOCX\n\n\
+         Validate with `python scripts/validate.py doc.docx`. Forms: read FORMS.md.\n",
+    );
+    write(
+        root,
+        "skills/docx/scripts/validate.py",
+        "from validators import check\nSCHEMA = 'schemas/wml.xsd'\n",
+    );
+    write(root, "skills/docx/scripts/validators/__init__.py", "");
+    write(
+        root,
+        "skills/docx/scripts/validators/base.py",
+        "def check(): pass\n",
+    );
+    write(
+        root,
+        "skills/docx/scripts/schemas/wml.xsd",
+        "<xsd:import schemaLocation=\"dml-main.xsd\"/>\n",
+    );
+    write(
+        root,
+        "skills/docx/scripts/schemas/dml-main.xsd",
+        "<xsd:schema/>\n",
+    );
+    write(root, "skills/docx/forms.md", "# Forms\n");
+    write(root, "skills/docx/LICENSE.txt", "MIT\n");
+    // outside scripts/, references/ and assets/, and nobody uses it
+    write(root, "skills/docx/notes/Old_Notes.md", "# old\n");
+    let r = check_json(root, &[]);
+    let unmentioned: Vec<&str> = r.of("SG211").iter().map(|f| f.file.as_str()).collect();
+    assert_eq!(
+        unmentioned,
+        ["skills/docx/notes/Old_Notes.md"],
+        "{:#?}",
+        r.findings
+    );
+    assert_eq!(r.of("SG211")[0].severity, "notice");
+    let name = r.one("SG207", "Old_Notes.md");
+    assert_eq!(name.severity, "notice");
+}

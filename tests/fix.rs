@@ -322,6 +322,12 @@ fn rules_show_which_fix() {
     assert!(line("SG111").contains(" safe "), "{}", line("SG111"));
     assert!(line("SG103").contains(" unsafe "), "{}", line("SG103"));
     assert!(line("SG101").contains(" - "), "{}", line("SG101"));
+    // rules of taste say so, and are notices
+    for id in ["SG207", "SG208", "SG211"] {
+        let l = line(id);
+        assert!(l.contains(" notice ") && l.contains(" taste "), "{l}");
+    }
+    assert!(!line("SG210").contains(" taste "), "{}", line("SG210"));
     let out = skillsift().args(["rule", "SG115"]).output().unwrap();
     let doc = String::from_utf8(out.stdout).unwrap();
     assert!(doc.contains("## Fix") && doc.contains("Safe fix"), "{doc}");

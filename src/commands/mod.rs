@@ -465,7 +465,7 @@ fn rules(args: &RulesArgs, out: &mut dyn Write) -> Result<Exit, Fatal> {
             let list: Vec<_> = registry::RULES
                 .iter()
                 .map(|r| {
-                    serde_json::json!({"id": r.id, "name": r.name, "severity": r.severity.as_str(), "summary": r.summary, "fix": lint::fix_kind(r)})
+                    serde_json::json!({"id": r.id, "name": r.name, "severity": r.severity.as_str(), "summary": r.summary, "fix": lint::fix_kind(r), "taste": r.taste})
                 })
                 .collect();
             crate::escape::to_writer_pretty(&mut *out, &list)?;
@@ -473,20 +473,25 @@ fn rules(args: &RulesArgs, out: &mut dyn Write) -> Result<Exit, Fatal> {
         } else {
             writeln!(
                 out,
-                "{:<6} {:<8} {:<6} {:<28} SUMMARY",
-                "ID", "SEVERITY", "FIX", "NAME"
+                "{:<6} {:<8} {:<6} {:<5} {:<28} SUMMARY",
+                "ID", "SEVERITY", "FIX", "KIND", "NAME"
             )?;
             for r in registry::RULES {
                 writeln!(
                     out,
-                    "{:<6} {:<8} {:<6} {:<28} {}",
+                    "{:<6} {:<8} {:<6} {:<5} {:<28} {}",
                     r.id,
                     r.severity.as_str(),
                     lint::fix_kind(r).unwrap_or("-"),
+                    if r.taste { "taste" } else { "-" },
                     r.name,
                     r.summary
                 )?;
             }
+            writeln!(
+                out,
+                "\nKIND taste: a judgement of style no specification or client asks for; a notice unless [lint.rules] raises it."
+            )?;
             Ok(())
         }
     };
@@ -501,11 +506,12 @@ fn rule(args: &RuleArgs, out: &mut dyn Write) -> Result<Exit, Fatal> {
             .with_help("`skillsift rules` lists every rule"));
     };
     let text = format!(
-        "# {} {}\n\n{} (default: {})\n\n{}",
+        "# {} {}\n\n{} (default: {}{})\n\n{}",
         r.id,
         r.name,
         r.summary,
         r.severity,
+        if r.taste { "; a rule of taste" } else { "" },
         r.doc
             .lines()
             .map(|l| l.strip_prefix(' ').unwrap_or(l))

@@ -18,6 +18,10 @@ pub struct Rule {
     pub summary: &'static str,
     /// The doc comment: what it does, why it matters, an example.
     pub doc: &'static str,
+    /// A judgement of style that no specification or client asks for
+    /// (file names in kebab-case, every bundled file mentioned): such a
+    /// rule is a notice or off unless a catalog raises it.
+    pub taste: bool,
 }
 
 impl Rule {
@@ -27,7 +31,8 @@ impl Rule {
     }
 }
 
-/// Declare a rule: `rule! { /// docs… pub static RULE = (id, name, Severity, summary); }`.
+/// Declare a rule: `rule! { /// docs… pub static RULE = (id, name, Severity, summary); }`;
+/// a rule of taste ends with `taste`: `(id, name, Notice, summary, taste)`.
 #[macro_export]
 macro_rules! rule {
     ($(#[doc = $doc:literal])* $vis:vis static $ident:ident = ($id:literal, $name:literal, $sev:ident, $summary:literal $(,)?);) => {
@@ -38,6 +43,18 @@ macro_rules! rule {
             severity: $crate::diag::Severity::$sev,
             summary: $summary,
             doc: concat!($($doc, "\n"),*),
+            taste: false,
+        };
+    };
+    ($(#[doc = $doc:literal])* $vis:vis static $ident:ident = ($id:literal, $name:literal, $sev:ident, $summary:literal, taste $(,)?);) => {
+        $(#[doc = $doc])*
+        $vis static $ident: $crate::Rule = $crate::Rule {
+            id: $id,
+            name: $name,
+            severity: $crate::diag::Severity::$sev,
+            summary: $summary,
+            doc: concat!($($doc, "\n"),*),
+            taste: true,
         };
     };
 }

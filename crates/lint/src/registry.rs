@@ -255,8 +255,10 @@ pub fn finish(catalog: &Catalog, config: &Config, per_skill: Vec<SkillLint>) -> 
         .skills
         .par_iter()
         .zip(per_skill)
-        .map(|(skill, lint)| {
+        .enumerate()
+        .map(|(i, (skill, lint))| {
             let mut out = lint.diagnostics;
+            unmentioned::finish(catalog, i, skill, &mut out);
             references::check_catalog(&ctx, skill, &lint.references, &mut out);
             out
         })

@@ -7,7 +7,7 @@ use crate::rule;
 
 rule! {
     /// ## What it does
-    /// Warns about a supporting `.md` file in a skill folder (at any depth,
+    /// Notes a supporting `.md` file in a skill folder (at any depth,
     /// SKILL.md and `evals/` aside) whose name is not lowercase words joined
     /// by hyphens (`api-reference.md`, not `API_Reference.md`). Lowercase
     /// letters of any script and digits are allowed, as in skill names.
@@ -19,17 +19,21 @@ rule! {
     /// SKILL.md links to its supporting files by name; one naming scheme
     /// keeps links predictable and portable across case-sensitive and
     /// case-insensitive file systems.
-    pub static FILE_NAME = ("SG207", "supporting-file-name", Warning, "supporting `.md` file name is not kebab-case");
+    ///
+    /// Taste, so a notice: no specification asks for kebab-case file names,
+    /// and Anthropic's own skills ship `mcp_best_practices.md`. A catalog
+    /// that keeps one scheme raises it (`[lint.rules] SG207 = "warning"`).
+    pub static FILE_NAME = ("SG207", "supporting-file-name", Notice, "supporting `.md` file name is not kebab-case", taste);
 }
 
 rule! {
     /// ## What it does
-    /// Warns about an empty folder inside a skill folder.
+    /// Notes an empty folder inside a skill folder.
     ///
     /// ## Why is this bad?
     /// An empty `scripts/` or `references/` adds noise without changing how
-    /// the skill works, and git does not even keep it.
-    pub static EMPTY_FOLDER = ("SG208", "empty-folder", Warning, "skill folder holds an empty subfolder");
+    /// the skill works, and git does not even keep it. Taste, so a notice.
+    pub static EMPTY_FOLDER = ("SG208", "empty-folder", Notice, "skill folder holds an empty subfolder", taste);
 }
 
 const CONVENTIONAL: &[&str] = &[

@@ -1,20 +1,29 @@
 //! SG211: files bundled with a skill that SKILL.md never mentions.
 
-use super::bundled_links::BUNDLED_DIRS;
 use super::context::SkillCtx;
 use crate::diag::Diagnostic;
 use crate::rule;
 
 rule! {
     /// ## What it does
-    /// Notes each file under the skill's `scripts/`, `references/` or
-    /// `assets/` that SKILL.md never mentions: neither its path, nor its
-    /// file name, nor the folder holding it (`assets/`, `references/forms/`)
-    /// appears anywhere in the file, code blocks included, nor in a
-    /// bundled Markdown file that SKILL.md (or such a file) mentions, so
-    /// a guide that names the rest counts. Python byte code,
-    /// `__init__.py`, dot files and `__pycache__/` are left alone. Past 20
-    /// files in one skill, one more finding counts the rest.
+    /// Notes each file bundled with the skill that nothing the agent reads
+    /// mentions: neither its path, nor its file name, nor a folder holding
+    /// it (`assets/`, `references/forms/`) appears in SKILL.md (code blocks
+    /// included), nor in a bundled file that SKILL.md (or such a file)
+    /// mentions. A guide that names the rest counts, and so does a
+    /// mentioned script that uses a file: `validate.py` naming
+    /// `ISO-IEC29500-4_2016/wml.xsd`, an `.xsd` importing another, a
+    /// Python script importing `helpers.merge_runs`, a shell script
+    /// unpacking `shadcn-components.tar.gz`. Every file of the skill
+    /// folder is looked at, wherever it is; left alone: `LICENSE`,
+    /// `README`, `CHANGELOG` and `NOTICE` files, a package's manifest and
+    /// lock files (`package.json`, `requirements.txt`, `pyproject.toml`,
+    /// …), Codex's `agents/openai.yaml`, Python byte code, `__init__.py`,
+    /// dot files and `__pycache__/`. Past 20 files in one skill, one more
+    /// finding counts the rest.
+    ///
+    /// A notice: the specification does not ask for it; it is there to
+    /// show a reviewer what ships unexplained.
     ///
     /// ## Why is this bad?
     /// The agent only learns what SKILL.md tells it: a file nobody points
@@ -25,56 +34,199 @@ rule! {
     /// `scripts/cleanup.sh` in a skill whose SKILL.md only mentions
     /// `scripts/upload.py`. Say when to use it (``run `scripts/cleanup.sh`
     /// after …``), or delete it.
-    pub static UNMENTIONED = ("SG211", "unmentioned-bundled-file", Notice, "a bundled file is never mentioned in SKILL.md");
+    pub static UNMENTIONED = ("SG211", "unmentioned-bundled-file", Notice, "a bundled file is never mentioned in SKILL.md", taste);
 }
 
 /// Findings per skill before the rest are counted in one.
 const MAX_PER_SKILL: usize = 20;
 
+/// Files a skill ships for people (any extension), not for the agent.
+const FOR_PEOPLE: &[&str] = &[
+    "license",
+    "licence",
+    "readme",
+    "changelog",
+    "notice",
+    "authors",
+    "contributing",
+];
+
+/// A package's manifest and lock files, read by package tools.
+const MANIFESTS: &[&str] = &[
+    "package.json",
+    "package-lock.json",
+    "pnpm-lock.yaml",
+    "yarn.lock",
+    "bun.lockb",
+    "tsconfig.json",
+    "requirements.txt",
+    "pyproject.toml",
+    "poetry.lock",
+    "uv.lock",
+    "setup.py",
+    "setup.cfg",
+    "cargo.toml",
+    "cargo.lock",
+    "go.mod",
+    "go.sum",
+    "gemfile",
+    "gemfile.lock",
+];
+
 fn ignored(f: &str) -> bool {
     let name = f.rsplit('/').next().unwrap_or(f);
+    let lower = name.to_ascii_lowercase();
+    let stem = lower.split('.').next().unwrap_or(&lower);
     name.starts_with('.')
         || name == "__init__.py"
         || name.ends_with(".pyc")
+        || f == "agents/openai.yaml"
+        || MANIFESTS.contains(&lower.as_str())
+        || FOR_PEOPLE.contains(&stem)
         || f.split('/')
-            .any(|c| c == "__pycache__" || c.starts_with('.'))
+            .any(|c| c == "__pycache__" || c == "node_modules" || c.starts_with('.'))
 }
 
-/// Bundled Markdown files read for the mentions they hold, at most.
-const MAX_READ: usize = 50;
+/// Mentioned files read for the mentions they hold, at most.
+const MAX_READ: usize = 200;
 /// Bytes read of each.
 const MAX_READ_BYTES: u64 = 256 * 1024;
 
+/// Extensions of scripts that name another by its module path
+/// (`from helpers.merge_runs import …`, `require('./lib/util')`).
+const MODULES: &[&str] = &[".py", ".js", ".mjs", ".cjs", ".ts"];
+
 /// Whether `text` mentions the bundled file `f`: its path, its file name
-/// (whole), or the folder holding it written with its `/`.
-fn mentions(text: &str, f: &str) -> bool {
+/// (whole), or a folder holding it written with its `/`; from a script,
+/// a script's module name too.
+/// A text read for mentions: `/` for `\\`, and lowercased.
+struct Text {
+    text: String,
+    lower: String,
+    /// Read from a bundled file that is not Markdown.
+    from_script: bool,
+}
+
+impl Text {
+    fn new(text: &str, from_script: bool) -> Text {
+        let text = text.replace('\\', "/");
+        Text {
+            lower: text.to_ascii_lowercase(),
+            text,
+            from_script,
+        }
+    }
+}
+
+fn mentions(t: &Text, f: &str, packages: &[&str]) -> bool {
+    let (text, from_script) = (t.text.as_str(), t.from_script);
     let name = f.rsplit('/').next().unwrap_or(f);
-    let parent = &f[..f.len() - name.len()];
-    text.contains(f)
-        || mentions_word(text, name)
-        || (!parent.is_empty() && mentions_folder(text, parent))
+    if text.contains(f) || mentions_word(text, name) {
+        return true;
+    }
+    // `FORMS.md` for `forms.md`: mentioned, whatever SG210 says of the case
+    if name.contains('.') && name.len() >= 6 && mentions_word(&t.lower, &name.to_ascii_lowercase())
+    {
+        return true;
+    }
+    let folders = f.match_indices('/').map(|(i, _)| &f[..=i]);
+    if folders
+        .into_iter()
+        .any(|folder| mentions_folder(text, folder) || mentions_folder(text, last_folder(folder)))
+    {
+        return true;
+    }
+    // `scripts/check_fields` for `scripts/check_fields.py`
+    if let Some((path, _)) = f.rsplit_once('.')
+        && path.contains('/')
+        && mentions_word(text, path)
+    {
+        return true;
+    }
+    let Some(stem) = MODULES.iter().find_map(|e| f.strip_suffix(e)) else {
+        return false;
+    };
+    // `core.gif_builder` for `core/gif_builder.py`: a module path of two
+    // parts or more, from any text
+    let dotted = stem.replace('/', ".");
+    let parts: Vec<usize> = dotted.match_indices('.').map(|(i, _)| i + 1).collect();
+    if std::iter::once(0)
+        .chain(parts.iter().copied())
+        .filter(|&at| dotted[at..].contains('.'))
+        .any(|at| mentions_word(text, &dotted[at..]))
+    {
+        return true;
+    }
+    // from a script: the module by its bare name, or the package (a folder
+    // with `__init__.py`) that holds it
+    let bare = stem.rsplit('/').next().unwrap_or(stem);
+    from_script
+        && ((bare.len() >= 3 && mentions_word(text, bare))
+            || packages.iter().any(|p| {
+                f.starts_with(&format!("{p}/"))
+                    && mentions_word(text, p.rsplit('/').next().unwrap_or(p))
+            }))
+}
+
+/// `references/forms/` gives `forms/`.
+fn last_folder(folder: &str) -> &str {
+    let inner = &folder[..folder.len() - 1];
+    match inner.rfind('/') {
+        Some(i) => &folder[i + 1..],
+        None => folder,
+    }
 }
 
 /// `folder` (ending in `/`) appears by itself, not as the start of a
 /// path to one of its files (`scripts/` but not `scripts/run.sh`).
+/// Written without its `/`, a folder counts as `./canvas-fonts`, as
+/// `` `canvas-fonts` `` or before the word "directory" or "folder".
 fn mentions_folder(text: &str, folder: &str) -> bool {
     let is_name = |c: char| c.is_alphanumeric() || matches!(c, '_' | '-' | '.' | '/');
-    text.match_indices(folder).any(|(i, _)| {
+    if text.match_indices(folder).any(|(i, _)| {
         !text[..i].chars().next_back().is_some_and(is_name)
             && !text[i + folder.len()..].chars().next().is_some_and(is_name)
+    }) {
+        return true;
+    }
+    let bare = &folder[..folder.len() - 1];
+    text.match_indices(bare).any(|(i, _)| {
+        let before = &text[..i];
+        let after = &text[i + bare.len()..];
+        if after.chars().next().is_some_and(is_name) {
+            return false;
+        }
+        before.ends_with("./")
+            || (before.ends_with('`') && after.starts_with('`'))
+            || (!before.chars().next_back().is_some_and(is_name)
+                && [" directory", " folder", " dir"]
+                    .iter()
+                    .any(|w| after.starts_with(w)))
     })
 }
 
-/// Up to [`MAX_READ_BYTES`] of a bundled file, `/` for `\`.
+/// Up to [`MAX_READ_BYTES`] of a bundled text file, `/` for `\`; `None`
+/// for a binary file, a symbolic link (never followed) or one that cannot
+/// be read.
 fn read_bounded(path: &std::path::Path) -> Option<String> {
     use std::io::Read;
-    let mut text = String::new();
+    if std::fs::symlink_metadata(path)
+        .ok()?
+        .file_type()
+        .is_symlink()
+    {
+        return None;
+    }
+    let mut bytes = Vec::new();
     std::fs::File::open(path)
         .ok()?
         .take(MAX_READ_BYTES)
-        .read_to_string(&mut text)
+        .read_to_end(&mut bytes)
         .ok()?;
-    Some(text.replace('\\', "/"))
+    if bytes.contains(&0) {
+        return None;
+    }
+    Some(String::from_utf8_lossy(&bytes).into_owned())
 }
 
 pub fn check(s: &SkillCtx, out: &mut Vec<Diagnostic>) {
@@ -84,34 +236,39 @@ pub fn check(s: &SkillCtx, out: &mut Vec<Diagnostic>) {
         .files
         .iter()
         .map(String::as_str)
-        .filter(|f| {
-            let first = f.split('/').next().unwrap_or("");
-            BUNDLED_DIRS.contains(&first) && f.len() > first.len() && !ignored(f)
-        })
+        .filter(|f| !ignored(f))
         .collect();
     if candidates.is_empty() {
         return;
     }
-    // SKILL.md, then every bundled Markdown file a text read so far
-    // mentions (the guide SKILL.md links to may name the rest); Windows
-    // separators read as `/` (a wrong separator is SG210's)
-    let mut texts = vec![s.src.text.replace('\\', "/")];
+    // SKILL.md, then every bundled file a text read so far mentions (the
+    // guide SKILL.md links to may name the rest, a script the files it
+    // uses); Windows separators read as `/` (a wrong separator is SG210's)
+    // folders that are Python packages: a script importing one uses its
+    // modules
+    let packages: Vec<&str> = s
+        .skill
+        .files
+        .iter()
+        .filter_map(|f| f.strip_suffix("/__init__.py"))
+        .collect();
+    let mut texts = vec![Text::new(&s.src.text, false)];
     let mut mentioned = vec![false; candidates.len()];
     let mut read = 0;
     let mut next = 0;
     while next < texts.len() {
-        let text = std::mem::take(&mut texts[next]);
+        let text = std::mem::replace(&mut texts[next], Text::new("", false));
         next += 1;
         for (i, f) in candidates.iter().enumerate() {
-            if mentioned[i] || !mentions(&text, f) {
+            if mentioned[i] || !mentions(&text, f, &packages) {
                 continue;
             }
             mentioned[i] = true;
-            if f.ends_with(".md") && read < MAX_READ {
+            if read < MAX_READ
+                && let Some(t) = read_bounded(&s.skill.dir.join(f))
+            {
                 read += 1;
-                if let Some(t) = read_bounded(&s.skill.dir.join(f)) {
-                    texts.push(t);
-                }
+                texts.push(Text::new(&t, !f.ends_with(".md")));
             }
         }
     }
@@ -121,7 +278,9 @@ pub fn check(s: &SkillCtx, out: &mut Vec<Diagnostic>) {
         .filter(|(_, m)| !**m)
         .map(|(f, _)| *f)
         .collect();
-    for f in unmentioned.iter().take(MAX_PER_SKILL) {
+    // every one: [`finish`] leaves out the skill's case files and counts
+    // what is past [`MAX_PER_SKILL`]
+    for f in unmentioned {
         out.push(
             UNMENTIONED
                 .diag(
@@ -133,12 +292,38 @@ pub fn check(s: &SkillCtx, out: &mut Vec<Diagnostic>) {
                 )),
         );
     }
-    if unmentioned.len() > MAX_PER_SKILL {
-        let rest = unmentioned.len() - MAX_PER_SKILL;
+}
+
+/// Once the catalog's case files are known: drop the findings on the
+/// skill's case files (trigger tests and evals are skillsift's to read,
+/// not the agent's), keep the first [`MAX_PER_SKILL`] and count the rest
+/// in one more finding.
+pub fn finish(
+    catalog: &crate::catalog::Catalog,
+    index: usize,
+    skill: &crate::catalog::Skill,
+    out: &mut Vec<Diagnostic>,
+) {
+    let cases: Vec<&str> = catalog
+        .case_sources
+        .iter()
+        .filter(|c| c.skill == index)
+        .map(|c| c.file.as_str())
+        .collect();
+    let mut kept = 0;
+    out.retain(|d| {
+        if d.rule != UNMENTIONED.id || cases.contains(&d.file.as_str()) {
+            return d.rule != UNMENTIONED.id;
+        }
+        kept += 1;
+        kept <= MAX_PER_SKILL
+    });
+    if kept > MAX_PER_SKILL {
+        let rest = kept - MAX_PER_SKILL;
         out.push(
             UNMENTIONED
                 .diag(
-                    s.file(),
+                    skill.file.as_str(),
                     format!("{rest} more bundled files are never mentioned in SKILL.md"),
                 )
                 .with_help("mention the folder that holds them, or delete them"),
@@ -181,5 +366,42 @@ mod tests {
         assert!(ignored("scripts/__pycache__/a.pyc"));
         assert!(ignored("scripts/.DS_Store"));
         assert!(!ignored("scripts/a.py"));
+        assert!(ignored("LICENSE.txt") && ignored("scripts/package.json"));
+        assert!(ignored("agents/openai.yaml") && !ignored("forms.md"));
+        assert!(mentions(
+            &Text::new("from helpers.merge_runs import merge", true),
+            "scripts/office/helpers/merge_runs.py",
+            &[]
+        ));
+        assert!(!mentions(
+            &Text::new("then merge_runs tidies up", false),
+            "scripts/office/helpers/merge_runs.py",
+            &[]
+        ));
+        assert!(mentions(
+            &Text::new("\"word\": \"ISO-IEC29500-4_2016/wml.xsd\"", true),
+            "scripts/office/schemas/ISO-IEC29500-4_2016/wml.xsd",
+            &[]
+        ));
+        assert!(mentions(
+            &Text::new("everything under `schemas/` is loaded", false),
+            "scripts/office/schemas/ISO-IEC29500-4_2016/wml.xsd",
+            &[]
+        ));
+        assert!(mentions(
+            &Text::new("from validators import Base", true),
+            "scripts/office/validators/base.py",
+            &["scripts/office/validators"]
+        ));
+        assert!(mentions(
+            &Text::new("Search the `./canvas-fonts` directory.", false),
+            "canvas-fonts/Geist-OFL.txt",
+            &[]
+        ));
+        assert!(mentions(
+            &Text::new("read FORMS.md first", false),
+            "forms.md",
+            &[]
+        ));
     }
 }
