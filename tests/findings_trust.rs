@@ -148,3 +148,29 @@ fn a_file_a_mentioned_script_uses_is_mentioned_and_taste_is_a_notice() {
     let name = r.one("SG207", "Old_Notes.md");
     assert_eq!(name.severity, "notice");
 }
+
+#[test]
+fn an_unscoped_bash_in_allowed_tools_is_a_warning_naming_the_scoped_form() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path();
+    let skill_md = |tools: &str| {
+        format!(
+            "---\nname: deploy\ndescription: Deploys. Use when shipping.\nallowed-tools: {tools}\n---\n\n# Deploy\n"
+        )
+    };
+    write(root, "skills/deploy/SKILL.md", &skill_md("Bash Read"));
+    let r = check_json(root, &[]);
+    let f = r.one("SG617", "deploy/SKILL.md");
+    assert_eq!(f.severity, "warning");
+    assert_eq!(f.line, Some(4));
+    assert!(
+        f.help.as_deref().unwrap().contains("`Bash(git status:*)"),
+        "{f:#?}"
+    );
+    write(
+        root,
+        "skills/deploy/SKILL.md",
+        &skill_md("Bash(git status:*) Read"),
+    );
+    assert!(check_json(root, &[]).of("SG617").is_empty());
+}

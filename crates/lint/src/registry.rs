@@ -137,6 +137,7 @@ pub static RULES: &[&Rule] = &[
     &client::model::UNUSABLE_MODEL,
     &client::unknown_tool::UNKNOWN_TOOL,
     &client::never_invocable::NEVER_INVOCABLE,
+    &client::unscoped_shell::UNSCOPED_SHELL,
     &security::control::CONTROL_CHARACTER,
     &security::invisible::INVISIBLE_UNICODE,
     &security::comment::HIDDEN_COMMENT,

@@ -24,6 +24,7 @@ pub mod surrogate;
 pub mod too_deep;
 pub mod unknown_agent;
 pub mod unknown_tool;
+pub mod unscoped_shell;
 pub mod values;
 
 use crate::catalog::Catalog;

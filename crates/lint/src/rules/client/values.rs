@@ -1,4 +1,4 @@
-//! SG610–SG616: what Claude Code does with the values of its own keys
+//! SG610–SG617: what Claude Code does with the values of its own keys
 //! (`context`, `agent`, `hooks`, `model`, `allowed-tools`,
 //! `user-invocable` with `disable-model-invocation`), from
 //! [`crate::client::claude_code_keys`]. Each finding says what the client
@@ -6,6 +6,7 @@
 
 use super::{
     agent_unused, context, hook_event, model, never_invocable, unknown_agent, unknown_tool,
+    unscoped_shell,
 };
 use crate::catalog::yaml::Kind;
 use crate::catalog::{Catalog, Skill};
@@ -241,6 +242,26 @@ fn check_skill(
         for rule in keys::allowed_tool_rules(t) {
             let tool = keys::rule_tool(&rule);
             let (rule_shown, tool_shown) = (clip(&rule), clip(tool));
+            // SG617: a shell tool with no command pattern
+            let pattern = rule
+                .strip_prefix(tool)
+                .map(|r| r.trim_start_matches('(').trim_end_matches(')').trim())
+                .unwrap_or("");
+            if matches!(tool, "Bash" | "PowerShell") && matches!(pattern, "" | "*" | ":*") {
+                out.push(
+                    unscoped_shell::UNSCOPED_SHELL
+                        .diag(
+                            file,
+                            format!(
+                                "`{rule_shown}` in `allowed-tools` pre-approves every shell command while the skill runs: the agent may run any command without asking"
+                            ),
+                        )
+                        .with_span_opt(token_span(skill, "allowed-tools", &rule))
+                        .with_help(format!(
+                            "name the commands the skill needs, one pattern each: `{tool}(git status:*) {tool}(git diff:*)`"
+                        )),
+                );
+            }
             if keys::is_known_tool(tool) || seen.contains(&tool.to_string()) {
                 continue;
             }
