@@ -174,3 +174,20 @@ fn an_unscoped_bash_in_allowed_tools_is_a_warning_naming_the_scoped_form() {
     );
     assert!(check_json(root, &[]).of("SG617").is_empty());
 }
+
+#[test]
+fn a_recursive_alias_says_what_loaders_and_claude_code_do() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path();
+    write(
+        root,
+        "skills/notes/SKILL.md",
+        "---\nname: notes\ndescription: Writes release notes. Use when releasing.\nmetadata: &meta\n  history: *meta\n---\n\n# Notes\n",
+    );
+    let r = check_json(root, &[]);
+    let f = r.one("SG014", "notes/SKILL.md");
+    assert!(f.message.contains("PyYAML"), "{f:#?}");
+    assert!(!f.message.contains("no YAML loader"), "{f:#?}");
+    assert!(f.message.contains("SG601"), "{f:#?}");
+    r.one("SG601", "notes/SKILL.md");
+}
