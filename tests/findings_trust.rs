@@ -191,3 +191,50 @@ fn a_recursive_alias_says_what_loaders_and_claude_code_do() {
     assert!(f.message.contains("SG601"), "{f:#?}");
     r.one("SG601", "notes/SKILL.md");
 }
+
+#[test]
+fn the_listing_budget_finding_keeps_its_fingerprint_when_other_descriptions_change() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path();
+    for name in ["alpha", "bravo", "charlie", "delta", "echo"] {
+        skill(
+            root,
+            name,
+            &format!("Handles {name} work for the team. Use when {name} work is asked for."),
+        );
+    }
+    write(
+        root,
+        "skillsift.toml",
+        "[route]\nclient = \"spec\"\nlisting-budget-chars = 200\n",
+    );
+    let base = root.join("baseline.json");
+    let run = |extra: &[&std::ffi::OsStr]| {
+        let out = common::skillsift()
+            .arg("check")
+            .arg(root)
+            .args(extra)
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+        )
+    };
+    let (_, first) = run(&["--save-baseline".as_ref(), base.as_os_str()]);
+    assert!(
+        std::fs::read_to_string(&base).unwrap().contains("SG520"),
+        "{first}"
+    );
+    // a longer description earlier in the listing pushes another skill past
+    // the budget: the same finding, not one fixed and one new
+    skill(
+        root,
+        "alpha",
+        "Handles alpha work for the team, with every alpha detail spelled out at length, each step of it and each person who takes part in it. Use when alpha work is asked for.",
+    );
+    let (code, text) = run(&["--baseline".as_ref(), base.as_os_str()]);
+    assert!(!text.contains("fixed since"), "{text}");
+    assert!(!text.contains("[SG520]"), "{text}");
+    assert_eq!(code, Some(0), "{text}");
+}

@@ -114,11 +114,11 @@ fn sarif_results_carry_everything_json_diagnostics_have() {
             assert_eq!(d["start_byte"], loc["region"]["byteOffset"]);
         }
         assert!(
-            r["partialFingerprints"]["skillsift/v1"]
+            r["partialFingerprints"]["skillsift/v2"]
                 .as_str()
                 .unwrap()
                 .len()
-                == 32
+                == 16
         );
     }
     assert_eq!(json["summary"], sarif["runs"][0]["properties"]["summary"]);

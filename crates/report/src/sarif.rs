@@ -12,7 +12,6 @@ use super::{Outcome, display_path};
 use crate::diag::{Diagnostic, Severity};
 use crate::lint::{Rule, registry};
 use serde_json::{Value, json};
-use sha2::{Digest, Sha256};
 use std::io::Write;
 
 fn level(s: Severity) -> &'static str {
@@ -60,23 +59,13 @@ fn tier_tag(id: &str) -> &'static str {
     }
 }
 
-/// A fingerprint that survives lines moving: rule, file, the text of the
-/// flagged line (trimmed) and the message.
+/// A fingerprint that survives lines moving, the one `--baseline` matches
+/// findings by ([`crate::route::baseline::fingerprint`]): rule, file, the
+/// text of the flagged line (trimmed) and the message with its numbers
+/// blanked; a finding about the whole catalog (SG520) by its rule and
+/// client alone.
 fn fingerprint(d: &Diagnostic, o: &Outcome) -> String {
-    let line_text = d
-        .span
-        .and_then(|s| {
-            let src = o.sources.get(&d.file)?;
-            Some(src.fingerprint_text(&s).to_string())
-        })
-        .unwrap_or_default();
-    let mut h = Sha256::new();
-    for part in [d.rule, &d.file, &line_text, &d.message] {
-        h.update(part.as_bytes());
-        h.update([0]);
-    }
-    let digest = h.finalize();
-    digest.iter().take(16).map(|b| format!("{b:02x}")).collect()
+    crate::route::baseline::fingerprint(d, o.sources)
 }
 
 /// A relative path as a URI reference (percent-encoding what must be).
@@ -126,7 +115,7 @@ pub fn render(o: &Outcome, out: &mut dyn Write) -> std::io::Result<()> {
                 "level": level(d.severity),
                 "message": {"text": d.message},
                 "locations": [{"physicalLocation": physical}],
-                "partialFingerprints": {"skillsift/v1": fingerprint(d, o)},
+                "partialFingerprints": {"skillsift/v2": fingerprint(d, o)},
                 "properties": {
                     "severity": d.severity.as_str(),
                     "label": d.label,

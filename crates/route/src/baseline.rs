@@ -79,10 +79,19 @@ pub struct Finding {
 }
 
 /// What a finding is about, independent of its line: the message with
-/// digit runs blanked, and the trimmed source line its span starts on.
+/// digit runs blanked, and the trimmed source line its span starts on. A
+/// finding about the whole catalog (SG520: the listing over its budget)
+/// is the client's listing alone: its message up to the first `:`, never
+/// the skills it names, its file or its line, all of which other files'
+/// descriptions change.
 pub fn fingerprint(d: &Diagnostic, sources: &crate::catalog::SourceMap) -> String {
     use sha2::{Digest, Sha256};
-    let message = &d.message;
+    let whole_catalog = about_whole_catalog(d.rule);
+    let message = if whole_catalog {
+        d.message.split(':').next().unwrap_or("")
+    } else {
+        d.message.as_str()
+    };
     let mut blanked = String::with_capacity(message.len());
     let mut digit = false;
     for c in message.chars() {
@@ -97,16 +106,31 @@ pub fn fingerprint(d: &Diagnostic, sources: &crate::catalog::SourceMap) -> Strin
         }
     }
     let line = match (d.span, sources.get(&d.file)) {
+        _ if whole_catalog => "",
         (Some(s), Some(src)) => src.fingerprint_text(&s),
         _ => "",
     };
+    let file = if whole_catalog { "" } else { d.file.as_str() };
     let mut h = Sha256::new();
-    for part in [d.rule, d.file.as_str(), blanked.as_str(), line] {
+    for part in [d.rule, file, blanked.as_str(), line] {
         h.update(part.as_bytes());
         h.update([0]);
     }
     let digest = h.finalize();
     digest[..8].iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Whether `rule`'s finding is about the whole catalog, wherever it is
+/// shown: matched by rule and fingerprint alone, not by its file.
+fn about_whole_catalog(rule: &str) -> bool {
+    rule == rules::LISTING_BUDGET.id
+}
+
+/// The key a recorded finding is matched by: rule, file (none for a
+/// finding about the whole catalog) and fingerprint.
+fn match_key(rule: &str, file: &str, fingerprint: String) -> (String, String, String) {
+    let file = if about_whole_catalog(rule) { "" } else { file };
+    (rule.to_string(), file.to_string(), fingerprint)
 }
 
 /// Whether the findings half of a baseline covers `d`: not the per-prompt
@@ -159,7 +183,7 @@ pub fn drop_known(
     let mut left: HashMap<(String, String, String), usize> = HashMap::new();
     for f in old {
         *left
-            .entry((f.rule.clone(), f.file.clone(), f.fingerprint.clone()))
+            .entry(match_key(&f.rule, &f.file, f.fingerprint.clone()))
             .or_insert(0) += 1;
     }
     let mut known = 0;
@@ -168,7 +192,7 @@ pub fn drop_known(
             return true;
         }
         let fp = fingerprint(d, sources);
-        match left.get_mut(&(d.rule.to_string(), d.file.clone(), fp)) {
+        match left.get_mut(&match_key(d.rule, &d.file, fp)) {
             Some(n) if *n > 0 => {
                 *n -= 1;
                 known += 1;
@@ -179,7 +203,7 @@ pub fn drop_known(
     });
     let mut fixed = Vec::new();
     for f in old {
-        let key = (f.rule.clone(), f.file.clone(), f.fingerprint.clone());
+        let key = match_key(&f.rule, &f.file, f.fingerprint.clone());
         if let Some(n) = left.get_mut(&key)
             && *n > 0
         {
