@@ -257,3 +257,71 @@ fn a_128_character_base64_payload_is_an_encoded_payload() {
     let f = r.one("SG703", "helper/SKILL.md");
     assert_eq!(f.line, Some(8), "{f:#?}");
 }
+
+#[test]
+fn over_the_listing_budget_rank_and_the_overlap_rules_say_names_are_compared() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path();
+    for name in [
+        "alpha-report",
+        "bravo-report",
+        "charlie-report",
+        "pdf-form-filler",
+        "pdf-form-filling",
+    ] {
+        skill(
+            root,
+            name,
+            &format!(
+                "Handles {name} work for the team with care and detail, every step written down. Use when {name} work is asked for."
+            ),
+        );
+    }
+    write(
+        root,
+        "skillsift.toml",
+        "[route]\nclient = \"claude-code\"\nlisting-budget-chars = 300\n",
+    );
+    let out = common::skillsift()
+        .args(["rank", "fill the pdf form"])
+        .arg(root)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("pdf-form-filling/SKILL.md  (name only)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("note: 4 skills are listed by name only: Claude Code's listing is over its budget (SG520), so they rank by their names alone"),
+        "{text}"
+    );
+    let out = common::skillsift()
+        .args(["rank", "fill the pdf form", "--format", "json"])
+        .arg(root)
+        .output()
+        .unwrap();
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["name_only"], 4);
+    assert_eq!(doc["results"][0]["name_only"], true);
+    let out = common::skillsift()
+        .args(["check", "--format", "json"])
+        .arg(root)
+        .output()
+        .unwrap();
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let overlap: Vec<&str> = doc["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["rule"] == "SG511" || d["rule"] == "SG510")
+        .map(|d| d["message"].as_str().unwrap())
+        .collect();
+    assert!(
+        overlap
+            .iter()
+            .any(|m| m.contains("both are listed by name only")
+                && m.contains("their names are compared")),
+        "{overlap:#?}"
+    );
+}

@@ -11,8 +11,9 @@
 //! ```
 //!
 //! JSON: the [`RankReport`] as one object (`prompt`, `terms`, `matched`,
-//! `skills_routed`, `unroutable`, `results` with `rank`, `name`, `file`,
-//! `score`, `tied` and, with `--explain`, `contributions`).
+//! `skills_routed`, `unroutable`, `name_only` (how many skills the client
+//! lists by name only), `results` with `rank`, `name`, `file`, `score`,
+//! `tied`, `name_only` and, with `--explain`, `contributions`).
 
 use crate::route::cmd::RankReport;
 use std::io::Write;
@@ -54,12 +55,13 @@ pub fn human(r: &RankReport, out: &mut dyn Write) -> std::io::Result<()> {
     for x in &r.results {
         writeln!(
             out,
-            "{:>3}  {:.4}{} {:<width$}  {}",
+            "{:>3}  {:.4}{} {:<width$}  {}{}",
             x.rank,
             x.score,
             if x.tied { "=" } else { " " },
             x.name,
-            x.file
+            x.file,
+            if x.name_only { "  (name only)" } else { "" }
         )?;
         for c in x.contributions.iter().flatten() {
             let words = c
@@ -96,6 +98,29 @@ pub fn human(r: &RankReport, out: &mut dyn Write) -> std::io::Result<()> {
         "{} of {} skills share a term with the prompt{more}",
         r.matched, r.skills_routed
     )?;
+    if r.name_only > 0 {
+        writeln!(
+            out,
+            "note: {} {} listed by name only: {}'s listing is over its budget (SG520), so {} by {} alone",
+            r.name_only,
+            if r.name_only == 1 {
+                "skill is"
+            } else {
+                "skills are"
+            },
+            r.client.label(),
+            if r.name_only == 1 {
+                "it ranks"
+            } else {
+                "they rank"
+            },
+            if r.name_only == 1 {
+                "its name"
+            } else {
+                "their names"
+            },
+        )?;
+    }
     if let Some(n) = &r.note {
         writeln!(out, "note: {n}")?;
     }

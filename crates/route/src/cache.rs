@@ -56,7 +56,7 @@ const MAX_CACHE_BYTES: u64 = 512 * 1024 * 1024;
 const STALE_SECS: u64 = 30 * 24 * 3600;
 
 /// Bumped whenever the file layout changes.
-const FORMAT: u32 = 2;
+const FORMAT: u32 = 3;
 const MAGIC: &[u8; 16] = b"skillsift-rank\0\0";
 
 pub use crate::process::scratch::cache_folder as folder;
@@ -188,6 +188,8 @@ pub struct Analysis {
     /// `files`, terms are ids into `vocab` in text order. Files no
     /// document names are unroutable.
     docs: Vec<DocCounts<u32>>,
+    /// Positions in `files` of the skills listed by name only, ascending.
+    name_only: Vec<u32>,
 }
 
 impl Analysis {
@@ -218,7 +220,17 @@ impl Analysis {
                 self.files.iter().map(|f| f.0.as_str()),
                 self.docs.iter().map(|d| d.source),
             ),
+            name_only: self.name_only_files(),
         }
+    }
+
+    /// The files listed by name only, sorted.
+    fn name_only_files(&self) -> Vec<String> {
+        let mut v: Vec<String> = (self.name_only.iter())
+            .filter_map(|&i| self.files.get(i as usize).map(|f| f.0.clone()))
+            .collect();
+        v.sort();
+        v
     }
 
     pub fn ranking(&self) -> Ranking {
@@ -228,8 +240,19 @@ impl Analysis {
                 self.files.iter().map(|f| f.0.as_str()),
                 self.docs.iter().map(|d| d.source),
             ),
+            name_only: self.name_only_files(),
         }
     }
+}
+
+/// Positions of the catalog skills `listing` shows by name only.
+fn name_only_of(listing: &crate::client::Listing) -> Vec<u32> {
+    let mut v: Vec<u32> = (listing.entries.iter())
+        .filter(|e| e.listed && e.name_only)
+        .map(|e| e.skill as u32)
+        .collect();
+    v.sort_unstable();
+    v
 }
 
 /// The `files` (by position) that no document's `sources` names.
@@ -263,6 +286,9 @@ pub struct Ranking {
     pub index: Index,
     /// SKILL.md files without a readable name or description, sorted.
     pub unroutable: Vec<String>,
+    /// SKILL.md files the client lists by name only (its listing is over
+    /// budget, SG520): they rank by their names alone. Sorted.
+    pub name_only: Vec<String>,
 }
 
 /// How a [`Cache::load`] went.
@@ -421,7 +447,13 @@ impl Cache {
             analyzer,
             config.route.name_weight,
         ));
-        let analysis = Analysis { files, vocab, docs };
+        let name_only = name_only_of(&listing);
+        let analysis = Analysis {
+            files,
+            vocab,
+            docs,
+            name_only,
+        };
         self.write(&dirs, &analysis);
         Ok((
             analysis.ranking_with(extra(catalog.skills.len())),
@@ -522,9 +554,15 @@ pub fn analyze(
         catalog.skills.iter().map(|s| s.file.as_str()),
         docs.iter().map(|d| d.source),
     );
+    let mut name_only: Vec<String> = (listing.entries.iter())
+        .filter(|e| e.listed && e.name_only)
+        .map(|e| e.path.clone())
+        .collect();
+    name_only.sort();
     Ranking {
         index: Index::from_counts(docs),
         unroutable,
+        name_only,
     }
 }
 
@@ -653,6 +691,10 @@ pub fn encode(key: &[u8; 32], dirs: &[(String, Stamp)], analysis: &Analysis) -> 
             o.u32(n);
         }
     }
+    o.u32(analysis.name_only.len() as u32);
+    for &i in &analysis.name_only {
+        o.u32(i);
+    }
     o.0
 }
 
@@ -751,9 +793,23 @@ pub fn decode(bytes: &[u8], key: &[u8; 32]) -> Option<Record> {
             counts,
         });
     }
+    let n = r.count(4)?;
+    let mut name_only = Vec::with_capacity(n);
+    for _ in 0..n {
+        let i = r.u32()?;
+        if i as usize >= files.len() {
+            return None;
+        }
+        name_only.push(i);
+    }
     r.0.is_empty().then_some(Record {
         dirs,
-        analysis: Analysis { files, vocab, docs },
+        analysis: Analysis {
+            files,
+            vocab,
+            docs,
+            name_only,
+        },
     })
 }
 
@@ -820,7 +876,12 @@ mod tests {
             ("skills/pdf/SKILL.md".to_string(), stamp(5)),
             ("skills/x/SKILL.md".to_string(), Stamp::NEVER),
         ];
-        let analysis = Analysis { files, vocab, docs };
+        let analysis = Analysis {
+            files,
+            vocab,
+            docs,
+            name_only: vec![1],
+        };
         let dirs = vec![(String::new(), stamp(3))];
         let key = [7u8; 32];
         let bytes = encode(&key, &dirs, &analysis);
@@ -828,6 +889,8 @@ mod tests {
         assert_eq!(r.dirs, dirs);
         let back = &r.analysis;
         assert_eq!(back.files, analysis.files);
+        assert_eq!(back.name_only, [1]);
+        assert_eq!(back.ranking().name_only, ["skills/x/SKILL.md"]);
         assert_eq!(back.docs.len(), 1);
         assert_eq!(back.docs[0].name, "pdf");
         assert_eq!(back.docs[0].file, "skills/pdf/SKILL.md");

@@ -30,6 +30,9 @@ pub struct Ranked {
     pub score: f64,
     /// Another skill has exactly this score.
     pub tied: bool,
+    /// The client lists this skill by name only (over its listing budget,
+    /// SG520): it ranks by its name alone.
+    pub name_only: bool,
     /// With `--explain`: shared terms, largest contribution first.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub contributions: Option<Vec<Contribution>>,
@@ -45,6 +48,9 @@ pub struct RankReport {
     pub skills_routed: usize,
     /// Skills without a readable name or description, by file.
     pub unroutable: Vec<String>,
+    /// How many skills the client lists by name only (over its listing
+    /// budget, SG520): they rank by their names alone.
+    pub name_only: usize,
     pub results: Vec<Ranked>,
     /// Whether the list was cut at `--limit`.
     pub truncated: bool,
@@ -101,6 +107,7 @@ pub fn report(
                 file: info.file.clone(),
                 score: s,
                 tied,
+                name_only: ranking.name_only.binary_search(&info.file).is_ok(),
                 contributions: with_explain.then(|| explain(index, &q, d)),
             }
         })
@@ -120,6 +127,7 @@ pub fn report(
         matched: all.len(),
         skills_routed: index.len(),
         unroutable: ranking.unroutable.clone(),
+        name_only: ranking.name_only.len(),
         results,
         truncated: shown < all.len(),
         client,

@@ -107,10 +107,23 @@ pub fn diagnostics(router: &Router, config: &RouteConfig, found: &[Found]) -> Ve
             } else {
                 (format!("`{}`", a.name), format!("`{}`", b.name))
             };
+            // over the listing budget, an entry is its name alone
+            let by_name: Vec<&str> = [(c.a, &a.name), (c.b, &b.name)]
+                .into_iter()
+                .filter(|(d, _)| router.name_only(*d))
+                .map(|(_, n)| n.as_str())
+                .collect();
+            let compared = match by_name.as_slice() {
+                [] => String::new(),
+                [one] => format!(
+                    "; `{one}` is listed by name only (the listing is over its budget, SG520), so its name is compared, not its description"
+                ),
+                _ => "; both are listed by name only (the listing is over its budget, SG520), so their names are compared, not their descriptions".to_string(),
+            };
             rule.diag(
                 &a.file,
                 format!(
-                    "descriptions of {an} and {bn} are {pct}% similar (cosine {:.2}, {} at {:.2})",
+                    "descriptions of {an} and {bn} are {pct}% similar (cosine {:.2}, {} at {:.2}){compared}",
                     c.similarity,
                     if error { "error" } else { "warning" },
                     if error {

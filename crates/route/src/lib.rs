@@ -325,6 +325,13 @@ impl<'c> Router<'c> {
         self.catalog.skills.get(self.skill_of[d as usize])
     }
 
+    /// Whether document `d` is a catalog skill the client lists by name
+    /// only (its listing is over budget, SG520).
+    pub fn name_only(&self, d: u32) -> bool {
+        let i = self.skill_of[d as usize];
+        i < self.catalog.skills.len() && self.entry(i).is_some_and(|e| e.name_only)
+    }
+
     /// The listing entry of catalog skill `i`.
     pub fn entry(&self, i: usize) -> Option<&crate::client::Entry> {
         self.texts
