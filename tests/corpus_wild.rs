@@ -57,9 +57,18 @@ fn known_real_findings_are_reported() {
     // a name with an underscore, in a folder of the same name
     let f = r.one("SG102", "drug_warning_report/SKILL.md");
     assert_eq!(f.line, Some(2));
-    // a name that is not its folder's
-    let f = r.one("SG103", "openakita__openakita/0908/tencent-news/SKILL.md");
+    // a name that breaks the rules and is not its folder's: one finding,
+    // whose help gives the folder's name (no SG103 beside it)
+    let f = r.one("SG102", "openakita__openakita/0908/tencent-news/SKILL.md");
     assert!(f.message.contains("openakita/skills@tencent-news"));
+    assert_eq!(
+        f.help.as_deref(),
+        Some("write `name: tencent-news`, the folder's name")
+    );
+    assert!(
+        r.in_file("SG103", "openakita__openakita/0908/tencent-news/SKILL.md")
+            .is_empty()
+    );
     // OpenClaw's nested `metadata.openclaw` is the shape OpenClaw requires
     assert!(
         r.in_file("SG107", "ClawBio__ClawBio/0184/bio-orchestrator/")

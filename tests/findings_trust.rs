@@ -325,3 +325,25 @@ fn over_the_listing_budget_rank_and_the_overlap_rules_say_names_are_compared() {
         "{overlap:#?}"
     );
 }
+
+#[test]
+fn a_bad_name_is_one_finding_whose_help_also_mends_the_folder_mismatch() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path();
+    write(
+        root,
+        "skills/weird/SKILL.md",
+        "---\nname: Weird_Name\ndescription: Does weird things. Use when weird.\n---\n\n# W\n",
+    );
+    let r = check_json(root, &[]);
+    let f = r.one("SG102", "weird/SKILL.md");
+    assert!(
+        f.message.contains("must be lowercase") && f.message.contains("`_`"),
+        "{f:#?}"
+    );
+    assert_eq!(
+        f.help.as_deref(),
+        Some("write `name: weird`, the folder's name")
+    );
+    assert!(r.of("SG103").is_empty(), "{:#?}", r.findings);
+}

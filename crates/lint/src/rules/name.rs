@@ -142,8 +142,11 @@ pub fn check(s: &SkillCtx, out: &mut Vec<Diagnostic>) {
     if name.trim().is_empty() {
         return empty(out);
     }
-    format_checks(s, entry, name, out);
-    folder_check(s, entry, name, out);
+    // a name that breaks the rules has one finding, whose help also mends
+    // the folder mismatch
+    if !format_checks(s, entry, name, out) {
+        folder_check(s, entry, name, out);
+    }
 }
 
 /// A name built from a folder name, for help texts.
@@ -164,7 +167,12 @@ fn suggest_name(folder: &str) -> String {
     }
 }
 
-fn format_checks(s: &SkillCtx, entry: &Entry, name: &str, out: &mut Vec<Diagnostic>) {
+/// Every way `name` breaks the naming rules, as one finding: one cause,
+/// one finding, however many characters are wrong. When the name breaks
+/// them and also differs from the folder, the help names the one value
+/// that mends both (the folder's name, when it is valid), and no SG103
+/// follows. Returns whether a finding was made.
+fn format_checks(s: &SkillCtx, entry: &Entry, name: &str, out: &mut Vec<Diagnostic>) -> bool {
     let file = s.file();
     let norm: String = name.nfkc().collect();
     let at = s.verbatim_start(&entry.value);
@@ -177,33 +185,27 @@ fn format_checks(s: &SkillCtx, entry: &Entry, name: &str, out: &mut Vec<Diagnost
         }
         entry.value_span
     };
+    // (what is wrong, where, its label)
+    let mut problems: Vec<(String, crate::diag::Span, &str)> = Vec::new();
     let len = norm.chars().count();
     if len > MAX_NAME_CHARS {
-        out.push(
-            NAME_FORMAT
-                .diag(
-                    file,
-                    format!("`name` is {len} characters, more than the {MAX_NAME_CHARS} allowed"),
-                )
-                .with_span(entry.value_span)
-                .with_help("shorten the name (and rename the folder to match)"),
-        );
+        problems.push((
+            format!("it is {len} characters, more than the {MAX_NAME_CHARS} allowed"),
+            entry.value_span,
+            "too long",
+        ));
     }
-    let upper: Vec<char> = norm.chars().filter(|c| c.is_uppercase()).collect();
-    if !upper.is_empty() {
-        out.push(
-            NAME_FORMAT
-                .diag(file, format!("`name` must be lowercase (`{name}`)"))
-                .with_span(point(&|_, c| c.is_uppercase()))
-                .with_label("uppercase")
-                .with_help(format!("write `name: {}`", suggest_name(name))),
-        );
+    if norm.chars().any(|c| c.is_uppercase()) {
+        problems.push((
+            "it must be lowercase".to_string(),
+            point(&|_, c| c.is_uppercase()),
+            "uppercase",
+        ));
     }
     let mut bad: Vec<char> = norm
         .chars()
         .filter(|&c| !allowed_char(c) && !c.is_uppercase())
         .collect();
-    bad.dedup();
     bad.sort_unstable();
     bad.dedup();
     if !bad.is_empty() {
@@ -217,37 +219,68 @@ fn format_checks(s: &SkillCtx, entry: &Entry, name: &str, out: &mut Vec<Diagnost
             })
             .collect::<Vec<_>>()
             .join(", ");
-        out.push(
-            NAME_FORMAT
-                .diag(
-                    file,
-                    format!("`name` contains {list}: only lowercase letters, digits and hyphens are allowed"),
-                )
-                .with_span(point(&|_, c| {
-                    let n: String = c.to_string().nfkc().collect();
-                    n.chars().any(|c| !allowed_char(c) && !c.is_uppercase())
-                }))
-                .with_label("not allowed")
-                .with_help(format!("write `name: {}`", suggest_name(name))),
-        );
+        problems.push((
+            format!("it contains {list}: only lowercase letters, digits and hyphens are allowed"),
+            point(&|_, c| {
+                let n: String = c.to_string().nfkc().collect();
+                n.chars().any(|c| !allowed_char(c) && !c.is_uppercase())
+            }),
+            "not allowed",
+        ));
     }
     if norm.starts_with('-') || norm.ends_with('-') {
         let end = name.len().saturating_sub(1);
-        out.push(
-            NAME_FORMAT
-                .diag(file, "`name` starts or ends with a hyphen")
-                .with_span(point(&|i, c| c == '-' && (i == 0 || i == end)))
-                .with_help(format!("write `name: {}`", suggest_name(name))),
-        );
+        problems.push((
+            "it starts or ends with a hyphen".to_string(),
+            point(&|i, c| c == '-' && (i == 0 || i == end)),
+            "hyphen at the edge",
+        ));
     }
     if norm.contains("--") {
-        out.push(
-            NAME_FORMAT
-                .diag(file, "`name` has two hyphens in a row")
-                .with_span(point(&|i, c| c == '-' && name[i + 1..].starts_with('-')))
-                .with_help(format!("write `name: {}`", suggest_name(name))),
-        );
+        problems.push((
+            "it has two hyphens in a row".to_string(),
+            point(&|i, c| c == '-' && name[i + 1..].starts_with('-')),
+            "two hyphens",
+        ));
     }
+    let Some((_, first_span, first_label)) = problems.first().cloned() else {
+        return false;
+    };
+    let folder = &s.skill.folder;
+    let folder_norm: String = folder.nfkc().collect();
+    let help = if !folder.is_empty() && is_valid(&folder_norm) {
+        format!("write `name: {folder_norm}`, the folder's name")
+    } else if folder.is_empty() {
+        format!("write `name: {}`", suggest_name(name))
+    } else {
+        format!(
+            "write `name: {}` and rename the folder to match",
+            suggest_name(name)
+        )
+    };
+    let what: Vec<String> = problems.iter().map(|p| p.0.clone()).collect();
+    let (span, label) = if problems.len() == 1 {
+        (first_span, first_label.to_string())
+    } else {
+        (
+            entry.value_span,
+            format!("{first_label}, and {} more", problems.len() - 1),
+        )
+    };
+    out.push(
+        NAME_FORMAT
+            .diag(
+                file,
+                format!(
+                    "`name` `{name}` breaks the naming rules: {}",
+                    what.join("; ")
+                ),
+            )
+            .with_span(span)
+            .with_label(label)
+            .with_help(help),
+    );
+    true
 }
 
 fn folder_check(s: &SkillCtx, entry: &Entry, name: &str, out: &mut Vec<Diagnostic>) {
