@@ -128,7 +128,6 @@ fn check_reports_what_claude_code_does_silently() {
         ("SG600", "dashes-in-quote/"),
         ("SG601", "bom/"),
         ("SG601", "blank-first-line/"),
-        ("SG601", "crlf-colon/"),
         ("SG602", "no-description/"),
         ("SG603", "emoji-cut/"),
         // one cause, one finding: SG110 says what the key does
@@ -144,6 +143,22 @@ fn check_reports_what_claude_code_does_silently() {
         assert!(has(rule, file), "{rule} on {file}");
     }
     assert!(!has("SG606", "alias-a/"), "the first in listing order wins");
+    // a frontmatter that does not parse: what Claude Code then does is
+    // said in the cause's help, not as findings of their own
+    assert!(!has("SG601", "crlf-colon/") && !has("SG602", "crlf-colon/"));
+    let cause = doc["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["rule"] == "SG013" && d["file"].as_str().unwrap().contains("crlf-colon/"))
+        .unwrap();
+    assert!(
+        cause["help"]
+            .as_str()
+            .unwrap()
+            .contains("Claude Code ignores the whole frontmatter"),
+        "{cause:#}"
+    );
     assert!(!has("SG604", "paths-everything/"));
     assert!(!has("SG604", "disabled/"));
     let d = doc["diagnostics"]

@@ -259,11 +259,22 @@ fn markdown_command_frontmatter_gets_the_yaml_portability_rules() {
             f("SG113", ".claude/commands/quote.md", Some(2)),
             // Claude Code, which lists the command, ends the frontmatter at
             // that `---` (SG600), and the unterminated quote left makes it
-            // ignore the frontmatter (SG601)
+            // ignore the frontmatter: said in SG113's help (one cause, one
+            // finding), not as an SG601
             f("SG600", ".claude/commands/quote.md", Some(3)),
-            f("SG601", ".claude/commands/quote.md", Some(1)),
         ],
         "{diags:#?}"
+    );
+    let quote = diags
+        .iter()
+        .find(|d| d["rule"] == "SG113")
+        .expect("SG113 on quote.md");
+    assert!(
+        quote["help"]
+            .as_str()
+            .unwrap()
+            .contains("Claude Code ignores the whole frontmatter"),
+        "{quote:#}"
     );
     assert_eq!(code, 1);
 }

@@ -188,8 +188,13 @@ fn a_recursive_alias_says_what_loaders_and_claude_code_do() {
     let f = r.one("SG014", "notes/SKILL.md");
     assert!(f.message.contains("PyYAML"), "{f:#?}");
     assert!(!f.message.contains("no YAML loader"), "{f:#?}");
-    assert!(f.message.contains("SG601"), "{f:#?}");
-    r.one("SG601", "notes/SKILL.md");
+    // what Claude Code does is said in the help, not as a second finding
+    let help = f.help.as_deref().unwrap();
+    assert!(
+        help.contains("Claude Code ignores the whole frontmatter"),
+        "{help}"
+    );
+    assert!(r.of("SG601").is_empty(), "{:#?}", r.findings);
 }
 
 #[test]
@@ -346,4 +351,43 @@ fn a_bad_name_is_one_finding_whose_help_also_mends_the_folder_mismatch() {
         Some("write `name: weird`, the folder's name")
     );
     assert!(r.of("SG103").is_empty(), "{:#?}", r.findings);
+}
+
+#[test]
+fn a_frontmatter_that_does_not_parse_is_reported_once_at_its_cause() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path();
+    // a folded description whose last line lost its indentation
+    write(
+        root,
+        "skills/folded/SKILL.md",
+        "---\nname: folded\ndescription: >\n  Fills forms. Use when a form\nmust be filled.\n---\n# F\n",
+    );
+    // a tab in the indentation
+    write(
+        root,
+        "skills/tabbed/SKILL.md",
+        "---\nname: tabbed\ndescription: Tabbed. Use when tabs.\nmetadata:\n\tauthor: x\n---\n# T\n",
+    );
+    let r = check_json(root, &[]);
+    assert_eq!(
+        r.rules_in("folded/SKILL.md"),
+        ["SG013"],
+        "{:#?}",
+        r.findings
+    );
+    let f = r.one("SG013", "folded/SKILL.md");
+    assert_eq!(f.line, Some(5));
+    let help = f.help.as_deref().unwrap();
+    assert!(help.contains("indent line 5 (`must be filled.`)"), "{help}");
+    assert!(
+        help.contains("Claude Code ignores the whole frontmatter"),
+        "{help}"
+    );
+    assert_eq!(
+        r.rules_in("tabbed/SKILL.md"),
+        ["SG112"],
+        "{:#?}",
+        r.findings
+    );
 }

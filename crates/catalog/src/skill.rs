@@ -289,6 +289,8 @@ pub fn parse_frontmatter(
                 .with_help(if e.kind == YamlErrorKind::Limit {
                     "write aliased values out and flatten deep nesting; frontmatter needs a few plain keys"
                         .to_string()
+                } else if e.message.contains("found a tab") || e.message.contains("tab character") {
+                    "indent with spaces, not tabs".to_string()
                 } else {
                     "quote values that contain `: `, `#` or start with a special character"
                         .to_string()
@@ -308,6 +310,20 @@ pub fn parse_frontmatter(
                     .with_label("YAML reads this as a nested mapping")
                     .with_help(format!(
                         "wrap the value in quotes (`{key}: \"…\"`), or use a block scalar (`{key}: >-` with the text indented on the next lines)"
+                    ));
+            }
+            // A value's next line written at column 0 ends the value, and
+            // YAML then reads it as a key without its `:`: the error comes
+            // a line or more later, so point at the line that caused it.
+            if e.kind != YamlErrorKind::Limit
+                && let Some((n, shown)) = unindented_continuation(src, text, split.yaml.clone(), at)
+            {
+                let span = src.line_span(n);
+                d = d
+                    .with_span(span)
+                    .with_label("not indented: YAML reads this as a new key")
+                    .with_help(format!(
+                        "indent line {n} (`{shown}`) like the lines of the value it continues, or join it to the line above"
                     ));
             }
             // Its fix (an unquoted `: ` or an unterminated quote) is attached
@@ -375,6 +391,52 @@ fn shift(node: &mut Node, base: usize) {
             shift(v, base);
         }),
     }
+}
+
+/// The line (1-based) and its text, cut at 40 characters, of the last
+/// line at column 0 before the parse error at byte `at` that is neither a
+/// key (`word:`), a list item, a comment nor blank, and follows a key
+/// whose value it would continue: `description: >` then `  Fills forms.`
+/// then `must be filled.`.
+fn unindented_continuation(
+    src: &Source,
+    text: &str,
+    yaml: std::ops::Range<usize>,
+    at: usize,
+) -> Option<(u32, String)> {
+    let (first, _) = src.index.line_col(text, yaml.start);
+    let (last, _) = src.index.line_col(text, at.min(text.len()));
+    let is_key = |l: &str| {
+        l.split_once(':').is_some_and(|(k, v)| {
+            !k.is_empty()
+                && !k.contains(char::is_whitespace)
+                && (v.is_empty() || v.starts_with([' ', '\t']))
+        })
+    };
+    let mut found = None;
+    let mut after_value = false;
+    for n in first..=last {
+        let l = src.index.line_text(text, n).trim_end_matches('\r');
+        if l.trim().is_empty() || l.starts_with('#') {
+            continue;
+        }
+        if l.starts_with([' ', '\t']) {
+            after_value = true;
+            continue;
+        }
+        if is_key(l) || l.starts_with("- ") || l.starts_with("---") {
+            after_value = is_key(l);
+            continue;
+        }
+        if after_value {
+            let shown: String = match l.char_indices().nth(40) {
+                Some((i, _)) => format!("{}…", &l[..i]),
+                None => l.to_string(),
+            };
+            found = Some((n, shown));
+        }
+    }
+    found
 }
 
 fn make_entry(src: &Source, base: usize, mut k: Node, mut v: Node) -> Entry {

@@ -447,7 +447,7 @@ impl MarkedEventReceiver for Builder<'_> {
                     self.fail(
                         at,
                         if own {
-                            "alias refers to the anchor of a node that holds it: the value would contain itself (PyYAML and ruamel.yaml build such a recursive value; skillsift does not, and reads no frontmatter here: SG601 says what Claude Code does)".into()
+                            "alias refers to the anchor of a node that holds it: the value would contain itself (PyYAML and ruamel.yaml build such a recursive value; skillsift does not, and reads no frontmatter here)".into()
                         } else {
                             "alias refers to an unknown anchor".into()
                         },

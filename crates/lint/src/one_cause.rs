@@ -14,8 +14,68 @@ const SAME_CAUSE: &[(&str, &str, &str)] = &[
     ("SG110", "`disable-model-invocation`", "SG604"),
 ];
 
-/// Drop every finding another one already says (see [`SAME_CAUSE`]).
+/// The rule that names a tab in the indentation exactly: beside it,
+/// SG013's "found a tab" is the same tab said again (SG111 and SG113 say
+/// the colons and quotes the parser did not reach: SG013 says the first).
+const TAB_CAUSE: &str = "SG112";
+/// Rules that say the frontmatter does not parse, the exact causes first.
+const YAML_FAILURES: &[&str] = &["SG111", "SG112", "SG113", "SG013", "SG014"];
+
+/// A frontmatter that does not parse is reported at its causes only:
+/// SG013 on a tab is dropped beside SG112, and Claude Code's consequences,
+/// SG601 (it ignores the whole frontmatter, also after its retry) and
+/// SG602 (it shows the body's first line), are said in the first cause's
+/// help instead of as findings of their own.
+fn fold_frontmatter(diags: &mut Vec<Diagnostic>) {
+    use std::collections::{HashMap, HashSet};
+    let mut failing: HashMap<&str, Vec<&'static str>> = HashMap::new();
+    for d in diags.iter() {
+        if YAML_FAILURES.contains(&d.rule) {
+            failing.entry(d.file.as_str()).or_default().push(d.rule);
+        }
+    }
+    if failing.is_empty() {
+        return;
+    }
+    let exact: HashSet<String> = (failing.iter())
+        .filter(|(_, r)| r.contains(&TAB_CAUSE))
+        .map(|(f, _)| f.to_string())
+        .collect();
+    let files: HashSet<String> = failing.keys().map(|f| f.to_string()).collect();
+    let dropped_601: HashSet<String> = (diags.iter())
+        .filter(|d| {
+            d.rule == "SG601" && files.contains(&d.file) && d.message.contains("fails to parse")
+        })
+        .map(|d| d.file.clone())
+        .collect();
+    diags.retain(|d| {
+        !((d.rule == "SG013" && exact.contains(&d.file) && d.message.contains("tab"))
+            || (d.rule == "SG601"
+                && dropped_601.contains(&d.file)
+                && d.message.contains("fails to parse"))
+            || (d.rule == "SG602" && dropped_601.contains(&d.file)))
+    });
+    // the first cause of each such file carries the consequences
+    let mut told: HashSet<String> = HashSet::new();
+    for d in diags.iter_mut() {
+        if !YAML_FAILURES.contains(&d.rule)
+            || !dropped_601.contains(&d.file)
+            || !told.insert(d.file.clone())
+        {
+            continue;
+        }
+        let also = "until it parses, Claude Code ignores the whole frontmatter and lists the skill with the body's first line as its description (SG601, SG602)";
+        d.help = Some(match d.help.take() {
+            Some(h) => format!("{h}; {also}"),
+            None => also.to_string(),
+        });
+    }
+}
+
+/// Drop every finding another one already says (see [`SAME_CAUSE`] and
+/// [`fold_frontmatter`]).
 pub fn dedupe(diags: &mut Vec<Diagnostic>) {
+    fold_frontmatter(diags);
     let spoken: std::collections::HashSet<(&str, &str, u32)> = diags
         .iter()
         .filter(|d| {
