@@ -391,3 +391,34 @@ fn a_frontmatter_that_does_not_parse_is_reported_once_at_its_cause() {
         r.findings
     );
 }
+
+#[test]
+fn an_evals_json_of_behavioral_evals_only_asks_for_no_trigger_prompts() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path();
+    skill(
+        root,
+        "report-builder",
+        "Builds weekly status reports. Use when a status report is asked for.",
+    );
+    write(
+        root,
+        "skills/report-builder/evals/evals.json",
+        r#"{"skill_name": "report-builder", "evals": [{"id": 1, "prompt": "Build a weekly status report", "assertions": ["The report lists the week's merged changes"]}]}"#,
+    );
+    let r = check_json(root, &[]);
+    assert!(r.of("SG407").is_empty(), "{:#?}", r.findings);
+    assert!(r.of("SG408").is_empty(), "{:#?}", r.findings);
+    // a trigger prompt takes the skill into trigger tests: their minimums apply
+    write(
+        root,
+        "skills/report-builder/evals/trigger-eval.json",
+        r#"[{"query": "make me this week's status report", "should_trigger": true}]"#,
+    );
+    let r = check_json(root, &[]);
+    let f = r.one("SG407", "report-builder");
+    assert!(
+        f.message.contains("1 positive trigger prompts (minimum 3)"),
+        "{f:#?}"
+    );
+}

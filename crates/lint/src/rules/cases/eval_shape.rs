@@ -12,8 +12,9 @@ rule! {
     /// ## What it does
     /// Checks each entry of `evals`: `id` (a number or a non-empty string),
     /// `prompt` and `expected_output` (non-empty strings; a missing or empty
-    /// `expected_output` is only a warning, since skill-creator's readers
-    /// treat it as optional and the grader works from the expectations), and a non-empty
+    /// `expected_output` is only a warning, and nothing when the eval lists
+    /// expectations, since skill-creator's readers treat it as optional and
+    /// the grader works from the expectations), and a non-empty
     /// list under `expectations` (or its agentskills.io spelling
     /// `assertions`; each entry is checked by SG430–SG435). `files` is a list of strings
     /// and `trust_level` a string when present. Writing both
@@ -88,7 +89,13 @@ fn check_eval(case: &JsonDoc, eval: &Value, n: usize, out: &mut Vec<Diagnostic>)
     }
     // a missing or empty `expected_output` is a warning: skill-creator's
     // schema lists it, other readers (skillsaw) treat it as optional, and
-    // the grader works from the expectations alone
+    // the grader works from the expectations alone; with expectations
+    // written, it is not said at all
+    let has_checks = eval
+        .get("expectations")
+        .or_else(|| eval.get("assertions"))
+        .and_then(|v| v.as_array())
+        .is_some_and(|a| !a.is_empty());
     for (key, help, absent) in [
         (
             "prompt",
@@ -101,6 +108,14 @@ fn check_eval(case: &JsonDoc, eval: &Value, n: usize, out: &mut Vec<Diagnostic>)
             Severity::Warning,
         ),
     ] {
+        if key == "expected_output"
+            && has_checks
+            && eval
+                .get(key)
+                .is_none_or(|v| v.as_str().is_some_and(|t| t.trim().is_empty()))
+        {
+            continue;
+        }
         match eval.get(key) {
             None => push(absent, at_eval, format!("{name} has no `{key}`"), help),
             Some(v) => match v.as_str() {

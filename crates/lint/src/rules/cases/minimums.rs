@@ -15,7 +15,9 @@ rule! {
     /// behavioral evals (unset by default: evals are Tier 3's, and a
     /// catalog adopting trigger tests is not failed for having none). A skill
     /// whose cases are (also) in its own folder is held to the same
-    /// minimums over all its files together; drafts (SG423) do not count,
+    /// minimums over all its files together; a skill whose cases are
+    /// behavioral evals only (skill-creator's `evals/evals.json`) has not
+    /// taken up trigger tests, and the trigger minimums do not apply; drafts (SG423) do not count,
     /// and a skill with drafts is SG423's to report: it says what is left
     /// to write.
     /// Every list short of its minimum is named in one finding per file
@@ -95,8 +97,20 @@ pub fn check(catalog: &Catalog, config: &Config, out: &mut Vec<Diagnostic>) {
                 "add an eval with id, prompt, expected_output and expectations",
             ),
         ];
+        // a case file of behavioral evals only: trigger minimums do not
+        // apply (see `check_suite`)
+        let evals_only = trigger.is_none()
+            && root.get("positive").is_none()
+            && root.get("negative").is_none()
+            && root
+                .get("evals")
+                .and_then(|e| e.as_array())
+                .is_some_and(|a| !a.is_empty());
         let mut short = Shortfalls::default();
         for (what, key, list, parent, min, config_key, help) in lists {
+            if evals_only && config_key != "min-evals" {
+                continue;
+            }
             // count what is written; malformed entries are SG403's and SG408's
             let n = match list {
                 Some(v) => match v.as_array() {
@@ -224,10 +238,16 @@ fn check_suite(catalog: &Catalog, suite: &Suite, config: &Config, out: &mut Vec<
     let Some(first) = suite.files.first() else {
         return;
     };
+    // behavioral evals only (skill-creator's evals.json): the skill has
+    // not taken up trigger tests, whose minimums then do not apply
+    let evals_only = suite.positive.is_empty()
+        && suite.negative.is_empty()
+        && suite.drafts.is_empty()
+        && !suite.evals.is_empty();
     let skill_file = suite.skill.map(|i| catalog.skills[i].file.as_str());
     let mut short = Shortfalls::default();
     for (what, n, draft, min, key, help) in lists {
-        if n >= min {
+        if n >= min || (evals_only && key != "min-evals") {
             continue;
         }
         let drafted = match draft {
