@@ -456,15 +456,18 @@ fn no_use_when_clause_is_not_said_of_a_skill_the_model_never_sees() {
 #[test]
 fn an_eval_without_expected_output_is_a_warning() {
     let md = skill("", "Body.\n");
-    let evals = r#"{"skill_name": "pdf", "evals": [{"id": 1, "prompt": "Fill the form", "expectations": ["The form is filled"]}]}"#;
+    // with expectations written, no `expected_output` is needed: the
+    // warning is for an eval that has neither (SG408 also says the
+    // missing expectations)
+    let evals = r#"{"skill_name": "pdf", "evals": [{"id": 1, "prompt": "Fill the form", "expectations": ["The form is filled"]}, {"id": 2, "prompt": "Fill the other form", "expectations": []}]}"#;
     let c = catalog(&[
         ("skills/pdf/SKILL.md", &md),
         ("skills/pdf/evals/evals.json", evals),
     ]);
     let f: Vec<Value> = findings(c.path(), &[], "SG408");
-    assert_eq!(f.len(), 1, "{f:#?}");
-    assert_eq!(f[0]["severity"], "warning");
-    assert_eq!(f[0]["message"], "eval `1` has no `expected_output`");
+    let warned: Vec<&Value> = f.iter().filter(|d| d["severity"] == "warning").collect();
+    assert_eq!(warned.len(), 1, "{f:#?}");
+    assert_eq!(warned[0]["message"], "eval `2` has no `expected_output`");
 }
 
 #[test]
