@@ -393,6 +393,55 @@ fn a_frontmatter_that_does_not_parse_is_reported_once_at_its_cause() {
 }
 
 #[test]
+fn prompts_that_miss_a_skill_whose_frontmatter_does_not_parse_are_counted_at_the_cause() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path();
+    write(
+        root,
+        "skills/folded/SKILL.md",
+        "---\nname: folded\ndescription: >\n  Fills tax paperwork. Use when a form\nmust be filled.\n---\n# F\n",
+    );
+    skill(
+        root,
+        "csv-tools",
+        "Sorts and joins CSV files. Use when a CSV needs sorting.",
+    );
+    // its trigger prompts miss it only because Claude Code lists the body
+    write(
+        root,
+        "evals/cases/folded.json",
+        r#"{"skill_name": "folded", "trigger": {"positive": [
+            {"prompt": "complete the application paperwork"},
+            {"prompt": "enter my details in the tax paperwork"},
+            {"prompt": "fill in this tax form"}]}}"#,
+    );
+    let out = common::skillsift()
+        .args(["check", "--format", "json"])
+        .arg(root)
+        .output()
+        .unwrap();
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let rules: Vec<&str> = (doc["diagnostics"].as_array().unwrap().iter())
+        .filter_map(|d| d["rule"].as_str())
+        .collect();
+    assert!(
+        !rules.contains(&"SG501") && !rules.contains(&"SG502"),
+        "{doc:#}"
+    );
+    let cause = (doc["diagnostics"].as_array().unwrap().iter())
+        .find(|d| d["rule"] == "SG013")
+        .unwrap();
+    let help = cause["help"].as_str().unwrap();
+    assert!(
+        help.contains("3 positive trigger prompts miss it (SG501, SG502)"),
+        "{help}"
+    );
+    // the summary still counts them: the run is not reported greener
+    assert_eq!(doc["summary"]["route"]["checks_passed"], 0, "{doc:#}");
+    assert_eq!(doc["summary"]["route"]["checks"], 3, "{doc:#}");
+}
+
+#[test]
 fn an_evals_json_of_behavioral_evals_only_asks_for_no_trigger_prompts() {
     let tmp = tempfile::tempdir().unwrap();
     let root = tmp.path();

@@ -21,11 +21,24 @@ const TAB_CAUSE: &str = "SG112";
 /// Rules that say the frontmatter does not parse, the exact causes first.
 const YAML_FAILURES: &[&str] = &["SG111", "SG112", "SG113", "SG013", "SG014"];
 
+/// Routing findings about one positive prompt of a skill, whose message
+/// starts with the skill's name in backticks.
+const ROUTING_CONSEQUENCES: &[&str] = &["SG501", "SG502"];
+
+/// The folder of a skill's `SKILL.md`: the name Claude Code lists a skill
+/// by when its frontmatter does not parse (`None` for the catalog root's
+/// own `SKILL.md`, whose folder name the path does not hold).
+fn skill_folder(file: &str) -> Option<&str> {
+    let folder = file.strip_suffix("/SKILL.md")?;
+    Some(folder.rsplit('/').next().unwrap_or(folder))
+}
+
 /// A frontmatter that does not parse is reported at its causes only:
 /// SG013 on a tab is dropped beside SG112, and Claude Code's consequences,
 /// SG601 (it ignores the whole frontmatter, also after its retry) and
 /// SG602 (it shows the body's first line), are said in the first cause's
-/// help instead of as findings of their own.
+/// help instead of as findings of their own, with the count of positive
+/// trigger prompts that miss the skill for that reason (SG501, SG502).
 fn fold_frontmatter(diags: &mut Vec<Diagnostic>) {
     use std::collections::{HashMap, HashSet};
     let mut failing: HashMap<&str, Vec<&'static str>> = HashMap::new();
@@ -55,6 +68,22 @@ fn fold_frontmatter(diags: &mut Vec<Diagnostic>) {
                 && d.message.contains("fails to parse"))
             || (d.rule == "SG602" && dropped_601.contains(&d.file)))
     });
+    // a skill Claude Code lists by its body's first line fails its
+    // positive trigger prompts for that reason alone: they are counted in
+    // the cause's help, not reported one by one
+    let mut failed_prompts: HashMap<String, usize> = HashMap::new();
+    diags.retain(|d| {
+        if !ROUTING_CONSEQUENCES.contains(&d.rule) {
+            return true;
+        }
+        let Some(file) = (dropped_601.iter()).find(|f| {
+            skill_folder(f).is_some_and(|name| d.message.starts_with(&format!("`{name}`:")))
+        }) else {
+            return true;
+        };
+        *failed_prompts.entry(file.clone()).or_default() += 1;
+        false
+    });
     // the first cause of each such file carries the consequences
     let mut told: HashSet<String> = HashSet::new();
     for d in diags.iter_mut() {
@@ -64,10 +93,17 @@ fn fold_frontmatter(diags: &mut Vec<Diagnostic>) {
         {
             continue;
         }
-        let also = "until it parses, Claude Code ignores the whole frontmatter and lists the skill with the body's first line as its description (SG601, SG602)";
+        let mut also = "until it parses, Claude Code ignores the whole frontmatter and lists the skill with the body's first line as its description (SG601, SG602)".to_string();
+        match failed_prompts.get(&d.file) {
+            Some(1) => also.push_str(", and 1 positive trigger prompt misses it (SG501, SG502)"),
+            Some(n) => also.push_str(&format!(
+                ", and {n} positive trigger prompts miss it (SG501, SG502)"
+            )),
+            None => {}
+        }
         d.help = Some(match d.help.take() {
             Some(h) => format!("{h}; {also}"),
-            None => also.to_string(),
+            None => also,
         });
     }
 }
