@@ -176,6 +176,36 @@ fn an_unscoped_bash_in_allowed_tools_is_a_warning_naming_the_scoped_form() {
 }
 
 #[test]
+fn claude_codes_own_keys_are_no_warning_in_a_catalog_written_for_claude_code() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path();
+    write(
+        root,
+        "skills/deploy/SKILL.md",
+        "---\nname: deploy\ndescription: Deploys the app. Use when the user asks to deploy.\nargument-hint: \"[env]\"\nmodel: sonnet\nfrobnicate: yes\n---\n# Deploy\n",
+    );
+    let r = check_json(root, &[]);
+    assert_eq!(r.of("SG110").len(), 2, "{:#?}", r.findings);
+    write(
+        root,
+        "skillsift.toml",
+        "[lint]\nclients = [\"claude-code\"]\n",
+    );
+    let r = check_json(root, &[]);
+    assert!(r.of("SG110").is_empty(), "{:#?}", r.findings);
+    // a key no client documents is still an error
+    assert_eq!(r.of("SG109").len(), 1, "{:#?}", r.findings);
+    // written for several clients, the warning stays
+    write(
+        root,
+        "skillsift.toml",
+        "[lint]\nclients = [\"claude-code\", \"codex\"]\n",
+    );
+    let r = check_json(root, &[]);
+    assert_eq!(r.of("SG110").len(), 2, "{:#?}", r.findings);
+}
+
+#[test]
 fn a_recursive_alias_says_what_loaders_and_claude_code_do() {
     let tmp = tempfile::tempdir().unwrap();
     let root = tmp.path();

@@ -162,6 +162,38 @@ impl LintConfig {
     }
 }
 
+/// Claude Code's documented skill frontmatter extensions: the default
+/// `[lint] client-keys`, and keys SG110 accepts silently when `[lint]
+/// clients` lists Claude Code alone.
+pub const CLAUDE_CODE_KEYS: &[&str] = &[
+    "when_to_use",
+    "argument-hint",
+    "arguments",
+    "disable-model-invocation",
+    "user-invocable",
+    "model",
+    "effort",
+    "context",
+    "agent",
+    "hooks",
+    "paths",
+    "shell",
+];
+
+impl LintConfig {
+    /// Whether `[lint] clients` is set to Claude Code alone: a catalog
+    /// written for Claude Code, whose own keys are no finding there.
+    pub fn claude_code_only(&self) -> bool {
+        use crate::base::ClientId;
+        self.clients.as_deref().is_some_and(|list| {
+            list.contains(&ClientId::ClaudeCode)
+                && list
+                    .iter()
+                    .all(|c| matches!(c, ClientId::ClaudeCode | ClientId::Spec))
+        })
+    }
+}
+
 impl Default for LintConfig {
     fn default() -> Self {
         LintConfig {
@@ -169,24 +201,7 @@ impl Default for LintConfig {
             required_sections: Vec::new(),
             exemptions: Vec::new(),
             line_budget: 500,
-            // Claude Code's documented skill frontmatter extensions.
-            client_keys: [
-                "when_to_use",
-                "argument-hint",
-                "arguments",
-                "disable-model-invocation",
-                "user-invocable",
-                "model",
-                "effort",
-                "context",
-                "agent",
-                "hooks",
-                "paths",
-                "shell",
-            ]
-            .iter()
-            .map(|s| s.to_string())
-            .collect(),
+            client_keys: CLAUDE_CODE_KEYS.iter().map(|s| s.to_string()).collect(),
             allowed_keys: Vec::new(),
             clients: None,
             per_skill_ignores: BTreeMap::new(),

@@ -47,7 +47,9 @@ rule! {
     /// extension (by default Claude Code's `when_to_use`, `argument-hint`,
     /// `arguments`, `disable-model-invocation`, `user-invocable`, `model`,
     /// `effort`, `context`, `agent`, `hooks`, `paths`, `shell`; set the list
-    /// with `[lint] client-keys`).
+    /// with `[lint] client-keys`). A catalog written for Claude Code alone
+    /// (`[lint] clients = ["claude-code"]`) gets no SG110 for Claude
+    /// Code's own keys.
     ///
     /// For `disable-model-invocation: true` it also says what the key does
     /// (Claude Code keeps the skill from the model; the other clients list
@@ -164,6 +166,9 @@ pub fn check(s: &SkillCtx, out: &mut Vec<Diagnostic>) {
             continue; // SG203 reports it
         }
         if lint.client_keys.iter().any(|k| k == key) {
+            if lint.claude_code_only() && crate::config::CLAUDE_CODE_KEYS.contains(&key) {
+                continue; // the catalog is written for Claude Code, which reads it
+            }
             // the one finding of `disable-model-invocation: true` (SG604 and
             // SG406 say nothing more of it): what it does, where
             let effect = if key == "disable-model-invocation" && s.skill.model_never_chooses() {
