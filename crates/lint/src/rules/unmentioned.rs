@@ -96,9 +96,6 @@ const MAX_READ_BYTES: u64 = 256 * 1024;
 /// (`from helpers.merge_runs import …`, `require('./lib/util')`).
 const MODULES: &[&str] = &[".py", ".js", ".mjs", ".cjs", ".ts"];
 
-/// Whether `text` mentions the bundled file `f`: its path, its file name
-/// (whole), or a folder holding it written with its `/`; from a script,
-/// a script's module name too.
 /// A text read for mentions: `/` for `\\`, and lowercased.
 struct Text {
     text: String,
@@ -118,54 +115,166 @@ impl Text {
     }
 }
 
+/// How a needle must stand in a text to be a mention.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Stand {
+    /// Anywhere (a file's whole path).
+    Anywhere,
+    /// As a whole file name ([`word_at`]).
+    Word,
+    /// As a whole file name, in a text read from a script only.
+    ScriptWord,
+    /// A folder written with its `/`, not as the start of a longer path.
+    Folder,
+    /// A folder written without its `/` ([`bare_folder_at`]).
+    BareFolder,
+}
+
+/// The strings whose mention in a text mentions a bundled file: every
+/// candidate's needles, each string once with the candidates it speaks
+/// for, searched in one pass over a text (issue 49: one scan, not one per
+/// file and needle).
+struct Needles {
+    /// The needles searched in the text as written, built once per skill.
+    exact_ac: Option<aho_corasick::AhoCorasick>,
+    /// For each exact needle, `(candidate, how it must stand)`.
+    exact_for: Vec<Vec<(usize, Stand)>>,
+    /// Lowercased file names searched in the lowercased text (`FORMS.md`
+    /// for `forms.md`), each standing as a [`Stand::Word`].
+    lower_ac: Option<aho_corasick::AhoCorasick>,
+    lower_for: Vec<Vec<usize>>,
+}
+
+impl Needles {
+    fn new(candidates: &[&str], packages: &[&str]) -> Needles {
+        use std::collections::HashMap;
+        let mut exact: HashMap<String, Vec<(usize, Stand)>> = HashMap::new();
+        let mut lower: HashMap<String, Vec<usize>> = HashMap::new();
+        for (c, f) in candidates.iter().enumerate() {
+            let mut add = |needle: &str, stand: Stand| {
+                if !needle.is_empty() {
+                    let v = exact.entry(needle.to_string()).or_default();
+                    if !v.contains(&(c, stand)) {
+                        v.push((c, stand));
+                    }
+                }
+            };
+            let name = f.rsplit('/').next().unwrap_or(f);
+            add(f, Stand::Anywhere);
+            add(name, Stand::Word);
+            for (i, _) in f.match_indices('/') {
+                let folder = &f[..=i];
+                for folder in [folder, last_folder(folder)] {
+                    add(folder, Stand::Folder);
+                    add(&folder[..folder.len() - 1], Stand::BareFolder);
+                }
+            }
+            // `scripts/check_fields` for `scripts/check_fields.py`
+            if let Some((path, _)) = f.rsplit_once('.')
+                && path.contains('/')
+            {
+                add(path, Stand::Word);
+            }
+            if let Some(stem) = MODULES.iter().find_map(|e| f.strip_suffix(e)) {
+                // `core.gif_builder` for `core/gif_builder.py`: a module
+                // path of two parts or more, from any text
+                let dotted = stem.replace('/', ".");
+                let starts =
+                    std::iter::once(0).chain(dotted.match_indices('.').map(|(i, _)| i + 1));
+                for at in starts.filter(|&at| dotted[at..].contains('.')) {
+                    add(&dotted[at..], Stand::Word);
+                }
+                // from a script: the module by its bare name, or the
+                // package (a folder with `__init__.py`) that holds it
+                let bare = stem.rsplit('/').next().unwrap_or(stem);
+                if bare.len() >= 3 {
+                    add(bare, Stand::ScriptWord);
+                }
+                for p in packages {
+                    if f.starts_with(&format!("{p}/")) {
+                        add(p.rsplit('/').next().unwrap_or(p), Stand::ScriptWord);
+                    }
+                }
+            }
+            // `FORMS.md` for `forms.md`: mentioned, whatever SG210 says of
+            // the case
+            if name.contains('.') && name.len() >= 6 {
+                let v = lower.entry(name.to_ascii_lowercase()).or_default();
+                if !v.contains(&c) {
+                    v.push(c);
+                }
+            }
+        }
+        let mut exact: Vec<_> = exact.into_iter().collect();
+        exact.sort();
+        let mut lower: Vec<_> = lower.into_iter().collect();
+        lower.sort();
+        let (exact, exact_for): (Vec<String>, _) = exact.into_iter().unzip();
+        let (lower, lower_for): (Vec<String>, _) = lower.into_iter().unzip();
+        // a contiguous NFA: quick to build for the few texts a skill has
+        let build = |needles: &[String]| {
+            aho_corasick::AhoCorasick::builder()
+                .kind(Some(aho_corasick::AhoCorasickKind::ContiguousNFA))
+                .build(needles)
+                .ok()
+        };
+        Needles {
+            exact_ac: build(&exact),
+            lower_ac: build(&lower),
+            exact_for,
+            lower_for,
+        }
+    }
+
+    /// Mark in `mentioned` every candidate `t` mentions; the newly
+    /// mentioned are pushed to `found`.
+    fn scan(&self, t: &Text, mentioned: &mut [bool], found: &mut Vec<usize>) {
+        let mut mark = |mentioned: &mut [bool], c: usize| {
+            if !mentioned[c] {
+                mentioned[c] = true;
+                found.push(c);
+            }
+        };
+        if let Some(ac) = &self.exact_ac {
+            for m in ac.find_overlapping_iter(&t.text) {
+                for &(c, stand) in &self.exact_for[m.pattern().as_usize()] {
+                    if mentioned[c] {
+                        continue;
+                    }
+                    let (i, end) = (m.start(), m.end());
+                    let ok = match stand {
+                        Stand::Anywhere => true,
+                        Stand::Word => word_at(&t.text, i, end),
+                        Stand::ScriptWord => t.from_script && word_at(&t.text, i, end),
+                        Stand::Folder => folder_at(&t.text, i, end),
+                        Stand::BareFolder => bare_folder_at(&t.text, i, end),
+                    };
+                    if ok {
+                        mark(mentioned, c);
+                    }
+                }
+            }
+        }
+        if let Some(ac) = &self.lower_ac {
+            for m in ac.find_overlapping_iter(&t.lower) {
+                if word_at(&t.lower, m.start(), m.end()) {
+                    for &c in &self.lower_for[m.pattern().as_usize()] {
+                        mark(mentioned, c);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Whether `text` mentions the bundled file `f`: its path, its file name
+/// (whole), or a folder holding it written with its `/`; from a script,
+/// a script's module name too.
+#[cfg(test)]
 fn mentions(t: &Text, f: &str, packages: &[&str]) -> bool {
-    let (text, from_script) = (t.text.as_str(), t.from_script);
-    let name = f.rsplit('/').next().unwrap_or(f);
-    if text.contains(f) || mentions_word(text, name) {
-        return true;
-    }
-    // `FORMS.md` for `forms.md`: mentioned, whatever SG210 says of the case
-    if name.contains('.') && name.len() >= 6 && mentions_word(&t.lower, &name.to_ascii_lowercase())
-    {
-        return true;
-    }
-    let folders = f.match_indices('/').map(|(i, _)| &f[..=i]);
-    if folders
-        .into_iter()
-        .any(|folder| mentions_folder(text, folder) || mentions_folder(text, last_folder(folder)))
-    {
-        return true;
-    }
-    // `scripts/check_fields` for `scripts/check_fields.py`
-    if let Some((path, _)) = f.rsplit_once('.')
-        && path.contains('/')
-        && mentions_word(text, path)
-    {
-        return true;
-    }
-    let Some(stem) = MODULES.iter().find_map(|e| f.strip_suffix(e)) else {
-        return false;
-    };
-    // `core.gif_builder` for `core/gif_builder.py`: a module path of two
-    // parts or more, from any text
-    let dotted = stem.replace('/', ".");
-    let parts: Vec<usize> = dotted.match_indices('.').map(|(i, _)| i + 1).collect();
-    if std::iter::once(0)
-        .chain(parts.iter().copied())
-        .filter(|&at| dotted[at..].contains('.'))
-        .any(|at| mentions_word(text, &dotted[at..]))
-    {
-        return true;
-    }
-    // from a script: the module by its bare name, or the package (a folder
-    // with `__init__.py`) that holds it
-    let bare = stem.rsplit('/').next().unwrap_or(stem);
-    from_script
-        && ((bare.len() >= 3 && mentions_word(text, bare))
-            || packages.iter().any(|p| {
-                f.starts_with(&format!("{p}/"))
-                    && mentions_word(text, p.rsplit('/').next().unwrap_or(p))
-            }))
+    let mut mentioned = [false];
+    Needles::new(&[f], packages).scan(t, &mut mentioned, &mut Vec::new());
+    mentioned[0]
 }
 
 /// `references/forms/` gives `forms/`.
@@ -177,32 +286,41 @@ fn last_folder(folder: &str) -> &str {
     }
 }
 
-/// `folder` (ending in `/`) appears by itself, not as the start of a
-/// path to one of its files (`scripts/` but not `scripts/run.sh`).
-/// Written without its `/`, a folder counts as `./canvas-fonts`, as
-/// `` `canvas-fonts` `` or before the word "directory" or "folder".
-fn mentions_folder(text: &str, folder: &str) -> bool {
-    let is_name = |c: char| c.is_alphanumeric() || matches!(c, '_' | '-' | '.' | '/');
-    if text.match_indices(folder).any(|(i, _)| {
-        !text[..i].chars().next_back().is_some_and(is_name)
-            && !text[i + folder.len()..].chars().next().is_some_and(is_name)
-    }) {
-        return true;
+/// A character of a path: a folder is mentioned only where none is next
+/// to it.
+fn in_path(c: char) -> bool {
+    c.is_alphanumeric() || matches!(c, '_' | '-' | '.' | '/')
+}
+
+/// The folder `text[i..end]` (ending in `/`) stands by itself, not as the
+/// start of a path to one of its files (`scripts/` but not
+/// `scripts/run.sh`).
+fn folder_at(text: &str, i: usize, end: usize) -> bool {
+    !text[..i].chars().next_back().is_some_and(in_path)
+        && !text[end..].chars().next().is_some_and(in_path)
+}
+
+/// The folder `text[i..end]`, written without its `/`, counts as
+/// `./canvas-fonts`, as `` `canvas-fonts` `` or before the word
+/// "directory" or "folder".
+fn bare_folder_at(text: &str, i: usize, end: usize) -> bool {
+    let (before, after) = (&text[..i], &text[end..]);
+    if after.chars().next().is_some_and(in_path) {
+        return false;
     }
-    let bare = &folder[..folder.len() - 1];
-    text.match_indices(bare).any(|(i, _)| {
-        let before = &text[..i];
-        let after = &text[i + bare.len()..];
-        if after.chars().next().is_some_and(is_name) {
-            return false;
-        }
-        before.ends_with("./")
-            || (before.ends_with('`') && after.starts_with('`'))
-            || (!before.chars().next_back().is_some_and(is_name)
-                && [" directory", " folder", " dir"]
-                    .iter()
-                    .any(|w| after.starts_with(w)))
-    })
+    before.ends_with("./")
+        || (before.ends_with('`') && after.starts_with('`'))
+        || (!before.chars().next_back().is_some_and(in_path)
+            && [" directory", " folder", " dir"]
+                .iter()
+                .any(|w| after.starts_with(w)))
+}
+
+#[cfg(test)]
+fn mentions_folder(text: &str, folder: &str) -> bool {
+    (text.match_indices(folder)).any(|(i, _)| folder_at(text, i, i + folder.len()))
+        || (text.match_indices(&folder[..folder.len() - 1]))
+            .any(|(i, _)| bare_folder_at(text, i, i + folder.len() - 1))
 }
 
 /// Up to [`MAX_READ_BYTES`] of a bundled text file, `/` for `\`; `None`
@@ -252,23 +370,25 @@ pub fn check(s: &SkillCtx, out: &mut Vec<Diagnostic>) {
         .iter()
         .filter_map(|f| f.strip_suffix("/__init__.py"))
         .collect();
+    let needles = Needles::new(&candidates, &packages);
     let mut texts = vec![Text::new(&s.src.text, false)];
     let mut mentioned = vec![false; candidates.len()];
+    let mut found = Vec::new();
     let mut read = 0;
     let mut next = 0;
-    while next < texts.len() {
+    while next < texts.len() && mentioned.contains(&false) {
         let text = std::mem::replace(&mut texts[next], Text::new("", false));
         next += 1;
-        for (i, f) in candidates.iter().enumerate() {
-            if mentioned[i] || !mentions(&text, f, &packages) {
-                continue;
-            }
-            mentioned[i] = true;
+        found.clear();
+        needles.scan(&text, &mut mentioned, &mut found);
+        // in the candidates' order, as read before
+        found.sort_unstable();
+        for &i in &found {
             if read < MAX_READ
-                && let Some(t) = read_bounded(&s.skill.dir.join(f))
+                && let Some(t) = read_bounded(&s.skill.dir.join(candidates[i]))
             {
                 read += 1;
-                texts.push(Text::new(&t, !f.ends_with(".md")));
+                texts.push(Text::new(&t, !candidates[i].ends_with(".md")));
             }
         }
     }
@@ -331,23 +451,26 @@ pub fn finish(
     }
 }
 
-/// `name` appears in `text` not as part of a longer file name (a
-/// sentence's full stop may follow it).
-fn mentions_word(text: &str, name: &str) -> bool {
+/// `text[i..end]` is a whole file name, not part of a longer one (a
+/// sentence's full stop may follow it, a `.` or `/` precede it).
+fn word_at(text: &str, i: usize, end: usize) -> bool {
     let is_name = |c: char| c.is_alphanumeric() || matches!(c, '_' | '-' | '.');
-    text.match_indices(name).any(|(i, _)| {
-        let before_ok = !text[..i]
-            .chars()
-            .next_back()
-            .is_some_and(|c| is_name(c) && c != '.');
-        let mut after = text[i + name.len()..].chars();
-        let after_ok = match after.next() {
-            None => true,
-            Some('.') => !after.next().is_some_and(is_name),
-            Some(c) => !is_name(c),
-        };
-        before_ok && after_ok
-    })
+    let before_ok = !text[..i]
+        .chars()
+        .next_back()
+        .is_some_and(|c| is_name(c) && c != '.');
+    let mut after = text[end..].chars();
+    let after_ok = match after.next() {
+        None => true,
+        Some('.') => !after.next().is_some_and(is_name),
+        Some(c) => !is_name(c),
+    };
+    before_ok && after_ok
+}
+
+#[cfg(test)]
+fn mentions_word(text: &str, name: &str) -> bool {
+    (text.match_indices(name)).any(|(i, _)| word_at(text, i, i + name.len()))
 }
 
 #[cfg(test)]
