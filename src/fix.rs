@@ -499,12 +499,13 @@ pub fn run(catalog: &mut Catalog, config: &Config, opts: Opts) -> Result<Outcome
     Ok(outcome)
 }
 
-/// A unified diff of every changed file, paths as `prefix/file`.
-pub fn diff(outcome: &Outcome, prefix: &str) -> String {
+/// A unified diff of every changed file, paths as `prefix/file`; escaped
+/// for a terminal with `escape`, else a patch of the files' exact bytes.
+pub fn diff(outcome: &Outcome, prefix: &str, escape: bool) -> String {
     let mut out = String::new();
     for (file, (old, new)) in &outcome.changed {
         let shown = crate::report::display_path(prefix, file);
-        out.push_str(&crate::report::diff::unified(&shown, old, new));
+        out.push_str(&crate::report::diff::unified(&shown, old, new, escape));
     }
     out
 }
@@ -635,7 +636,10 @@ pub fn command(
             .map_err(crate::report::write_error)
     };
     if diff_only {
-        w(out, &diff(&outcome, &prefix))?;
+        // `--diff > fix.patch` is a patch; a terminal is shown it escaped
+        use std::io::IsTerminal;
+        let escape = std::io::stdout().is_terminal();
+        w(out, &diff(&outcome, &prefix, escape))?;
         for l in &lines {
             // they quote paths and descriptions from the catalog
             w(out, &format!("{}\n", crate::escape::line(l)))?;

@@ -147,13 +147,58 @@ fn diff_prints_the_change_and_writes_nothing() {
         out.contains("+description: \"Adds license headers # Errors and SPDX compliance\""),
         "{out}"
     );
-    // the byte-order mark is invisible: the diff shows it escaped
-    assert!(out.contains("-\\u{feff}---\n+---\n"), "{out}");
+    // written to a pipe, the diff is the bytes of the file, mark and all
+    assert!(out.contains("-\u{feff}---\n+---\n"), "{out}");
     assert!(
         out.contains("would fix 2 findings in 1 file (SG005 1, SG115 1)"),
         "{out}"
     );
     assert_eq!(read(root, "bom/SKILL.md"), text.as_bytes());
+}
+
+#[test]
+fn diff_to_a_file_is_a_patch_and_a_terminal_sees_it_escaped() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let text = "\u{feff}---\r\nname: bom\r\ndescription: Adds license headers # Errors and SPDX compliance\r\n---\r\n\r\nBody \x1b[31m.\r\n";
+    write(root, "bom/SKILL.md", text.as_bytes());
+    // `check . --diff > fix.patch`, then `git apply`
+    let out = skillsift()
+        .current_dir(root)
+        .args(["check", ".", "--no-route", "--diff"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    std::fs::write(root.join("fix.patch"), &out.stdout).unwrap();
+    let git = |args: &[&str]| {
+        std::process::Command::new("git")
+            .current_dir(root)
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let check = git(&["apply", "--check", "fix.patch"]);
+    assert!(
+        check.status.success(),
+        "{}\n{}",
+        String::from_utf8_lossy(&check.stderr),
+        String::from_utf8_lossy(&out.stdout)
+    );
+    assert!(git(&["apply", "fix.patch"]).status.success());
+    let fixed = String::from_utf8(read(root, "bom/SKILL.md")).unwrap();
+    assert!(fixed.starts_with("---\r\nname: bom\r\n"), "{fixed:?}");
+    assert!(fixed.contains("Body \x1b[31m.\r\n"), "{fixed:?}");
+    // the patch fixed what --fix fixes: nothing is left to fix
+    let (code, again) = run(root, &["--diff"]);
+    assert_eq!(code, 0, "{again}");
+    // on a terminal the invisible and the hostile are shown escaped
+    std::fs::write(root.join("bom/SKILL.md"), text).unwrap();
+    if let Some(shown) = common::on_terminal(root, &["check", ".", "--no-route", "--diff"]) {
+        let shown = String::from_utf8(shown).unwrap();
+        assert!(shown.contains("-\\u{feff}---"), "{shown}");
+        assert!(shown.contains(" Body \\x1b[31m."), "{shown}");
+        assert!(!shown.contains('\x1b'), "{shown}");
+    }
 }
 
 #[test]

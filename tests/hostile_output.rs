@@ -8,6 +8,7 @@
 //! Driven through the binary with the fake `claude` (tests/fixtures/behave)
 //! for Tier 3, whose results then feed `score` and `merge`.
 
+mod common;
 #[path = "behave_support/mod.rs"]
 mod support;
 
@@ -147,19 +148,23 @@ fn no_command_prints_a_raw_control_character() {
             cmd(&env, &["check", root, "--no-route", "--format", format]),
         );
     }
-    // the unified diff of the fixes quotes the files' own lines
-    let diff = clean(
-        "check --diff --unsafe-fixes",
-        cmd(
-            &env,
-            &["check", root, "--no-route", "--diff", "--unsafe-fixes"],
-        ),
-    );
-    assert!(
-        String::from_utf8_lossy(&diff).contains("# Cut "),
-        "the hostile catalog has a fix to show: {}",
-        String::from_utf8_lossy(&diff)
-    );
+    // the unified diff of the fixes quotes the files' own lines: on a
+    // terminal escaped (to a file it is a patch of their exact bytes,
+    // tests/fix.rs)
+    let diff_args = ["check", root, "--no-route", "--diff", "--unsafe-fixes"];
+    if let Some(diff) = common::on_terminal(&env.root, &diff_args) {
+        if let Some(found) = raw_control(&diff) {
+            panic!(
+                "check --diff on a terminal: raw {found}\n{}",
+                String::from_utf8_lossy(&diff)
+            );
+        }
+        assert!(
+            String::from_utf8_lossy(&diff).contains("# Cut "),
+            "the hostile catalog has a fix to show: {}",
+            String::from_utf8_lossy(&diff)
+        );
+    }
     for client in ["claude-code", "codex", "gemini-cli", "opencode", "spec"] {
         for format in ["human", "json"] {
             clean(

@@ -278,3 +278,30 @@ pub fn skill(root: &Path, name: &str, description: &str) {
         &format!("---\nname: {name}\ndescription: {description}\n---\n\n# {name}\n"),
     );
 }
+
+/// Run skillsift with `args` in `dir` on a terminal (a pseudo-terminal
+/// that util-linux's `script` opens), as a person at a shell would: its
+/// output with the terminal's `\r` taken out. `None`, with a message,
+/// where `script` is missing.
+#[allow(dead_code)]
+pub fn on_terminal(dir: &Path, args: &[&str]) -> Option<Vec<u8>> {
+    let quote = |a: &str| format!("'{}'", a.replace('\'', r"'\''"));
+    let bin = assert_cmd::cargo::cargo_bin("skillsift");
+    let line: Vec<String> = std::iter::once(quote(bin.to_str().unwrap()))
+        .chain(args.iter().map(|a| quote(a)))
+        .collect();
+    let out = match std::process::Command::new("script")
+        .args(["-qec", &line.join(" "), "/dev/null"])
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .stdin(std::process::Stdio::null())
+        .output()
+    {
+        Ok(out) => out,
+        Err(e) => {
+            eprintln!("skipped: util-linux's `script` cannot run ({e})");
+            return None;
+        }
+    };
+    Some(out.stdout.into_iter().filter(|&b| b != b'\r').collect())
+}

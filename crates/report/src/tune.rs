@@ -85,7 +85,12 @@ pub struct Done {
 }
 
 fn diff_of(t: &Tuned, prefix: &str, new: &str) -> String {
-    crate::diff::unified(&crate::display_path(prefix, &t.file), &t.original, new)
+    crate::diff::unified(
+        &crate::display_path(prefix, &t.file),
+        &t.original,
+        new,
+        true,
+    )
 }
 
 /// The JSON document; `prefix` is how the catalog root is shown in paths.
