@@ -582,12 +582,45 @@ fn counts(m: &BTreeMap<&'static str, usize>) -> String {
         .join(", ")
 }
 
+/// What `check --fix` leaves the check to do.
+pub enum Done {
+    /// `--diff`: nothing more, exit so.
+    Exit(crate::exit::Exit),
+    /// The files are fixed: check them, and count none of `refused` as
+    /// fixable ([`unfixable`]).
+    Check { refused: Vec<Refused> },
+}
+
+/// Take the fix off each finding whose fix `--fix` refused (it would
+/// change a listing): it is not fixable now. A summary line says how many
+/// and why, when any.
+pub fn unfixable(diagnostics: &mut [Diagnostic], refused: &[Refused]) -> Option<String> {
+    let mut n = 0;
+    for d in diagnostics.iter_mut() {
+        let Some(fix) = &d.fix else { continue };
+        if refused
+            .iter()
+            .any(|r| r.file == d.file && r.rule == d.rule && r.description == fix.description)
+        {
+            d.fix = None;
+            n += 1;
+        }
+    }
+    (n > 0).then(|| {
+        format!(
+            "{n} {} not fixable now: {} would change what a client lists (each `not fixed:` line above says how)",
+            crate::report::human::plural(n, "finding"),
+            if n == 1 { "its fix" } else { "their fixes" }
+        )
+    })
+}
+
 /// `check --fix` and `check --diff`: run the fixer over the catalog at
 /// `root`. With `diff_only`, print the unified diff and a summary, write
 /// nothing, and return the exit code (1 when there is something to fix).
 /// Otherwise write the fixed files, print (in human output) what was fixed
-/// and refused, and return `None`: the check then runs on the fixed files
-/// and reports what remains.
+/// and refused, and leave the check to run on the fixed files and report
+/// what remains.
 pub fn command(
     root: &Path,
     config: &Config,
@@ -595,7 +628,7 @@ pub fn command(
     diff_only: bool,
     human: bool,
     out: &mut dyn std::io::Write,
-) -> Result<Option<crate::exit::Exit>, Fatal> {
+) -> Result<Done, Fatal> {
     use crate::exit::Exit;
     use crate::report::human::plural;
     let mut catalog = Catalog::load(root, config)?;
@@ -644,7 +677,7 @@ pub fn command(
             // they quote paths and descriptions from the catalog
             w(out, &format!("{}\n", crate::escape::line(l)))?;
         }
-        return Ok(Some(if outcome.changed.is_empty() {
+        return Ok(Done::Exit(if outcome.changed.is_empty() {
             Exit::Ok
         } else {
             Exit::Failed
@@ -657,7 +690,9 @@ pub fn command(
             w(out, &format!("{}\n", crate::escape::line(l)))?;
         }
     }
-    Ok(None)
+    Ok(Done::Check {
+        refused: outcome.refused,
+    })
 }
 
 #[cfg(test)]

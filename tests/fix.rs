@@ -202,6 +202,52 @@ fn diff_to_a_file_is_a_patch_and_a_terminal_sees_it_escaped() {
 }
 
 #[test]
+fn a_refused_fix_is_not_counted_as_fixable_after_fix() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(
+        root,
+        "one/code-review/SKILL.md",
+        b"---\nname: code-review\ndescription: Reviews code. Use when the user asks for a code review.\n---\n# A\n",
+    );
+    // setting `name: code-review` would take the other skill's place in
+    // Gemini CLI's listing: --fix refuses it
+    write(
+        root,
+        "two/code-review/SKILL.md",
+        b"---\nname: review-helper\ndescription: Helps review pull requests. Use when a pull request needs review.\n---\n# B\n",
+    );
+    let (_, before) = run(root, &[]);
+    assert!(
+        before.contains("1 fixable with --fix --unsafe-fixes"),
+        "{before}"
+    );
+    let (code, out) = run(root, &["--fix", "--unsafe-fixes"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("SG103 (set `name: code-review`, the folder's name): in Gemini CLI's listing"),
+        "{out}"
+    );
+    assert!(!out.contains("fixable with --fix"), "{out}");
+    assert!(
+        out.contains("1 finding not fixable now: its fix would change what a client lists"),
+        "{out}"
+    );
+    // nor does the JSON report offer it
+    let out = skillsift()
+        .arg("check")
+        .arg(root)
+        .args(["--no-route", "--fix", "--unsafe-fixes", "--format", "json"])
+        .output()
+        .unwrap();
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let sg103 = (doc["diagnostics"].as_array().unwrap().iter())
+        .find(|d| d["rule"] == "SG103")
+        .unwrap();
+    assert!(sg103.get("fix").is_none_or(Value::is_null), "{sg103:#}");
+}
+
+#[test]
 fn comment_cut_is_reported_with_the_lost_text() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();

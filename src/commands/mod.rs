@@ -117,6 +117,7 @@ fn check(args: &CheckArgs, out: &mut dyn Write) -> Result<Exit, Fatal> {
         );
     }
     let config = load_config(&args.root, args.config.as_deref())?;
+    let mut fix_refused = Vec::new();
     if args.fix || args.diff {
         if args.behave.behavioral.is_some() || args.behave.behavioral_routing {
             return Err(
@@ -128,8 +129,9 @@ fn check(args: &CheckArgs, out: &mut dyn Write) -> Result<Exit, Fatal> {
             unsafe_fixes: args.unsafe_fixes,
         };
         let human = args.format == Format::Human;
-        if let Some(exit) = crate::fix::command(&args.root, &config, opts, args.diff, human, out)? {
-            return Ok(exit);
+        match crate::fix::command(&args.root, &config, opts, args.diff, human, out)? {
+            crate::fix::Done::Exit(exit) => return Ok(exit),
+            crate::fix::Done::Check { refused } => fix_refused = refused,
         }
     } else if args.unsafe_fixes {
         return Err(
@@ -224,6 +226,9 @@ fn check(args: &CheckArgs, out: &mut dyn Write) -> Result<Exit, Fatal> {
             .notes
             .extend(crate::route::single_skill_note(&catalog));
     }
+    summary
+        .notes
+        .extend(crate::fix::unfixable(&mut diagnostics, &fix_refused));
     settle(&mut diagnostics, &mut summary, &config);
     summary.notes.extend(unread_trigger_tests(&diagnostics));
     let prefix = path_prefix(&catalog, &args.root);
