@@ -52,6 +52,25 @@ fn a_folder_without_any_skill_is_a_usage_error_that_says_where_it_looked() {
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(err.contains("/skills/ and every folder below"), "{err}");
+    // every command that reads a catalog gives the same answer
+    let root = dir.path().to_str().unwrap();
+    let html = dir.path().join("r.html");
+    let commands: [&[&str]; 6] = [
+        &["rank", "format this table", root],
+        &["listing", root],
+        &["report", root, "--output", html.to_str().unwrap()],
+        &["cases", "ok", root],
+        &["tune", "ok", root],
+        &["init", "ok", root],
+    ];
+    for args in commands {
+        let out = skillsift().args(args).output().unwrap();
+        let shown = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {shown}");
+        assert_eq!(shown, err, "{args:?}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+    }
+    assert!(!html.exists());
 }
 
 #[test]

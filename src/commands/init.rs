@@ -18,6 +18,9 @@ pub fn run(args: &InitArgs, out: &mut dyn Write) -> Result<Exit, Fatal> {
     }
     let config = load_config(&args.root, args.config.as_deref())?;
     let catalog = Catalog::load(&args.root, &config)?;
+    if let Some(fatal) = crate::catalog::empty::nothing_found(&catalog, &config) {
+        return Err(fatal);
+    }
     if catalog.target != Target::Catalog {
         return Err(Fatal::usage(format!(
             "{}: a single skill folder; pass the catalog folder that holds it (negatives come from its other skills)",

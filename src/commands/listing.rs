@@ -20,6 +20,9 @@ pub fn listing(args: &ListingArgs, out: &mut dyn Write) -> Result<Exit, Fatal> {
     // every file, not only SKILL.md: a secret found by its name in a case
     // file is masked where a description repeats its value bare
     let catalog = Catalog::load_scoped(&args.root, &config, Scope::Full)?;
+    if let Some(fatal) = crate::catalog::empty::nothing_found(&catalog, &config) {
+        return Err(fatal);
+    }
     let folder = crate::route::cache::folder(args.cache_dir.as_deref());
     let live = match (args.capture, args.verify) {
         (Some(ClientId::Spec), _) => {

@@ -63,6 +63,13 @@ pub fn rank(args: &RankArgs, out: &mut dyn Write) -> Result<Exit, Fatal> {
             }
         }
     };
+    if ranking.index.docs().is_empty() && ranking.unroutable.is_empty() {
+        // the same answer as `check` for a folder without a skill
+        let catalog = Catalog::load_scoped(&args.root, &config, Scope::SkillsOnly)?;
+        if let Some(fatal) = crate::catalog::empty::nothing_found(&catalog, &config) {
+            return Err(fatal);
+        }
+    }
     let mut r = report(
         &ranking,
         config.route.client,

@@ -157,6 +157,9 @@ pub fn run(args: &ReportArgs, out: &mut dyn Write) -> Result<Exit, Fatal> {
 fn routing(args: &ReportArgs, out_abs: &Path) -> Result<(String, String), Fatal> {
     let config = load_config(&args.path, args.config.as_deref())?;
     let (catalog, mut diagnostics) = tier1(&args.path, &config)?;
+    if let Some(fatal) = crate::catalog::empty::nothing_found(&catalog, &config) {
+        return Err(fatal);
+    }
     let mut routed = crate::route::check(
         &catalog,
         &config,

@@ -44,6 +44,9 @@ pub fn run(args: &TuneArgs, out: &mut dyn Write) -> Result<Exit, Fatal> {
     }
     let config = load_config(&args.root, args.config.as_deref())?;
     let catalog = Catalog::load(&args.root, &config)?;
+    if let Some(fatal) = crate::catalog::empty::nothing_found(&catalog, &config) {
+        return Err(fatal);
+    }
     let opts = tune::Opts {
         rounds: args.rounds,
         client: args.client,
