@@ -1300,3 +1300,52 @@ fn jobs_and_threads_past_their_bounds_are_refused() {
             .stderr(predicate::str::contains(message));
     }
 }
+
+#[test]
+fn a_suite_of_trigger_prompts_alone_plans_and_runs_them() {
+    let env = Env::new();
+    env.cases(&support::cases_with_evals(serde_json::json!([])));
+    let out = env
+        .behave(&["--trials", "1", "--dry-run"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{text}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        text.contains(
+            "5 trigger prompts × 1 trial × with (no behavioral eval in the suite: trigger runs only)"
+        ),
+        "{text}"
+    );
+    assert!(env.executor_calls().is_empty());
+    // the runs: every trigger prompt once, in the with arm, scored
+    let out = env.behave(&["--trials", "1"]).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(3),
+        "{text}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(env.executor_calls().len(), 5);
+    assert_eq!(env.grader_calls().len(), 0);
+    let score = read_json(&env.iteration(1).join("benchmark.json"));
+    assert!(!score.is_null());
+    // with the skill always in the system prompt, trigger prompts cannot
+    // run: refused, saying why
+    let appended = Env::new();
+    appended.cases(&support::cases_with_evals(serde_json::json!([])));
+    appended.config("[behave]\ninstall = \"append-system-prompt\"\n");
+    let out = appended.behave(&["--dry-run"]).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("no behavioral evals and no trigger prompts to run (its trigger prompts do not run with `[behave] install = \"append-system-prompt\"`"),
+        "{err}"
+    );
+}

@@ -360,6 +360,27 @@ impl PlanDoc {
     /// the `with` arm only.
     pub fn shape(&self) -> String {
         let only = (0..self.cases.len()).filter(|&c| self.with_only(c)).count();
+        let evals = (self.cases.iter())
+            .filter(|c| c.kind != CaseKind::Trigger)
+            .count();
+        if evals == 0 {
+            // a suite of trigger prompts alone: say so, not "with and without"
+            let arms = if only == self.cases.len() {
+                "with".to_string()
+            } else {
+                (self.variants.iter())
+                    .map(|v| v.as_str())
+                    .collect::<Vec<_>>()
+                    .join(" and ")
+            };
+            return format!(
+                "{} trigger prompt{} × {} trial{} × {arms} (no behavioral eval in the suite: trigger runs only)",
+                self.cases.len(),
+                if self.cases.len() == 1 { "" } else { "s" },
+                self.trials,
+                if self.trials == 1 { "" } else { "s" },
+            );
+        }
         let only = if only > 0 && self.variants.len() > 1 {
             format!(
                 " ({only} trigger prompt{} with only)",

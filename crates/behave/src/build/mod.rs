@@ -489,11 +489,21 @@ fn suite_to_run<'a>(
     })?;
     refuse_invalid_case_files(catalog, config, suite)?;
     let sources = suite.files.join(", ");
-    if suite.evals.is_empty() {
-        return Err(
-            Fatal::usage(format!("{sources}: no behavioral evals to run"))
-                .with_help("add at least one entry to `evals` with a prompt and expectations"),
-        );
+    let appended = config.behave.install == InstallMode::AppendSystemPrompt;
+    let has_prompts = !suite.positive.is_empty() || !suite.negative.is_empty();
+    let triggers = !appended && has_prompts;
+    if suite.evals.is_empty() && !triggers {
+        let why = if appended && !suite.positive.is_empty() {
+            " (its trigger prompts do not run with `[behave] install = \"append-system-prompt\"`: the skill is always in the prompt)"
+        } else {
+            ""
+        };
+        return Err(Fatal::usage(format!(
+            "{sources}: no behavioral evals and no trigger prompts to run{why}"
+        ))
+        .with_help(
+            "add at least one entry to `evals` with a prompt and expectations, or trigger prompts to `trigger.positive`",
+        ));
     }
     Ok(suite)
 }
