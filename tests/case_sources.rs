@@ -713,6 +713,43 @@ fn init_writes_waza_when_the_other_skills_use_only_waza() {
 }
 
 #[test]
+fn init_writes_where_the_catalog_keeps_its_trigger_sets_at_the_root() {
+    let cat = tempfile::tempdir().unwrap();
+    let root = cat.path();
+    for (name, what) in [("tickets", "support tickets"), ("invoices", "invoices")] {
+        skill(
+            root,
+            name,
+            &format!("Summarises {what}. Use when the user shares long {what}."),
+        );
+        write(
+            root,
+            &format!("evals/triggers/{name}.json"),
+            &format!("[{{\"query\": \"summarise these {what}\", \"should_trigger\": true}}]"),
+        );
+    }
+    skill(
+        root,
+        "replies",
+        "Drafts replies to support tickets. Use when the user wants a reply to a support ticket drafted.",
+    );
+    skillsift()
+        .args(["init", "replies"])
+        .arg(root)
+        .assert()
+        .code(0)
+        .stdout(contains(
+            "wrote evals/triggers/replies.json (trigger set; 2 other skills keep a trigger set there)",
+        ));
+    skillsift()
+        .args(["cases", "replies", "--format", "json"])
+        .arg(root)
+        .assert()
+        .stdout(contains("\"A reply to a support ticket drafted.\""));
+    assert!(!root.join("skills/replies/evals").exists());
+}
+
+#[test]
 fn score_triggers_reads_run_eval_output_as_it_is() {
     let file = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/fixtures/score/run-eval/pdf-forms-results.json");

@@ -655,3 +655,63 @@ fn the_report_says_a_positive_passes_in_the_top_3() {
     );
     assert!(html.contains("1/1 positive prompt ranks its skill first"));
 }
+
+#[test]
+fn init_drafts_from_long_clauses_and_quoted_phrases_and_only_near_misses() {
+    let dir = catalog(&[
+        (
+            "skills/app-packages/SKILL.md",
+            b"---\nname: app-packages\ndescription: Manage commerce app packages with the b2c CLI. Use this skill whenever the user needs to validate, package, install, uninstall, list, or pull commerce apps on B2C Commerce instances, view configuration tasks, or pull app sources for cartridge deployment or Storefront Next development. Also use when checking which apps are installed - even if they just say \"what apps do I have\", \"list my commerce apps\", or \"show installed apps\".\n---\n# Apps\n",
+        ),
+        (
+            "skills/app-sites/SKILL.md",
+            b"---\nname: app-sites\ndescription: Lists storefront sites. Use when the user wants to list the storefront sites of an instance or install a cartridge path.\n---\n# Sites\n",
+        ),
+        (
+            "skills/zig-build/SKILL.md",
+            b"---\nname: zig-build\ndescription: Builds Zig projects. Use when a zig build fails with a linker error.\n---\n# Zig\n",
+        ),
+    ]);
+    let out = skillsift()
+        .args(["init", "app-packages", "--dry-run"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    // the long clause keeps the requests that fit; each quoted phrase is a
+    // draft of its own, a question ending with `?`
+    assert!(
+        text.contains("\"Validate, package, install, uninstall, list, or pull commerce apps on B2C Commerce instances, view configuration tasks.\""),
+        "{text}"
+    );
+    assert!(text.contains("\"What apps do I have?\""), "{text}");
+    assert!(
+        text.contains("\"Checking which apps are installed.\""),
+        "{text}"
+    );
+    assert!(text.contains("\"List my commerce apps.\""), "{text}");
+    assert!(!text.contains("no positive drafts"), "{text}");
+    // a sibling sharing its words gives a near miss; the Zig skill, which
+    // shares none, gives no negative
+    assert!(text.contains("(owner app-sites)"), "{text}");
+    assert!(!text.contains("owner zig-build"), "{text}");
+    // a description whose clauses make no sentence is told so, not "no
+    // Use when clause"
+    let dir = catalog(&[(
+        "skills/terse/SKILL.md",
+        b"---\nname: terse\ndescription: Formats. Use when tables.\n---\n# T\n",
+    )]);
+    let out = skillsift()
+        .args(["init", "terse", "--dry-run"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    let shown =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    assert!(!shown.contains("has no \"Use when"), "{shown}");
+    assert!(
+        shown.contains("no \"Use when\" clause of the description makes a whole sentence"),
+        "{shown}"
+    );
+}

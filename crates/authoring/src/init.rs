@@ -9,7 +9,9 @@
 //!   (cosine over the Tier 2 index), one per sibling, with that sibling as
 //!   `owner`: the sibling's own positive prompt (one its author wrote)
 //!   that scores highest for this skill, else the sentence of its "Use
-//!   when" clauses that does; so two skills get different negatives.
+//!   when" clauses that does; so two skills get different negatives. Only
+//!   a near miss is drafted: a prompt that ranks this skill within the
+//!   top 5.
 //! - What the drafts leave short of `[cases]`' minimums is said
 //!   (`left_to_write`); a skill with `disable-model-invocation: true` is
 //!   refused with that cause (the model never chooses it). The skill is
@@ -19,7 +21,9 @@
 //!   or run (SG423) until a person rewrites them in a user's words, since
 //!   a prompt drawn from a description matches it by construction.
 //! - The layout is the one the catalog already uses: `evals/cases/<skill>.json`
-//!   when the catalog keeps case files; else the trigger-set file name the
+//!   when the catalog keeps case files; else the root-level layout the
+//!   others use (`evals/triggers/<skill>.json`, `evals/<skill>/trigger-eval.json`,
+//!   `tests/<skill>/trigger_tests.yaml`); else the trigger-set file name the
 //!   other skills use most (a waza file when they use only waza), else
 //!   `evals/trigger-queries.json` in the skill's folder.
 //! - It never overwrites: the file is created only when it does not exist
@@ -64,6 +68,10 @@ pub struct InitReport {
     pub layout: String,
     pub positive: Vec<Draft>,
     pub negative: Vec<Draft>,
+    /// The "Use when" clauses the description has (positives are drafted
+    /// from them; none drafted from any clause means each was too long or
+    /// a fragment).
+    pub use_when_clauses: usize,
     pub written: bool,
     /// What is left to write before the skill meets `[cases]`' minimums
     /// (drafts count towards none of them until rewritten).
@@ -72,15 +80,56 @@ pub struct InitReport {
     pub content: String,
 }
 
+/// Where the prompts go: relative to the skill folder, or to the catalog
+/// root (a case file, a layout kept at the root).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Base {
+    Skill,
+    Root,
+}
+
 /// The layout the catalog uses for trigger prompts: the format, the path
-/// relative to the skill folder (or the catalog, for a case file), and why.
-fn layout(catalog: &Catalog, skill: usize) -> (Format, String, String) {
+/// and what it is relative to, and why.
+fn layout(catalog: &Catalog, skill: usize) -> (Format, String, Base, String) {
     let name = cases::skill_key(&catalog.skills[skill]);
     if catalog.root.join(CASES_DIR).is_dir() {
         return (
             Format::CaseFile,
             format!("{CASES_DIR}/{name}.json"),
+            Base::Root,
             format!("the catalog keeps its cases in {CASES_DIR}/"),
+        );
+    }
+    // a layout kept at the root, one file per skill, that the others use
+    // (`evals/triggers/<skill>.json`, …): the one most of them use
+    let mut at_root: BTreeMap<(String, Format), usize> = BTreeMap::new();
+    for s in catalog
+        .case_sources
+        .iter()
+        .filter(|s| s.skill != skill && s.at_root)
+    {
+        if let Some(k) = cases::repo_level::path_for(&s.file, name) {
+            *at_root.entry(k).or_default() += 1;
+        }
+    }
+    if let Some(((path, format), n)) = at_root
+        .into_iter()
+        .max_by(|a, b| a.1.cmp(&b.1).then(b.0.cmp(&a.0)))
+    {
+        return (
+            format,
+            path,
+            Base::Root,
+            format!(
+                "{n} other skill{} keep{} {} there",
+                if n == 1 { "" } else { "s" },
+                if n == 1 { "s" } else { "" },
+                if format == Format::Waza {
+                    "waza trigger tests"
+                } else {
+                    "a trigger set"
+                }
+            ),
         );
     }
     let mut used: BTreeMap<(Format, &str), usize> = BTreeMap::new();
@@ -103,6 +152,7 @@ fn layout(catalog: &Catalog, skill: usize) -> (Format, String, String) {
             return (
                 format,
                 rel,
+                Base::Skill,
                 format!(
                     "{n} other skill{} keep{} {what} there",
                     if n == 1 { "" } else { "s" },
@@ -114,6 +164,7 @@ fn layout(catalog: &Catalog, skill: usize) -> (Format, String, String) {
     (
         Format::TriggerSet,
         DEFAULT_TRIGGER_SET.to_string(),
+        Base::Skill,
         "the agentskills.io layout: a trigger set in the skill's own evals/".to_string(),
     )
 }
@@ -154,12 +205,18 @@ fn not_listed(catalog: &Catalog, router: &Router, index: usize) -> Fatal {
     .with_help("fix its frontmatter first (`skillsift check` shows what is wrong)")
 }
 
-/// The score of document `doc` for `prompt`.
-fn score_for(router: &Router, doc: u32, prompt: &str) -> f64 {
+/// Where document `doc` stands for `prompt`.
+fn standing_for(router: &Router, doc: u32, prompt: &str) -> crate::route::rank::Standing {
     let q = crate::route::index::Query::new(prompt, &router.analyzer, &router.index);
     let mut scorer = crate::route::rank::Scorer::new(&router.index);
-    scorer.score(&q).score(doc)
+    scorer.score(&q).standing(doc)
 }
+
+/// A sibling's prompt is a near miss for the skill when the skill scores
+/// for it and ranks within this many: a prompt that ranks it lower is
+/// one no router would confuse with it (a Zig build prompt for an Elixir
+/// skill), and teaches nothing as a negative.
+const NEAR_MISS_RANK: usize = 5;
 
 /// The drafts for skill `index`: positives from its description's "Use
 /// when" clauses, as whole sentences; negatives from its siblings.
@@ -174,7 +231,7 @@ fn drafts(
     catalog: &Catalog,
     config: &Config,
     index: usize,
-) -> Result<(Vec<Draft>, Vec<Draft>), Fatal> {
+) -> Result<(Vec<Draft>, Vec<Draft>, usize), Fatal> {
     let skill = &catalog.skills[index];
     let router = Router::new(catalog, config)?;
     let Some(doc) = router.doc_of(index) else {
@@ -182,10 +239,8 @@ fn drafts(
     };
     let description = skill.description().unwrap_or_default();
     let mut positive: Vec<Draft> = Vec::new();
-    for prompt in clauses(description)
-        .iter()
-        .flat_map(|c| sentence::sentences(c))
-    {
+    let own = clauses(description);
+    for prompt in own.iter().flat_map(|c| sentence::sentences(c)) {
         if positive.len() == MAX_POSITIVES {
             break;
         }
@@ -242,7 +297,9 @@ fn drafts(
         let best = candidates
             .into_iter()
             .filter(|p| !taken(p))
-            .map(|p| (score_for(&router, doc, &p), p))
+            .map(|p| (standing_for(&router, doc, &p), p))
+            .filter(|(st, _)| st.matched() && st.rank() <= NEAR_MISS_RANK)
+            .map(|(st, p)| (st.score, p))
             .max_by(|a, b| a.0.total_cmp(&b.0).then_with(|| b.1.cmp(&a.1)));
         if let Some((_, prompt)) = best {
             negative.push(Draft {
@@ -253,7 +310,7 @@ fn drafts(
             });
         }
     }
-    Ok((positive, negative))
+    Ok((positive, negative, own.len()))
 }
 
 /// What the drafts leave to write before the skill meets `[cases]`'
@@ -407,18 +464,23 @@ pub fn plan(catalog: &Catalog, config: &Config, name: &str) -> Result<InitReport
             .with_help(format!("`skillsift cases {key}` lists them and where each is written")));
         }
     }
-    let (format, rel, why) = layout(catalog, index);
-    let file = match format {
-        Format::CaseFile => rel,
-        _ => join_rel(&skill.rel_dir, &rel),
+    let (format, rel, base, why) = layout(catalog, index);
+    let file = match base {
+        Base::Root => rel,
+        Base::Skill => join_rel(&skill.rel_dir, &rel),
     };
-    let (positive, negative) = drafts(catalog, config, index)?;
+    let (positive, negative, use_when_clauses) = drafts(catalog, config, index)?;
     if positive.is_empty() && negative.is_empty() {
+        let clause = if use_when_clauses > 0 {
+            "no \"Use when\" clause of the description makes a whole sentence (two words to 160 characters)"
+        } else {
+            "the description has no \"Use when …\" clause"
+        };
         return Err(Fatal::usage(format!(
-            "{}: nothing to draft: the description has no \"Use when …\" clause and no other skill shares its words",
+            "{}: nothing to draft: {clause}, and no other skill's prompt is a near miss for it",
             skill.file
         ))
-        .with_help("add a \"Use when …\" sentence to the description (SG201), or write the trigger set by hand"));
+        .with_help("add a \"Use when …\" sentence naming the requests in a user's words (SG201), or write the trigger set by hand"));
     }
     let content = render(format, &key, &positive, &negative);
     let left_to_write = left_to_write(config, format, positive.len(), negative.len());
@@ -430,6 +492,7 @@ pub fn plan(catalog: &Catalog, config: &Config, name: &str) -> Result<InitReport
         layout: why,
         positive,
         negative,
+        use_when_clauses,
         written: false,
         content,
     })

@@ -13,34 +13,47 @@ const MAX_CHARS: usize = 160;
 /// phrase when the clause is a list of them; none when it cannot be made
 /// whole.
 pub fn sentences(clause: &str) -> Vec<String> {
-    // "…, or says \"chart this\", \"plot these\"": the request, then the
-    // phrases a user would type, each its own draft
-    for verb in [" says ", " asks ", " types ", " mentions "] {
-        if let Some(i) = clause.find(&format!("{verb}\""))
-            && let Some(head) = clause[..i]
-                .trim_end()
-                .strip_suffix(" or")
-                .or_else(|| clause[..i].trim_end().strip_suffix(", or"))
-                .or_else(|| clause[..i].trim_end().strip_suffix(" and"))
-                .map(|h| h.trim_end_matches(',').trim_end())
-        {
-            let mut out = sentences(head);
-            let tail = clause[i + verb.len()..].trim();
-            let tail = if tail.matches('"').count() % 2 == 1 {
-                format!("{tail}\"")
-            } else {
-                tail.to_string()
-            };
-            if let Some(phrases) = quoted_list(&tail, 1) {
-                out.extend(
-                    phrases
-                        .iter()
-                        .filter(|p| p.split_whitespace().count() >= 2)
-                        .filter_map(|p| finish(p)),
-                );
+    // "…, or says \"chart this\", \"plot these\"", "… — even if they just
+    // say \"…\"", "phrases like \"…\"": the request, then the phrases a
+    // user would type, each its own draft
+    for verb in USER_SAYS {
+        let Some(i) = clause.find(&format!("{verb}\"")) else {
+            continue;
+        };
+        let tail = clause[i + verb.len()..].trim();
+        let tail = if tail.matches('"').count() % 2 == 1 {
+            format!("{tail}\"")
+        } else {
+            tail.to_string()
+        };
+        let Some(phrases) = quoted_list(&tail, 1) else {
+            continue;
+        };
+        // the request before them, without the words that lead to them
+        let mut head = &clause[..i];
+        for sep in ELABORATIONS {
+            if let Some(j) = head.rfind(sep) {
+                head = &head[..j];
             }
-            return out;
         }
+        // "triggers on phrases like …": the words that name the phrases
+        // are no request
+        let names_them = head
+            .split_whitespace()
+            .next_back()
+            .is_some_and(|w| PHRASE_WORDS.contains(&w.to_ascii_lowercase().as_str()));
+        let mut out = if names_them {
+            Vec::new()
+        } else {
+            sentences(head)
+        };
+        out.extend(
+            phrases
+                .iter()
+                .filter(|p| p.split_whitespace().count() >= 2)
+                .filter_map(|p| finish(p)),
+        );
+        return out;
     }
     let mut t = clause.trim().to_string();
     // a list of quoted phrases whose first or last quote was trimmed
@@ -59,7 +72,7 @@ pub fn sentences(clause: &str) -> Vec<String> {
             .collect();
     }
     // an elaboration after a dash, a semicolon or a colon is dropped
-    for sep in [" — ", " – ", " -- ", "; ", ": "] {
+    for sep in ELABORATIONS {
         if let Some(i) = t.find(sep)
             && t[..i].split_whitespace().count() >= 3
         {
@@ -67,8 +80,60 @@ pub fn sentences(clause: &str) -> Vec<String> {
         }
     }
     let t = balanced_prefix(&t);
+    // a long list of requests: as many of its items as fit
+    let t = if t.chars().count() > MAX_CHARS {
+        let limit = t.char_indices().nth(MAX_CHARS).map_or(t.len(), |(i, _)| i);
+        match t[..limit].rfind(", ") {
+            Some(i) if t[..i].split_whitespace().count() >= 3 => balanced_prefix(&t[..i]),
+            _ => t,
+        }
+    } else {
+        t
+    };
     finish(t).into_iter().collect()
 }
+
+/// The words before the phrases a user types, quoted.
+const USER_SAYS: &[&str] = &[
+    " says ",
+    " say ",
+    " asks ",
+    " ask ",
+    " asking ",
+    " types ",
+    " type ",
+    " mentions ",
+    " mention ",
+    " like ",
+    " such as ",
+];
+
+/// Words that name the quoted phrases after them ("phrases like …").
+const PHRASE_WORDS: &[&str] = &[
+    "phrase",
+    "phrases",
+    "request",
+    "requests",
+    "prompt",
+    "prompts",
+    "question",
+    "questions",
+    "keyword",
+    "keywords",
+    "term",
+    "terms",
+    "word",
+    "words",
+    "things",
+];
+
+/// First words of a question: its draft ends with `?`.
+const QUESTION_WORDS: &[&str] = &[
+    "what", "which", "how", "why", "where", "who", "can", "could", "should",
+];
+
+/// What introduces an elaboration of a request, dropped from a draft.
+const ELABORATIONS: &[&str] = &[" — ", " – ", " -- ", " - ", "; ", ": "];
 
 /// The phrases of a text that is only quoted phrases and separators
 /// (commas, `or`, `and`).
@@ -133,15 +198,22 @@ fn balanced_prefix(t: &str) -> &str {
 /// Capitalised, ending with one full stop (or its own `?`/`!`), at least
 /// two words and at most [`MAX_CHARS`]; `None` otherwise.
 fn finish(t: &str) -> Option<String> {
-    let t = t
-        .trim()
-        .trim_end_matches([',', ':', ';', '-', '–', '—', '.'])
-        .trim_end();
-    let t = t
-        .strip_suffix(" or")
-        .or_else(|| t.strip_suffix(" and"))
-        .unwrap_or(t)
-        .trim_end();
+    // trailing punctuation and a dangling `or`/`and`, in any order
+    let mut t = t.trim();
+    loop {
+        let cut = t
+            .trim_end_matches([',', ':', ';', '-', '–', '—', '.'])
+            .trim_end();
+        let cut = cut
+            .strip_suffix(" or")
+            .or_else(|| cut.strip_suffix(" and"))
+            .unwrap_or(cut)
+            .trim_end();
+        if cut == t {
+            break;
+        }
+        t = cut;
+    }
     if t.split_whitespace().count() < 2 || t.chars().count() > MAX_CHARS {
         return None;
     }
@@ -149,7 +221,16 @@ fn finish(t: &str) -> Option<String> {
     let first = c.next()?;
     let mut s: String = first.to_uppercase().chain(c).collect();
     if !s.ends_with(['?', '!']) {
-        s.push('.');
+        let first = s
+            .split_whitespace()
+            .next()
+            .unwrap_or("")
+            .to_ascii_lowercase();
+        s.push(if QUESTION_WORDS.contains(&first.as_str()) {
+            '?'
+        } else {
+            '.'
+        });
     }
     Some(s)
 }
@@ -213,6 +294,45 @@ mod tests {
                 "Plot these numbers."
             ]
         );
+    }
+
+    #[test]
+    fn phrases_after_say_or_like_are_drafts_and_the_lead_in_is_dropped() {
+        assert_eq!(
+            sentences(
+                "checking which apps are installed — even if they just say \"what apps do I have\", \"list my commerce apps\", or \"show installed apps"
+            ),
+            vec![
+                "Checking which apps are installed.",
+                "What apps do I have?",
+                "List my commerce apps.",
+                "Show installed apps."
+            ]
+        );
+        assert_eq!(
+            sentences(
+                "Triggers on phrases like \"help me get started\", \"onboard me\", or \"first-time setup"
+            ),
+            vec!["Help me get started.", "Onboard me.", "First-time setup."]
+        );
+        // a quoted phrase inside a sentence stays in it
+        assert_eq!(
+            sentences("the user says \"are you sure\" twice"),
+            vec!["The user says \"are you sure\" twice."]
+        );
+    }
+
+    #[test]
+    fn a_long_list_of_requests_keeps_the_items_that_fit() {
+        let long = "the user needs to validate, package, install, uninstall, list, or pull commerce apps on B2C Commerce instances, view configuration tasks, or pull app sources for cartridge deployment or Storefront Next development";
+        let got = sentences(long);
+        assert_eq!(
+            got,
+            vec![
+                "The user needs to validate, package, install, uninstall, list, or pull commerce apps on B2C Commerce instances, view configuration tasks."
+            ]
+        );
+        assert_eq!(sentences("a, b, or c,"), vec!["A, b, or c."]);
     }
 
     #[test]

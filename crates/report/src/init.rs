@@ -39,7 +39,12 @@ pub fn human(r: &InitReport, out: &mut dyn Write) -> std::io::Result<()> {
         r.format,
         r.layout
     )?;
-    if r.positive.is_empty() {
+    if r.positive.is_empty() && r.use_when_clauses > 0 {
+        writeln!(
+            out,
+            "  no positive drafts: no \"Use when\" clause of the description makes a whole sentence (two words to 160 characters); write positives yourself"
+        )?;
+    } else if r.positive.is_empty() {
         writeln!(
             out,
             "  no positive drafts: the description has no \"Use when …\" clause (SG201); write positives yourself"

@@ -102,6 +102,26 @@ pub fn find(root: &Path) -> Vec<Found> {
     out
 }
 
+/// The file of skill `skill` in the layout of `file` (a path [`find`]
+/// finds, relative to the root), with its format: how `init` writes a new
+/// skill's prompts where the catalog keeps the others'.
+pub fn path_for(file: &str, skill: &str) -> Option<(String, Format)> {
+    let parts: Vec<&str> = file.split('/').collect();
+    match parts.as_slice() {
+        ["evals", "triggers", _] => {
+            Some((format!("evals/triggers/{skill}.json"), Format::TriggerSet))
+        }
+        ["evals", _, "trigger-eval.json"] => Some((
+            format!("evals/{skill}/trigger-eval.json"),
+            Format::TriggerSet,
+        )),
+        ["tests", _, f] if f.starts_with("trigger_tests.") => {
+            Some((format!("tests/{skill}/{f}"), Format::Waza))
+        }
+        _ => None,
+    }
+}
+
 /// Read every file [`find`] finds, as the case sources of the skills they
 /// are named for; SG436 for a file named for no skill.
 pub fn load_all(
