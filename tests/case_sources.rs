@@ -750,6 +750,61 @@ fn init_writes_where_the_catalog_keeps_its_trigger_sets_at_the_root() {
 }
 
 #[test]
+fn cases_without_any_names_every_place_it_looked_and_each_is_read() {
+    let cat = tempfile::tempdir().unwrap();
+    let root = cat.path();
+    skill(
+        root,
+        "replies",
+        "Drafts replies to support tickets. Use when the user wants a reply drafted.",
+    );
+    let out = skillsift()
+        .args(["cases", "replies", "--format", "json"])
+        .arg(root)
+        .output()
+        .unwrap();
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let looked: Vec<&str> = (doc["looked_in"].as_array().unwrap().iter())
+        .filter_map(Value::as_str)
+        .collect();
+    let places = [
+        "evals/cases/replies.json",
+        "evals/replies/trigger-eval.json",
+        "evals/triggers/replies.json",
+        "tests/replies/trigger_tests.yaml",
+    ];
+    for place in places {
+        assert!(looked.contains(&place), "{place}: {looked:?}");
+    }
+    // and a prompt written at each place is read
+    for (i, place) in places.iter().enumerate() {
+        let text = match i {
+            0 => r#"{"skill_name": "replies", "trigger": {"positive": [{"prompt": "draft a reply to this ticket"}]}}"#.to_string(),
+            3 => "skill: replies\nshould_trigger_prompts:\n  - prompt: \"draft a reply to this ticket\"\n".to_string(),
+            _ => r#"[{"query": "draft a reply to this ticket", "should_trigger": true}]"#.to_string(),
+        };
+        let at = tempfile::tempdir().unwrap();
+        skill(
+            at.path(),
+            "replies",
+            "Drafts replies to support tickets. Use when the user wants a reply drafted.",
+        );
+        write(at.path(), place, &text);
+        let out = skillsift()
+            .args(["cases", "replies", "--format", "json"])
+            .arg(at.path())
+            .output()
+            .unwrap();
+        let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(
+            doc["positive"].as_array().map(Vec::len),
+            Some(1),
+            "{place}: {doc:#}"
+        );
+    }
+}
+
+#[test]
 fn score_triggers_reads_run_eval_output_as_it_is() {
     let file = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/fixtures/score/run-eval/pdf-forms-results.json");
