@@ -132,7 +132,7 @@ struct Directive {
 
 /// The inline suppressions of every skill, and the findings about
 /// malformed ones.
-fn directives(catalog: &Catalog) -> Result<(Vec<Directive>, Vec<Diagnostic>), Fatal> {
+fn directives(catalog: &Catalog) -> (Vec<Directive>, Vec<Diagnostic>) {
     let mut found = Vec::new();
     let mut bad = Vec::new();
     for (i, skill) in catalog.skills.iter().enumerate() {
@@ -155,41 +155,72 @@ fn directives(catalog: &Catalog) -> Result<(Vec<Directive>, Vec<Diagnostic>), Fa
             }
             let body = line[p + "# skillsift:".len()..].trim_end_matches(['\n', '\r']);
             let span = src.span(start + p, start + line.trim_end_matches(['\n', '\r']).len());
-            let place = format!("{}:{}:{}", skill.file, span.line, span.col);
-            let malformed = |why: &str| {
+            // the help writes the suppression of the rules it names
+            let malformed = |why: &str, named: &[&str]| {
+                let ids = if named.is_empty() {
+                    "SG201".to_string()
+                } else {
+                    named.join(", ")
+                };
                 INVALID_SUPPRESSION
                     .diag(&skill.file, why.to_string())
                     .with_span(span)
-                    .with_help("write `# skillsift: ignore[SG201] why the finding does not apply`")
+                    .with_help(format!(
+                        "write `# skillsift: ignore[{ids}] why the finding does not apply`"
+                    ))
             };
             let rest = body.trim_start();
             let Some(list) = rest.strip_prefix("ignore[") else {
                 let verb = rest.split(['[', ' ']).next().unwrap_or("");
-                bad.push(malformed(&format!(
-                    "`{verb}` is not a skillsift directive (did you mean `ignore[…]`?)"
-                )));
+                bad.push(malformed(
+                    &format!("`{verb}` is not a skillsift directive (did you mean `ignore[…]`?)"),
+                    &[],
+                ));
                 continue;
             };
             let Some((ids, reason)) = list.split_once(']') else {
                 bad.push(malformed(
                     "the rule list of this suppression is not closed with `]`",
+                    &[],
                 ));
                 continue;
             };
             let mut rules = Vec::new();
+            let mut unknown = Vec::new();
             for id in ids.split(',').map(str::trim).filter(|s| !s.is_empty()) {
                 match registry::find(id) {
                     Some(r) => rules.push(r.id),
-                    None => return Err(unknown_rule(&place, id, "in an inline suppression")),
+                    None => unknown.push(id),
                 }
             }
+            // a misspelt id is this suppression's finding, not the run's end:
+            // it suppresses nothing, the rules it names rightly still do
+            for id in unknown {
+                let meant = did_you_mean(id);
+                let mut named = rules.clone();
+                let message = match &meant {
+                    Some(m) => {
+                        if let Some(r) = registry::find(m) {
+                            named.push(r.id);
+                        }
+                        format!("unknown rule `{id}` in this suppression: did you mean `{m}`?")
+                    }
+                    None => format!(
+                        "unknown rule `{id}` in this suppression (`skillsift rules` lists every rule)"
+                    ),
+                };
+                bad.push(malformed(&message, &named));
+            }
             if rules.is_empty() {
-                bad.push(malformed("this suppression names no rule"));
+                if ids.trim().is_empty() {
+                    bad.push(malformed("this suppression names no rule", &[]));
+                }
                 continue;
             }
             if reason.trim().is_empty() {
                 bad.push(malformed(
                     "this suppression gives no reason: say why the finding does not apply",
+                    &rules,
                 ));
                 continue;
             }
@@ -201,7 +232,7 @@ fn directives(catalog: &Catalog) -> Result<(Vec<Directive>, Vec<Diagnostic>), Fa
             });
         }
     }
-    Ok((found, bad))
+    (found, bad)
 }
 
 /// The skill whose folder holds `file`: the longest skill folder that is a
@@ -225,7 +256,7 @@ fn owner(folders: &HashMap<&str, usize>, file: &str) -> Option<usize> {
 /// suppressions accept, and add the findings about suppressions (unused,
 /// malformed).
 pub fn apply(diags: &mut Vec<Diagnostic>, catalog: &Catalog, config: &Config) -> Result<(), Fatal> {
-    let (mut inline, bad) = directives(catalog)?;
+    let (mut inline, bad) = directives(catalog);
     let ignores: Vec<(crate::config::PathGlobs, Vec<&'static str>)> = config
         .lint
         .per_skill_ignores

@@ -4,7 +4,7 @@
 //! all through the binary.
 
 mod common;
-use common::skillsift;
+use common::{check_json, skillsift};
 use std::path::Path;
 
 fn write(root: &Path, rel: &str, text: &str) {
@@ -66,7 +66,7 @@ fn a_suppression_that_matches_nothing_or_gives_no_reason_is_reported() {
 }
 
 #[test]
-fn an_unknown_rule_in_a_suppression_is_a_usage_error() {
+fn an_unknown_rule_in_a_suppression_is_its_finding_not_the_runs_end() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();
     write(
@@ -74,19 +74,42 @@ fn an_unknown_rule_in_a_suppression_is_a_usage_error() {
         "card/SKILL.md",
         "---\nname: card\n# skillsift: ignore[SG2O1] reference card\ndescription: A reference card.\n---\n\nBody.\n",
     );
-    let out = skillsift()
-        .arg("check")
-        .arg(root)
-        .arg("--no-route")
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        err.contains("card/SKILL.md:3:1: unknown rule `SG2O1`"),
-        "{err}"
+    // a sibling's findings are still reported
+    write(
+        root,
+        "other/SKILL.md",
+        "---\nname: other\ndescription: Another card.\n---\n\nBody.\n",
     );
-    assert!(err.contains("did you mean `SG201`?"), "{err}");
+    let r = check_json(root, &[]);
+    assert_eq!(r.code, 1);
+    let bad = r.one("SG021", "card/SKILL.md");
+    assert_eq!(bad.line, Some(3));
+    assert!(
+        bad.message
+            .contains("unknown rule `SG2O1` in this suppression: did you mean `SG201`?"),
+        "{}",
+        bad.message
+    );
+    // the help writes the suppression it meant
+    assert_eq!(
+        bad.help.as_deref(),
+        Some("write `# skillsift: ignore[SG201] why the finding does not apply`")
+    );
+    // it suppresses nothing
+    assert_eq!(r.in_file("SG201", "card/SKILL.md").len(), 1);
+    assert_eq!(r.in_file("SG201", "other/SKILL.md").len(), 1);
+    // a suppression without a reason: the help names its own rules
+    write(
+        root,
+        "card/SKILL.md",
+        "---\nname: card\n# skillsift: ignore[SG205, SG201]\ndescription: A reference card.\n---\n\nBody.\n",
+    );
+    let r = check_json(root, &[]);
+    let bad = r.one("SG021", "card/SKILL.md");
+    assert_eq!(
+        bad.help.as_deref(),
+        Some("write `# skillsift: ignore[SG205, SG201] why the finding does not apply`")
+    );
 }
 
 #[test]

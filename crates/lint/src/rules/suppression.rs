@@ -23,8 +23,9 @@ rule! {
 rule! {
     /// ## What it does
     /// Reports a malformed inline suppression: a `# skillsift:` comment that
-    /// is not `ignore[RULE, …] reason`, names no rule, or gives no reason.
-    /// (An unknown rule id or name in it is a usage error, exit 2.)
+    /// is not `ignore[RULE, …] reason`, names no rule or an unknown one
+    /// (with the closest rule), or gives no reason. The help writes the
+    /// suppression for the rules it names.
     ///
     /// ## Why is this bad?
     /// A suppression that does not say why leaves the next reader unable to
