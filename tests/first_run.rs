@@ -715,3 +715,63 @@ fn init_drafts_from_long_clauses_and_quoted_phrases_and_only_near_misses() {
         "{shown}"
     );
 }
+
+#[test]
+fn a_long_line_is_shown_cut_around_its_finding() {
+    let description = format!(
+        "Handles documents. {}Use when: the user asks.",
+        "Formats many kinds of tables and charts, ".repeat(45)
+    );
+    let text =
+        format!("---\nname: long\ndescription: {description}\nmetadata:\n  a: b\n---\n# Long\n");
+    let dir = catalog(&[("skills/long/SKILL.md", text.as_bytes())]);
+    let out = skillsift()
+        .args(["check", "--no-route"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    let shown = String::from_utf8(out.stdout).unwrap();
+    // the colon is at this column of line 3, as the JSON report says
+    let col = "description: ".len() + description.find("Use when:").unwrap() + "Use when".len() + 1;
+    assert!(
+        shown.contains(&format!("skills/long/SKILL.md:3:{col}]")),
+        "{shown}"
+    );
+    assert!(
+        shown.contains(" 3 │ …and charts, Use when: the user asks."),
+        "{shown}"
+    );
+    assert!(shown.contains("Use when: the user asks."), "{shown}");
+    // the lines around it are shown too, and nothing runs off a screen
+    assert!(shown.contains(" 2 │ name: long"), "{shown}");
+    assert!(shown.contains(" 4 │ metadata:"), "{shown}");
+    for line in shown.lines() {
+        assert!(
+            line.chars().count() <= 110,
+            "{} characters: {line}",
+            line.chars().count()
+        );
+    }
+    // an over-long description: its underline stops with the cut line
+    let description = format!(
+        "Use when the user asks. {}",
+        "Handles many things, ".repeat(100)
+    );
+    let text = format!("---\nname: long\ndescription: {description}\n---\n# Long\n");
+    std::fs::write(dir.path().join("skills/long/SKILL.md"), text).unwrap();
+    let out = skillsift()
+        .args(["check", "--no-route"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    let shown = String::from_utf8(out.stdout).unwrap();
+    assert!(shown.contains("SG105"), "{shown}");
+    assert!(shown.contains("Handles many things, H…"), "{shown}");
+    for line in shown.lines() {
+        assert!(
+            line.chars().count() <= 110,
+            "{} characters: {line}",
+            line.chars().count()
+        );
+    }
+}

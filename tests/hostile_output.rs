@@ -294,13 +294,15 @@ fn the_snippet_shows_escapes_and_its_caret_stays_on_the_span() {
     );
     let text = String::from_utf8(out).unwrap();
     // the SG701 finding on the body line `Write a failing test <EVIL>, …`
-    // (SG707 shows the same line: take the snippet under SG701's header)
+    // (SG707 shows the same line: take the snippet under SG701's header;
+    // escaped, the line is long, so it is shown cut around the span)
     let at = text
-        .match_indices("Write a failing test \\x1b]0;pwned\\x07")
+        .match_indices("\\u{202e}gnp.exe")
         .map(|(i, _)| i)
         .find(|&i| {
             let header = text[..i].rfind("warning[").unwrap_or(0);
-            text[header..i].starts_with("warning[SG701]")
+            let line_start = text[..i].rfind('\n').map_or(0, |n| n + 1);
+            text[header..i].starts_with("warning[SG701]") && text[line_start..i].contains(" │ ")
         })
         .unwrap_or_else(|| panic!("no escaped snippet line under SG701 in\n{text}"));
     let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);

@@ -23,6 +23,11 @@ struct Named<'a> {
     name: &'a str,
     text: &'a str,
     index: &'a crate::diag::LineIndex,
+    /// Lines of the file above `text`'s first (a [`window`] of it).
+    lines_above: usize,
+    /// In a window: the span's offset in it, and the 0-based column of
+    /// that place in the file, which the header (`file:line:col`) shows.
+    column_of: Option<(usize, usize)>,
 }
 
 impl miette::SourceCode for Named<'_> {
@@ -56,13 +61,17 @@ impl miette::SourceCode for Named<'_> {
             context_lines_before,
             context_lines_after,
         )?;
-        let lines_before = from_line as usize - 1;
+        let lines_before = from_line as usize - 1 + self.lines_above;
+        let column = match self.column_of {
+            Some((at, col)) if at == span.offset() && context_lines_before == 0 => col,
+            _ => inner.column(),
+        };
         Ok(Box::new(miette::MietteSpanContents::new_named(
             self.name.to_string(),
             inner.data(),
             SourceSpan::new((inner.span().offset() + lo).into(), inner.span().len()),
             inner.line() + lines_before,
-            inner.column(),
+            column,
             inner.line_count() + lines_before,
         )))
     }
@@ -145,7 +154,7 @@ impl miette::Diagnostic for Shown<'_> {
             self.d
                 .label
                 .as_deref()
-                .map(|l| escape::text(l).into_owned()),
+                .map(|l| cut_label(&escape::text(l)).into_owned()),
             SourceSpan::new(start.into(), len),
         ))))
     }
@@ -283,6 +292,99 @@ fn snippet_fits(span: &crate::diag::Span, src: &crate::catalog::Source) -> bool 
     fits(span.line) && fits(span.end_line)
 }
 
+/// Characters of a line shown in a snippet: a longer line (a 2,000
+/// character description) is shown as this many characters around the
+/// span, cut with `…`, and the underline stops where the cut line does.
+pub const SNIPPET_WIDTH: usize = 80;
+
+/// Characters of a label shown under a snippet; a longer one ends in `…`.
+pub const LABEL_WIDTH: usize = 80;
+
+/// A snippet cut to fit a screen: the span's line and one line on each
+/// side (as miette shows them), each cut to [`SNIPPET_WIDTH`] characters
+/// from the same column, with `…` where a line goes on; the span moved
+/// into it and stopped at the end of its first line's cut. `None` when
+/// every such line fits.
+struct Window {
+    text: String,
+    index: crate::diag::LineIndex,
+    lines_above: usize,
+    start: usize,
+    end: usize,
+}
+
+fn window(text: &str, index: &crate::diag::LineIndex, start: usize, end: usize) -> Option<Window> {
+    let (line, _) = index.line_col(text, start);
+    let first = line.saturating_sub(1).max(1);
+    let last = (line + 1).min(index.line_count() as u32);
+    let too_long = |l: u32| {
+        index
+            .line_text(text, l)
+            .chars()
+            .nth(SNIPPET_WIDTH)
+            .is_some()
+    };
+    if !(first..=last).any(too_long) {
+        return None;
+    }
+    let line_start = index.line_start(line);
+    let col = text[line_start..start.max(line_start)].chars().count();
+    // the cut starts a quarter of the width before the span
+    let from = col.saturating_sub(SNIPPET_WIDTH / 4);
+    let mut out = String::new();
+    let (mut at_start, mut at_end) = (0, 0);
+    for l in first..=last {
+        let t = index.line_text(text, l);
+        // a context line that fits is shown whole
+        let from = if l != line && t.chars().nth(SNIPPET_WIDTH).is_none() {
+            0
+        } else {
+            from
+        };
+        if from > 0 && t.chars().nth(from).is_some() {
+            out.push('…');
+        }
+        let cut_at = out.len();
+        let cut: String = t.chars().skip(from).take(SNIPPET_WIDTH).collect();
+        out.push_str(&cut);
+        let cut_end = out.len();
+        if t.chars().nth(from + SNIPPET_WIDTH).is_some() {
+            out.push('…');
+        }
+        if l == line {
+            // byte offset in the cut of a char column of the line
+            let place = |c: usize| {
+                let k = c.saturating_sub(from).min(SNIPPET_WIDTH);
+                cut_at + cut.char_indices().nth(k).map_or(cut.len(), |(i, _)| i)
+            };
+            at_start = place(col);
+            let (end_line, _) = index.line_col(text, end);
+            at_end = if end_line == line {
+                place(text[line_start..end.max(line_start)].chars().count())
+            } else {
+                cut_end
+            };
+            at_end = at_end.clamp(at_start, cut_end.max(at_start));
+        }
+        out.push('\n');
+    }
+    Some(Window {
+        index: crate::diag::LineIndex::new(&out),
+        text: out,
+        lines_above: first as usize - 1,
+        start: at_start,
+        end: at_end,
+    })
+}
+
+/// A label cut to [`LABEL_WIDTH`] characters, with `…`.
+fn cut_label(label: &str) -> Cow<'_, str> {
+    match label.char_indices().nth(LABEL_WIDTH) {
+        Some((i, _)) => Cow::Owned(format!("{}…", &label[..i])),
+        None => Cow::Borrowed(label),
+    }
+}
+
 /// Whether to colour output: a terminal, and NO_COLOR unset.
 fn use_color() -> bool {
     std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
@@ -342,7 +444,13 @@ pub fn render(o: &Outcome, out: &mut dyn Write) -> std::io::Result<()> {
                         Some((t, i)) => (t.as_str(), i),
                         None => (src.text.as_str(), &src.index),
                     };
-                    Named { name, text, index }
+                    Named {
+                        name,
+                        text,
+                        index,
+                        lines_above: 0,
+                        column_of: None,
+                    }
                 }
                 None => {
                     span = Some((s.start, s.end));
@@ -350,9 +458,29 @@ pub fn render(o: &Outcome, out: &mut dyn Write) -> std::io::Result<()> {
                         name: &d.file,
                         text: &src.text,
                         index: &src.index,
+                        lines_above: 0,
+                        column_of: None,
                     }
                 }
             });
+        // a long line is shown cut around the span
+        let cut = match (&source, span) {
+            (Some(n), Some((a, b))) => window(n.text, n.index, a, b),
+            _ => None,
+        };
+        let source = match (&cut, source) {
+            (Some(w), Some(n)) => {
+                span = Some((w.start, w.end));
+                Some(Named {
+                    name: n.name,
+                    text: &w.text,
+                    index: &w.index,
+                    lines_above: w.lines_above,
+                    column_of: d.span.map(|s| (w.start, s.col as usize - 1)),
+                })
+            }
+            (_, source) => source,
+        };
         let shown = Shown {
             d,
             source,
