@@ -1242,7 +1242,7 @@ fn an_insufficient_plan_is_said_first_in_the_dry_run_and_refused_before_any_run(
     assert_eq!(out.status.code(), Some(0));
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(
-        text.starts_with("insufficient  this plan cannot reach a verdict: 7 distinct cases where the scorer needs 10 and 2 evals with a task check where it needs 10; the scorer will answer \"insufficient\" (exit 3). Still computed: the trigger confusion counts, precision, recall and F1 over 3 positive and 2 negative prompt(s)"),
+        text.starts_with("insufficient  this plan cannot reach a verdict: 7 distinct cases where the scorer needs 10 and 2 evals with a task check where it needs 10; the scorer will answer \"insufficient\" (exit 3). Still computed: the trigger confusion counts, precision, recall and F1 over 3 positive and 2 negative prompts"),
         "{text}"
     );
     assert!(

@@ -147,7 +147,7 @@ fn routes_the_catalog(client: Client) {
     let dry = routing(&lab, &["--dry-run"]).assert().code(0);
     let dry = String::from_utf8_lossy(&dry.get_output().stdout).into_owned();
     assert!(
-        dry.contains("8 prompt(s) of 5 skill(s) × 1 trial(s) = 8 run(s)"),
+        dry.contains("8 prompts of 5 skills × 1 trial = 8 runs"),
         "{dry}"
     );
     assert!(
@@ -393,11 +393,11 @@ fn the_dry_run_spawns_nothing_shows_prompts_escaped_and_bad_flags_are_refused() 
     let out = routing(&lab, &["--dry-run"]).assert().code(0);
     let stdout = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
     assert!(
-        stdout.contains("9 prompt(s) of 5 skill(s) × 1 trial(s) = 9 run(s)"),
+        stdout.contains("9 prompts of 5 skills × 1 trial = 9 runs"),
         "{stdout}"
     );
     assert!(
-        stdout.contains("at most 45 model turn(s), no grader call"),
+        stdout.contains("or 5 model turns: at most 45 model turns in all, no grader call"),
         "{stdout}"
     );
     assert!(!stdout.contains('\u{1b}'), "{stdout}");

@@ -555,6 +555,10 @@ fn baseline_downgrades_failures_it_already_had() {
     let base = cat.outside("baseline.json");
     let base_s = base.to_str().unwrap();
     let (code, v) = cat.check_json(&["--save-baseline", base_s]);
+    // saved: exit 0, the SG502 shown; a check without the baseline fails
+    assert_eq!(code, 0, "{v:#}");
+    assert_eq!(with_rule(&v, "SG502").len(), 1, "{v:#}");
+    let (code, v) = cat.check_json(&[]);
     assert_eq!(code, 1, "SG502 without a baseline: {v:#}");
     let (code, v) = cat.check_json(&["--baseline", base_s]);
     assert_eq!(code, 0, "{v:#}");

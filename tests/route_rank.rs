@@ -88,9 +88,14 @@ fn explain_shows_contributions_that_add_up_to_the_score() {
 fn json_without_explain_has_no_contributions_and_limit_cuts_the_list() {
     let (_, out) = rank(&catalog(), &["render", "--format", "json", "--limit", "1"]);
     let v: Value = serde_json::from_str(&out).unwrap();
-    assert_eq!(v["results"].as_array().unwrap().len(), 1);
+    // one result, and any skill tied with it (a cut never splits a tie)
+    let results = v["results"].as_array().unwrap();
+    assert!(!results.is_empty());
+    for r in &results[1..] {
+        assert_eq!(r["score"], results[0]["score"], "{v:#}");
+    }
     assert!(v["results"][0].get("contributions").is_none());
-    assert_eq!(v["truncated"], true);
+    assert_eq!(v["truncated"], results.len() < 3);
     assert_eq!(v["matched"], 3);
 }
 

@@ -253,7 +253,10 @@ fn check(args: &CheckArgs, out: &mut dyn Write) -> Result<Exit, Fatal> {
     } else {
         crate::report::render(args.format, &outcome, out)?;
     }
-    Ok(if summary.errors > 0 || gate_failed {
+    // saving a baseline records the findings there are: its job is done
+    // when the file is written, whatever they are
+    let saved = args.save_baseline.is_some();
+    Ok(if (summary.errors > 0 && !saved) || gate_failed {
         Exit::Failed
     } else {
         Exit::Ok
@@ -393,8 +396,16 @@ fn known_findings(
     }
     if let (Some(path), Some(record)) = (&args.save_baseline, record) {
         let mut b = Baseline::load(path)?;
+        let n = record.len();
         b.findings = Some(record);
         b.save(path)?;
+        summary.notes.push(format!(
+            "wrote {}: {} and {} recorded; `skillsift check --baseline {}` reports only what is new",
+            path.display(),
+            ::base::plural::count(n, "finding"),
+            ::base::plural::count(b.prompts.len(), "trigger prompt"),
+            path.display()
+        ));
     }
     Ok(())
 }

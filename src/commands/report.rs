@@ -194,8 +194,19 @@ fn routing(args: &ReportArgs, out_abs: &Path) -> Result<(String, String), Fatal>
             .to_string_lossy()
             .replace('\\', "/")
     });
+    // `.` or `..` names no catalog: the folder's own name does
+    let named = if shown.is_empty() || shown.split('/').all(|p| p == "." || p == "..") {
+        catalog
+            .root
+            .canonicalize()
+            .ok()
+            .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
+            .unwrap_or_else(|| ".".to_string())
+    } else {
+        shown.clone()
+    };
     let html = html::routing(&html::Routing {
-        shown_root: if shown.is_empty() { "." } else { &shown },
+        shown_root: &named,
         catalog: &catalog,
         routed: &routed,
         diagnostics: &diagnostics,

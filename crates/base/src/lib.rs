@@ -12,6 +12,7 @@ pub mod escape;
 pub mod exit;
 pub mod ids;
 pub mod json;
+pub mod plural;
 pub mod rule;
 
 pub use ids::{AgentKind, ClientId, Format};

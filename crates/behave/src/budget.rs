@@ -75,13 +75,14 @@ impl Sufficiency {
         let mut can = Vec::new();
         if self.positives + self.negatives > 0 {
             can.push(format!(
-                "the trigger confusion counts, precision, recall and F1 over {} positive and {} negative prompt(s)",
-                self.positives, self.negatives
+                "the trigger confusion counts, precision, recall and F1 over {} positive and {}",
+                self.positives,
+                crate::base::plural::count(self.negatives, "negative prompt")
             ));
         }
         can.push(format!(
-            "the pass rates of both arms and each expectation's verdicts over {} eval(s)",
-            self.task
+            "the pass rates of both arms and each expectation's verdicts over {}",
+            crate::base::plural::count(self.task, "eval")
         ));
         format!(
             "this plan cannot reach a verdict: {}; the scorer will answer \"insufficient\" (exit 3). Still computed: {}. Not computed: a pass or fail verdict, so no gate (--min-trigger-f1, --min-uplift, --min-quality-delta) decides the exit code",

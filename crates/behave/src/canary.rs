@@ -223,9 +223,12 @@ fn run(a: &AgentMode, name: &str, grace: Duration, git: Duration) -> Result<Seen
         format!("no load ({f})")
     } else {
         format!(
-            "no load in {} turn(s) and {} tool call(s)",
-            decide::turns(&trace),
-            trace.tool_counts().values().sum::<u64>()
+            "no load in {} and {}",
+            crate::base::plural::count(decide::turns(&trace) as usize, "turn"),
+            crate::base::plural::count(
+                trace.tool_counts().values().sum::<u64>() as usize,
+                "tool call"
+            )
         )
     };
     Ok(Seen {

@@ -501,8 +501,11 @@ fn agent_run(
                 .any(|e| matches!(e.check, Some(Check::ToolRefused { .. })))
         {
             rec.warnings.push(format!(
-                "{} tool call(s) were refused by the permission system; see permission_denials in run.json, and [behave] allowed-tools",
-                r.permission_denials
+                "{} refused by the permission system; see permission_denials in run.json, and [behave] allowed-tools",
+                match r.permission_denials {
+                    1 => "1 tool call was".to_string(),
+                    n => format!("{n} tool calls were"),
+                }
             ));
         }
     }

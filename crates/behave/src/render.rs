@@ -255,17 +255,21 @@ fn cost_lines(b: &Built, out: &mut dyn Write) -> std::io::Result<()> {
     let n = |k: &str| c[k].as_u64().unwrap_or(0);
     writeln!(
         out,
-        "cost     {} runs, {} grader calls; {} trigger runs stopped once decided (at most {} model turns in all), {} runs to their end (turns bounded only by [behave] executor-timeout-secs)",
-        n("runs"),
-        n("grader_calls"),
-        n("watched_trigger_runs"),
-        n("trigger_turns_at_most"),
-        n("unbounded_runs")
+        "cost     {}, {}; {} stopped once decided (at most {} in all), {} to their end (turns bounded only by [behave] executor-timeout-secs)",
+        crate::base::plural::count(n("runs") as usize, "run"),
+        crate::base::plural::count(n("grader_calls") as usize, "grader call"),
+        crate::base::plural::count(n("watched_trigger_runs") as usize, "trigger run"),
+        crate::base::plural::count(n("trigger_turns_at_most") as usize, "model turn"),
+        crate::base::plural::count(n("unbounded_runs") as usize, "run")
     )?;
     writeln!(
         out,
-        "         with --trigger-runs full: {} runs, {} grader calls, every run to its end",
-        c["full"]["runs"], c["full"]["grader_calls"]
+        "         with --trigger-runs full: {}, {}, every run to its end",
+        crate::base::plural::count(c["full"]["runs"].as_u64().unwrap_or(0) as usize, "run"),
+        crate::base::plural::count(
+            c["full"]["grader_calls"].as_u64().unwrap_or(0) as usize,
+            "grader call"
+        )
     )
 }
 
@@ -291,8 +295,8 @@ pub fn dry_run(b: &Built, format: Format, out: &mut dyn Write) -> std::io::Resul
     }
     writeln!(
         out,
-        "plan     {} runs for skill {}: {} ({})",
-        p.total_runs,
+        "plan     {} for skill {}: {} ({})",
+        crate::base::plural::count(p.total_runs, "run"),
         p.skill.name,
         p.shape(),
         if p.case_files.is_empty() {

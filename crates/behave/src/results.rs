@@ -573,8 +573,9 @@ pub fn benchmark(plan: &PlanDoc, records: &[(RunKey, RunRecord)]) -> Value {
     let mut notes = Vec::new();
     if !missing.is_empty() {
         notes.push(format!(
-            "{} eval run(s) produced no evidence and are left out of every statistic",
-            missing.len()
+            "{} produced no evidence and {} left out of every statistic",
+            crate::base::plural::count(missing.len(), "eval run"),
+            if missing.len() == 1 { "is" } else { "are" }
         ));
     }
     json!({

@@ -393,12 +393,12 @@ pub fn dry_run(p: &Plan, json: bool, out: &mut dyn Write) -> io::Result<()> {
     }
     writeln!(
         out,
-        "routing  {}: {} prompt(s) of {} skill(s) × {} trial(s) = {} run(s){}, nothing spawned (--dry-run)",
+        "routing  {}: {} of {} × {} = {}{}, nothing spawned (--dry-run)",
         a.product(),
-        p.held.len(),
-        p.skills.len(),
-        p.trials,
-        p.runs(),
+        crate::base::plural::count(p.held.len(), "prompt"),
+        crate::base::plural::count(p.skills.len(), "skill"),
+        crate::base::plural::count(p.trials as usize, "trial"),
+        crate::base::plural::count(p.runs(), "run"),
         if p.shard.count > 1 {
             format!(" (shard {})", shard_text(p.shard))
         } else {
@@ -407,9 +407,9 @@ pub fn dry_run(p: &Plan, json: bool, out: &mut dyn Write) -> io::Result<()> {
     )?;
     writeln!(
         out,
-        "each run installs every skill and stops at the first load, a write before any load, or {} model turn(s): at most {} model turn(s), no grader call",
-        p.turn_limit,
-        p.runs() as u64 * u64::from(p.turn_limit)
+        "each run installs every skill and stops at the first load, a write before any load, or {}: at most {} in all, no grader call",
+        crate::base::plural::count(p.turn_limit as usize, "model turn"),
+        crate::base::plural::count(p.runs() * p.turn_limit as usize, "model turn")
     )?;
     let call = a.executor(
         &Paths {
@@ -627,9 +627,9 @@ pub fn run(catalog: &Catalog, p: &Plan) -> Result<(RoutingDoc, PathBuf), Fatal> 
         .flat_map(|&i| (1..=p.trials).map(move |t| (i, t)))
         .collect();
     eprintln!(
-        "skillsift: {} routing run(s) of {} prompt(s) into {}",
-        keys.len(),
-        p.held.len(),
+        "skillsift: {} of {} into {}",
+        crate::base::plural::count(keys.len(), "routing run"),
+        crate::base::plural::count(p.held.len(), "prompt"),
         crate::escape::line(&iteration.display().to_string())
     );
     let next = AtomicUsize::new(0);

@@ -208,7 +208,9 @@ pub fn human(r: &CasesReport, out: &mut dyn Write) -> std::io::Result<()> {
     if !r.problems.is_empty() {
         writeln!(
             out,
-            "{errors} error(s) and {others} other finding(s) in these files (cases with errors are left out above; `skillsift check` shows each in full):"
+            "{} and {} in these files (cases with errors are left out above; `skillsift check` shows each in full):",
+            crate::base::plural::count(errors, "error"),
+            crate::base::plural::count(others, "other finding")
         )?;
         for d in r.problems.iter().take(super::human::FEW * 2) {
             let at = d

@@ -59,8 +59,11 @@ pub fn render(o: &Outcome, out: &mut dyn Write) -> std::io::Result<()> {
     }
     writeln!(
         out,
-        "{} skills checked: {} errors, {} warnings, {} notices",
-        s.skills_checked, s.errors, s.warnings, s.notices
+        "{} checked: {}, {}, {}",
+        crate::base::plural::count(s.skills_checked, "skill"),
+        crate::base::plural::count(s.errors, "error"),
+        crate::base::plural::count(s.warnings, "warning"),
+        crate::base::plural::count(s.notices, "notice")
     )?;
     for line in super::human::route_lines(s) {
         writeln!(out, "{line}")?;

@@ -594,9 +594,5 @@ pub fn fixable_line(diags: &[Diagnostic]) -> Option<String> {
 }
 
 pub fn plural(n: usize, word: &str) -> String {
-    if n == 1 {
-        word.to_string()
-    } else {
-        format!("{word}s")
-    }
+    crate::base::plural::word(n, word)
 }

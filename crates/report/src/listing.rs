@@ -100,11 +100,11 @@ pub fn human(v: &View, out: &mut dyn Write) -> std::io::Result<()> {
     let total = l.entries.len() + l.commands.len();
     let listed = l.all().filter(|e| e.listed).count();
     let what = match l.commands.len() {
-        0 => format!("{} skills", l.entries.len()),
+        0 => crate::base::plural::count(l.entries.len(), "skill"),
         n => format!(
-            "{} skills and {n} command{}",
-            l.entries.len(),
-            if n == 1 { "" } else { "s" }
+            "{} and {}",
+            crate::base::plural::count(l.entries.len(), "skill"),
+            crate::base::plural::count(n, "command")
         ),
     };
     match tested(l.client) {

@@ -52,13 +52,19 @@ pub fn human(r: &RankReport, out: &mut dyn Write) -> std::io::Result<()> {
         writeln!(out, "prompt terms: {}", terms.join(", "))?;
     }
     let width = r.results.iter().map(|x| x.name.len()).max().unwrap_or(0);
+    // a column for the tie marker only when a tie is shown
+    let ties = r.results.iter().any(|x| x.tied);
     for x in &r.results {
         writeln!(
             out,
-            "{:>3}  {:.4}{} {:<width$}  {}{}",
+            "{:>3}  {:.4}  {}{:<width$}  {}{}",
             x.rank,
             x.score,
-            if x.tied { "=" } else { " " },
+            match (ties, x.tied) {
+                (false, _) => "",
+                (true, true) => "= ",
+                (true, false) => "  ",
+            },
             x.name,
             x.file,
             if x.name_only { "  (name only)" } else { "" }
@@ -95,8 +101,10 @@ pub fn human(r: &RankReport, out: &mut dyn Write) -> std::io::Result<()> {
     };
     writeln!(
         out,
-        "{} of {} skills share a term with the prompt{more}",
-        r.matched, r.skills_routed
+        "{} of {} {} a term with the prompt{more}",
+        r.matched,
+        crate::base::plural::count(r.skills_routed, "skill"),
+        if r.matched == 1 { "shares" } else { "share" }
     )?;
     if r.name_only > 0 {
         writeln!(

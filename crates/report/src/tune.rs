@@ -442,7 +442,8 @@ fn model(m: Option<&ModelCheck>, out: &mut dyn Write) -> std::io::Result<()> {
             if *failed_runs > 0 {
                 writeln!(
                     out,
-                    "warning  {failed_runs} run(s) gave no evidence (counted as loading nothing)"
+                    "warning  {} gave no evidence (counted as loading nothing)",
+                    crate::base::plural::count(*failed_runs, "run")
                 )?;
             }
             if after < before {

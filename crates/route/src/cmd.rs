@@ -88,11 +88,16 @@ pub fn report(
     let mut scorer = Scorer::new(index);
     let scores = scorer.score(&q);
     let all = scores.top(0);
-    let shown = if limit == 0 {
+    let mut shown = if limit == 0 {
         all.len()
     } else {
         limit.min(all.len())
     };
+    // a cut never falls between two tied skills: the neighbour tied with
+    // the last shown is shown too
+    while shown > 0 && shown < all.len() && score_key(all[shown].1) == score_key(all[shown - 1].1) {
+        shown += 1;
+    }
     let results = all[..shown]
         .iter()
         .enumerate()

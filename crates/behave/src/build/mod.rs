@@ -704,14 +704,14 @@ fn refuse_invalid_case_files(
         .collect::<Vec<_>>()
         .join("\n  ");
     Err(Fatal::usage(format!(
-        "{} {} {} error(s); Tier 3 does not spend tokens on an invalid case file:\n  {shown}",
+        "{} {} {}; Tier 3 does not spend tokens on an invalid case file:\n  {shown}",
         suite.files.join(", "),
         if suite.files.len() == 1 {
             "has"
         } else {
             "have"
         },
-        errors.len()
+        crate::base::plural::count(errors.len(), "error")
     ))
     .with_help(
         "fix them (`skillsift check` shows each with its place), then run --behavioral again",

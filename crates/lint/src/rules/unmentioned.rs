@@ -417,7 +417,8 @@ pub fn check(s: &SkillCtx, out: &mut Vec<Diagnostic>) {
 /// Once the catalog's case files are known: drop the findings on the
 /// skill's case files (trigger tests and evals are skillsift's to read,
 /// not the agent's), keep the first [`MAX_PER_SKILL`] and count the rest
-/// in one more finding.
+/// in one more finding, on the first file left out (so that it follows the
+/// ones shown).
 pub fn finish(
     catalog: &crate::catalog::Catalog,
     index: usize,
@@ -430,21 +431,37 @@ pub fn finish(
         .filter(|c| c.skill == index)
         .map(|c| c.file.as_str())
         .collect();
+    out.retain(|d| d.rule != UNMENTIONED.id || !cases.contains(&d.file.as_str()));
+    let total = out.iter().filter(|d| d.rule == UNMENTIONED.id).count();
+    if total <= MAX_PER_SKILL + 1 {
+        return;
+    }
     let mut kept = 0;
+    let mut first_left: Option<String> = None;
     out.retain(|d| {
-        if d.rule != UNMENTIONED.id || cases.contains(&d.file.as_str()) {
-            return d.rule != UNMENTIONED.id;
+        if d.rule != UNMENTIONED.id {
+            return true;
         }
         kept += 1;
+        if kept == MAX_PER_SKILL + 1 {
+            first_left = Some(d.file.clone());
+        }
         kept <= MAX_PER_SKILL
     });
-    if kept > MAX_PER_SKILL {
-        let rest = kept - MAX_PER_SKILL;
+    if let Some(first) = first_left {
+        // on the first file left out, so that it follows the ones shown
+        let shown = first
+            .strip_prefix(&format!("{}/", skill.rel_dir))
+            .unwrap_or(&first)
+            .to_string();
         out.push(
             UNMENTIONED
                 .diag(
-                    skill.file.as_str(),
-                    format!("{rest} more bundled files are never mentioned in SKILL.md"),
+                    first.as_str(),
+                    format!(
+                        "`{shown}` and {} more bundled files are never mentioned in SKILL.md",
+                        total - MAX_PER_SKILL - 1
+                    ),
                 )
                 .with_help("mention the folder that holds them, or delete them"),
         );

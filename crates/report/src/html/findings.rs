@@ -31,12 +31,12 @@ pub fn render(
     let count = |s: Severity| diagnostics.iter().filter(|d| d.severity == s).count();
     let _ = writeln!(
         o,
-        "<p>{} findings of {} rules: {} errors, {} warnings, {} notices (levels as configured). <code>skillsift rule ID</code> explains a rule.</p>",
-        thousands(diagnostics.len()),
-        by_rule.len(),
-        thousands(count(Severity::Error)),
-        thousands(count(Severity::Warning)),
-        thousands(count(Severity::Notice))
+        "<p>{} of {}: {}, {}, {} (levels as configured). <code>skillsift rule ID</code> explains a rule.</p>",
+        super::count_of(diagnostics.len(), "finding"),
+        super::count_of(by_rule.len(), "rule"),
+        super::count_of(count(Severity::Error), "error"),
+        super::count_of(count(Severity::Warning), "warning"),
+        super::count_of(count(Severity::Notice), "notice")
     );
     o.push_str("<table class=\"list rules\"><thead><tr><th>rule</th><th>name</th><th>errors</th><th>warnings</th><th>notices</th></tr></thead><tbody>\n");
     for (rule, list) in &by_rule {

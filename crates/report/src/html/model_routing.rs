@@ -83,8 +83,8 @@ pub fn render(doc: &RoutingDoc, rel: &str, link_base: &str) -> String {
     if s.failed_runs > 0 {
         let _ = writeln!(
             o,
-            "<p class=\"note\">{} run(s) gave no evidence and count as loading nothing.</p>",
-            s.failed_runs
+            "<p class=\"note\">{} gave no evidence and count as loading nothing.</p>",
+            crate::base::plural::count(s.failed_runs, "run")
         );
     }
     let mut any = false;

@@ -111,7 +111,10 @@ pub fn routing(r: &Routing) -> String {
                 "trigger checks passed (positives pass in the top {}, not only first)",
                 route.top_k
             ),
-            if route.checks_passed == route.checks {
+            // no check at all is nothing to be glad of
+            if route.checks == 0 {
+                "warn"
+            } else if route.checks_passed == route.checks {
                 "good"
             } else {
                 "bad"
@@ -135,7 +138,12 @@ pub fn routing(r: &Routing) -> String {
         ),
         (
             thousands(s.errors),
-            format!("errors ({} warnings, {} notices)", s.warnings, s.notices),
+            format!(
+                "{} ({}, {})",
+                crate::base::plural::word(s.errors, "error"),
+                crate::base::plural::count(s.warnings, "warning"),
+                crate::base::plural::count(s.notices, "notice")
+            ),
             if s.errors == 0 { "good" } else { "bad" },
         ),
     ];
