@@ -774,4 +774,31 @@ fn a_long_line_is_shown_cut_around_its_finding() {
             line.chars().count()
         );
     }
+    // a line of CJK text, two cells a character, fits a screen too
+    let description = format!(
+        "{}Use when: 用户提交。",
+        "帮助用户提交错误报告或功能请求。".repeat(20)
+    );
+    let text = format!("---\nname: long\ndescription: {description}\n---\n# Long\n");
+    std::fs::write(dir.path().join("skills/long/SKILL.md"), text).unwrap();
+    let out = skillsift()
+        .args(["check", "--no-route"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    let shown = String::from_utf8(out.stdout).unwrap();
+    assert!(shown.contains("Use when: 用户提交。"), "{shown}");
+    for line in shown.lines() {
+        let cells: usize = line
+            .chars()
+            .map(|c| {
+                if ('\u{3000}'..='\u{9fff}').contains(&c) || c == '\u{ff0c}' {
+                    2
+                } else {
+                    1
+                }
+            })
+            .sum();
+        assert!(cells <= 110, "{cells} cells: {line}");
+    }
 }

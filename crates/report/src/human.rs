@@ -292,9 +292,10 @@ fn snippet_fits(span: &crate::diag::Span, src: &crate::catalog::Source) -> bool 
     fits(span.line) && fits(span.end_line)
 }
 
-/// Characters of a line shown in a snippet: a longer line (a 2,000
-/// character description) is shown as this many characters around the
-/// span, cut with `…`, and the underline stops where the cut line does.
+/// Terminal cells of a line shown in a snippet (a CJK character takes
+/// two): a longer line (a 2,000 character description) is shown as this
+/// many cells around the span, cut with `…`, and the underline stops where
+/// the cut line does.
 pub const SNIPPET_WIDTH: usize = 80;
 
 /// Characters of a label shown under a snippet; a longer one ends in `…`.
@@ -314,47 +315,61 @@ struct Window {
 }
 
 fn window(text: &str, index: &crate::diag::LineIndex, start: usize, end: usize) -> Option<Window> {
+    use unicode_width::UnicodeWidthChar;
+    // terminal cells: a CJK character takes two
+    let cells = |c: char| c.width().unwrap_or(0);
+    let wider = |t: &str| {
+        let mut w = 0;
+        t.chars().any(|c| {
+            w += cells(c);
+            w > SNIPPET_WIDTH
+        })
+    };
     let (line, _) = index.line_col(text, start);
     let first = line.saturating_sub(1).max(1);
     let last = (line + 1).min(index.line_count() as u32);
-    let too_long = |l: u32| {
-        index
-            .line_text(text, l)
-            .chars()
-            .nth(SNIPPET_WIDTH)
-            .is_some()
-    };
-    if !(first..=last).any(too_long) {
+    if !(first..=last).any(|l| wider(index.line_text(text, l))) {
         return None;
     }
     let line_start = index.line_start(line);
-    let col = text[line_start..start.max(line_start)].chars().count();
+    let before: Vec<char> = text[line_start..start.max(line_start)].chars().collect();
+    let col = before.len();
     // the cut starts a quarter of the width before the span
-    let from = col.saturating_sub(SNIPPET_WIDTH / 4);
+    let mut from = col;
+    let mut w = 0;
+    while from > 0 && w + cells(before[from - 1]) <= SNIPPET_WIDTH / 4 {
+        w += cells(before[from - 1]);
+        from -= 1;
+    }
     let mut out = String::new();
     let (mut at_start, mut at_end) = (0, 0);
     for l in first..=last {
         let t = index.line_text(text, l);
         // a context line that fits is shown whole
-        let from = if l != line && t.chars().nth(SNIPPET_WIDTH).is_none() {
-            0
-        } else {
-            from
-        };
+        let from = if l != line && !wider(t) { 0 } else { from };
         if from > 0 && t.chars().nth(from).is_some() {
             out.push('…');
         }
         let cut_at = out.len();
-        let cut: String = t.chars().skip(from).take(SNIPPET_WIDTH).collect();
+        let mut w = 0;
+        let cut: String = t
+            .chars()
+            .skip(from)
+            .take_while(|&c| {
+                w += cells(c);
+                w <= SNIPPET_WIDTH
+            })
+            .collect();
+        let taken = cut.chars().count();
         out.push_str(&cut);
         let cut_end = out.len();
-        if t.chars().nth(from + SNIPPET_WIDTH).is_some() {
+        if t.chars().nth(from + taken).is_some() {
             out.push('…');
         }
         if l == line {
             // byte offset in the cut of a char column of the line
             let place = |c: usize| {
-                let k = c.saturating_sub(from).min(SNIPPET_WIDTH);
+                let k = c.saturating_sub(from).min(taken);
                 cut_at + cut.char_indices().nth(k).map_or(cut.len(), |(i, _)| i)
             };
             at_start = place(col);
