@@ -536,7 +536,7 @@ fn dry_run_prints_each_run_and_spawns_nothing() {
     let env = Env::new();
     env.behave(&["--trials", "1", "--dry-run"])
         .assert()
-        .code(0)
+        .code(3)
         .stdout(predicate::str::contains("plan     9 runs for skill demo-skill"))
         .stdout(predicate::str::contains(
             "eval-1 with #1           git repository with demo-project committed, then demo-project/.eval/working-tree.patch applied; skill installed",
@@ -545,8 +545,9 @@ fn dry_run_prints_each_run_and_spawns_nothing() {
             "with     $ claude -p --verbose --output-format stream-json --permission-mode acceptEdits --allowedTools Read,Edit,Write,Glob,Grep,Skill --disallowedTools 'mcp__*' --strict-mcp-config --no-session-persistence < prompt\n",
         ))
         .stdout(predicate::str::contains("; skill installed; graded on 2 expectation(s)"))
-        .stdout(predicate::str::contains("cost     9 runs, 4 grader calls; 5 trigger runs stopped once decided (at most 30 model turns in all), 4 runs to their end"))
-        .stdout(predicate::str::contains("         with --trigger-runs full: 14 runs, 4 grader calls, every run to its end"))
+        .stdout(predicate::str::contains("cost     9 runs, 4 grader calls, ≥ "))
+        .stdout(predicate::str::contains(" input tokens; 5 trigger runs stopped once decided (at most 30 model turns in all), 4 runs to their end"))
+        .stdout(predicate::str::contains("         with --trigger-runs full: 14 runs, 4 grader calls, ≥ "))
         .stdout(predicate::str::contains(
             "eval-2 without #1        empty git repository; no skill",
         ))
@@ -596,7 +597,7 @@ fn dry_run_json_lists_every_run_with_its_command() {
         ])
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(out.status.code(), Some(3));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let runs = v["runs"].as_array().unwrap();
     let numbers: Vec<u64> = runs.iter().map(|r| r["run"].as_u64().unwrap()).collect();
@@ -984,12 +985,22 @@ fn every_skill_of_a_real_catalog_plans_without_error() {
         .collect();
     assert!(names.len() > 20);
     for name in names {
-        env.cmd()
+        let out = env
+            .cmd()
             .args(["check", "--behavioral", &name])
             .arg(corpus())
             .args(["--dry-run", "--format", "json"])
-            .assert()
-            .code(0);
+            .output()
+            .unwrap();
+        let doc: serde_json::Value = serde_json::from_slice(&out.stdout)
+            .unwrap_or_else(|_| panic!("{name}: {}", String::from_utf8_lossy(&out.stderr)));
+        // exit 3 exactly when the real run would end "insufficient"
+        let expected = if doc["insufficient"].is_string() {
+            3
+        } else {
+            0
+        };
+        assert_eq!(out.status.code(), Some(expected), "{name}");
     }
 }
 
@@ -1162,7 +1173,7 @@ fn an_unscoped_bash_is_warned_about_before_any_run_and_a_scoped_one_is_not() {
     let env = Env::new();
     env.behave(&["--dry-run"])
         .assert()
-        .code(0)
+        .code(3)
         .stderr(predicate::str::contains("allowed-tools holds").not());
     for unscoped in ["Bash", "Bash(*)"] {
         env.config(&format!(
@@ -1170,7 +1181,7 @@ fn an_unscoped_bash_is_warned_about_before_any_run_and_a_scoped_one_is_not() {
         ));
         env.behave(&["--dry-run"])
             .assert()
-            .code(0)
+            .code(3)
             .stderr(predicate::str::contains(format!(
                 "skillsift: warning: [behave] allowed-tools holds `{unscoped}`: Claude Code runs every shell command the agent writes without asking, with your permissions, outside the workspace too"
             )))
@@ -1179,7 +1190,7 @@ fn an_unscoped_bash_is_warned_about_before_any_run_and_a_scoped_one_is_not() {
     env.config("[behave]\nallowed-tools = [\"Read\", \"Bash(npm test:*)\", \"Skill\"]\n");
     env.behave(&["--dry-run"])
         .assert()
-        .code(0)
+        .code(3)
         .stderr(predicate::str::contains("allowed-tools holds").not())
         .stdout(predicate::str::contains(
             "--allowedTools 'Read,Bash(npm test:*),Skill'",
@@ -1239,14 +1250,14 @@ fn an_insufficient_plan_is_said_first_in_the_dry_run_and_refused_before_any_run(
         .behave_as_is(&["--trials", "1", "--dry-run"])
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(out.status.code(), Some(3));
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(
         text.starts_with("insufficient  this plan cannot reach a verdict: 7 distinct cases where the scorer needs 10 and 2 evals with a task check where it needs 10; the scorer will answer \"insufficient\" (exit 3). Still computed: the trigger confusion counts, precision, recall and F1 over 3 positive and 2 negative prompts"),
         "{text}"
     );
     assert!(
-        text.contains("case     positive-1               \"[rec:loads] The invoice total is off by a cent, fix it test-first\"  (input per run: with ≥ "),
+        text.contains("case     positive-1               \"[rec:loads] The invoice total is off by a cent, fix it test-first\"  (first request: with ≈ 20,"),
         "{text}"
     );
     let json = env
@@ -1312,7 +1323,7 @@ fn a_suite_of_trigger_prompts_alone_plans_and_runs_them() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert_eq!(
         out.status.code(),
-        Some(0),
+        Some(3),
         "{text}\n{}",
         String::from_utf8_lossy(&out.stderr)
     );

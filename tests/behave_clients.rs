@@ -25,7 +25,7 @@ fn dry_run(env: &Env, agent: &str) -> Value {
         ])
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert_eq!(out.status.code(), Some(3), "{out:?}");
     serde_json::from_slice(&out.stdout).unwrap()
 }
 
@@ -133,7 +133,7 @@ fn codex_runs_sandboxed_to_the_workspace_with_tmp_excluded_and_apps_off() {
     assert!(
         env.behave(&["--trials", "1", "--dry-run", "--agent", "codex"])
             .assert()
-            .success()
+            .code(3)
             .get_output()
             .stdout
             .windows(b"<workspace>/.agents/skills/demo-skill/".len())
@@ -295,7 +295,7 @@ fn several_clients_get_one_plan_each_and_another_client_can_grade() {
         ])
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert_eq!(out.status.code(), Some(3), "{out:?}");
     let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
     let clients: Vec<&str> = doc["clients"]
         .as_array()
@@ -312,7 +312,7 @@ fn several_clients_get_one_plan_each_and_another_client_can_grade() {
     );
     env.behave(&["--trials", "1", "--dry-run", "--agent", "gemini,opencode"])
         .assert()
-        .success()
+        .code(3)
         .stdout(predicate::str::contains("client   gemini"))
         .stdout(predicate::str::contains("client   opencode"));
 }
@@ -602,7 +602,7 @@ fn opencode_carries_the_users_provider_definitions_but_not_their_mcp_servers_or_
         .unwrap();
     assert_eq!(
         out.status.code(),
-        Some(0),
+        Some(3),
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
@@ -629,4 +629,68 @@ fn opencode_carries_the_users_provider_definitions_but_not_their_mcp_servers_or_
             "your opencode provider `gw` (OPENCODE_CONFIG_CONTENT) holds its API key in the configuration",
         ))
         .stdout(predicate::str::contains("sk-live-123").not());
+}
+
+/// The dry run counts each client's own part of a request (measured by the
+/// real clients' conformance tests) into every run's first request and the
+/// total, and the table in docs/tier3-behavioral.md is what it uses.
+#[test]
+fn the_dry_run_counts_each_clients_system_prompt_and_tools_into_the_tokens() {
+    let env = Env::new();
+    let docs = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/tier3-behavioral.md"),
+    )
+    .unwrap();
+    for (agent, product) in [
+        ("claude", "Claude Code"),
+        ("codex", "Codex CLI"),
+        ("gemini", "Gemini CLI"),
+        ("opencode", "opencode"),
+    ] {
+        let doc = dry_run(&env, agent);
+        let c = &doc["cost"]["client_request"];
+        let n = |k: &str| c[k].as_u64().unwrap();
+        let t = |n: u64| base::plural::thousands(n as usize);
+        let row = format!(
+            "| {product} {} | {} | {} | {} |",
+            c["measured_on"].as_str().unwrap(),
+            t(n("agent_tokens")),
+            t(n("skills_section_tokens")),
+            t(n("grader_tokens"))
+        );
+        assert!(docs.contains(&row), "docs/tier3-behavioral.md lacks {row}");
+        assert!(n("agent_tokens") > 5_000, "{agent}: {c}");
+        // every run's first request: the client's part, more once a skill
+        // is listed, and the case's prompt and listing entries on top
+        let runs = doc["runs"].as_array().unwrap();
+        let mut sum = 0;
+        for r in runs {
+            let first = r["first_request_tokens"].as_u64().unwrap();
+            let floor = n("agent_tokens")
+                + if r["skill_installed"] == true {
+                    n("skills_section_tokens")
+                } else {
+                    0
+                };
+            assert!(first > floor && first < floor + 200, "{agent}: {r}");
+            sum += first;
+        }
+        let graders = doc["cost"]["grader_calls"].as_u64().unwrap();
+        assert!(graders > 0);
+        assert_eq!(
+            doc["cost"]["input_tokens_at_least"].as_u64().unwrap(),
+            sum + graders * n("grader_tokens"),
+            "{agent}: the total is every first request and grader call"
+        );
+    }
+    // the human plan says the same
+    env.behave(&["--trials", "1", "--dry-run", "--agent", "codex"])
+        .assert()
+        .code(3)
+        .stdout(predicate::str::contains(", ≥ "))
+        .stdout(predicate::str::contains(" input tokens; "))
+        .stdout(predicate::str::contains(
+            "tokens   counted: the first request of each run, ≈ 7,499 tokens of Codex's system prompt and tool definitions (measured on 0.171.0)",
+        ))
+        .stdout(predicate::str::contains("(first request: with ≈ 8,"));
 }

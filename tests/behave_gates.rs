@@ -599,7 +599,7 @@ fn a_client_whose_stream_lacks_what_a_check_reads_is_refused_before_any_run() {
     }
     env.behave(&["--agent", "claude", "--dry-run"])
         .assert()
-        .code(0);
+        .code(3);
     env.cases(&cases_with_evals(json!([dialogue(
         1,
         "Fix the total",
@@ -614,7 +614,7 @@ fn a_client_whose_stream_lacks_what_a_check_reads_is_refused_before_any_run() {
     for agent in ["claude", "codex", "opencode"] {
         env.behave(&["--agent", agent, "--dry-run"])
             .assert()
-            .code(0);
+            .code(3);
     }
     assert!(env.calls().is_empty(), "no agent was started");
 }
@@ -958,7 +958,7 @@ fn siblings_are_installed_in_both_arms_and_a_stolen_sibling_prompt_fails_the_run
         &["--trials", "1", "--with-siblings", "--dry-run"],
     )
     .assert()
-    .code(0)
+    .code(3)
     .stdout(predicate::str::contains(
         "siblings 1 other skill installed in both arms: other-skill",
     ))

@@ -146,7 +146,7 @@ fn tier3_keeps_lexical_false_and_drops_a_negative_that_may_load_the_skill() {
         .unwrap();
     assert_eq!(
         out.status.code(),
-        Some(0),
+        Some(3),
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );

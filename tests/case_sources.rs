@@ -145,7 +145,7 @@ fn dry_run_plans_the_evals_with_their_fixtures_from_the_skill_folder() {
         .arg(layout("agentskills"))
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert_eq!(out.status.code(), Some(3), "{out:?}");
     let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
     let plan = &doc["plan"];
     assert_eq!(
@@ -210,7 +210,7 @@ fn dry_run_of_a_waza_skill_runs_its_prompts_and_leaves_the_file_out_of_the_insta
         .output()
         .unwrap();
     let text = String::from_utf8(out.stdout).unwrap();
-    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert_eq!(out.status.code(), Some(3), "{text}");
     assert!(
         text.contains("plan     7 runs for skill receipt-scanner: 6 cases × 1 trial × with and without (5 trigger prompts with only) (skills/receipt-scanner/evals/evals.json, skills/receipt-scanner/trigger_tests.yaml)"),
         "{text}"

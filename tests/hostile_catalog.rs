@@ -435,7 +435,7 @@ fn the_dry_run_and_cases_show_what_a_command_check_runs() {
         "--trials",
         "1",
     ]))
-    .code(0)
+    .code(3)
     .stdout_has(&format!("command  eval-1                   {shown}  (in <workspace>, after the agent, on this machine; timeout 30 s"));
     h.run(&Case::new(["cases", "demo-skill", "catalog"]))
         .code(0)

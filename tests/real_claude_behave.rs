@@ -47,6 +47,7 @@ fn loads_count_in_with_runs_only_and_each_graded_run_costs_one_grader_request() 
         .stderr(predicate::str::contains(
             "run 2/6 positive-1 without #1: exit code 0, no skill loaded",
         ));
+    scripted::assert_input_estimate(&lab);
     let e = &lab.endpoint;
     let runs = e.runs();
     assert_eq!(runs.len(), 6, "3 cases × 2 arms");

@@ -25,6 +25,7 @@ fn loads_count_in_with_runs_only_the_eval_is_graded_and_nothing_leaves_loopback(
         return;
     };
     let lab = scripted::end_to_end(Client::Codex, &codex);
+    scripted::assert_input_estimate(&lab);
     let e = &lab.endpoint;
     for r in e.runs() {
         let x = e.read(&r);

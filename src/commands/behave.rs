@@ -98,7 +98,16 @@ pub fn check(
         } else {
             render::dry_runs(&plans, format, out).map_err(write_error)?;
         }
-        return Ok(Exit::Ok);
+        // the real run would end "insufficient" (refused, or scored so
+        // with --allow-insufficient): the dry run answers as it would
+        let insufficient = plans
+            .iter()
+            .any(|b| behave::budget::Sufficiency::of(&b.plan).insufficient());
+        return Ok(if insufficient {
+            Exit::Insufficient
+        } else {
+            Exit::Ok
+        });
     }
     for b in &mut plans {
         b.mode.resolve()?;

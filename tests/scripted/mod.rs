@@ -1110,3 +1110,56 @@ pub fn canary_fails(client: Client, cli: &Path) {
     assert!(!lab.home.join(".cache/skillsift/canaries").exists());
     assert_eq!(lab.leftovers(), Vec::<String>::new());
 }
+
+/// The dry run's estimate of what a run sends the model, held against what
+/// the real client sent in `lab`'s run (`--trials 1`, every run to its
+/// end): the first request of each agent run (system prompt, tool
+/// definitions, messages: the body as compact JSON, 4 bytes a token) is
+/// within a quarter of the dry run's `first_request_tokens` for that run,
+/// and each grading request, its prompt left out, within a quarter of
+/// `client_request.grader_tokens`.
+pub fn assert_input_estimate(lab: &Lab) {
+    let out = lab
+        .behave(&["--trials", "1", "--dry-run", "--format", "json"])
+        .output()
+        .unwrap();
+    let plan: Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|_| panic!("no JSON: {}", String::from_utf8_lossy(&out.stderr)));
+    let near = |measured: usize, estimate: u64, what: &str| {
+        let (m, e) = (measured as f64, estimate as f64);
+        assert!(
+            (m - e).abs() <= e / 4.0,
+            "{:?} {what}: the client sent ≈ {measured} tokens, the dry run estimates {estimate} (update RequestSize in crates/behave/src/agent/ from this measurement)",
+            lab.client
+        );
+    };
+    let e = &lab.endpoint;
+    let runs = e.runs();
+    let planned = plan["runs"].as_array().unwrap();
+    assert_eq!(
+        runs.len(),
+        planned.len(),
+        "one first request per planned run"
+    );
+    for (r, p) in runs.iter().zip(planned) {
+        let bytes = serde_json::to_string(r).unwrap().len();
+        near(
+            bytes.div_ceil(4),
+            p["first_request_tokens"].as_u64().unwrap(),
+            &format!("run {}'s first request", p["run"]),
+        );
+    }
+    let grader = plan["cost"]["client_request"]["grader_tokens"]
+        .as_u64()
+        .unwrap();
+    let graded = e.bodies(Kind::Grader);
+    assert!(!graded.is_empty(), "the lab's eval is graded");
+    for g in graded {
+        let bytes = serde_json::to_string(&g).unwrap().len() - e.read(&g).prompt.len();
+        near(
+            bytes.div_ceil(4),
+            grader,
+            "grading request without its prompt",
+        );
+    }
+}

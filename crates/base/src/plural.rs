@@ -15,6 +15,19 @@ pub fn count(n: usize, noun: &str) -> String {
     format!("{n} {}", word(n, noun))
 }
 
+/// `1,754`: `n` with a comma every three digits.
+pub fn thousands(n: usize) -> String {
+    let s = n.to_string();
+    let mut out = String::with_capacity(s.len() + s.len() / 3);
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -24,5 +37,8 @@ mod tests {
         assert_eq!(count(1, "error"), "1 error");
         assert_eq!(count(0, "error"), "0 errors");
         assert_eq!(count(2, "tool call"), "2 tool calls");
+        assert_eq!(thousands(754), "754");
+        assert_eq!(thousands(1754), "1,754");
+        assert_eq!(thousands(1_234_567), "1,234,567");
     }
 }

@@ -150,6 +150,24 @@ pub fn input_floor(b: &Built, ci: usize, with: bool) -> usize {
     b.plan.cases[ci].prompt.chars().count() + own + siblings
 }
 
+/// What the first model request of a run of `b`'s case `ci` carries, in
+/// bytes: the client's own part ([`RequestSize`](super::agent::RequestSize):
+/// system prompt, tool definitions, its skills section when a skill is
+/// listed) and [`input_floor`]. `None` for a runner (its requests are its
+/// own).
+pub fn first_request(b: &Built, ci: usize, with: bool) -> Option<usize> {
+    let a = b.mode.agent()?;
+    let size = a.agent.request_size();
+    let listed = (with || b.baseline_tree.is_some()) || !b.siblings.is_empty();
+    Some(size.agent + if listed { size.skills_section } else { 0 } + input_floor(b, ci, with))
+}
+
+/// What a grading request carries before its prompt (the transcript and
+/// the expectations), in bytes; `None` for a runner.
+pub fn grader_request(b: &Built) -> Option<usize> {
+    Some(b.mode.agent()?.grader().request_size().grader)
+}
+
 /// ≈ tokens of `chars` characters (4 characters a token, rounded up).
 pub fn tokens(chars: usize) -> usize {
     chars.div_ceil(4)

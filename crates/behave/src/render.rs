@@ -147,6 +147,7 @@ fn dry_run_doc(b: &Built) -> serde_json::Value {
                     "command": cmd,
                     "stdin": "prompt",
                     "graded": r.graded,
+                    "first_request_tokens": super::budget::first_request(b, r.key.case, r.key.variant == Variant::With).map(super::budget::tokens),
                 })
             })
             .collect();
@@ -228,24 +229,47 @@ fn cost(b: &Built) -> serde_json::Value {
             .filter(|k| plan.cases[k.case].kind.is_eval() && b.mode.agent().is_some())
             .count();
         let watched = runs.iter().filter(|k| plan.watched(k.case)).count();
-        (runs.len(), graded, watched)
+        // the first request of every run and every grader call, before the
+        // turns that resend the conversation and the transcript graded
+        let tokens = runs
+            .iter()
+            .map(|k| super::budget::first_request(b, k.case, k.variant == Variant::With))
+            .chain(std::iter::repeat_n(
+                super::budget::grader_request(b),
+                graded,
+            ))
+            .map(|bytes| bytes.map(super::budget::tokens))
+            .sum::<Option<usize>>();
+        (runs.len(), graded, watched, tokens)
     };
-    let (runs, graders, watched) = count(p);
+    let (runs, graders, watched, tokens) = count(p);
     let mut full = p.clone();
     full.trigger_runs = super::plan::TriggerRuns::Full;
-    let (full_runs, full_graders, _) = count(&full);
+    let (full_runs, full_graders, _, full_tokens) = count(&full);
     let turns = p
         .trigger_turns
         .unwrap_or(super::decide::DEFAULT_TRIGGER_TURNS) as usize;
+    let client = b.mode.agent().map(|a| {
+        let size = a.agent.request_size();
+        let t = super::budget::tokens;
+        json!({
+            "agent_tokens": t(size.agent),
+            "skills_section_tokens": t(size.skills_section),
+            "grader_tokens": t(a.grader().request_size().grader),
+            "measured_on": a.agent.tested_version(),
+        })
+    });
     json!({
         "runs": runs,
         "grader_calls": graders,
+        "client_request": client,
         "watched_trigger_runs": watched,
         // a watched run is stopped after its turn limit; one more request
         // may be in flight when it is
         "trigger_turns_at_most": watched * (turns + 1),
         "unbounded_runs": runs - watched,
-        "full": {"runs": full_runs, "grader_calls": full_graders, "unbounded_runs": full_runs},
+        "input_tokens_at_least": tokens,
+        "full": {"runs": full_runs, "grader_calls": full_graders, "unbounded_runs": full_runs, "input_tokens_at_least": full_tokens},
     })
 }
 
@@ -255,22 +279,57 @@ fn cost_lines(b: &Built, out: &mut dyn Write) -> std::io::Result<()> {
     let n = |k: &str| c[k].as_u64().unwrap_or(0);
     writeln!(
         out,
-        "cost     {}, {}; {} stopped once decided (at most {} in all), {} to their end (turns bounded only by [behave] executor-timeout-secs)",
+        "cost     {}, {}{}; {} stopped once decided (at most {} in all), {} to their end (turns bounded only by [behave] executor-timeout-secs)",
         crate::base::plural::count(n("runs") as usize, "run"),
         crate::base::plural::count(n("grader_calls") as usize, "grader call"),
+        match c["input_tokens_at_least"].is_null() {
+            true => String::new(),
+            false => format!(
+                ", ≥ {} input tokens",
+                crate::base::plural::thousands(n("input_tokens_at_least") as usize)
+            ),
+        },
         crate::base::plural::count(n("watched_trigger_runs") as usize, "trigger run"),
         crate::base::plural::count(n("trigger_turns_at_most") as usize, "model turn"),
         crate::base::plural::count(n("unbounded_runs") as usize, "run")
     )?;
+    let thousands =
+        |v: &serde_json::Value| crate::base::plural::thousands(v.as_u64().unwrap_or(0) as usize);
+    let full_tokens = match c["full"]["input_tokens_at_least"].is_null() {
+        true => String::new(),
+        false => format!(
+            ", ≥ {} input tokens",
+            thousands(&c["full"]["input_tokens_at_least"])
+        ),
+    };
     writeln!(
         out,
-        "         with --trigger-runs full: {}, {}, every run to its end",
+        "         with --trigger-runs full: {}, {}{full_tokens}, every run to its end",
         crate::base::plural::count(c["full"]["runs"].as_u64().unwrap_or(0) as usize, "run"),
         crate::base::plural::count(
             c["full"]["grader_calls"].as_u64().unwrap_or(0) as usize,
             "grader call"
         )
-    )
+    )?;
+    match &b.mode {
+        Mode::Agent(a) => {
+            let size = a.agent.request_size();
+            let grader = a.grader();
+            let t = |bytes| crate::base::plural::thousands(super::budget::tokens(bytes));
+            writeln!(
+                out,
+                "tokens   counted: the first request of each run, ≈ {} tokens of {}'s system prompt and tool definitions (measured on {}) and the prompt and listing; ≈ {} tokens a grader call before the transcript it grades. Not counted: every further model turn resends the conversation, and the output",
+                t(size.agent),
+                a.agent.product(),
+                a.agent.tested_version(),
+                t(grader.request_size().grader),
+            )
+        }
+        Mode::Runner { .. } => writeln!(
+            out,
+            "tokens   not estimated: a runner's requests are its own (each case below gives what its listing and prompt add)"
+        ),
+    }
 }
 
 /// Print the plan; nothing is spawned.
@@ -442,24 +501,37 @@ pub fn dry_run(b: &Built, format: Format, out: &mut dyn Write) -> std::io::Resul
     }
     writeln!(out)?;
     for (ci, c) in p.cases.iter().enumerate() {
-        let floor = |with| super::budget::input_floor(b, ci, with);
         let arms: Vec<String> = p
             .arms_of(ci)
             .iter()
             .map(|v| {
-                let f = floor(*v == Variant::With);
-                format!(
-                    "{} ≥ {f} chars ≈ {} tokens",
-                    v.as_str(),
-                    super::budget::tokens(f)
-                )
+                let with = *v == Variant::With;
+                match super::budget::first_request(b, ci, with) {
+                    Some(f) => format!(
+                        "{} ≈ {} tokens",
+                        v.as_str(),
+                        crate::base::plural::thousands(super::budget::tokens(f))
+                    ),
+                    None => {
+                        let f = super::budget::input_floor(b, ci, with);
+                        format!(
+                            "{} ≥ {f} chars ≈ {} tokens",
+                            v.as_str(),
+                            super::budget::tokens(f)
+                        )
+                    }
+                }
             })
             .collect();
         writeln!(
             out,
-            "case     {:<24} {}  (input per run: {})",
+            "case     {:<24} {}  ({}: {})",
             c.id,
             super::budget::shown_prompt(&c.prompt, 160),
+            match b.mode {
+                Mode::Agent(_) => "first request",
+                Mode::Runner { .. } => "input per run",
+            },
             arms.join(", ")
         )?;
         // A command check is the author's own program, run on this

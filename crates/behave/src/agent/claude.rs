@@ -318,6 +318,15 @@ impl Agent for Claude {
         crate::client::claude_code::TESTED_VERSION
     }
 
+    fn request_size(&self) -> super::RequestSize {
+        // measured on 2.1.197 (tests/real_claude_behave.rs)
+        super::RequestSize {
+            agent: 80_718,
+            skills_section: 0,
+            grader: 8_570,
+        }
+    }
+
     fn supports_append(&self) -> bool {
         true
     }

@@ -344,6 +344,15 @@ impl Agent for Codex {
         TESTED_VERSION
     }
 
+    fn request_size(&self) -> super::RequestSize {
+        // measured on 0.171.0 (tests/real_codex_behave.rs)
+        super::RequestSize {
+            agent: 29_993,
+            skills_section: 3_090,
+            grader: 27_010,
+        }
+    }
+
     /// The version, then the exact executor command with `--strict-config`
     /// against a provider whose key is unset: Codex loads and checks every
     /// setting, then stops for the missing key before sending anything. An

@@ -330,6 +330,15 @@ impl Agent for Gemini {
         TESTED_VERSION
     }
 
+    fn request_size(&self) -> super::RequestSize {
+        // measured on 0.61.0 (tests/real_gemini_behave.rs)
+        super::RequestSize {
+            agent: 35_870,
+            skills_section: 1_030,
+            grader: 22_690,
+        }
+    }
+
     fn preflight(&self) -> Result<Preflight, Stop> {
         super::require_version(
             self,

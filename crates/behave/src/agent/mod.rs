@@ -299,6 +299,9 @@ pub trait Agent: Send + Sync + std::fmt::Debug {
     /// The client version skillsift's settings and stream reading were
     /// checked against.
     fn tested_version(&self) -> &'static str;
+    /// What the client's model requests carry besides the case, as measured
+    /// on [`Agent::tested_version`] (the dry run's token estimate).
+    fn request_size(&self) -> RequestSize;
     /// Check the installed client before the first run: its version, and
     /// that it honours every setting the runs rely on. A client that cannot
     /// guarantee one is refused with why (exit 4).
@@ -335,6 +338,25 @@ pub trait Agent: Send + Sync + std::fmt::Debug {
     /// edits a file: a trigger run that calls one before any load is
     /// decided as not loaded (`behave::decide`).
     fn edit_tools(&self) -> &'static [&'static str];
+}
+
+/// What a client sends the model besides the case, in bytes of the
+/// request body as compact JSON (system prompt, tool definitions and their
+/// schemas, the context blocks the client adds to the conversation),
+/// measured against the loopback endpoint on the tested version with the
+/// settings skillsift gives it. Each real client's conformance test holds
+/// the dry run's estimate built from these within a quarter of what the
+/// client sent (`tests/scripted`, `assert_input_estimate`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RequestSize {
+    /// The first request of a run that lists no skill, its prompt empty.
+    pub agent: usize,
+    /// What the client adds once it lists a skill (its instructions about
+    /// skills), beyond each skill's name and description.
+    pub skills_section: usize,
+    /// A grading request without its prompt (the transcript and the
+    /// expectations, which only the run decides).
+    pub grader: usize,
 }
 
 /// The first line of `stderr`, or else the run's result text, that names

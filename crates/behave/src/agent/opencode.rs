@@ -409,6 +409,15 @@ impl Agent for Opencode {
         TESTED_VERSION
     }
 
+    fn request_size(&self) -> super::RequestSize {
+        // measured on 1.18.33 (tests/real_opencode_behave.rs)
+        super::RequestSize {
+            agent: 25_120,
+            skills_section: 200,
+            grader: 9_255,
+        }
+    }
+
     fn preflight(&self) -> Result<Preflight, Stop> {
         let pre = super::require_version(
             self,

@@ -130,18 +130,7 @@ pub fn cut(text: &str, max: usize) -> std::borrow::Cow<'_, str> {
     }
 }
 
-/// `1,754`.
-pub fn thousands(n: usize) -> String {
-    let s = n.to_string();
-    let mut out = String::with_capacity(s.len() + s.len() / 3);
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
+pub use crate::base::plural::thousands;
 
 /// `1 skill`, `2 skills` (the plural adds an `s`), the count with
 /// thousands separators.
