@@ -154,7 +154,28 @@ fn routes_the_catalog(client: Client) {
         lab.endpoint.server.requests().is_empty(),
         "the dry run spawns nothing"
     );
+    let planned: Value = serde_json::from_slice(
+        &routing(&lab, &["--dry-run", "--format", "json"])
+            .assert()
+            .code(0)
+            .get_output()
+            .stdout,
+    )
+    .unwrap();
     let out = routing(&lab, &[]).assert().code(0);
+    // the dry run's token floor is what the client's first requests sent,
+    // within a quarter (4 bytes of the compact JSON body a token)
+    let sent: usize = lab
+        .endpoint
+        .runs()
+        .iter()
+        .map(|r| serde_json::to_string(r).unwrap().len().div_ceil(4))
+        .sum();
+    let estimate = planned["input_tokens_at_least"].as_u64().unwrap() as f64;
+    assert!(
+        (sent as f64 - estimate).abs() <= estimate / 4.0,
+        "{client:?}: the first requests sent ≈ {sent} tokens, the dry run estimated {estimate}"
+    );
     let stdout = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
     let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
     let path = lab
@@ -411,6 +432,11 @@ fn the_dry_run_spawns_nothing_shows_prompts_escaped_and_bad_flags_are_refused() 
         stdout.contains(&format!(
             "  positive of pdf-forms: \"{MISLED}\" (Tier 2: pdf-forms"
         )),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("tokens   ≥ ")
+            && stdout.contains(" input tokens: the first request of each run, "),
         "{stdout}"
     );
     let json = |args: &[&str]| {

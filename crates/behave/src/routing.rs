@@ -368,9 +368,28 @@ fn shard_text(s: Shard) -> String {
     format!("{}/{}", s.index, s.count)
 }
 
+/// The input tokens the first requests of this shard's runs send at least:
+/// the client's own part and skills section (measured per client), every
+/// skill's listing entry, and the prompt, per run.
+fn first_request_tokens(p: &Plan) -> usize {
+    let size = p.agent_mode().agent.request_size();
+    let listing: usize = p
+        .skills
+        .iter()
+        .map(|(n, t)| super::budget::entry_floor(t, n))
+        .sum();
+    let own = size.agent + size.skills_section + listing;
+    p.held
+        .iter()
+        .map(|&i| super::budget::tokens(own + p.prompts[i].prompt.chars().count()))
+        .sum::<usize>()
+        * p.trials as usize
+}
+
 /// The dry run: what would run, and at most how many model turns.
 pub fn dry_run(p: &Plan, json: bool, out: &mut dyn Write) -> io::Result<()> {
     let a = p.agent_mode().agent.as_ref();
+    let tokens = first_request_tokens(p);
     if json {
         let doc = serde_json::json!({
             "client": a.kind(),
@@ -380,6 +399,7 @@ pub fn dry_run(p: &Plan, json: bool, out: &mut dyn Write) -> io::Result<()> {
             "skills": p.skills.iter().map(|(n, _)| n).collect::<Vec<_>>(),
             "runs": p.runs(),
             "max_model_turns": p.runs() as u64 * u64::from(p.turn_limit),
+            "input_tokens_at_least": tokens,
             "prompts": p.held.iter().map(|&i| {
                 let q = &p.prompts[i];
                 serde_json::json!({
@@ -410,6 +430,14 @@ pub fn dry_run(p: &Plan, json: bool, out: &mut dyn Write) -> io::Result<()> {
         "each run installs every skill and stops at the first load, a write before any load, or {}: at most {} in all, no grader call",
         crate::base::plural::count(p.turn_limit as usize, "model turn"),
         crate::base::plural::count(p.runs() * p.turn_limit as usize, "model turn")
+    )?;
+    writeln!(
+        out,
+        "tokens   ≥ {} input tokens: the first request of each run, {}'s system prompt and tool definitions (≈ {} tokens, measured on {}), the listing of every skill and the prompt; every further turn resends the conversation",
+        crate::base::plural::thousands(tokens),
+        a.product(),
+        crate::base::plural::thousands(super::budget::tokens(a.request_size().agent)),
+        a.tested_version()
     )?;
     let call = a.executor(
         &Paths {
