@@ -88,8 +88,21 @@ const DATA_INFO: &[&str] = &[
     "output",
 ];
 
+/// Base64's alphabet without padding, as a table: this test runs for
+/// nearly every byte of every text.
+static B64: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut c = 0;
+    while c < 256 {
+        let b = c as u8;
+        t[c] = b.is_ascii_alphanumeric() || b == b'+' || b == b'/';
+        c += 1;
+    }
+    t
+};
+
 fn b64(c: u8) -> bool {
-    c.is_ascii_alphanumeric() || c == b'+' || c == b'/'
+    B64[c as usize]
 }
 
 /// Runs of base64 characters of `line` as `(start, end)`, `=` padding
@@ -190,10 +203,8 @@ fn find(t: &Text) -> Vec<(usize, usize, usize, &'static str)> {
         }
         // a line with no run long enough to report or to continue a
         // wrapped block ends one, whatever fence it sits in
-        let candidates: Vec<(usize, usize)> = runs(line)
-            .filter(|(s, e)| e - s >= MIN_WRAPPED_LINE)
-            .collect();
-        if candidates.is_empty() && !in_pem {
+        let candidates = || runs(line).filter(|(s, e)| e - s >= MIN_WRAPPED_LINE);
+        if (line.len() < MIN_WRAPPED_LINE || candidates().next().is_none()) && !in_pem {
             flush(&mut wrapped, &mut found);
             continue;
         }
@@ -214,7 +225,7 @@ fn find(t: &Text) -> Vec<(usize, usize, usize, &'static str)> {
             continue;
         }
         let mut wrapped_line = false;
-        for (s, e) in candidates {
+        for (s, e) in candidates() {
             let run = &line[s..e];
             if line[..s].ends_with("base64,") {
                 // a data: URI declares itself
