@@ -60,6 +60,16 @@ rule! {
 /// wherever they appear.
 pub const BUNDLED_DIRS: &[&str] = &["scripts", "references", "assets"];
 
+/// What a line holding a link or a bundled path has: `](`, `]:` or a
+/// bundled folder's name; one search a line (a DFA) instead of five.
+static LINK_HINTS: std::sync::LazyLock<aho_corasick::AhoCorasick> =
+    std::sync::LazyLock::new(|| {
+        aho_corasick::AhoCorasick::builder()
+            .kind(Some(aho_corasick::AhoCorasickKind::DFA))
+            .build(["](", "]:"].iter().chain(BUNDLED_DIRS))
+            .expect("link hints")
+    });
+
 /// Prefixes that name the skill's own folder.
 const SKILL_DIR_PREFIXES: &[&str] = &[
     "${CLAUDE_SKILL_DIR}/",
@@ -464,7 +474,7 @@ pub fn check(s: &SkillCtx, out: &mut Vec<Diagnostic>) {
     for i in 0..s.body.len() {
         let Some(line) = s.body.line(i) else { break };
         let t = line.text;
-        if !(t.contains("](") || t.contains("]:") || BUNDLED_DIRS.iter().any(|d| t.contains(d))) {
+        if !LINK_HINTS.is_match(t) {
             continue;
         }
         scan_line(t, line.start, line.fenced, &mut found);
