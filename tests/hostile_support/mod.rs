@@ -72,6 +72,8 @@ pub const SYSTEM_PATHS: &[&str] = &[
     "/usr/local/libexec/git-core/",
     "/proc/filesystems",
     "/proc/sys/kernel/",
+    // glibc's malloc, when it shrinks a thread's heap (under load)
+    "/proc/sys/vm/overcommit_memory",
     "/sys/fs/cgroup/",
     "/sys/devices/system/cpu/",
     "/dev/null",

@@ -128,6 +128,21 @@ fn runs(line: &str) -> impl Iterator<Item = (usize, usize)> + '_ {
     })
 }
 
+/// Whether `line` may hold a run of at least `min` base64 characters:
+/// some `min` bytes in a row without a space (a run has none). A
+/// vectorised search that answers no for nearly every line of prose and
+/// code before [`runs`] looks at each byte.
+fn may_hold_run(line: &[u8], min: usize) -> bool {
+    let mut from = 0;
+    for space in memchr::memchr_iter(b' ', line) {
+        if space - from >= min {
+            return true;
+        }
+        from = space + 1;
+    }
+    line.len() - from >= min
+}
+
 /// Whether `run` reads as an encoding: hex digits only, or base64 with
 /// upper case, lower case and digits mixed all along (not a long word,
 /// path or identifier).
@@ -204,7 +219,9 @@ fn find(t: &Text) -> Vec<(usize, usize, usize, &'static str)> {
         // a line with no run long enough to report or to continue a
         // wrapped block ends one, whatever fence it sits in
         let candidates = || runs(line).filter(|(s, e)| e - s >= MIN_WRAPPED_LINE);
-        if (line.len() < MIN_WRAPPED_LINE || candidates().next().is_none()) && !in_pem {
+        if (!may_hold_run(line.as_bytes(), MIN_WRAPPED_LINE) || candidates().next().is_none())
+            && !in_pem
+        {
             flush(&mut wrapped, &mut found);
             continue;
         }
@@ -273,6 +290,16 @@ fn body_index(b: &super::Body, start: usize) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::encoded;
+
+    #[test]
+    fn only_a_stretch_without_spaces_may_hold_a_run() {
+        use super::may_hold_run;
+        assert!(!may_hold_run(b"a b c", 2));
+        assert!(may_hold_run(b"a bc", 2));
+        assert!(may_hold_run(b"ab c", 2));
+        assert!(!may_hold_run(b"", 1));
+        assert!(may_hold_run(b"abc", 3));
+    }
 
     #[test]
     fn what_reads_as_an_encoding() {

@@ -107,13 +107,17 @@ pub fn commands(s: &SkillCtx) -> Vec<Command> {
         walk(&e.value, "", s, &mut out);
     }
     let b = &s.body;
+    // a ```! block's lines all run: its info string read once a fence
+    let bang: Vec<bool> = (0..b.fences.len())
+        .map(|f| super::fence_info(b, f).trim() == "!")
+        .collect();
     for i in 0..b.len() {
         let Some(line) = b.line(i) else {
             continue;
         };
         if let Some(f) = line.fence {
             let fence = &b.fences[f];
-            if super::fence_info(b, f).trim() == "!" {
+            if bang[f] {
                 if fence.open != i && fence.close != Some(i) && !line.text.trim().is_empty() {
                     out.push(Command {
                         when: "when the skill loads".into(),
@@ -123,6 +127,10 @@ pub fn commands(s: &SkillCtx) -> Vec<Command> {
                 }
                 continue;
             }
+        }
+        // every match holds "!`": most lines are done with one search
+        if memchr::memmem::find(line.text.as_bytes(), b"!`").is_none() {
+            continue;
         }
         for c in DYNAMIC.captures_iter(line.text) {
             let m = c.get(1).expect("group 1");
