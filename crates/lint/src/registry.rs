@@ -199,7 +199,11 @@ pub struct SkillLint {
 /// may report), so a caller may drop the rest.
 pub fn lint_skill(env: &Env, skill: &Skill, load: &[Diagnostic]) -> (SkillLint, usize) {
     let mut out = SkillLint::default();
-    let Some(s) = SkillCtx::new(env, skill, load) else {
+    if skill.source.is_none() {
+        return (out, 0);
+    }
+    let others = security::other_texts(skill);
+    let Some(s) = SkillCtx::new(env, skill, load, &others) else {
         return (out, 0);
     };
     for check in SKILL_CHECKS {

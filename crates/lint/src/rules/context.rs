@@ -86,12 +86,20 @@ pub struct SkillCtx<'a> {
     /// Byte offsets of those YAML errors, so portability rules do not
     /// report the same spot twice.
     pub yaml_error_spots: Vec<usize>,
+    /// The skill's other text files, each read and decoded once for every
+    /// rule that reads them ([`super::security::other_texts`]).
+    pub others: &'a [super::security::OtherText],
 }
 
 impl<'a> SkillCtx<'a> {
     /// `load` holds the findings made while loading this skill. `None` when
     /// the file could not be read (too large, unreadable).
-    pub fn new(env: &'a Env<'a>, skill: &'a Skill, load: &[Diagnostic]) -> Option<Self> {
+    pub fn new(
+        env: &'a Env<'a>,
+        skill: &'a Skill,
+        load: &[Diagnostic],
+        others: &'a [super::security::OtherText],
+    ) -> Option<Self> {
         let src = skill.source.as_deref()?;
         let start = skill.body_start.min(src.text.len());
         let (yaml_failed, yaml_error_spots) =
@@ -104,6 +112,7 @@ impl<'a> SkillCtx<'a> {
             body: Body::from_index(&src.text, &src.index, start),
             yaml_failed,
             yaml_error_spots,
+            others,
         })
     }
 

@@ -262,6 +262,13 @@ impl<'a> Body<'a> {
         range.filter_map(|i| self.line(i)).collect()
     }
 
+    /// The index of 1-based file line `n` in the body (0 for a line
+    /// before it): [`Body::line_at`] of the line's start, without the
+    /// lookup.
+    pub fn index_of_line(&self, n: u32) -> usize {
+        n.saturating_sub(self.first) as usize
+    }
+
     /// Index of the body line holding file byte `offset`.
     pub fn line_at(&self, offset: usize) -> usize {
         let (n, _) = self.idx().line_col(self.text, offset);

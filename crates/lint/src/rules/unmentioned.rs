@@ -97,25 +97,23 @@ const MAX_READ_BYTES: u64 = 256 * 1024;
 const MODULES: &[&str] = &[".py", ".js", ".mjs", ".cjs", ".ts"];
 
 /// A text read for mentions: `/` for `\\`, and lowercased.
-struct Text {
-    text: String,
-    lower: String,
+struct Text<'a> {
+    text: std::borrow::Cow<'a, str>,
     /// Read from a bundled file that is not Markdown.
     from_script: bool,
 }
 
-impl Text {
-    fn new(text: &str, from_script: bool) -> Text {
-        let text = text.replace('\\', "/");
-        Text {
-            lower: text.to_ascii_lowercase(),
-            text,
-            from_script,
+impl<'a> Text<'a> {
+    /// `text` with `/` for `\` (copied only when it holds a `\`).
+    fn new(text: impl Into<std::borrow::Cow<'a, str>>, from_script: bool) -> Text<'a> {
+        let mut text = text.into();
+        if memchr::memchr(b'\\', text.as_bytes()).is_some() {
+            text = std::borrow::Cow::Owned(text.replace('\\', "/"));
         }
+        Text { text, from_script }
     }
 }
 
-/// How a needle must stand in a text to be a mention.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 enum Stand {
     /// Anywhere (a file's whole path).
@@ -229,14 +227,18 @@ impl Needles {
     /// Mark in `mentioned` every candidate `t` mentions; the newly
     /// mentioned are pushed to `found`.
     fn scan(&self, t: &Text, mentioned: &mut [bool], found: &mut Vec<usize>) {
+        // the search stops once every candidate is mentioned
+        let mut left = mentioned.iter().filter(|m| !**m).count();
         let mut mark = |mentioned: &mut [bool], c: usize| {
             if !mentioned[c] {
                 mentioned[c] = true;
                 found.push(c);
+                left -= 1;
             }
+            left == 0
         };
         if let Some(ac) = &self.exact_ac {
-            for m in ac.find_overlapping_iter(&t.text) {
+            for m in ac.find_overlapping_iter(t.text.as_ref()) {
                 for &(c, stand) in &self.exact_for[m.pattern().as_usize()] {
                     if mentioned[c] {
                         continue;
@@ -249,17 +251,20 @@ impl Needles {
                         Stand::Folder => folder_at(&t.text, i, end),
                         Stand::BareFolder => bare_folder_at(&t.text, i, end),
                     };
-                    if ok {
-                        mark(mentioned, c);
+                    if ok && mark(mentioned, c) {
+                        return;
                     }
                 }
             }
         }
         if let Some(ac) = &self.lower_ac {
-            for m in ac.find_overlapping_iter(&t.lower) {
-                if word_at(&t.lower, m.start(), m.end()) {
+            let lower = t.text.to_ascii_lowercase();
+            for m in ac.find_overlapping_iter(&lower) {
+                if word_at(&lower, m.start(), m.end()) {
                     for &c in &self.lower_for[m.pattern().as_usize()] {
-                        mark(mentioned, c);
+                        if mark(mentioned, c) {
+                            return;
+                        }
                     }
                 }
             }
@@ -371,7 +376,7 @@ pub fn check(s: &SkillCtx, out: &mut Vec<Diagnostic>) {
         .filter_map(|f| f.strip_suffix("/__init__.py"))
         .collect();
     let needles = Needles::new(&candidates, &packages);
-    let mut texts = vec![Text::new(&s.src.text, false)];
+    let mut texts = vec![Text::new(s.src.text.as_str(), false)];
     let mut mentioned = vec![false; candidates.len()];
     let mut found = Vec::new();
     let mut read = 0;
@@ -384,11 +389,20 @@ pub fn check(s: &SkillCtx, out: &mut Vec<Diagnostic>) {
         // in the candidates' order, as read before
         found.sort_unstable();
         for &i in &found {
-            if read < MAX_READ
-                && let Some(t) = read_bounded(&s.skill.dir.join(candidates[i]))
-            {
+            if read >= MAX_READ {
+                continue;
+            }
+            let from_script = !candidates[i].ends_with(".md");
+            // the text the other rules read, when the file was read for
+            // them; else read here (a large or not UTF-8 file)
+            if let Some(o) = s.others.iter().find(|o| o.rel == candidates[i]) {
+                let text = o.src.text.as_str();
+                let cut = crate::diag::floor_char_boundary(text, MAX_READ_BYTES as usize);
                 read += 1;
-                texts.push(Text::new(&t, !candidates[i].ends_with(".md")));
+                texts.push(Text::new(&text[..cut], from_script));
+            } else if let Some(t) = read_bounded(&s.skill.dir.join(candidates[i])) {
+                read += 1;
+                texts.push(Text::new(t, from_script));
             }
         }
     }

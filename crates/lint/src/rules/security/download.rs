@@ -216,7 +216,9 @@ pub fn check(t: &Text, out: &mut Vec<Diagnostic>) {
     while n <= lines {
         let start = t.src.index.line_start(n);
         if let Some(b) = &body {
-            let i = b.line_at(start);
+            // line `n` of the file is the body's line `n - first`: no
+            // offset lookup per line
+            let i = b.index_of_line(n);
             let fence = b
                 .line(i)
                 .filter(|l| l.start == start)

@@ -143,6 +143,26 @@ fn may_hold_run(line: &[u8], min: usize) -> bool {
     line.len() - from >= min
 }
 
+/// Whether `text` holds `min` bytes in a row of base64's alphabet or its
+/// padding, as every run [`find`] looks at does: the one test a file
+/// without such a stretch (nearly every file of prose or code) gets. It
+/// reads the last byte of each window first and jumps past it when it
+/// cannot be part of a run, so it looks at about one byte in `min` of
+/// prose.
+fn may_hold_any(text: &[u8], min: usize) -> bool {
+    let in_run = |b: u8| B64[b as usize] || b == b'=';
+    let mut from = 0;
+    while from + min <= text.len() {
+        let last = from + min - 1;
+        // the window's last byte that cannot be in a run, if any
+        match (from..=last).rev().find(|&i| !in_run(text[i])) {
+            None => return true,
+            Some(i) => from = i + 1,
+        }
+    }
+    false
+}
+
 /// Whether `run` reads as an encoding: hex digits only, or base64 with
 /// upper case, lower case and digits mixed all along (not a long word,
 /// path or identifier).
@@ -199,6 +219,12 @@ fn find(t: &Text) -> Vec<(usize, usize, usize, &'static str)> {
     let first = t.src.index.line_col(text, t.body_start).0;
     let lines = t.src.index.line_count() as u32;
     let mut found = Vec::new();
+    if !may_hold_any(
+        &text.as_bytes()[t.body_start.min(text.len())..],
+        MIN_WRAPPED_LINE,
+    ) {
+        return found;
+    }
     let mut in_pem = false;
     // a wrapped block under way: start, end, length
     let mut wrapped: Option<(usize, usize, usize)> = None;
@@ -299,6 +325,21 @@ mod tests {
         assert!(may_hold_run(b"ab c", 2));
         assert!(!may_hold_run(b"", 1));
         assert!(may_hold_run(b"abc", 3));
+    }
+
+    #[test]
+    fn a_file_without_a_long_enough_stretch_is_passed_over() {
+        use super::may_hold_any;
+        assert!(!may_hold_any(b"", 3));
+        assert!(!may_hold_any(b"ab cd ef", 3));
+        assert!(may_hold_any(b"ab cde f", 3));
+        assert!(may_hold_any(b"abc", 3));
+        assert!(may_hold_any(b"x a==", 3));
+        assert!(!may_hold_any(b"ab\ncd-ef.gh", 3));
+        let prose = "plain words and a path/to/file.md, nothing long ".repeat(40);
+        assert!(!may_hold_any(prose.as_bytes(), 40));
+        let blob = format!("{prose}{}{prose}", "QUJD".repeat(10));
+        assert!(may_hold_any(blob.as_bytes(), 40));
     }
 
     #[test]

@@ -114,14 +114,25 @@ fn kind_of(name: &str, text: &str) -> Kind {
     }
 }
 
+/// One text file of a skill besides SKILL.md, read once for every rule
+/// that reads the skill's files ([`SkillCtx::others`]).
+pub struct OtherText {
+    /// Path relative to the skill folder, as in [`Skill::files`](crate::catalog::Skill).
+    pub rel: String,
+    /// Path relative to the catalog root.
+    pub file: String,
+    pub src: Arc<Source>,
+    pub kind: Kind,
+}
+
 /// The skill's text files besides SKILL.md: regular files (no links) of
 /// at most [`MAX_FILE`] bytes, UTF-8 without NUL, the first [`MAX_FILES`]
 /// in path order, each with its path relative to the catalog root. Binary
 /// files are not text and are not read as such.
-pub fn other_texts(s: &SkillCtx) -> Vec<(String, Arc<Source>, Kind)> {
+pub fn other_texts(skill: &crate::catalog::Skill) -> Vec<OtherText> {
     let mut out = Vec::new();
-    for rel in s.skill.files.iter().take(MAX_FILES) {
-        let path = s.skill.dir.join(rel);
+    for rel in skill.files.iter().take(MAX_FILES) {
+        let path = skill.dir.join(rel);
         let Ok(meta) = std::fs::symlink_metadata(&path) else {
             continue;
         };
@@ -131,18 +142,19 @@ pub fn other_texts(s: &SkillCtx) -> Vec<(String, Arc<Source>, Kind)> {
         let Ok(bytes) = std::fs::read(&path) else {
             continue;
         };
-        if bytes.contains(&0) {
+        if memchr::memchr(0, &bytes).is_some() {
             continue;
         }
         let Ok(text) = String::from_utf8(bytes) else {
             continue;
         };
         let kind = kind_of(rel, &text);
-        out.push((
-            super::files::join(&s.skill.rel_dir, rel),
-            Source::new(text),
+        out.push(OtherText {
+            rel: rel.clone(),
+            file: super::files::join(&skill.rel_dir, rel),
+            src: Source::new(text),
             kind,
-        ));
+        });
     }
     out
 }
@@ -150,12 +162,10 @@ pub fn other_texts(s: &SkillCtx) -> Vec<(String, Arc<Source>, Kind)> {
 /// Run every SG7xx rule on one skill.
 pub fn check(s: &SkillCtx, out: &mut Vec<Diagnostic>) {
     control::check(s, out);
-    let others = other_texts(s);
-    let bodies: Vec<Option<Body>> = others
+    let bodies: Vec<Option<Body>> = s
+        .others
         .iter()
-        .map(|(_, src, kind)| {
-            (*kind == Kind::Markdown).then(|| Body::from_index(&src.text, &src.index, 0))
-        })
+        .map(|o| (o.kind == Kind::Markdown).then(|| Body::from_index(&o.src.text, &o.src.index, 0)))
         .collect();
     let skill = Text {
         file: &s.skill.file,
@@ -164,15 +174,13 @@ pub fn check(s: &SkillCtx, out: &mut Vec<Diagnostic>) {
         body_start: s.skill.body_start.min(s.src.text.len()),
         body: Some(&s.body),
     };
-    let texts = std::iter::once(skill).chain(others.iter().zip(&bodies).map(
-        |((file, src, kind), body)| Text {
-            file,
-            src,
-            kind: *kind,
-            body_start: 0,
-            body: body.as_ref(),
-        },
-    ));
+    let texts = std::iter::once(skill).chain(s.others.iter().zip(&bodies).map(|(o, body)| Text {
+        file: &o.file,
+        src: &o.src,
+        kind: o.kind,
+        body_start: 0,
+        body: body.as_ref(),
+    }));
     for t in texts {
         invisible::check(&t, out);
         escape_sequence::check(&t, out);
