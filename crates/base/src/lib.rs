@@ -14,6 +14,7 @@ pub mod ids;
 pub mod json;
 pub mod plural;
 pub mod rule;
+pub mod runs;
 
 pub use ids::{AgentKind, ClientId, Format};
 pub use rule::Rule;

@@ -169,6 +169,49 @@ fn assigned_value(text: &[u8], mut at: usize) -> Option<(usize, usize)> {
     (16..=256).contains(&(at - start)).then_some((start, at))
 }
 
+/// The names that may be assigned a value, in order: for each `=` or `:`
+/// followed (after blanks and a quote) by 16 value characters or more,
+/// the run of name characters before it (after blanks and a quote), as
+/// [`assigned_value`] reads them the other way. A secret's name matched
+/// anywhere else is followed by no value, and no name crosses a byte that
+/// is not a name's: searching these runs alone finds what searching the
+/// whole text would, without reading prose and code letter by letter.
+fn assignments(text: &[u8]) -> impl Iterator<Item = (usize, usize)> + '_ {
+    let name = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b == b'-';
+    let value = |b: u8| b.is_ascii_alphanumeric() || b"/+_-.=~".contains(&b);
+    let blank = |b: u8| b == b' ' || b == b'\t';
+    let quote = |b: u8| b == b'"' || b == b'\'';
+    memchr::memchr2_iter(b':', b'=', text).filter_map(move |op| {
+        // forwards: the operator, blanks, a quote, 16 value characters
+        let mut at = op + 1;
+        if matches!(text.get(op..op + 2), Some(b":=") | Some(b"=>")) {
+            at += 1;
+        }
+        while at < text.len() && blank(text[at]) {
+            at += 1;
+        }
+        if at < text.len() && matches!(text[at], b'"' | b'\'' | b'`') {
+            at += 1;
+        }
+        if text.get(at..at + 16)?.iter().any(|&b| !value(b)) {
+            return None;
+        }
+        // backwards: blanks, a quote, the name
+        let mut end = op;
+        while end > 0 && blank(text[end - 1]) {
+            end -= 1;
+        }
+        if end > 0 && quote(text[end - 1]) {
+            end -= 1;
+        }
+        let mut start = end;
+        while start > 0 && name(text[start - 1]) {
+            start -= 1;
+        }
+        (start < end).then_some((start, end))
+    })
+}
+
 /// Plainly not a real key: a run of one character, a well-known example,
 /// a placeholder word, too few distinct characters to be random.
 fn placeholder(body: &str) -> bool {
@@ -278,7 +321,16 @@ static PENDING: Mutex<BTreeSet<String>> = Mutex::new(BTreeSet::new());
 /// stand, even where no pattern would find them (a bare
 /// `aws_secret_access_key` value in a prompt). Built once per load, not
 /// once per value: see [`crate::Catalog::load_with`].
-static KNOWN: RwLock<Option<Arc<AhoCorasick>>> = RwLock::new(None);
+static KNOWN: RwLock<Option<Arc<Known>>> = RwLock::new(None);
+
+/// The values known, and what lets a text without them pass in a glance.
+struct Known {
+    ac: AhoCorasick,
+    /// Every byte some value holds: a value stands only in a run of
+    /// these at least [`Known::shortest`] long.
+    class: base::runs::Class,
+    shortest: usize,
+}
 
 /// Most values remembered.
 const MAX_KNOWN: usize = 100_000;
@@ -338,12 +390,25 @@ pub fn freeze() -> bool {
     // knows 244 values of 8,784 bytes: 2.3 s of a 25 s cpu run with the
     // default NFA)
     let bytes: usize = pending.iter().map(String::len).sum();
+    let mut class = [false; 256];
+    for v in pending.iter() {
+        for b in v.bytes() {
+            class[b as usize] = true;
+        }
+    }
+    let shortest = pending.iter().map(String::len).min().unwrap_or(1);
     let ac = AhoCorasick::builder()
         .kind((bytes <= MAX_DFA_BYTES).then_some(aho_corasick::AhoCorasickKind::DFA))
         .match_kind(aho_corasick::MatchKind::LeftmostLongest)
         .build(pending.iter())
         .ok()
-        .map(Arc::new);
+        .map(|ac| {
+            Arc::new(Known {
+                ac,
+                class,
+                shortest,
+            })
+        });
     if let Ok(mut known) = KNOWN.write() {
         *known = ac;
     }
@@ -356,10 +421,24 @@ fn known_in(text: &str) -> Vec<(usize, usize)> {
         Ok(k) => k.clone(),
         Err(_) => None,
     };
-    let Some(ac) = ac else {
+    let Some(known) = ac else {
         return Vec::new();
     };
-    ac.find_iter(text).map(|m| (m.start(), m.end())).collect()
+    // no value crosses a byte that none holds: the automaton reads only
+    // the runs long enough to hold one, each from its start state as it
+    // would reach it reading the whole text
+    let bytes = text.as_bytes();
+    let mut out = Vec::new();
+    base::runs::long_runs(bytes, &known.class, known.shortest, |s, e| {
+        out.extend(
+            known
+                .ac
+                .find_iter(&bytes[s..e])
+                .map(|m| (s + m.start(), s + m.end())),
+        );
+        true
+    });
+    out
 }
 
 /// Whether `read` (a file as read) holds a known value where `kept` (its
@@ -395,18 +474,20 @@ pub fn find(text: &str) -> Vec<Found> {
             }
         }
     }
-    for m in SECRET_NAMES.find_iter(text) {
-        let Some((start, end)) = assigned_value(text.as_bytes(), m.end()) else {
-            continue;
-        };
-        let value = text[start..end].trim_end_matches(['.', '-', '=']);
-        if random(value) {
-            out.push(Found {
-                start,
-                end: start + value.len(),
-                kind: ASSIGNED,
-                masked_from: start,
-            });
+    for (s, e) in assignments(text.as_bytes()) {
+        for m in SECRET_NAMES.find_iter(&text.as_bytes()[s..e]) {
+            let Some((start, end)) = assigned_value(text.as_bytes(), s + m.end()) else {
+                continue;
+            };
+            let value = text[start..end].trim_end_matches(['.', '-', '=']);
+            if random(value) {
+                out.push(Found {
+                    start,
+                    end: start + value.len(),
+                    kind: ASSIGNED,
+                    masked_from: start,
+                });
+            }
         }
     }
     if memchr::memmem::find(text.as_bytes(), b"-----BEGIN ").is_some() {
@@ -590,5 +671,41 @@ mod tests {
         assert!(!masked.contains("MIIE") && !masked.contains("VTLw"));
         assert_eq!(mask(&masked), None);
         assert!(find("-----BEGIN PRIVATE KEY-----\n...\n-----END PRIVATE KEY-----").is_empty());
+    }
+
+    /// What searching the whole text for a secret's name finds, for the
+    /// property below.
+    fn named_everywhere(text: &str) -> Vec<(usize, usize)> {
+        SECRET_NAMES
+            .find_iter(text)
+            .filter_map(|m| assigned_value(text.as_bytes(), m.end()))
+            .collect()
+    }
+
+    fn named_in_assignments(text: &str) -> Vec<(usize, usize)> {
+        assignments(text.as_bytes())
+            .flat_map(|(s, e)| {
+                SECRET_NAMES
+                    .find_iter(&text.as_bytes()[s..e])
+                    .filter_map(move |m| assigned_value(text.as_bytes(), s + m.end()))
+            })
+            .collect()
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn assignments_find_what_the_whole_text_does(
+            parts in proptest::collection::vec(
+                proptest::sample::select(vec![
+                    "api_key", "API-KEY", "Secret", "token", "passwd", "my", "_", "-", " ", "\t",
+                    "\"", "'", "`", ":", "=", ":=", "=>", "==", "\n", "é", "xY7zQ2", "aB3dE5fG7hJ9kL1m",
+                    "/+.", "~", "(", "secretToken",
+                ]),
+                0..24,
+            )
+        ) {
+            let text: String = parts.concat();
+            proptest::prop_assert_eq!(named_in_assignments(&text), named_everywhere(&text));
+        }
     }
 }

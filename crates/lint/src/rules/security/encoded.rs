@@ -143,24 +143,19 @@ fn may_hold_run(line: &[u8], min: usize) -> bool {
     line.len() - from >= min
 }
 
+/// Base64's alphabet and its padding: every run [`find`] looks at is
+/// made of these.
+static B64_PADDED: base::runs::Class = {
+    let mut t = B64;
+    t[b'=' as usize] = true;
+    t
+};
+
 /// Whether `text` holds `min` bytes in a row of base64's alphabet or its
 /// padding, as every run [`find`] looks at does: the one test a file
-/// without such a stretch (nearly every file of prose or code) gets. It
-/// reads the last byte of each window first and jumps past it when it
-/// cannot be part of a run, so it looks at about one byte in `min` of
-/// prose.
+/// without such a stretch (nearly every file of prose or code) gets.
 fn may_hold_any(text: &[u8], min: usize) -> bool {
-    let in_run = |b: u8| B64[b as usize] || b == b'=';
-    let mut from = 0;
-    while from + min <= text.len() {
-        let last = from + min - 1;
-        // the window's last byte that cannot be in a run, if any
-        match (from..=last).rev().find(|&i| !in_run(text[i])) {
-            None => return true,
-            Some(i) => from = i + 1,
-        }
-    }
-    false
+    base::runs::has_long_run(text, &B64_PADDED, min)
 }
 
 /// Whether `run` reads as an encoding: hex digits only, or base64 with
