@@ -196,6 +196,34 @@ pub fn diag(
         .with_help("download to a file, check it against a pinned sha256, then run it; or install it with a package manager")
 }
 
+/// The text of each shell block of a Markdown file that the loop below
+/// reads: its lines after the opening fence up to the closing one, and
+/// the lines a last line ending in `\` continues onto.
+fn shell_blocks<'b>(
+    t: &'b Text,
+    b: &'b super::Body,
+) -> impl Iterator<Item = std::ops::Range<usize>> + 'b {
+    let idx = &t.src.index;
+    let text = &t.src.text;
+    let lines = idx.line_count() as u32;
+    b.fences
+        .iter()
+        .enumerate()
+        .filter(|&(f, _)| super::shell_info(super::fence_info(b, f)))
+        .filter_map(move |(_, fence)| {
+            let first = b.line(fence.open + 1)?;
+            let mut last = fence
+                .close
+                .and_then(|c| b.line(c))
+                .map_or(lines, |l| l.number);
+            while last < lines && idx.line_text(text, last).ends_with('\\') {
+                last += 1;
+            }
+            let end = idx.line_start(last) + idx.line_text(text, last).len();
+            Some(first.start..end.max(first.start))
+        })
+}
+
 pub fn check(t: &Text, out: &mut Vec<Diagnostic>) {
     let text = &t.src.text;
     let lines = t.src.index.line_count() as u32;
@@ -204,8 +232,13 @@ pub fn check(t: &Text, out: &mut Vec<Diagnostic>) {
         return;
     }
     // every form starts with a download: a file naming none is done in
-    // one pass (most are), not a few regexes per line
-    if !FETCHES.is_match(text) {
+    // one pass (most are), not a few regexes per line; in Markdown, a
+    // pass over its shell blocks alone
+    let names_a_download = match &body {
+        Some(b) => shell_blocks(t, b).any(|r| FETCHES.is_match(&text[r])),
+        None => FETCHES.is_match(text),
+    };
+    if !names_a_download {
         return;
     }
     // files downloaded in this script or block, not yet checked: (name,

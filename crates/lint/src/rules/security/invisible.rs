@@ -112,6 +112,14 @@ fn joining_letter(c: char) -> bool {
 
 /// The reported characters of `line`: `(byte offset in line, char)`.
 pub fn hidden(line: &str, first_of_file: bool) -> Vec<(usize, char)> {
+    // nearly every line of text in another script or with typographic
+    // punctuation holds none: a look at each character before any list
+    let suspect = |c: char| {
+        !c.is_ascii() && (matches!(c, '\u{200c}' | '\u{200d}' | '\u{feff}') || !name(c).is_empty())
+    };
+    if !line.chars().any(suspect) {
+        return Vec::new();
+    }
     let chars: Vec<(usize, char)> = line.char_indices().collect();
     let mut out = Vec::new();
     let mut i = 0;
@@ -197,6 +205,9 @@ fn describe(line: &str, found: &[(usize, char)]) -> String {
 
 pub fn check(t: &Text, out: &mut Vec<Diagnostic>) {
     let text = &t.src.text;
+    if text.is_ascii() {
+        return;
+    }
     let lines = t.src.index.line_count();
     for n in 1..=lines as u32 {
         let start = t.src.index.line_start(n);
