@@ -202,7 +202,7 @@ pub fn lint_skill(env: &Env, skill: &Skill, load: &[Diagnostic]) -> (SkillLint, 
     if skill.source.is_none() {
         return (out, 0);
     }
-    let others = security::other_texts(skill);
+    let others = super::rules::text::other_texts(skill);
     let Some(s) = SkillCtx::new(env, skill, load, &others) else {
         return (out, 0);
     };

@@ -87,8 +87,10 @@ pub struct SkillCtx<'a> {
     /// report the same spot twice.
     pub yaml_error_spots: Vec<usize>,
     /// The skill's other text files, each read and decoded once for every
-    /// rule that reads them ([`super::security::other_texts`]).
-    pub others: &'a [super::security::OtherText],
+    /// rule that reads them ([`super::text::other_texts`]).
+    pub others: &'a [super::text::OtherText],
+    /// Their Markdown bodies (Markdown files only), analysed once.
+    other_bodies: Vec<Option<Body<'a>>>,
 }
 
 impl<'a> SkillCtx<'a> {
@@ -98,7 +100,7 @@ impl<'a> SkillCtx<'a> {
         env: &'a Env<'a>,
         skill: &'a Skill,
         load: &[Diagnostic],
-        others: &'a [super::security::OtherText],
+        others: &'a [super::text::OtherText],
     ) -> Option<Self> {
         let src = skill.source.as_deref()?;
         let start = skill.body_start.min(src.text.len());
@@ -113,7 +115,36 @@ impl<'a> SkillCtx<'a> {
             yaml_failed,
             yaml_error_spots,
             others,
+            other_bodies: others
+                .iter()
+                .map(|o| {
+                    (o.kind == super::text::Kind::Markdown)
+                        .then(|| Body::from_index(&o.src.text, &o.src.index, 0))
+                })
+                .collect(),
         })
+    }
+
+    /// SKILL.md, then each of the skill's other text files: what every
+    /// rule that reads the skill's text reads ([`super::text`]).
+    pub fn texts(&self) -> impl Iterator<Item = super::text::Text<'_>> {
+        use super::text::{Kind, Text};
+        let skill = Text {
+            file: &self.skill.file,
+            src: self.src,
+            kind: Kind::Skill,
+            body_start: self.skill.body_start.min(self.src.text.len()),
+            body: Some(&self.body),
+        };
+        std::iter::once(skill).chain(self.others.iter().zip(&self.other_bodies).map(|(o, body)| {
+            Text {
+                file: &o.file,
+                src: &o.src,
+                kind: o.kind,
+                body_start: 0,
+                body: body.as_ref(),
+            }
+        }))
     }
 
     pub fn file(&self) -> &'a str {

@@ -11,6 +11,7 @@ pub mod context;
 pub use crate::catalog::rules::{load, not_text, plugin, skill_md_folder, sub_document};
 pub mod markdown;
 pub mod suppression;
+pub mod text;
 pub mod yaml_lines;
 
 // SG1xx: the Agent Skills specification.

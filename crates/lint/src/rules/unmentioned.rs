@@ -328,30 +328,6 @@ fn mentions_folder(text: &str, folder: &str) -> bool {
             .any(|(i, _)| bare_folder_at(text, i, i + folder.len() - 1))
 }
 
-/// Up to [`MAX_READ_BYTES`] of a bundled text file, `/` for `\`; `None`
-/// for a binary file, a symbolic link (never followed) or one that cannot
-/// be read.
-fn read_bounded(path: &std::path::Path) -> Option<String> {
-    use std::io::Read;
-    if std::fs::symlink_metadata(path)
-        .ok()?
-        .file_type()
-        .is_symlink()
-    {
-        return None;
-    }
-    let mut bytes = Vec::new();
-    std::fs::File::open(path)
-        .ok()?
-        .take(MAX_READ_BYTES)
-        .read_to_end(&mut bytes)
-        .ok()?;
-    if bytes.contains(&0) {
-        return None;
-    }
-    Some(String::from_utf8_lossy(&bytes).into_owned())
-}
-
 pub fn check(s: &SkillCtx, out: &mut Vec<Diagnostic>) {
     let dir = &s.skill.rel_dir;
     let candidates: Vec<&str> = s
@@ -400,7 +376,7 @@ pub fn check(s: &SkillCtx, out: &mut Vec<Diagnostic>) {
                 let cut = crate::diag::floor_char_boundary(text, MAX_READ_BYTES as usize);
                 read += 1;
                 texts.push(Text::new(&text[..cut], from_script));
-            } else if let Some(t) = read_bounded(&s.skill.dir.join(candidates[i])) {
+            } else if let Some(t) = super::text::head(s.skill, candidates[i], MAX_READ_BYTES) {
                 read += 1;
                 texts.push(Text::new(t, from_script));
             }

@@ -156,7 +156,7 @@ fn runs(cmd: &str, name: &str) -> Option<usize> {
             .collect();
         let runner = |w: &str| {
             let w = w.rsplit('/').next().unwrap_or(w);
-            super::listed(super::SHEBANG_SHELLS, w)
+            crate::rules::text::listed(crate::rules::text::SHEBANG_SHELLS, w)
                 || super::listed("source . node perl ruby", w)
                 || w.starts_with("python")
         };
