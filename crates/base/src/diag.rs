@@ -225,7 +225,9 @@ impl Diagnostic {
 /// Sort diagnostics into their canonical, deterministic order and drop exact
 /// duplicates.
 pub fn sort_diagnostics(diags: &mut Vec<Diagnostic>) {
-    diags.sort_by(|a, b| {
+    // a stable sort on every core: the same order as one thread's
+    use rayon::slice::ParallelSliceMut;
+    diags.par_sort_by(|a, b| {
         a.sort_key()
             .cmp(&b.sort_key())
             .then(a.severity.cmp(&b.severity))

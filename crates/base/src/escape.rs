@@ -139,6 +139,10 @@ impl serde_json::ser::Formatter for Json {
         w: &mut W,
         fragment: &str,
     ) -> io::Result<()> {
+        // printable ASCII (nearly every fragment) holds nothing to escape
+        if fragment.bytes().all(|b| (b' '..=b'~').contains(&b)) {
+            return w.write_all(fragment.as_bytes());
+        }
         let mut rest = fragment;
         while let Some(i) = rest.find(is_unsafe) {
             w.write_all(&rest.as_bytes()[..i])?;

@@ -264,6 +264,51 @@ pub fn read_bounded(path: &Path, limit: u64) -> std::io::Result<Option<Vec<u8>>>
     Ok(Some(buf))
 }
 
+/// Skills loaded before, by SKILL.md path: the skill, its load findings,
+/// what the per-skill step made of it.
+type Prior<T> = std::collections::HashMap<String, (Skill, Vec<Diagnostic>, T)>;
+
+/// Largest file of a skill folder read as text besides SKILL.md (by the
+/// rules that read a skill's files, and here when a secret is repeated).
+pub const MAX_TEXT_FILE: u64 = 1024 * 1024;
+/// Most files of one skill folder read as text besides SKILL.md.
+pub const MAX_TEXT_FILES: usize = 200;
+
+/// Whether a file read holds, as read, a secret's value where the text
+/// kept shows it.
+fn reread_repeats(root: &Path, rel: &str, src: &Source) -> bool {
+    let Ok(Some(bytes)) = read_bounded(&root.join(rel), MAX_REREAD) else {
+        return false;
+    };
+    secrets::unmasked_repeat(&String::from_utf8_lossy(&bytes), &src.text)
+}
+
+/// Whether a skill's SKILL.md, or one of the text files the rules read
+/// beside it (the first [`MAX_TEXT_FILES`], each at most [`MAX_TEXT_FILE`]
+/// bytes of UTF-8 without NUL), holds a value known only now: what was
+/// made of it must be made again.
+fn repeats_a_secret(root: &Path, skill: &Skill) -> bool {
+    if skill
+        .source
+        .as_ref()
+        .is_some_and(|src| reread_repeats(root, &skill.file, src))
+    {
+        return true;
+    }
+    skill.files.iter().take(MAX_TEXT_FILES).any(|rel| {
+        let path = skill.dir.join(rel);
+        if !std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_file() && m.len() <= MAX_TEXT_FILE)
+        {
+            return false;
+        }
+        let Ok(bytes) = std::fs::read(&path) else {
+            return false;
+        };
+        memchr::memchr(0, &bytes).is_none()
+            && std::str::from_utf8(&bytes).is_ok_and(secrets::holds_known)
+    })
+}
+
 impl Catalog {
     /// Discover and load everything under `root` (a catalog folder, a skill
     /// folder or a SKILL.md).
@@ -297,31 +342,50 @@ impl Catalog {
         scope: Scope,
         per_skill: impl Fn(&Skill, &[Diagnostic]) -> (T, Option<usize>) + Sync,
     ) -> Result<(Catalog, Vec<T>), Fatal> {
-        let first = Self::load_once(root, config, scope, &per_skill)?;
-        if !secrets::freeze() || !first.0.repeats_a_secret() {
-            return Ok(first);
+        let mut none = Prior::new();
+        let (catalog, results, load) = Self::load_once(root, config, scope, &per_skill, &mut none)?;
+        if !secrets::freeze() {
+            return Ok((catalog, results));
         }
-        drop(first);
-        Self::load_once(root, config, scope, &per_skill)
+        // a value known only after a file was read may stand unmasked in
+        // it: read again what holds one. A skill none of whose files does
+        // keeps what its first read found, so a catalog with one repeated
+        // secret is not checked twice over.
+        let stale: Vec<bool> = catalog
+            .skills
+            .par_iter()
+            .map(|s| repeats_a_secret(&catalog.root, s))
+            .collect();
+        let others = catalog.sources.par_iter().any(|(rel, src)| {
+            !catalog.skills.iter().any(|s| &s.file == rel)
+                && reread_repeats(&catalog.root, rel, src)
+        });
+        if !others && !stale.contains(&true) {
+            return Ok((catalog, results));
+        }
+        let mut prior = Prior::new();
+        for (((skill, result), load), stale) in
+            catalog.skills.into_iter().zip(results).zip(load).zip(stale)
+        {
+            if !stale {
+                prior.insert(skill.file.clone(), (skill, load, result));
+            }
+        }
+        let (catalog, results, _) = Self::load_once(root, config, scope, &per_skill, &mut prior)?;
+        Ok((catalog, results))
     }
 
-    /// Whether a file read holds, as read, a secret's value where the text
-    /// kept shows it (see [`Catalog::load_with`]).
-    fn repeats_a_secret(&self) -> bool {
-        self.sources.par_iter().any(|(rel, src)| {
-            let Ok(Some(bytes)) = read_bounded(&self.root.join(rel), MAX_REREAD) else {
-                return false;
-            };
-            secrets::unmasked_repeat(&String::from_utf8_lossy(&bytes), &src.text)
-        })
-    }
-
+    /// Load the catalog, running `per_skill` on each skill as it is read,
+    /// except the skills `prior` holds (by SKILL.md path), taken as they
+    /// are. Also returns each skill's load findings.
+    #[allow(clippy::type_complexity)]
     fn load_once<T: Send>(
         root: &Path,
         config: &Config,
         scope: Scope,
         per_skill: impl Fn(&Skill, &[Diagnostic]) -> (T, Option<usize>) + Sync,
-    ) -> Result<(Catalog, Vec<T>), Fatal> {
+        prior: &mut Prior<T>,
+    ) -> Result<(Catalog, Vec<T>, Vec<Vec<Diagnostic>>), Fatal> {
         let display_root = root.display().to_string();
         let meta = std::fs::metadata(root).map_err(|e| {
             Fatal::usage(format!("{display_root}: {e}"))
@@ -492,10 +556,19 @@ impl Catalog {
         };
 
         let limit = config.catalog.max_file_bytes;
+        let kept: Vec<Option<(Skill, Vec<Diagnostic>, T)>> = found
+            .skill_files
+            .iter()
+            .map(|f| prior.remove(&f.rel))
+            .collect();
         let loaded: Vec<(Skill, Vec<Diagnostic>, T)> = found
             .skill_files
             .par_iter()
-            .map(|f| {
+            .zip(kept)
+            .map(|(f, kept)| {
+                if let Some(kept) = kept {
+                    return kept;
+                }
                 let (mut skill, diags) = load_skill(&f.path, &f.rel, scope, limit);
                 let (result, keep) = per_skill(&skill, &diags);
                 if let Some(keep) = keep {
@@ -522,6 +595,7 @@ impl Catalog {
         drop(dirs);
         let mut skills = Vec::with_capacity(loaded.len());
         let mut results = Vec::with_capacity(loaded.len());
+        let mut load = Vec::with_capacity(loaded.len());
         let mut sources = SourceMap::new();
         for ((skill, diags, result), outer) in loaded.into_iter().zip(documents) {
             if let Some(outer) = outer {
@@ -529,7 +603,8 @@ impl Catalog {
                 continue;
             }
             results.push(result);
-            diagnostics.extend(diags);
+            diagnostics.extend(diags.iter().cloned());
+            load.push(diags);
             if let Some(src) = &skill.source {
                 sources.insert(skill.file.clone(), src.clone());
             }
@@ -596,6 +671,7 @@ impl Catalog {
                 units: found_units,
             },
             results,
+            load,
         ))
     }
 

@@ -441,6 +441,11 @@ fn known_in(text: &str) -> Vec<(usize, usize)> {
     out
 }
 
+/// Whether `text` holds a value known so far.
+pub fn holds_known(text: &str) -> bool {
+    !known_in(text).is_empty()
+}
+
 /// Whether `read` (a file as read) holds a known value where `kept` (its
 /// text as loaded, perhaps cut short) still shows it: a repeat that the
 /// file, read before the value was known, did not mask.

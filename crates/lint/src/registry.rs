@@ -150,6 +150,11 @@ pub static RULES: &[&Rule] = &[
 
 /// Look a rule up by id (case-insensitive) or by name.
 pub fn find(id_or_name: &str) -> Option<&'static Rule> {
+    // an id as the rules spell it (every finding's): a search of the
+    // sorted list, not a walk of it
+    if let Ok(i) = RULES.binary_search_by(|r| r.id.cmp(id_or_name)) {
+        return Some(RULES[i]);
+    }
     RULES
         .iter()
         .copied()

@@ -92,19 +92,134 @@ impl<'a> From<&'a crate::diag::Diagnostic> for Borrowed<'a> {
     }
 }
 
-#[derive(Serialize)]
-struct Doc<'a> {
-    diagnostics: Vec<Borrowed<'a>>,
-    summary: Value,
-    version: u32,
+/// Findings rendered at once (on every core) before they are written:
+/// what bounds the memory a report of 150,000 findings takes.
+const BATCH: usize = 16 * 1024;
+/// Findings one thread renders in one piece.
+const PIECE: usize = 256;
+
+/// `value` as pretty JSON nested `depth` levels deep: serde_json's pretty
+/// output with every line after the first indented by two spaces a
+/// level (a string holds no line break: JSON escapes it).
+fn nested<T: Serialize + ?Sized>(
+    value: &T,
+    depth: usize,
+    buf: &mut Vec<u8>,
+) -> std::io::Result<()> {
+    let mut one = Vec::new();
+    crate::escape::to_writer_pretty(&mut one, value)?;
+    let indent = &b"        "[..2 * depth];
+    for (k, line) in one.split(|&b| b == b'\n').enumerate() {
+        if k > 0 {
+            buf.push(b'\n');
+            buf.extend_from_slice(indent);
+        }
+        buf.extend_from_slice(line);
+    }
+    Ok(())
 }
 
+/// The document serde_json's pretty printer writes for `{"diagnostics":
+/// [...], "summary": ..., "version": 1}`, byte for byte, with the findings
+/// rendered in parallel, a batch at a time.
 pub fn render(o: &Outcome, out: &mut dyn Write) -> std::io::Result<()> {
-    let doc = Doc {
-        diagnostics: o.diagnostics.iter().map(Borrowed::from).collect(),
-        summary: serde_json::to_value(o.summary)?,
-        version: 1,
-    };
-    crate::escape::to_writer_pretty(&mut *out, &doc)?;
-    writeln!(out)
+    use rayon::prelude::*;
+    out.write_all(b"{\n  \"diagnostics\": [")?;
+    for (b, batch) in o.diagnostics.chunks(BATCH).enumerate() {
+        let pieces: Vec<std::io::Result<Vec<u8>>> = batch
+            .par_chunks(PIECE)
+            .enumerate()
+            .map(|(p, piece)| {
+                let mut buf = Vec::new();
+                for (k, d) in piece.iter().enumerate() {
+                    let first = b == 0 && p == 0 && k == 0;
+                    buf.extend_from_slice(if first { b"\n    " } else { b",\n    " });
+                    nested(&Borrowed::from(d), 2, &mut buf)?;
+                }
+                Ok(buf)
+            })
+            .collect();
+        for piece in pieces {
+            out.write_all(&piece?)?;
+        }
+    }
+    if !o.diagnostics.is_empty() {
+        out.write_all(b"\n  ")?;
+    }
+    out.write_all(b"],\n  \"summary\": ")?;
+    let mut summary = Vec::new();
+    nested(&serde_json::to_value(o.summary)?, 1, &mut summary)?;
+    out.write_all(&summary)?;
+    out.write_all(b",\n  \"version\": 1\n}\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diag::{Applicability, Diagnostic, Fix, Severity, Span};
+
+    /// The document as serde_json writes it in one piece.
+    #[derive(Serialize)]
+    struct Doc<'a> {
+        diagnostics: Vec<Borrowed<'a>>,
+        summary: Value,
+        version: u32,
+    }
+
+    fn whole(o: &Outcome) -> Vec<u8> {
+        let doc = Doc {
+            diagnostics: o.diagnostics.iter().map(Borrowed::from).collect(),
+            summary: serde_json::to_value(o.summary).unwrap(),
+            version: 1,
+        };
+        let mut out = Vec::new();
+        crate::escape::to_writer_pretty(&mut out, &doc).unwrap();
+        out.push(b'\n');
+        out
+    }
+
+    #[test]
+    fn the_findings_rendered_in_pieces_make_serdes_document() {
+        let span = Span {
+            start: 3,
+            end: 9,
+            line: 2,
+            col: 1,
+            end_line: 2,
+            end_col: 7,
+        };
+        let one = |k: usize| {
+            let d = Diagnostic::new(
+                "SG201",
+                Severity::Warning,
+                format!("skills/s{k}/SKILL.md"),
+                format!("line {k}: \"quoted\"\n\t \u{202e}é\u{7f} \\ end"),
+            )
+            .with_span(span)
+            .with_label("a label")
+            .with_help("the help");
+            if k.is_multiple_of(3) {
+                d.with_fix(Fix::new(Applicability::Safe, "fix it", 3, 9, "new\ntext"))
+            } else {
+                d
+            }
+        };
+        let sources = crate::catalog::SourceMap::new();
+        for n in [0, 1, 2, PIECE + 1, BATCH + PIECE + 7] {
+            let diags: Vec<Diagnostic> = (0..n).map(one).collect();
+            let mut summary = crate::Summary::default();
+            summary.count(&diags);
+            summary.notes.push("a note\u{200b}".into());
+            let o = Outcome {
+                diagnostics: &diags,
+                summary: &summary,
+                sources: &sources,
+                path_prefix: "",
+                checked: Default::default(),
+            };
+            let mut out = Vec::new();
+            render(&o, &mut out).unwrap();
+            assert!(out == whole(&o), "{n} findings");
+        }
+    }
 }

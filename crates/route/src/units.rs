@@ -252,25 +252,57 @@ pub fn check(
         .filter(|&d| full.is_competitor(d))
         .map(|d| ((full.index.doc(d).name.as_str(), full.is_builtin(d)), d))
         .collect();
+    // each installation on its own (in parallel), merged in their order
+    use rayon::prelude::*;
+    type One = (
+        Vec<Diagnostic>,
+        super::cases::Outcome,
+        Vec<(usize, PromptResult)>,
+    );
+    let each: Vec<Result<One, Fatal>> = installs
+        .par_iter()
+        .enumerate()
+        .map(|(k, inst)| {
+            let (sub, elsewhere) = installed(catalog, installs, &where_of, k);
+            let mut router = Router::with_builtins(&sub, config, builtins)?;
+            router.elsewhere = elsewhere;
+            let listing = super::listing::check(&router, &config.route);
+            let mut o = super::cases::check(&router, &config.route);
+            let map = |d: u32| -> Option<u32> {
+                let src = router.source_of(d);
+                if src < sub.skills.len() {
+                    full.doc_of(inst.skills[src])
+                } else {
+                    competitors
+                        .get(&(router.index.doc(d).name.as_str(), router.is_builtin(d)))
+                        .copied()
+                }
+            };
+            let mut prompts = Vec::new();
+            for mut p in std::mem::take(&mut o.prompts) {
+                // a skill the whole catalog's listing does not hold has no
+                // row in the reports: its prompt is counted, not listed
+                let Some(doc) = map(p.doc) else { continue };
+                let src = inst.skills[router.source_of(p.doc)];
+                p.doc = doc;
+                p.cell = p.cell.and_then(|mut c| {
+                    c.owner = map(c.owner)?;
+                    c.winner = match c.winner {
+                        Some(w) => Some(map(w)?),
+                        None => None,
+                    };
+                    Some(c)
+                });
+                prompts.push((src, p));
+            }
+            Ok((listing, o, prompts))
+        })
+        .collect();
     let mut out = Checked::default();
     let mut prompts: Vec<(usize, PromptResult)> = Vec::new();
-    for (k, inst) in installs.iter().enumerate() {
-        let (sub, elsewhere) = installed(catalog, installs, &where_of, k);
-        let mut router = Router::with_builtins(&sub, config, builtins)?;
-        router.elsewhere = elsewhere;
-        out.listing
-            .extend(super::listing::check(&router, &config.route));
-        let o = super::cases::check(&router, &config.route);
-        let map = |d: u32| -> Option<u32> {
-            let src = router.source_of(d);
-            if src < sub.skills.len() {
-                full.doc_of(inst.skills[src])
-            } else {
-                competitors
-                    .get(&(router.index.doc(d).name.as_str(), router.is_builtin(d)))
-                    .copied()
-            }
-        };
+    for one in each {
+        let (listing, o, p) = one?;
+        out.listing.extend(listing);
         let r = &mut out.outcome;
         r.rank1 += o.rank1;
         r.not_lexical += o.not_lexical;
@@ -280,22 +312,7 @@ pub fn check(
         r.checks += o.checks;
         r.checks_passed += o.checks_passed;
         r.diagnostics.extend(o.diagnostics);
-        for mut p in o.prompts {
-            // a skill the whole catalog's listing does not hold has no
-            // row in the reports: its prompt is counted, not listed
-            let Some(doc) = map(p.doc) else { continue };
-            let src = inst.skills[router.source_of(p.doc)];
-            p.doc = doc;
-            p.cell = p.cell.and_then(|mut c| {
-                c.owner = map(c.owner)?;
-                c.winner = match c.winner {
-                    Some(w) => Some(map(w)?),
-                    None => None,
-                };
-                Some(c)
-            });
-            prompts.push((src, p));
-        }
+        prompts.extend(p);
     }
     // in the catalog's order of skills, each skill's prompts as they came
     prompts.sort_by_key(|(src, _)| *src);

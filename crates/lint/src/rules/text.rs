@@ -11,9 +11,9 @@ use crate::catalog::Source;
 use std::sync::Arc;
 
 /// Largest file of a skill folder read as text besides SKILL.md.
-pub const MAX_FILE: u64 = 1024 * 1024;
+pub const MAX_FILE: u64 = crate::catalog::MAX_TEXT_FILE;
 /// Most files of one skill folder read as text besides SKILL.md.
-pub const MAX_FILES: usize = 200;
+pub const MAX_FILES: usize = crate::catalog::MAX_TEXT_FILES;
 
 /// What kind of text a file holds, for the rules that care.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
