@@ -314,6 +314,94 @@ fn a_secret_in_a_case_file_is_found_and_masked() {
     }
 }
 
+/// A value one skill assigns to a secret's name is masked wherever else it
+/// stands, in a skill read before it was known included (its SKILL.md and
+/// its other files: SG701's labels quote their lines), on one thread or
+/// two; the skill that holds none keeps what its first read found.
+#[test]
+fn a_secret_known_late_is_masked_in_the_skills_read_before() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let value = "Vb6Nm8Qw1Er3Ty5Ui7Op9As2Df4Gh";
+    let write = |rel: &str, text: String| {
+        let p = root.join(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    };
+    let skill = |name: &str, body: &str| {
+        format!(
+            "---\nname: {name}\ndescription: Does {name} work. Use when {name} is asked for.\n---\n# {name}\n\n{body}\n"
+        )
+    };
+    write(
+        "skills/aaa-early/SKILL.md",
+        skill(
+            "aaa-early",
+            &format!("Sign\u{200b} with {value}; read `references/notes.md`."),
+        ),
+    );
+    write(
+        "skills/aaa-early/references/notes.md",
+        format!("# Notes\n\nThe signing\u{200b} value is {value}.\n"),
+    );
+    write(
+        "skills/mmm-clean/SKILL.md",
+        skill("mmm-clean", "Nothing\u{200b} secret."),
+    );
+    write(
+        "skills/zzz-late/SKILL.md",
+        skill("zzz-late", &format!("```ini\nclient_secret = {value}\n```")),
+    );
+    let masked = "X".repeat(value.len());
+    for threads in ["1", "2"] {
+        let out = skillsift()
+            .args([
+                "check",
+                "--no-route",
+                "--format",
+                "json",
+                "--threads",
+                threads,
+            ])
+            .arg(root)
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(!text.contains(value), "{threads} threads: {text}");
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let found: Vec<String> = v["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|d| d["rule"] == "SG701" || d["rule"] == "SG704")
+            .map(|d| {
+                format!(
+                    "{} {}:{} {}",
+                    d["rule"].as_str().unwrap(),
+                    d["file"].as_str().unwrap(),
+                    d["line"],
+                    d["label"].as_str().unwrap()
+                )
+            })
+            .collect();
+        assert_eq!(
+            found,
+            [
+                format!(
+                    "SG701 skills/aaa-early/SKILL.md:7 as it is: Sign\\u{{200b}} with {masked}; read `references/notes.md`."
+                ),
+                format!(
+                    "SG701 skills/aaa-early/references/notes.md:3 as it is: The signing\\u{{200b}} value is {masked}."
+                ),
+                "SG701 skills/mmm-clean/SKILL.md:7 as it is: Nothing\\u{200b} secret.".to_string(),
+                "SG704 skills/zzz-late/SKILL.md:8 a value assigned to a secret's name (masked)"
+                    .to_string(),
+            ],
+            "{threads} threads"
+        );
+    }
+}
+
 /// skillsift holds a file's text with its secrets masked, so it never
 /// writes that text back: `--fix` leaves a file holding a secret as it is
 /// and says why, where it would have fixed it.
