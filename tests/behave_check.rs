@@ -955,8 +955,13 @@ fn append_system_prompt_mode_passes_the_skill_text_and_runs_only_evals() {
 #[test]
 fn jobs_run_at_once_and_give_the_same_observations() {
     let env = Env::new();
-    env.behave(&["--trials", "1"]).assert().code(3);
-    env.behave(&["--trials", "1", "--jobs", "4"])
+    // trigger runs read whole: one stopped once the skill loads keeps
+    // what the stream held when the watcher looked, which a loaded
+    // machine makes differ from run to run
+    env.behave(&["--trials", "1", "--trigger-runs", "full"])
+        .assert()
+        .code(3);
+    env.behave(&["--trials", "1", "--jobs", "4", "--trigger-runs", "full"])
         .assert()
         .code(3);
     let a = std::fs::read_to_string(env.iteration(1).join("observations.jsonl")).unwrap();
