@@ -191,7 +191,7 @@ pub fn default_roots(base: &Path, boundary: &Path, units: &[crate::units::Unit])
 }
 
 /// What a walk found.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub struct Found {
     /// Every SKILL.md found, in walk order.
     pub skill_files: Vec<SkillFile>,

@@ -264,9 +264,26 @@ pub fn read_bounded(path: &Path, limit: u64) -> std::io::Result<Option<Vec<u8>>>
     Ok(Some(buf))
 }
 
-/// Skills loaded before, by SKILL.md path: the skill, its load findings,
-/// what the per-skill step made of it.
-type Prior<T> = std::collections::HashMap<String, (Skill, Vec<Diagnostic>, T)>;
+/// What a first load leaves a second: the walk's findings (what it
+/// found, the roots read, the folders probed), and the skills to keep by
+/// SKILL.md path (the skill, its load findings, what the per-skill step
+/// made of it).
+struct Prior<T> {
+    walked: Option<Walked>,
+    skills: std::collections::HashMap<String, (Skill, Vec<Diagnostic>, T)>,
+}
+
+/// What the walk of a catalog found: see [`Prior`].
+type Walked = (discover::Found, Vec<RootRead>, Vec<String>);
+
+impl<T> Prior<T> {
+    fn new() -> Self {
+        Prior {
+            walked: None,
+            skills: std::collections::HashMap::new(),
+        }
+    }
+}
 
 /// Largest file of a skill folder read as text besides SKILL.md (by the
 /// rules that read a skill's files, and here when a secret is repeated).
@@ -343,7 +360,8 @@ impl Catalog {
         per_skill: impl Fn(&Skill, &[Diagnostic]) -> (T, Option<usize>) + Sync,
     ) -> Result<(Catalog, Vec<T>), Fatal> {
         let mut none = Prior::new();
-        let (catalog, results, load) = Self::load_once(root, config, scope, &per_skill, &mut none)?;
+        let (catalog, results, load, walked) =
+            Self::load_once(root, config, scope, &per_skill, &mut none)?;
         if !secrets::freeze() {
             return Ok((catalog, results));
         }
@@ -364,14 +382,18 @@ impl Catalog {
             return Ok((catalog, results));
         }
         let mut prior = Prior::new();
+        prior.walked = Some(walked);
         for (((skill, result), load), stale) in
             catalog.skills.into_iter().zip(results).zip(load).zip(stale)
         {
             if !stale {
-                prior.insert(skill.file.clone(), (skill, load, result));
+                prior
+                    .skills
+                    .insert(skill.file.clone(), (skill, load, result));
             }
         }
-        let (catalog, results, _) = Self::load_once(root, config, scope, &per_skill, &mut prior)?;
+        let (catalog, results, _, _) =
+            Self::load_once(root, config, scope, &per_skill, &mut prior)?;
         Ok((catalog, results))
     }
 
@@ -385,7 +407,7 @@ impl Catalog {
         scope: Scope,
         per_skill: impl Fn(&Skill, &[Diagnostic]) -> (T, Option<usize>) + Sync,
         prior: &mut Prior<T>,
-    ) -> Result<(Catalog, Vec<T>, Vec<Vec<Diagnostic>>), Fatal> {
+    ) -> Result<(Catalog, Vec<T>, Vec<Vec<Diagnostic>>, Walked), Fatal> {
         let display_root = root.display().to_string();
         let meta = std::fs::metadata(root).map_err(|e| {
             Fatal::usage(format!("{display_root}: {e}"))
@@ -412,122 +434,131 @@ impl Catalog {
         // nothing outside this folder is read, whatever symlinks say
         let boundary = base.canonicalize().unwrap_or_else(|_| base.clone());
 
-        let mut found = discover::Found::default();
-        let mut roots_read = Vec::new();
-        let mut probed: Vec<String> = Vec::new();
-        match target {
-            Target::SkillFile | Target::SkillDir => {
-                let path = base.join("SKILL.md");
-                match outside_root(&boundary, &path) {
-                    Some(real) => found.diagnostics.push(
-                        rules::load::UNREADABLE
-                            .diag("SKILL.md", outside_message(&real))
-                            .with_help(OUTSIDE_HELP),
-                    ),
-                    None => found.skill_files.push(discover::SkillFile {
-                        path,
-                        rel: "SKILL.md".into(),
-                        canonical: None,
-                        link: false,
-                    }),
-                }
-            }
-            Target::Catalog => {
-                let explicit = !config.catalog.roots.is_empty();
-                let defaults = if explicit {
-                    discover::DefaultRoots {
-                        roots: config.catalog.roots.clone(),
-                        ..discover::DefaultRoots::default()
-                    }
-                } else {
-                    discover::default_roots(&base, &boundary, &units::find(&base, &[]).0)
-                };
-                found.links |= defaults.links;
-                probed = defaults.probed;
-                let mut seen = std::collections::HashMap::new();
-                for r in &defaults.roots {
-                    let dir = if r.is_empty() {
-                        base.clone()
-                    } else {
-                        base.join(r)
-                    };
-                    if !dir.is_dir() {
-                        return Err(Fatal::usage(format!(
-                            "{}: skills root `{r}` from skillsift.toml does not exist",
-                            dir.display()
-                        )));
-                    }
-                    found.links |=
-                        std::fs::symlink_metadata(&dir).is_ok_and(|m| m.file_type().is_symlink());
-                    let walked = discover::walk(
-                        &dir,
-                        r,
-                        &filter,
-                        !r.is_empty(),
-                        &boundary,
-                        &mut seen,
-                        &mut found,
-                    );
-                    roots_read.push(RootRead {
-                        path: if r.is_empty() { ".".into() } else { r.clone() },
-                        skills: 0,
-                        skipped: match walked {
-                            discover::Walked::Same(first) if first.is_empty() => {
-                                Some("the same folder as the catalog root".to_string())
-                            }
-                            discover::Walked::Same(first) => {
-                                Some(format!("the same folder as {first}/"))
-                            }
-                            _ => None,
-                        },
-                    });
-                }
-                for (rel, real) in defaults.outside {
-                    roots_read.push(RootRead {
-                        path: rel,
-                        skills: 0,
-                        skipped: Some(format!(
-                            "a symlink leading outside the catalog (to {})",
-                            real.display()
-                        )),
-                    });
-                }
-                discover::settle(&mut found);
-                // skill templates (SG213): said once, not read as skills,
-                // unless the configuration names them
-                if !explicit {
-                    let named =
-                        |rel: &str| !config.catalog.include.is_empty() && filter.accepts_file(rel);
-                    found.skill_files.retain(|f| {
-                        let template =
-                            crate::rules::template::is_template_path(&f.rel) && !named(&f.rel);
-                        if template {
-                            found
-                                .diagnostics
-                                .push(crate::rules::template::finding(&f.rel));
+        // what the walk found: the first read's, when this is the second
+        // (the folders did not change in between)
+        let (mut found, roots_read, probed) = match prior.walked.take() {
+            Some(walked) => walked,
+            None => {
+                let mut found = discover::Found::default();
+                let mut roots_read = Vec::new();
+                let mut probed: Vec<String> = Vec::new();
+                match target {
+                    Target::SkillFile | Target::SkillDir => {
+                        let path = base.join("SKILL.md");
+                        match outside_root(&boundary, &path) {
+                            Some(real) => found.diagnostics.push(
+                                rules::load::UNREADABLE
+                                    .diag("SKILL.md", outside_message(&real))
+                                    .with_help(OUTSIDE_HELP),
+                            ),
+                            None => found.skill_files.push(discover::SkillFile {
+                                path,
+                                rel: "SKILL.md".into(),
+                                canonical: None,
+                                link: false,
+                            }),
                         }
-                        !template
-                    });
-                }
-                for f in &found.skill_files {
-                    // the deepest root holding the file
-                    if let Some(r) = roots_read
-                        .iter_mut()
-                        .filter(|r| {
-                            r.skipped.is_none()
-                                && (r.path == "."
-                                    || f.rel
-                                        .strip_prefix(r.path.as_str())
-                                        .is_some_and(|rest| rest.starts_with('/')))
-                        })
-                        .max_by_key(|r| r.path.len())
-                    {
-                        r.skills += 1;
+                    }
+                    Target::Catalog => {
+                        let explicit = !config.catalog.roots.is_empty();
+                        let defaults = if explicit {
+                            discover::DefaultRoots {
+                                roots: config.catalog.roots.clone(),
+                                ..discover::DefaultRoots::default()
+                            }
+                        } else {
+                            discover::default_roots(&base, &boundary, &units::find(&base, &[]).0)
+                        };
+                        found.links |= defaults.links;
+                        probed = defaults.probed;
+                        let mut seen = std::collections::HashMap::new();
+                        for r in &defaults.roots {
+                            let dir = if r.is_empty() {
+                                base.clone()
+                            } else {
+                                base.join(r)
+                            };
+                            if !dir.is_dir() {
+                                return Err(Fatal::usage(format!(
+                                    "{}: skills root `{r}` from skillsift.toml does not exist",
+                                    dir.display()
+                                )));
+                            }
+                            found.links |= std::fs::symlink_metadata(&dir)
+                                .is_ok_and(|m| m.file_type().is_symlink());
+                            let walked = discover::walk(
+                                &dir,
+                                r,
+                                &filter,
+                                !r.is_empty(),
+                                &boundary,
+                                &mut seen,
+                                &mut found,
+                            );
+                            roots_read.push(RootRead {
+                                path: if r.is_empty() { ".".into() } else { r.clone() },
+                                skills: 0,
+                                skipped: match walked {
+                                    discover::Walked::Same(first) if first.is_empty() => {
+                                        Some("the same folder as the catalog root".to_string())
+                                    }
+                                    discover::Walked::Same(first) => {
+                                        Some(format!("the same folder as {first}/"))
+                                    }
+                                    _ => None,
+                                },
+                            });
+                        }
+                        for (rel, real) in defaults.outside {
+                            roots_read.push(RootRead {
+                                path: rel,
+                                skills: 0,
+                                skipped: Some(format!(
+                                    "a symlink leading outside the catalog (to {})",
+                                    real.display()
+                                )),
+                            });
+                        }
+                        discover::settle(&mut found);
+                        // skill templates (SG213): said once, not read as skills,
+                        // unless the configuration names them
+                        if !explicit {
+                            let named = |rel: &str| {
+                                !config.catalog.include.is_empty() && filter.accepts_file(rel)
+                            };
+                            found.skill_files.retain(|f| {
+                                let template = crate::rules::template::is_template_path(&f.rel)
+                                    && !named(&f.rel);
+                                if template {
+                                    found
+                                        .diagnostics
+                                        .push(crate::rules::template::finding(&f.rel));
+                                }
+                                !template
+                            });
+                        }
+                        for f in &found.skill_files {
+                            // the deepest root holding the file
+                            if let Some(r) = roots_read
+                                .iter_mut()
+                                .filter(|r| {
+                                    r.skipped.is_none()
+                                        && (r.path == "."
+                                            || f.rel
+                                                .strip_prefix(r.path.as_str())
+                                                .is_some_and(|rest| rest.starts_with('/')))
+                                })
+                                .max_by_key(|r| r.path.len())
+                            {
+                                r.skills += 1;
+                            }
+                        }
                     }
                 }
+                (found, roots_read, probed)
             }
-        }
-
+        };
+        let walked = (found.clone(), roots_read.clone(), probed.clone());
         // the plugins and packs, now that the walk saw every manifest
         let (found_units, manifest_problems) = if target == Target::Catalog {
             units::find(&base, &found.dirs)
@@ -559,7 +590,7 @@ impl Catalog {
         let kept: Vec<Option<(Skill, Vec<Diagnostic>, T)>> = found
             .skill_files
             .iter()
-            .map(|f| prior.remove(&f.rel))
+            .map(|f| prior.skills.remove(&f.rel))
             .collect();
         let loaded: Vec<(Skill, Vec<Diagnostic>, T)> = found
             .skill_files
@@ -672,6 +703,7 @@ impl Catalog {
             },
             results,
             load,
+            walked,
         ))
     }
 
