@@ -374,9 +374,10 @@ impl Catalog {
             .par_iter()
             .map(|s| repeats_a_secret(&catalog.root, s))
             .collect();
+        let skill_files: std::collections::HashSet<&str> =
+            catalog.skills.iter().map(|s| s.file.as_str()).collect();
         let others = catalog.sources.par_iter().any(|(rel, src)| {
-            !catalog.skills.iter().any(|s| &s.file == rel)
-                && reread_repeats(&catalog.root, rel, src)
+            !skill_files.contains(rel.as_str()) && reread_repeats(&catalog.root, rel, src)
         });
         if !others && !stale.contains(&true) {
             return Ok((catalog, results));
