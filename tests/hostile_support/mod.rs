@@ -74,6 +74,9 @@ pub const SYSTEM_PATHS: &[&str] = &[
     "/proc/sys/kernel/",
     // glibc's malloc, when it shrinks a thread's heap (under load)
     "/proc/sys/vm/overcommit_memory",
+    // mimalloc, the binary's allocator, at start: whether the kernel
+    // backs memory with huge pages
+    "/sys/kernel/mm/transparent_hugepage/enabled",
     "/sys/fs/cgroup/",
     "/sys/devices/system/cpu/",
     "/dev/null",
