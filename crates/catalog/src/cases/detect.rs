@@ -330,12 +330,58 @@ fn side_of_key(key: &str) -> Option<Side> {
     }
 }
 
-fn joined(key: &str) -> String {
-    words(key).join(" ")
+/// A key's words joined by spaces ([`words`]) and the side they say
+/// ([`side_of_key`]), worked out once per distinct key a thread meets: a
+/// 3 MB catalog file repeats a handful of keys 100,000 times (the
+/// mirror's `galaxy_catalog.json`: 136 ms of a full check, one core).
+struct Key {
+    joined: std::rc::Rc<str>,
+    side: Option<Side>,
+}
+
+/// Distinct keys remembered by a thread before it starts afresh.
+const MAX_KEYS: usize = 4096;
+
+thread_local! {
+    static KEYS: std::cell::RefCell<std::collections::HashMap<Box<str>, Key>> =
+        Default::default();
+}
+
+/// Longest key remembered (a longer one is worked out each time).
+const MAX_KEY: usize = 64;
+
+/// `f` of what [`Key`] holds for `key`.
+fn with_key<R>(key: &str, f: impl FnOnce(&Key) -> R) -> R {
+    let info = |key: &str| Key {
+        joined: words(key).join(" ").into(),
+        side: side_of_key(key),
+    };
+    if key.len() > MAX_KEY {
+        return f(&info(key));
+    }
+    KEYS.with(|keys| {
+        let mut keys = keys.borrow_mut();
+        if !keys.contains_key(key) {
+            if keys.len() >= MAX_KEYS {
+                keys.clear();
+            }
+            keys.insert(key.into(), info(key));
+        }
+        f(&keys[key])
+    })
+}
+
+fn joined(key: &str) -> std::rc::Rc<str> {
+    with_key(key, |k| k.joined.clone())
+}
+
+/// [`side_of_key`] of a key (remembered, see [`Key`]).
+fn key_side(key: &str) -> Option<Side> {
+    with_key(key, |k| k.side)
 }
 
 fn is_owner_field(key: &str) -> bool {
-    OWNER_FIELDS.contains(&joined(key).as_str())
+    OWNER_FIELDS.contains(&&*joined(key))
 }
 
 /// Fields that name skills a prompt must not go to.
@@ -422,15 +468,15 @@ const ALSO_FIELDS: &[&str] = &[
 ];
 
 fn is_also_field(key: &str) -> bool {
-    ALSO_FIELDS.contains(&joined(key).as_str())
+    ALSO_FIELDS.contains(&&*joined(key))
 }
 
 fn is_avoid_field(key: &str) -> bool {
-    AVOID_FIELDS.contains(&joined(key).as_str())
+    AVOID_FIELDS.contains(&&*joined(key))
 }
 
 fn is_polarity_value_field(key: &str) -> bool {
-    POLARITY_VALUE_FIELDS.contains(&joined(key).as_str())
+    POLARITY_VALUE_FIELDS.contains(&&*joined(key))
 }
 
 /// The side a value's words say: `trigger_positive`, `should_not_activate`,
@@ -586,7 +632,7 @@ impl Walk<'_> {
             let j = joined(k);
             PROMPT_FIELDS
                 .iter()
-                .position(|f| *f == j)
+                .position(|f| *f == &*j)
                 .map(|rank| (rank, k, v))
         });
         let prompt = entries
@@ -595,7 +641,7 @@ impl Walk<'_> {
                 let j = joined(k);
                 PROMPT_FIELDS
                     .iter()
-                    .position(|f| *f == j)
+                    .position(|f| *f == &*j)
                     .map(|r| (r, k, v))
             })
             .filter(|(_, _, v)| v.as_str().is_some())
@@ -618,7 +664,7 @@ impl Walk<'_> {
                 .then_some(v)
         };
         for (k, v) in entries {
-            let key_side = side_of_key(k);
+            let key_side = key_side(k);
             if is_owner_field(k) {
                 match &v.kind {
                     NodeKind::Str(s) if is_none_name(s) => {
@@ -657,7 +703,7 @@ impl Walk<'_> {
                     NodeKind::Map(m) => {
                         if let Some(name) = m.iter().find_map(|(ik, iv)| {
                             let s = iv.as_str()?.trim();
-                            (is_owner_field(ik) || ["name", "id"].contains(&joined(ik).as_str()))
+                            (is_owner_field(ik) || ["name", "id"].contains(&&*joined(ik)))
                                 .then(|| s.to_string())
                         }) {
                             owner.get_or_insert((
@@ -740,10 +786,10 @@ impl Walk<'_> {
             && avoid.is_empty()
             && owner
                 .as_ref()
-                .is_some_and(|(_, k)| GENERIC_OWNER_FIELDS.contains(&joined(k).as_str()))
+                .is_some_and(|(_, k)| GENERIC_OWNER_FIELDS.contains(&&*joined(k)))
             && entries
                 .iter()
-                .any(|(k, _)| EVAL_FIELDS.contains(&joined(k).as_str()))
+                .any(|(k, _)| EVAL_FIELDS.contains(&&*joined(k)))
         {
             owner = None;
         }
@@ -767,7 +813,7 @@ impl Walk<'_> {
             && ctx.side.is_none()
             && !self.holds_lists(entries)
             && entries.iter().any(|(k, v)| {
-                v.as_str().is_some() && ["q", "ask", "user"].contains(&joined(k).as_str())
+                v.as_str().is_some() && ["q", "ask", "user"].contains(&&*joined(k))
             })
         {
             self.no_prompt(n);
@@ -775,7 +821,7 @@ impl Walk<'_> {
         }
         let name_owner = entries.iter().find_map(|(k, v)| {
             let s = v.as_str()?;
-            (["name", "id", "skill"].contains(&joined(k).as_str()) && (self.is_skill)(s.trim()))
+            (["name", "id", "skill"].contains(&&*joined(k)) && (self.is_skill)(s.trim()))
                 .then(|| (s.trim().to_string(), k.clone()))
         });
         let here = named_here.or(name_owner);
@@ -792,9 +838,9 @@ impl Walk<'_> {
                 c.owner_key = Some(ok.clone());
                 c.by_key = false;
             }
-            if let Some(side) = side_of_key(k) {
+            if let Some(side) = key_side(k) {
                 c.side = Some((side, k.clone()));
-            } else if PLAIN_LISTS.contains(&joined(k).as_str()) && c.owner.is_some() {
+            } else if PLAIN_LISTS.contains(&&*joined(k)) && c.owner.is_some() {
                 c.side = Some((Side::Positive, k.clone()));
             } else if (self.is_skill)(k) {
                 c.owner = Some(k.clone());
@@ -812,7 +858,7 @@ impl Walk<'_> {
     /// object, not a record).
     fn holds_lists(&self, entries: &[(String, Node)]) -> bool {
         entries.iter().any(|(k, v)| match &v.kind {
-            NodeKind::List(items) if side_of_key(k).is_some() => !items.iter().all(|i| {
+            NodeKind::List(items) if key_side(k).is_some() => !items.iter().all(|i| {
                 i.as_str()
                     .is_some_and(|s| (self.is_skill)(s.trim()) || looks_like_a_name(s))
             }),
