@@ -158,11 +158,13 @@ fn check(args: &CheckArgs, out: &mut dyn Write) -> Result<Exit, Fatal> {
             out,
         );
     }
-    let (catalog, mut diagnostics, focus) = match in_catalog(args)? {
-        Some(f) => f,
+    // Tier 1's rules over the whole catalog (client listings, collisions,
+    // much of it on one core) run below while Tier 2 ranks
+    let (catalog, mut diagnostics, focus, rest) = match in_catalog(args)? {
+        Some((catalog, diagnostics, focus)) => (catalog, diagnostics, focus, None),
         None => {
-            let (catalog, diagnostics) = tier1(&args.root, &config)?;
-            (catalog, diagnostics, None)
+            let lint::Loaded { catalog, rest } = lint::load(&args.root, &config)?;
+            (catalog, Vec::new(), None, Some(rest))
         }
     };
     let config = match &focus {
@@ -187,17 +189,30 @@ fn check(args: &CheckArgs, out: &mut dyn Write) -> Result<Exit, Fatal> {
     let mut gate_failed = false;
     let mut prompts = Vec::new();
     let mut routed_files = Vec::new();
-    if !args.no_route {
-        let routed = crate::route::check(
-            &catalog,
-            &config,
-            &crate::route::Opts {
-                min_rank1: args.min_rank1,
-                baseline: args.baseline.as_deref(),
-                save_baseline: args.save_baseline.as_deref(),
-                client: args.client,
-            },
-        )?;
+    let route = || {
+        (!args.no_route).then(|| {
+            crate::route::check(
+                &catalog,
+                &config,
+                &crate::route::Opts {
+                    min_rank1: args.min_rank1,
+                    baseline: args.baseline.as_deref(),
+                    save_baseline: args.save_baseline.as_deref(),
+                    client: args.client,
+                },
+            )
+        })
+    };
+    let routed = match rest {
+        Some(rest) => {
+            let (lint, routed) = rayon::join(|| rest.finish(&catalog, &config), route);
+            diagnostics = tier1_findings(&catalog, lint);
+            routed
+        }
+        None => route(),
+    };
+    if let Some(routed) = routed {
+        let routed = routed?;
         diagnostics.extend(routed.diagnostics);
         if let Some(f) = &focus {
             diagnostics.retain(|d| f.concerns(&d.file));
@@ -415,10 +430,17 @@ fn known_findings(
 /// not all be in memory at once.
 pub fn tier1(root: &Path, config: &Config) -> Result<(Catalog, Vec<Diagnostic>), Fatal> {
     let (catalog, lint_diagnostics) = lint::load_and_run(root, config)?;
-    let mut diagnostics = catalog.diagnostics.clone();
-    lint::rules::portability::attach_load_fixes(&catalog, &mut diagnostics);
-    diagnostics.extend(lint_diagnostics);
+    let diagnostics = tier1_findings(&catalog, lint_diagnostics);
     Ok((catalog, diagnostics))
+}
+
+/// Tier 1's findings: the catalog's load findings (with their fixes), then
+/// the rules'.
+fn tier1_findings(catalog: &Catalog, lint: Vec<Diagnostic>) -> Vec<Diagnostic> {
+    let mut diagnostics = catalog.diagnostics.clone();
+    lint::rules::portability::attach_load_fixes(catalog, &mut diagnostics);
+    diagnostics.extend(lint);
+    diagnostics
 }
 
 /// Every file Tier 1 checks: SKILL.md files, case files, command files.

@@ -51,14 +51,43 @@ pub fn load_and_run(
     root: &std::path::Path,
     config: &Config,
 ) -> Result<(Catalog, Vec<Diagnostic>), crate::exit::Fatal> {
+    let Loaded { catalog, rest } = load(root, config)?;
+    let diagnostics = rest.finish(&catalog, config);
+    Ok((catalog, diagnostics))
+}
+
+/// A catalog loaded with each skill's own rules run as it was read, and
+/// the rest of Tier 1 still to run ([`Rest::finish`]): what lets Tier 2
+/// rank over the catalog while the rules over the whole catalog run.
+pub struct Loaded {
+    pub catalog: Catalog,
+    pub rest: Rest,
+}
+
+/// What each skill's rules found, waiting for the rules over the whole
+/// catalog.
+pub struct Rest(Vec<registry::SkillLint>);
+
+/// The first half of [`load_and_run`].
+pub fn load(root: &std::path::Path, config: &Config) -> Result<Loaded, crate::exit::Fatal> {
     let env = rules::context::Env::new(config);
     let (catalog, per_skill) =
         Catalog::load_with(root, config, crate::catalog::Scope::Full, |skill, load| {
             let (lint, keep) = registry::lint_skill(&env, skill, load);
             (lint, Some(keep))
         })?;
-    let diagnostics = registry::finish(&catalog, config, per_skill);
-    Ok((catalog, diagnostics))
+    Ok(Loaded {
+        catalog,
+        rest: Rest(per_skill),
+    })
+}
+
+impl Rest {
+    /// The second half of [`load_and_run`]: every Tier 1 finding but the
+    /// catalog's load findings, in [`load_and_run`]'s order.
+    pub fn finish(self, catalog: &Catalog, config: &Config) -> Vec<Diagnostic> {
+        registry::finish(catalog, config, self.0)
+    }
 }
 
 /// Apply `[lint.rules]` level overrides: drop `off` rules, change severities.
