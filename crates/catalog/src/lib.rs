@@ -14,6 +14,7 @@ pub mod commands;
 pub mod discover;
 pub mod empty;
 pub mod frontmatter;
+pub mod grams;
 pub mod json;
 pub mod rules;
 pub mod secrets;
@@ -300,6 +301,16 @@ fn reread_repeats(root: &Path, rel: &str, src: &Source) -> bool {
     secrets::unmasked_repeat(&String::from_utf8_lossy(&bytes), &src.text)
 }
 
+/// Whether a value known only now may stand in a skill's SKILL.md or its
+/// other text files, as their filters ([`grams`]) tell without reading
+/// them again: `false` means it stands in none.
+fn may_repeat_a_secret(skill: &Skill) -> bool {
+    let md = skill.source.is_some() && secrets::may_stand_in(skill.grams.as_deref());
+    let others = !skill.files.is_empty()
+        && secrets::may_stand_in(skill.other_grams.get().map(|g| &**g));
+    md || others
+}
+
 /// Whether a skill's SKILL.md, or one of the text files the rules read
 /// beside it (the first [`MAX_TEXT_FILES`], each at most [`MAX_TEXT_FILE`]
 /// bytes of UTF-8 without NUL), holds a value known only now: what was
@@ -313,16 +324,7 @@ fn repeats_a_secret(root: &Path, skill: &Skill) -> bool {
         return true;
     }
     skill.files.iter().take(MAX_TEXT_FILES).any(|rel| {
-        let path = skill.dir.join(rel);
-        if !std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_file() && m.len() <= MAX_TEXT_FILE)
-        {
-            return false;
-        }
-        let Ok(bytes) = std::fs::read(&path) else {
-            return false;
-        };
-        memchr::memchr(0, &bytes).is_none()
-            && std::str::from_utf8(&bytes).is_ok_and(secrets::holds_known)
+        skill::read_text_file(&skill.dir.join(rel)).is_some_and(|text| secrets::holds_known(&text))
     })
 }
 
@@ -372,7 +374,7 @@ impl Catalog {
         let stale: Vec<bool> = catalog
             .skills
             .par_iter()
-            .map(|s| repeats_a_secret(&catalog.root, s))
+            .map(|s| may_repeat_a_secret(s) && repeats_a_secret(&catalog.root, s))
             .collect();
         let skill_files: std::collections::HashSet<&str> =
             catalog.skills.iter().map(|s| s.file.as_str()).collect();
@@ -939,6 +941,8 @@ pub fn load_skill(path: &Path, rel: &str, scope: Scope, limit: u64) -> (Skill, V
         empty_dirs,
         evals_dir,
         cut: 0,
+        grams: None,
+        other_grams: std::sync::OnceLock::new(),
     };
     let bytes = match read_bounded(path, limit) {
         Ok(Some(b)) => b,
@@ -971,6 +975,7 @@ pub fn load_skill(path: &Path, rel: &str, scope: Scope, limit: u64) -> (Skill, V
         );
         return (skill, diags);
     }
+    skill.grams = grams::Grams::of(&[&bytes]).map(std::sync::Arc::new);
     let (src, start) = skill::decode(rel, bytes, &mut diags);
     if let Some(target) = link_target(&src.text[start..]) {
         // where the link leads, when that stays inside the catalog

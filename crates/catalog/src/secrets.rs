@@ -330,6 +330,9 @@ struct Known {
     /// these at least [`Known::shortest`] long.
     class: base::runs::Class,
     shortest: usize,
+    /// Each value's windows ([`crate::grams::windows_of`]): `None` for a
+    /// value no filter can rule out.
+    windows: Vec<Option<Vec<u64>>>,
 }
 
 /// Most values remembered.
@@ -407,6 +410,10 @@ pub fn freeze() -> bool {
                 ac,
                 class,
                 shortest,
+                windows: pending
+                    .iter()
+                    .map(|v| crate::grams::windows_of(v.as_bytes()))
+                    .collect(),
             })
         });
     if let Ok(mut known) = KNOWN.write() {
@@ -439,6 +446,25 @@ fn known_in(text: &str) -> Vec<(usize, usize)> {
         true
     });
     out
+}
+
+/// Whether a value known so far may stand in the texts `grams` was made
+/// of (`None`: no filter, so it may): `false` means none does.
+pub fn may_stand_in(grams: Option<&crate::grams::Grams>) -> bool {
+    let known = match KNOWN.read() {
+        Ok(k) => k.clone(),
+        Err(_) => None,
+    };
+    let Some(known) = known else {
+        return false;
+    };
+    let Some(grams) = grams else {
+        return true;
+    };
+    known.windows.iter().any(|w| match w {
+        Some(w) => grams.may_hold(w),
+        None => true,
+    })
 }
 
 /// Whether `text` holds a value known so far.

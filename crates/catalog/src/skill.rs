@@ -6,8 +6,9 @@ use super::source::Source;
 use super::yaml::{Node, YamlErrorKind};
 use crate::diag::{Diagnostic, Span};
 use crate::rules::load as rules;
-use std::path::PathBuf;
-use std::sync::Arc;
+use crate::grams::Grams;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, OnceLock};
 
 /// A string value from the frontmatter and where it is.
 #[derive(Debug, Clone, PartialEq)]
@@ -87,9 +88,52 @@ pub struct Skill {
     /// (see [`super::Catalog::load_with`]); 0 when the whole text is kept.
     /// The body then ends early.
     pub cut: usize,
+    /// What SKILL.md held as read ([`crate::grams`]): lets a secret's
+    /// value learnt after it was read be ruled out without reading it
+    /// again. `None` when it was not read, or past the filters' budget.
+    pub grams: Option<Arc<Grams>>,
+    /// The same of the other text files, once [`Skill::other_texts`] has
+    /// read them.
+    pub other_grams: OnceLock<Arc<Grams>>,
+}
+
+/// A text file of a skill as the rules read one: a regular file (not a
+/// link) of at most [`crate::MAX_TEXT_FILE`] bytes, UTF-8 without NUL.
+pub fn read_text_file(path: &Path) -> Option<String> {
+    let meta = std::fs::symlink_metadata(path).ok()?;
+    if !meta.is_file() || meta.len() > crate::MAX_TEXT_FILE {
+        return None;
+    }
+    let bytes = std::fs::read(path).ok()?;
+    if memchr::memchr(0, &bytes).is_some() {
+        return None;
+    }
+    String::from_utf8(bytes).ok()
 }
 
 impl Skill {
+    /// The skill's text files besides SKILL.md, as [`read_text_file`]
+    /// reads them, the first [`crate::MAX_TEXT_FILES`] in path order: each
+    /// one's path (as in `files`) and text, secrets masked. What they
+    /// held as read is kept in `other_grams`.
+    pub fn other_texts(&self) -> Vec<(&str, Arc<Source>)> {
+        let read: Vec<(&str, String)> = self
+            .files
+            .iter()
+            .take(crate::MAX_TEXT_FILES)
+            .filter_map(|rel| Some((rel.as_str(), read_text_file(&self.dir.join(rel))?)))
+            .collect();
+        if self.other_grams.get().is_none() {
+            let texts: Vec<&[u8]> = read.iter().map(|(_, t)| t.as_bytes()).collect();
+            if let Some(g) = Grams::of(&texts) {
+                let _ = self.other_grams.set(Arc::new(g));
+            }
+        }
+        read.into_iter()
+            .map(|(rel, text)| (rel, Source::new(text)))
+            .collect()
+    }
+
     /// The `name` value when it is a string.
     pub fn name(&self) -> Option<&str> {
         self.frontmatter.as_ref()?.str("name").map(|s| s.value)

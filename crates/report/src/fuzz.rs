@@ -175,6 +175,8 @@ fn catalog_with(
         empty_dirs: Vec::new(),
         evals_dir: false,
         cut: 0,
+        grams: None,
+        other_grams: Default::default(),
     }];
     let suites = crate::catalog::cases::merge(&skills, &cases, &case_sources);
     let suite_by_skill = crate::catalog::cases::suite_index(&suites, skills.len());

@@ -508,6 +508,8 @@ mod tests {
             empty_dirs: Vec::new(),
             evals_dir: false,
             cut: 0,
+            grams: None,
+            other_grams: Default::default(),
         };
         blank.reread(text).0
     }

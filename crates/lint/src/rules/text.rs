@@ -75,33 +75,16 @@ pub struct OtherText {
 /// in path order, each with its path relative to the catalog root. Binary
 /// files are not text and are not read as such.
 pub fn other_texts(skill: &crate::catalog::Skill) -> Vec<OtherText> {
-    let mut out = Vec::new();
-    for rel in skill.files.iter().take(MAX_FILES) {
-        let path = skill.dir.join(rel);
-        let Ok(meta) = std::fs::symlink_metadata(&path) else {
-            continue;
-        };
-        if !meta.is_file() || meta.len() > MAX_FILE {
-            continue;
-        }
-        let Ok(bytes) = std::fs::read(&path) else {
-            continue;
-        };
-        if memchr::memchr(0, &bytes).is_some() {
-            continue;
-        }
-        let Ok(text) = String::from_utf8(bytes) else {
-            continue;
-        };
-        let kind = kind_of(rel, &text);
-        out.push(OtherText {
-            rel: rel.clone(),
+    skill
+        .other_texts()
+        .into_iter()
+        .map(|(rel, src)| OtherText {
+            rel: rel.to_string(),
             file: super::files::join(&skill.rel_dir, rel),
-            src: Source::new(text),
-            kind,
-        });
-    }
-    out
+            kind: kind_of(rel, &src.text),
+            src,
+        })
+        .collect()
 }
 
 pub(super) fn listed(list: &str, word: &str) -> bool {
