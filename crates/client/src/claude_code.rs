@@ -721,9 +721,8 @@ impl Client for ClaudeCode {
         let limit = config.route.listing_budget_chars.unwrap_or(BUDGET);
         let outer = outer_skills(catalog);
         let build = |skills: &[Skill], kind: Kind| -> Vec<Entry> {
-            let readings: Vec<Reading> = skills.par_iter().map(|s| read_as(s, kind)).collect();
-            (skills.iter().zip(readings).enumerate())
-                .map(|(i, (skill, r))| self.entry(catalog, &outer, i, skill, r, cap, kind))
+            (skills.par_iter().enumerate())
+                .map(|(i, skill)| self.entry(catalog, &outer, i, skill, read_as(skill, kind), cap, kind))
                 .collect()
         };
         let mut entries = build(&catalog.skills, Kind::Skill);
@@ -780,20 +779,24 @@ impl Client for ClaudeCode {
                 .iter()
                 .map(|b| (self.line(&b.name, &b.text), b.fixed, self.line(&b.name, ""))),
         );
-        let used = lines.iter().map(|l| width(&l.0)).sum::<usize>() + lines.len().saturating_sub(1);
+        // each line's width, and its width by name only
+        let widths: Vec<(usize, usize)> = lines
+            .par_iter()
+            .map(|l| (width(&l.0), width(&l.2)))
+            .collect();
+        let used = widths.iter().map(|w| w.0).sum::<usize>() + lines.len().saturating_sub(1);
         let mut keep = vec![true; lines.len()];
         if used > limit && lines.iter().any(|l| !l.1) {
-            let base = lines
-                .iter()
-                .map(|l| if l.1 { width(&l.0) } else { width(&l.2) })
+            let base = (lines.iter().zip(&widths))
+                .map(|(l, w)| if l.1 { w.0 } else { w.1 })
                 .sum::<usize>()
                 + lines.len().saturating_sub(1);
             let mut room = limit as i64 - base as i64;
-            for (k, l) in lines.iter().enumerate() {
+            for (k, (l, w)) in lines.iter().zip(&widths).enumerate() {
                 if l.1 {
                     continue;
                 }
-                let extra = width(&l.0) as i64 - width(&l.2) as i64;
+                let extra = w.0 as i64 - w.1 as i64;
                 if extra <= room {
                     room -= extra;
                 } else {
@@ -822,12 +825,13 @@ impl Client for ClaudeCode {
             }
         }
         let in_order = |entries: Vec<Entry>, command: bool| {
+            let mut entries: Vec<Option<Entry>> = entries.into_iter().map(Some).collect();
             let mut out: Vec<Entry> = order
                 .iter()
                 .filter(|k| k.0 == command)
-                .map(|&(_, i)| entries[i].clone())
+                .filter_map(|&(_, i)| entries[i].take())
                 .collect();
-            out.extend(entries.into_iter().filter(|e| !e.listed));
+            out.extend(entries.into_iter().flatten().filter(|e| !e.listed));
             out
         };
         let entries_out = in_order(entries, false);
