@@ -232,6 +232,9 @@ fn check(args: &CheckArgs, out: &mut dyn Write) -> Result<Exit, Fatal> {
                 .collect();
             prompts = routed.prompts;
         }
+        // see the end of this function
+        std::mem::forget(routed.router);
+        std::mem::forget(routed.collisions);
     }
     crate::suppress::apply(&mut diagnostics, &catalog, &config)?;
     lint::apply_levels(&mut diagnostics, &config);
@@ -271,6 +274,11 @@ fn check(args: &CheckArgs, out: &mut dyn Write) -> Result<Exit, Fatal> {
     // saving a baseline records the findings there are: its job is done
     // when the file is written, whatever they are
     let saved = args.save_baseline.is_some();
+    // the process ends after this: the system takes back the catalog, the
+    // router and 150,000 findings at once, where dropping them frees each
+    // string one by one on one core (a tenth of a second on the mirror)
+    std::mem::forget(diagnostics);
+    std::mem::forget(catalog);
     Ok(if (summary.errors > 0 && !saved) || gate_failed {
         Exit::Failed
     } else {
