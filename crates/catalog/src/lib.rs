@@ -975,7 +975,9 @@ pub fn load_skill(path: &Path, rel: &str, scope: Scope, limit: u64) -> (Skill, V
         );
         return (skill, diags);
     }
-    skill.grams = grams::Grams::of(&[&bytes]).map(std::sync::Arc::new);
+    if secrets::any_found() {
+        skill.grams = grams::Grams::of(&[&bytes]).map(std::sync::Arc::new);
+    }
     let (src, start) = skill::decode(rel, bytes, &mut diags);
     if let Some(target) = link_target(&src.text[start..]) {
         // where the link leads, when that stays inside the catalog

@@ -317,6 +317,17 @@ pub const REPEATED: &str = "a secret found elsewhere in the catalog";
 /// this still has each masked where it is found, only not its repeats.
 static PENDING: Mutex<BTreeSet<String>> = Mutex::new(BTreeSet::new());
 
+/// Whether [`PENDING`] has ever held a value.
+static ANY: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Whether a value has been found so far in this process: until one is,
+/// no file read needs a filter ([`crate::grams`]) for the values found
+/// after it (a catalog without secrets pays nothing for them; a file read
+/// before the first one is read again, as without a filter).
+pub fn any_found() -> bool {
+    ANY.load(std::sync::atomic::Ordering::Relaxed)
+}
+
 /// The values [`freeze`] saw, as one automaton: masked wherever they
 /// stand, even where no pattern would find them (a bare
 /// `aws_secret_access_key` value in a prompt). Built once per load, not
@@ -369,6 +380,7 @@ pub fn remember(text: &str, found: &[Found]) {
     let Ok(mut pending) = PENDING.lock() else {
         return;
     };
+    ANY.store(true, std::sync::atomic::Ordering::Relaxed);
     for v in new {
         if pending.len() >= MAX_KNOWN {
             break;

@@ -90,7 +90,8 @@ pub struct Skill {
     pub cut: usize,
     /// What SKILL.md held as read ([`crate::grams`]): lets a secret's
     /// value learnt after it was read be ruled out without reading it
-    /// again. `None` when it was not read, or past the filters' budget.
+    /// again. `None` when it was not read, read before any secret was
+    /// found ([`crate::secrets::any_found`]), or past the filters' budget.
     pub grams: Option<Arc<Grams>>,
     /// The same of the other text files, once [`Skill::other_texts`] has
     /// read them.
@@ -123,7 +124,7 @@ impl Skill {
             .take(crate::MAX_TEXT_FILES)
             .filter_map(|rel| Some((rel.as_str(), read_text_file(&self.dir.join(rel))?)))
             .collect();
-        if self.other_grams.get().is_none() {
+        if self.other_grams.get().is_none() && crate::secrets::any_found() {
             let texts: Vec<&[u8]> = read.iter().map(|(_, t)| t.as_bytes()).collect();
             if let Some(g) = Grams::of(&texts) {
                 let _ = self.other_grams.set(Arc::new(g));
