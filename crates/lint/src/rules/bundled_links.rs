@@ -471,13 +471,26 @@ pub fn check(s: &SkillCtx, out: &mut Vec<Diagnostic>) {
         s.skill.files.iter().any(|f| f.starts_with(&p))
     };
     let mut found = Vec::new();
-    for i in 0..s.body.len() {
-        let Some(line) = s.body.line(i) else { break };
-        let t = line.text;
-        if !LINK_HINTS.is_match(t) {
-            continue;
+    // one search over the body, not one per line: each line holding a
+    // hint is scanned once, in order (no hint spans a line break)
+    if let Some(first) = s.body.line(0) {
+        let (mut i, mut scanned) = (0, None);
+        for m in LINK_HINTS.find_iter(&text[first.start..]) {
+            let at = first.start + m.start();
+            while s
+                .body
+                .line(i)
+                .is_some_and(|l| l.start + l.text.len() < at)
+            {
+                i += 1;
+            }
+            let Some(line) = s.body.line(i) else { break };
+            if scanned == Some(i) || at < line.start {
+                continue;
+            }
+            scanned = Some(i);
+            scan_line(line.text, line.start, line.fenced, &mut found);
         }
-        scan_line(t, line.start, line.fenced, &mut found);
     }
     let mut seen: Vec<String> = Vec::new();
     for f in found {

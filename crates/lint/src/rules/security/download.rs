@@ -246,6 +246,12 @@ pub fn check(t: &Text, out: &mut Vec<Diagnostic>) {
     let mut saved: Vec<String> = Vec::new();
     let mut block: Option<usize> = None;
     let mut n = t.src.index.line_col(text, t.body_start).0;
+    // which fences are shell blocks, read once, not on each of their lines
+    let shell: Vec<bool> = body.as_ref().map_or_else(Vec::new, |b| {
+        (0..b.fences.len())
+            .map(|f| super::shell_info(super::fence_info(b, f)))
+            .collect()
+    });
     while n <= lines {
         let start = t.src.index.line_start(n);
         if let Some(b) = &body {
@@ -256,7 +262,7 @@ pub fn check(t: &Text, out: &mut Vec<Diagnostic>) {
                 .line(i)
                 .filter(|l| l.start == start)
                 .and_then(|l| l.fence.filter(|&f| b.fences[f].open != i))
-                .filter(|&f| super::shell_info(super::fence_info(b, f)));
+                .filter(|&f| shell[f]);
             if fence.is_none() {
                 n += 1;
                 continue;

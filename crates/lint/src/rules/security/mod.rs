@@ -53,9 +53,11 @@ pub fn shell_info(info: &str) -> bool {
         .trim()
         .split(|c: char| c.is_whitespace() || c == '{' || c == ',')
         .next()
-        .unwrap_or("")
-        .to_ascii_lowercase();
-    lang.is_empty() || listed(SHELL_LANGUAGES, &lang)
+        .unwrap_or("");
+    lang.is_empty()
+        || SHELL_LANGUAGES
+            .split_whitespace()
+            .any(|w| w.eq_ignore_ascii_case(lang))
 }
 
 /// The info string of fence `f` (what follows the opening run).
