@@ -457,6 +457,7 @@ pub fn load_listed(root: &Path, limit: u64) -> Vec<super::Skill> {
                 &format!("{CLAUDE_DIR}/{rel}"),
                 super::Scope::SkillsOnly,
                 limit,
+                None,
             );
             s.folder = name;
             s

@@ -204,7 +204,32 @@ pub struct Found {
     pub dirs: Vec<String>,
     /// A folder walked or a SKILL.md found was a symlink.
     pub links: bool,
+    /// What the walk read of each folder it listed whole, by root-relative
+    /// path: a skill's folder is listed from it, not read again
+    /// ([`crate::load_skill`]).
+    pub listed: Listed,
 }
+
+/// One entry of a folder as `read_dir` gives it (a link not followed).
+#[derive(Debug, Clone)]
+pub struct Entry {
+    pub name: Box<str>,
+    pub kind: EntryKind,
+}
+
+/// What an [`Entry`] is, as its folder says (a link is not followed).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EntryKind {
+    Dir,
+    Link,
+    /// A regular file, a device, a FIFO, a socket.
+    Other,
+}
+
+/// Folders' entries, in `read_dir` order, by root-relative path (`""` for
+/// the root); a folder is here only when every entry read cleanly (a
+/// UTF-8 name, a type).
+pub type Listed = HashMap<String, std::sync::Arc<[Entry]>>;
 
 /// Compiled include/exclude globs (gitignore semantics, see
 /// [`crate::config::PathGlobs`]), matched against root-relative paths.
@@ -284,7 +309,7 @@ pub fn walk(
         return Walked::Same(first.clone());
     }
     seen.insert(canon.clone(), rel.to_string());
-    let mut listings = prefetch(dir, rel, filter, boundary);
+    let mut listings = prefetch(dir, rel, filter, boundary, &mut found.listed);
     walk_dir(
         dir,
         &canon,
@@ -349,7 +374,15 @@ type Listing = Result<Vec<Item>, Box<Diagnostic>>;
 
 /// Read one folder (`rel` is its root-relative path). Pure: problems come
 /// back as diagnostics in entry order.
-fn list(dir: &Path, rel: &str, boundary: &Path) -> Listing {
+fn list(dir: &Path, rel: &str, boundary: &Path) -> (Listing, Option<Vec<Entry>>) {
+    let mut raw = Some(Vec::new());
+    let listing = list_into(dir, rel, boundary, &mut raw);
+    (listing, raw)
+}
+
+/// [`list`], every entry read cleanly also pushed to `raw` (set to `None`
+/// at the first that is not).
+fn list_into(dir: &Path, rel: &str, boundary: &Path, raw: &mut Option<Vec<Entry>>) -> Listing {
     let unreadable = |what: &str, e: &dyn std::fmt::Display| {
         UNREADABLE
             .diag(
@@ -364,12 +397,14 @@ fn list(dir: &Path, rel: &str, boundary: &Path) -> Listing {
         let entry = match entry {
             Ok(e) => e,
             Err(e) => {
+                *raw = None;
                 items.push(Item::Problem(unreadable("folder entry", &e)));
                 continue;
             }
         };
         let name_os = entry.file_name();
         let Some(name) = name_os.to_str() else {
+            *raw = None;
             items.push(Item::Problem(
                 UNREADABLE
                     .diag(
@@ -385,10 +420,23 @@ fn list(dir: &Path, rel: &str, boundary: &Path) -> Listing {
         let ft = match entry.file_type() {
             Ok(t) => t,
             Err(e) => {
+                *raw = None;
                 items.push(Item::Problem(unreadable(name, &e)));
                 continue;
             }
         };
+        if let Some(raw) = raw {
+            raw.push(Entry {
+                name: name.into(),
+                kind: if ft.is_dir() {
+                    EntryKind::Dir
+                } else if ft.is_symlink() {
+                    EntryKind::Link
+                } else {
+                    EntryKind::Other
+                },
+            });
+        }
         let is_dir = if ft.is_symlink() {
             if let Some(real) = super::outside_root(boundary, &path) {
                 items.push(Item::Problem(
@@ -437,16 +485,26 @@ fn list(dir: &Path, rel: &str, boundary: &Path) -> Listing {
 /// decides which of two links to one folder wins) but waits on no system
 /// call except for symlinked folders.
 /// Listings are keyed by root-relative path (cheaper to hash than a path).
-fn prefetch(dir: &Path, rel: &str, filter: &Filter, boundary: &Path) -> HashMap<String, Listing> {
+fn prefetch(
+    dir: &Path,
+    rel: &str,
+    filter: &Filter,
+    boundary: &Path,
+    raw: &mut Listed,
+) -> HashMap<String, Listing> {
     let mut out = HashMap::new();
     let mut frontier = vec![(dir.to_path_buf(), rel.to_string(), 0usize)];
     while !frontier.is_empty() {
-        let listed: Vec<(String, usize, Listing)> = frontier
+        type Read = (String, usize, (Listing, Option<Vec<Entry>>));
+        let listed: Vec<Read> = frontier
             .par_iter()
             .map(|(p, r, d)| (r.clone(), *d, list(p, r, boundary)))
             .collect();
         frontier = Vec::new();
-        for (key, depth, listing) in listed {
+        for (key, depth, (listing, entries)) in listed {
+            if let Some(entries) = entries {
+                raw.insert(key.clone(), entries.into());
+            }
             if depth < MAX_DEPTH
                 && let Ok(items) = &listing
             {
@@ -489,7 +547,7 @@ fn walk_dir(
 ) -> bool {
     let listing = listings
         .remove(rel)
-        .unwrap_or_else(|| list(dir, rel, boundary));
+        .unwrap_or_else(|| list(dir, rel, boundary).0);
     let items = match listing {
         Ok(items) => items,
         Err(d) => {

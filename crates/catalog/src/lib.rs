@@ -603,7 +603,8 @@ impl Catalog {
                 if let Some(kept) = kept {
                     return kept;
                 }
-                let (mut skill, diags) = load_skill(&f.path, &f.rel, scope, limit);
+                let (mut skill, diags) =
+                    load_skill(&f.path, &f.rel, scope, limit, Some(&found.listed));
                 let (result, keep) = per_skill(&skill, &diags);
                 if let Some(keep) = keep {
                     cut_source(&mut skill, keep);
@@ -891,7 +892,15 @@ fn cut_source(skill: &mut Skill, keep: usize) {
 }
 
 /// Read and parse one SKILL.md. Never fails: problems become diagnostics.
-pub fn load_skill(path: &Path, rel: &str, scope: Scope, limit: u64) -> (Skill, Vec<Diagnostic>) {
+/// `listed`: folders the walk read whole ([`discover::Found::listed`]), the
+/// skill's folder listed from them.
+pub fn load_skill(
+    path: &Path,
+    rel: &str,
+    scope: Scope,
+    limit: u64,
+    listed: Option<&discover::Listed>,
+) -> (Skill, Vec<Diagnostic>) {
     let mut diags = Vec::new();
     let dir = path.parent().unwrap_or(Path::new(".")).to_path_buf();
     // The folder's real name: resolving the path costs a system call per
@@ -911,7 +920,7 @@ pub fn load_skill(path: &Path, rel: &str, scope: Scope, limit: u64) -> (Skill, V
         None => ".".to_string(),
     };
     let listing = match scope {
-        Scope::Full => list_skill_files(&dir),
+        Scope::Full => list_skill_files(&dir, &rel_dir, listed),
         Scope::SkillsOnly => Listing::default(),
     };
     for (folder, message) in listing.problems {
@@ -1083,51 +1092,95 @@ struct Listing {
 /// more than [`MAX_SKILL_FILES`] files are problems. Past the file limit
 /// the listing is dropped whole rather than cut at an arbitrary (directory
 /// order) point, so the result stays the same on every file system.
-fn list_skill_files(dir: &Path) -> Listing {
+fn list_skill_files(dir: &Path, rel_dir: &str, listed: Option<&discover::Listed>) -> Listing {
+    use discover::EntryKind;
     let mut out = Listing::default();
     let mut stack = vec![(dir.to_path_buf(), String::new(), 0usize)];
+    // a folder's entries as the walk read them, when it read it whole
+    let base = if rel_dir == "." { "" } else { rel_dir };
+    let cached = |rel: &str| {
+        let key = match (base, rel) {
+            ("", r) => r.to_string(),
+            (b, "") => b.to_string(),
+            (b, r) => format!("{b}/{r}"),
+        };
+        listed.and_then(|l| l.get(&key))
+    };
+    // whether `path`, a folder at `rel`, holds a SKILL.md (of any kind;
+    // a link is followed)
+    let holds_skill = |path: &Path, rel: &str| match cached(rel) {
+        Some(entries) => match entries.iter().find(|e| &*e.name == "SKILL.md") {
+            None => false,
+            Some(e) if e.kind == EntryKind::Link => path.join("SKILL.md").exists(),
+            Some(_) => true,
+        },
+        None => path.join("SKILL.md").exists(),
+    };
+    type Read = Result<(String, EntryKind, PathBuf), (String, String)>;
     while let Some((d, rel, depth)) = stack.pop() {
-        let rd = match std::fs::read_dir(&d) {
-            Ok(rd) => rd,
-            Err(e) => {
-                out.problems
-                    .push((rel, format!("cannot read this folder of the skill: {e}")));
-                continue;
-            }
+        let entries: Vec<Read> = match cached(&rel) {
+            Some(entries) => entries
+                .iter()
+                .map(|e| Ok((e.name.to_string(), e.kind, d.join(&*e.name))))
+                .collect(),
+            None => match std::fs::read_dir(&d) {
+                Ok(rd) => rd
+                    .map(|e| {
+                        let e = e.map_err(|err| {
+                            (
+                                rel.clone(),
+                                format!("cannot list this folder of the skill: {err}"),
+                            )
+                        })?;
+                        let name = e.file_name().to_string_lossy().into_owned();
+                        let ft = e.file_type().map_err(|err| {
+                            (
+                                discover::join_rel(&rel, &name),
+                                format!("cannot read: {err}"),
+                            )
+                        })?;
+                        let kind = if ft.is_dir() {
+                            EntryKind::Dir
+                        } else if ft.is_symlink() {
+                            EntryKind::Link
+                        } else {
+                            EntryKind::Other
+                        };
+                        Ok((name, kind, e.path()))
+                    })
+                    .collect(),
+                Err(e) => {
+                    out.problems
+                        .push((rel, format!("cannot read this folder of the skill: {e}")));
+                    continue;
+                }
+            },
         };
         let mut any = false;
-        for e in rd {
+        for e in entries {
             any = true;
-            let e = match e {
+            let (name, kind, path) = match e {
                 Ok(e) => e,
-                Err(err) => {
-                    out.problems.push((
-                        rel.clone(),
-                        format!("cannot list this folder of the skill: {err}"),
-                    ));
+                Err(problem) => {
+                    out.problems.push(problem);
                     continue;
                 }
             };
-            let name = e.file_name().to_string_lossy().into_owned();
             let r = discover::join_rel(&rel, &name);
-            let ft = match e.file_type() {
-                Ok(ft) => ft,
-                Err(err) => {
-                    out.problems.push((r, format!("cannot read: {err}")));
-                    continue;
-                }
-            };
-            if depth == 0 && name == "evals" && (ft.is_dir() || e.path().is_dir()) {
+            if depth == 0
+                && name == "evals"
+                && (kind == EntryKind::Dir || kind == EntryKind::Link && path.is_dir())
+            {
                 // a linked evals/ too: the case scan decides whether it
                 // stays inside the catalog
                 out.evals = true;
                 continue;
             }
-            if ft.is_dir() {
+            if kind == EntryKind::Dir {
                 if discover::SKIP_DIRS.contains(&name.as_str()) {
                     continue;
                 }
-                if e.path().join("SKILL.md").exists() {
+                if holds_skill(&path, &r) {
                     continue;
                 }
                 if depth + 1 > MAX_SKILL_DEPTH {
@@ -1139,7 +1192,7 @@ fn list_skill_files(dir: &Path) -> Listing {
                     ));
                     continue;
                 }
-                stack.push((e.path(), r, depth + 1));
+                stack.push((path, r, depth + 1));
             } else if !(depth == 0 && name == "SKILL.md") {
                 if out.files.len() == MAX_SKILL_FILES {
                     out.problems.push((

@@ -583,7 +583,7 @@ fn reread(
             let rel = &files[i].0;
             let stamp = stamper.record(rel, built);
             let path = stamper.root.join(rel);
-            let (skill, _) = crate::catalog::load_skill(&path, rel, Scope::SkillsOnly, limit);
+            let (skill, _) = crate::catalog::load_skill(&path, rel, Scope::SkillsOnly, limit, None);
             (
                 i,
                 stamp,
