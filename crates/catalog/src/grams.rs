@@ -143,7 +143,13 @@ impl Grams {
     /// Whether a value whose windows hash to `windows` ([`windows_of`])
     /// may stand in the texts: `false` means it does not.
     pub fn may_hold(&self, windows: &[u64]) -> bool {
-        (0..STRIDE).any(|r| windows.iter().skip(r).step_by(STRIDE).all(|&h| self.holds(h)))
+        (0..STRIDE).any(|r| {
+            windows
+                .iter()
+                .skip(r)
+                .step_by(STRIDE)
+                .all(|&h| self.holds(h))
+        })
     }
 }
 

@@ -306,8 +306,8 @@ fn reread_repeats(root: &Path, rel: &str, src: &Source) -> bool {
 /// them again: `false` means it stands in none.
 fn may_repeat_a_secret(skill: &Skill) -> bool {
     let md = skill.source.is_some() && secrets::may_stand_in(skill.grams.as_deref());
-    let others = !skill.files.is_empty()
-        && secrets::may_stand_in(skill.other_grams.get().map(|g| &**g));
+    let others =
+        !skill.files.is_empty() && secrets::may_stand_in(skill.other_grams.get().map(|g| &**g));
     md || others
 }
 
@@ -1220,4 +1220,74 @@ fn list_skill_files(dir: &Path, rel_dir: &str, listed: Option<&discover::Listed>
     out.problems.sort();
     out.problems.dedup();
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A skill folder listed from the walk's reading of it is listed as
+    /// reading it again would: files, empty folders, `evals/`, nested
+    /// skills (a real SKILL.md, a linked one, a broken link), links.
+    #[cfg(unix)]
+    #[test]
+    fn a_skill_folder_listed_from_the_walk_is_listed_as_read() {
+        use std::os::unix::fs::symlink;
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path();
+        let skill = root.join("skills/one");
+        for d in [
+            "scripts/lib",
+            "references/empty",
+            "evals",
+            "nested",
+            "linked-nested",
+            "broken-nested",
+            "node_modules/x",
+        ] {
+            std::fs::create_dir_all(skill.join(d)).unwrap();
+        }
+        for f in [
+            "SKILL.md",
+            "scripts/run.sh",
+            "scripts/lib/util.py",
+            "nested/SKILL.md",
+            "nested/inner.md",
+            "node_modules/x/a.js",
+            "evals/evals.json",
+            "README.md",
+        ] {
+            std::fs::write(skill.join(f), "x\n").unwrap();
+        }
+        symlink(
+            skill.join("README.md"),
+            skill.join("linked-nested/SKILL.md"),
+        )
+        .unwrap();
+        symlink(skill.join("absent"), skill.join("broken-nested/SKILL.md")).unwrap();
+        symlink(skill.join("scripts"), skill.join("tools")).unwrap();
+        let filter = discover::Filter::new(&[], &[]).unwrap();
+        let mut found = discover::Found::default();
+        let mut seen = std::collections::HashMap::new();
+        discover::walk(root, "", &filter, false, root, &mut seen, &mut found);
+        assert!(found.listed.contains_key("skills/one/scripts"));
+        let from_walk = list_skill_files(&skill, "skills/one", Some(&found.listed));
+        let read = list_skill_files(&skill, "skills/one", None);
+        assert_eq!(from_walk.files, read.files);
+        assert_eq!(from_walk.empty, read.empty);
+        assert_eq!(from_walk.problems, read.problems);
+        assert_eq!(from_walk.evals, read.evals);
+        assert!(read.evals);
+        assert_eq!(
+            read.files,
+            [
+                "README.md",
+                "broken-nested/SKILL.md",
+                "scripts/lib/util.py",
+                "scripts/run.sh",
+                "tools"
+            ]
+        );
+        assert_eq!(read.empty, ["references/empty"]);
+    }
 }

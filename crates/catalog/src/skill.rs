@@ -5,8 +5,8 @@ use super::frontmatter::{self, SplitError};
 use super::source::Source;
 use super::yaml::{Node, YamlErrorKind};
 use crate::diag::{Diagnostic, Span};
-use crate::rules::load as rules;
 use crate::grams::Grams;
+use crate::rules::load as rules;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 

@@ -722,7 +722,9 @@ impl Client for ClaudeCode {
         let outer = outer_skills(catalog);
         let build = |skills: &[Skill], kind: Kind| -> Vec<Entry> {
             (skills.par_iter().enumerate())
-                .map(|(i, skill)| self.entry(catalog, &outer, i, skill, read_as(skill, kind), cap, kind))
+                .map(|(i, skill)| {
+                    self.entry(catalog, &outer, i, skill, read_as(skill, kind), cap, kind)
+                })
                 .collect()
         };
         let mut entries = build(&catalog.skills, Kind::Skill);

@@ -812,9 +812,9 @@ impl Walk<'_> {
             && polarity.is_some()
             && ctx.side.is_none()
             && !self.holds_lists(entries)
-            && entries.iter().any(|(k, v)| {
-                v.as_str().is_some() && ["q", "ask", "user"].contains(&&*joined(k))
-            })
+            && entries
+                .iter()
+                .any(|(k, v)| v.as_str().is_some() && ["q", "ask", "user"].contains(&&*joined(k)))
         {
             self.no_prompt(n);
             return;

@@ -477,11 +477,7 @@ pub fn check(s: &SkillCtx, out: &mut Vec<Diagnostic>) {
         let (mut i, mut scanned) = (0, None);
         for m in LINK_HINTS.find_iter(&text[first.start..]) {
             let at = first.start + m.start();
-            while s
-                .body
-                .line(i)
-                .is_some_and(|l| l.start + l.text.len() < at)
-            {
+            while s.body.line(i).is_some_and(|l| l.start + l.text.len() < at) {
                 i += 1;
             }
             let Some(line) = s.body.line(i) else { break };
