@@ -60,15 +60,20 @@ rule! {
 /// wherever they appear.
 pub const BUNDLED_DIRS: &[&str] = &["scripts", "references", "assets"];
 
-/// What a line holding a link or a bundled path has: `](`, `]:` or a
-/// bundled folder's name; one search a line (a DFA) instead of five.
-static LINK_HINTS: std::sync::LazyLock<aho_corasick::AhoCorasick> =
-    std::sync::LazyLock::new(|| {
-        aho_corasick::AhoCorasick::builder()
-            .kind(Some(aho_corasick::AhoCorasickKind::DFA))
-            .build(["](", "]:"].iter().chain(BUNDLED_DIRS))
-            .expect("link hints")
-    });
+/// Where `text` has what a line holding a link or a bundled path has:
+/// `](`, `]:` or a bundled folder's name, in order (vectorised searches
+/// for `]` and each name: several times faster than one automaton over
+/// every byte).
+fn link_hints(text: &[u8]) -> Vec<usize> {
+    let mut at: Vec<usize> = memchr::memchr_iter(b']', text)
+        .filter(|&i| matches!(text.get(i + 1), Some(b'(' | b':')))
+        .collect();
+    for d in BUNDLED_DIRS {
+        at.extend(memchr::memmem::find_iter(text, d.as_bytes()));
+    }
+    at.sort_unstable();
+    at
+}
 
 /// Prefixes that name the skill's own folder.
 const SKILL_DIR_PREFIXES: &[&str] = &[
@@ -475,8 +480,8 @@ pub fn check(s: &SkillCtx, out: &mut Vec<Diagnostic>) {
     // hint is scanned once, in order (no hint spans a line break)
     if let Some(first) = s.body.line(0) {
         let (mut i, mut scanned) = (0, None);
-        for m in LINK_HINTS.find_iter(&text[first.start..]) {
-            let at = first.start + m.start();
+        for at in link_hints(&text.as_bytes()[first.start..]) {
+            let at = first.start + at;
             while s.body.line(i).is_some_and(|l| l.start + l.text.len() < at) {
                 i += 1;
             }
