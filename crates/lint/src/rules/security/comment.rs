@@ -175,9 +175,10 @@ struct Hidden {
 fn comments(text: &str, from: usize) -> Vec<Hidden> {
     let mut out = Vec::new();
     let mut at = from;
-    while let Some(k) = text[at..].find("<!--") {
+    let bytes = text.as_bytes();
+    while let Some(k) = memchr::memmem::find(&bytes[at..], b"<!--") {
         let open = at + k;
-        let close = text[open + 4..].find("-->").map(|c| open + 4 + c + 3);
+        let close = memchr::memmem::find(&bytes[open + 4..], b"-->").map(|c| open + 4 + c + 3);
         let end = close.unwrap_or(text.len());
         at = if close.is_some() { end } else { open + 4 };
         let content_end = end
@@ -254,13 +255,15 @@ pub fn check(t: &Text, out: &mut Vec<Diagnostic>) {
     let text = &t.src.text;
     let from = t.body_start;
     let mut found = comments(text, from);
-    if text[from..].contains("]:") {
+    // vectorised searches (memmem), several times faster than `contains`
+    let body_text = text[from..].as_bytes();
+    let holds = |w: &str| memchr::memmem::find(body_text, w.as_bytes()).is_some();
+    if holds("]:") {
         found.extend(link_comments(text, from));
     }
-    let body_text = &text[from..];
     if ["hidden", "display", "visibility", "font-size", "opacity"]
         .iter()
-        .any(|w| body_text.contains(w))
+        .any(|w| holds(w))
     {
         found.extend(hidden_elements(text, from));
     }
