@@ -256,7 +256,7 @@ pub fn check(t: &Text, out: &mut Vec<Diagnostic>) {
     let from = t.body_start;
     let mut found = comments(text, from);
     // vectorised searches (memmem), several times faster than `contains`
-    let body_text = text[from..].as_bytes();
+    let body_text = &text.as_bytes()[from..];
     let holds = |w: &str| memchr::memmem::find(body_text, w.as_bytes()).is_some();
     if holds("]:") {
         found.extend(link_comments(text, from));
