@@ -133,14 +133,51 @@ enum Stand {
 /// for, searched in one pass over a text (issue 49: one scan, not one per
 /// file and needle).
 struct Needles {
-    /// The needles searched in the text as written, built once per skill.
+    /// The needles searched in the text as written.
+    exact: Vec<String>,
+    /// The same in one automaton, built once per skill when there are
+    /// more than [`FEW`] (fewer are searched one by one, with memmem).
     exact_ac: Option<aho_corasick::AhoCorasick>,
     /// For each exact needle, `(candidate, how it must stand)`.
     exact_for: Vec<Vec<(usize, Stand)>>,
     /// Lowercased file names searched in the lowercased text (`FORMS.md`
     /// for `forms.md`), each standing as a [`Stand::Word`].
+    lower: Vec<String>,
     lower_ac: Option<aho_corasick::AhoCorasick>,
     lower_for: Vec<Vec<usize>>,
+}
+
+/// Needles searched one by one (a vectorised search each) rather than by
+/// an automaton built for them: most skills bundle a few files, and
+/// building an automaton took longer than searching.
+const FEW: usize = 16;
+
+/// Every occurrence of each needle in `text`, overlapping ones included:
+/// `(needle, start, end)`, by needle; `f` returns `true` to stop.
+fn each_occurrence(
+    needles: &[String],
+    ac: Option<&aho_corasick::AhoCorasick>,
+    text: &str,
+    mut f: impl FnMut(usize, usize, usize) -> bool,
+) {
+    match ac {
+        Some(ac) => {
+            for m in ac.find_overlapping_iter(text) {
+                if f(m.pattern().as_usize(), m.start(), m.end()) {
+                    return;
+                }
+            }
+        }
+        None => {
+            for (p, n) in needles.iter().enumerate() {
+                for i in memchr::memmem::find_iter(text.as_bytes(), n.as_bytes()) {
+                    if f(p, i, i + n.len()) {
+                        return;
+                    }
+                }
+            }
+        }
+    }
 }
 
 impl Needles {
@@ -211,6 +248,9 @@ impl Needles {
         let (lower, lower_for): (Vec<String>, _) = lower.into_iter().unzip();
         // a contiguous NFA: quick to build for the few texts a skill has
         let build = |needles: &[String]| {
+            if needles.len() <= FEW {
+                return None;
+            }
             aho_corasick::AhoCorasick::builder()
                 .kind(Some(aho_corasick::AhoCorasickKind::ContiguousNFA))
                 .build(needles)
@@ -219,6 +259,8 @@ impl Needles {
         Needles {
             exact_ac: build(&exact),
             lower_ac: build(&lower),
+            exact,
+            lower,
             exact_for,
             lower_for,
         }
@@ -237,38 +279,35 @@ impl Needles {
             }
             left == 0
         };
-        if let Some(ac) = &self.exact_ac {
-            for m in ac.find_overlapping_iter(t.text.as_ref()) {
-                for &(c, stand) in &self.exact_for[m.pattern().as_usize()] {
-                    if mentioned[c] {
-                        continue;
-                    }
-                    let (i, end) = (m.start(), m.end());
-                    let ok = match stand {
-                        Stand::Anywhere => true,
-                        Stand::Word => word_at(&t.text, i, end),
-                        Stand::ScriptWord => t.from_script && word_at(&t.text, i, end),
-                        Stand::Folder => folder_at(&t.text, i, end),
-                        Stand::BareFolder => bare_folder_at(&t.text, i, end),
-                    };
-                    if ok && mark(mentioned, c) {
-                        return;
-                    }
+        // which needle stands where does not depend on the order the
+        // occurrences are met in: each marks its candidates
+        let mut done = false;
+        each_occurrence(&self.exact, self.exact_ac.as_ref(), &t.text, |p, i, end| {
+            for &(c, stand) in &self.exact_for[p] {
+                if mentioned[c] {
+                    continue;
+                }
+                let ok = match stand {
+                    Stand::Anywhere => true,
+                    Stand::Word => word_at(&t.text, i, end),
+                    Stand::ScriptWord => t.from_script && word_at(&t.text, i, end),
+                    Stand::Folder => folder_at(&t.text, i, end),
+                    Stand::BareFolder => bare_folder_at(&t.text, i, end),
+                };
+                if ok && mark(mentioned, c) {
+                    done = true;
+                    return true;
                 }
             }
+            false
+        });
+        if done || self.lower.is_empty() {
+            return;
         }
-        if let Some(ac) = &self.lower_ac {
-            let lower = t.text.to_ascii_lowercase();
-            for m in ac.find_overlapping_iter(&lower) {
-                if word_at(&lower, m.start(), m.end()) {
-                    for &c in &self.lower_for[m.pattern().as_usize()] {
-                        if mark(mentioned, c) {
-                            return;
-                        }
-                    }
-                }
-            }
-        }
+        let lower = t.text.to_ascii_lowercase();
+        each_occurrence(&self.lower, self.lower_ac.as_ref(), &lower, |p, i, end| {
+            word_at(&lower, i, end) && self.lower_for[p].iter().any(|&c| mark(mentioned, c))
+        });
     }
 }
 
