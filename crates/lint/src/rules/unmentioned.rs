@@ -523,6 +523,47 @@ fn mentions_word(text: &str, name: &str) -> bool {
 mod tests {
     use super::*;
 
+    /// The automaton (more than [`FEW`] needles) and the searches one by
+    /// one find the same mentions.
+    #[test]
+    fn many_needles_and_few_find_the_same() {
+        let files: Vec<String> = (0..12)
+            .map(|i| format!("scripts/tool_{i}.py"))
+            .chain(["references/FORMS.md".into(), "assets/logo.png".into()])
+            .collect();
+        let candidates: Vec<&str> = files.iter().map(String::as_str).collect();
+        let text = Text::new(
+            "Run scripts/tool_3.py, then `tool_7.py`; see forms.md and the assets/ folder. \
+             tools.tool_9 and scripts\\tool_11.py",
+            false,
+        );
+        let by_ac = Needles::new(&candidates, &[]);
+        assert!(by_ac.exact_ac.is_some() && by_ac.lower_ac.is_none());
+        let mut one_by_one = Needles::new(&candidates, &[]);
+        one_by_one.exact_ac = None;
+        let scan = |n: &Needles| {
+            let mut mentioned = vec![false; candidates.len()];
+            n.scan(&text, &mut mentioned, &mut Vec::new());
+            mentioned
+        };
+        let found = scan(&by_ac);
+        assert_eq!(found, scan(&one_by_one));
+        let named: Vec<&str> = (candidates.iter().zip(&found))
+            .filter(|(_, m)| **m)
+            .map(|(c, _)| *c)
+            .collect();
+        assert_eq!(
+            named,
+            [
+                "scripts/tool_3.py",
+                "scripts/tool_7.py",
+                "scripts/tool_11.py",
+                "references/FORMS.md",
+                "assets/logo.png"
+            ]
+        );
+    }
+
     #[test]
     fn a_name_is_mentioned_only_whole() {
         assert!(mentions_word("run upload.py.", "upload.py"));
