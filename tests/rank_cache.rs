@@ -532,3 +532,72 @@ fn a_changed_command_is_a_change_to_claude_codes_listing() {
     std::fs::remove_file(ns.join("b.md")).unwrap();
     assert_eq!(load(), Outcome::Miss, "a removed command");
 }
+
+/// A plugin's manifest names the plugin (the prefix Claude Code lists its
+/// skills under) and may add skills folders: a catalog with manifests and
+/// a marketplace file is cached, and an edit to either is seen. So is a
+/// catalog whose walk notes a template folder (the mirror of public skills
+/// has both).
+#[test]
+fn a_catalog_with_manifests_is_cached_and_a_manifest_edit_is_seen() {
+    let cat = catalog(MIN_SKILLS);
+    let root = cat.path();
+    let manifest = root.join("plugins/tools/.claude-plugin/plugin.json");
+    std::fs::create_dir_all(manifest.parent().unwrap()).unwrap();
+    std::fs::write(&manifest, r#"{"name": "tools"}"#).unwrap();
+    let plugin_skill = root.join("plugins/tools/skills/zz-plugin");
+    std::fs::create_dir_all(&plugin_skill).unwrap();
+    std::fs::write(
+        plugin_skill.join("SKILL.md"),
+        "---\nname: zz-plugin\ndescription: Reviews pull requests.\n---\n",
+    )
+    .unwrap();
+    let marketplace = root.join(".claude-plugin/marketplace.json");
+    std::fs::create_dir_all(marketplace.parent().unwrap()).unwrap();
+    std::fs::write(
+        &marketplace,
+        r#"{"plugins": [{"source": "./plugins/tools"}]}"#,
+    )
+    .unwrap();
+    // a template folder the walk notes (SG213) and does not lint
+    let template = root.join("docker/templates/x/skills/tpl");
+    std::fs::create_dir_all(&template).unwrap();
+    std::fs::write(template.join("SKILL.md"), "---\nname: tpl\n---\n").unwrap();
+
+    let folder = tempfile::tempdir().unwrap();
+    let config = Config::default();
+    let analyzer = route::analyzer(&config.route).unwrap();
+    let cache = Cache::new(folder.path(), root, &config, None).unwrap();
+    let load = || cache.load(root, &config, &analyzer, None).unwrap();
+    let has = |r: &route::cache::Ranking, name: &str| r.index.find(name).is_some();
+    let warm = || {
+        settle();
+        load();
+        assert_eq!(load().1, Outcome::Hit);
+    };
+    warm();
+    assert!(has(&load().0, "tools:zz-plugin"));
+
+    // the plugin renamed in its manifest, the file's size unchanged
+    std::fs::write(&manifest, r#"{"name": "kitty"}"#).unwrap();
+    let (r, outcome) = load();
+    assert_eq!(outcome, Outcome::Miss, "an edited manifest");
+    assert!(has(&r, "kitty:zz-plugin") && !has(&r, "tools:zz-plugin"));
+
+    warm();
+    std::fs::write(&marketplace, r#"{"plugins": []}"#).unwrap();
+    assert_eq!(load().1, Outcome::Miss, "an edited marketplace file");
+
+    #[cfg(unix)]
+    {
+        // a manifest that is a link is never trusted from the cache
+        warm();
+        let real = root.join("plugin.json.real");
+        std::fs::rename(&manifest, &real).unwrap();
+        std::os::unix::fs::symlink(&real, &manifest).unwrap();
+        settle();
+        for _ in 0..3 {
+            assert_eq!(load().1, Outcome::Miss, "a linked manifest");
+        }
+    }
+}

@@ -121,9 +121,14 @@ pub struct Walk {
     /// root), sorted. The root is always there: it decides where the
     /// skills root is.
     pub dirs: Vec<String>,
-    /// The walk saw no symlinked folder or SKILL.md and no problem, so
-    /// the folders' own modification times tell whether it would find
-    /// something else now.
+    /// The plugin manifests and the marketplace file the walk's plugins
+    /// were read from, relative to the catalog root, sorted: their
+    /// contents name plugins and their skills, so their own time stamps
+    /// must hold too.
+    pub files: Vec<String>,
+    /// The walk saw no symlinked folder, SKILL.md or manifest and read
+    /// every folder and entry, so the time stamps of `dirs` and `files` tell whether it
+    /// would find something else now.
     pub exact: bool,
 }
 
@@ -378,9 +383,10 @@ impl Catalog {
         per_skill: impl Fn(&Skill, &[Diagnostic]) -> (T, Option<usize>) + Sync,
     ) -> Result<(Catalog, Vec<T>), Fatal> {
         let mut none = Prior::new();
-        let (catalog, results, load, walked) =
+        let (mut catalog, results, load, walked) =
             Self::load_once(root, config, scope, &per_skill, &mut none)?;
         if !secrets::freeze() {
+            catalog.drop_filters();
             return Ok((catalog, results));
         }
         // a value known only after a file was read may stand unmasked in
@@ -398,6 +404,7 @@ impl Catalog {
             !skill_files.contains(rel.as_str()) && reread_repeats(&catalog.root, rel, src)
         });
         if !others && !stale.contains(&true) {
+            catalog.drop_filters();
             return Ok((catalog, results));
         }
         let mut prior = Prior::new();
@@ -411,9 +418,20 @@ impl Catalog {
                     .insert(skill.file.clone(), (skill, load, result));
             }
         }
-        let (catalog, results, _, _) =
+        let (mut catalog, results, _, _) =
             Self::load_once(root, config, scope, &per_skill, &mut prior)?;
+        catalog.drop_filters();
         Ok((catalog, results))
+    }
+
+    /// Drop every skill's [`grams`] filters: they only tell the second
+    /// read of [`Catalog::load_with`] what it need not read again, and
+    /// hold up to [`grams`]' budget (64 MiB) until then.
+    fn drop_filters(&mut self) {
+        for skill in &mut self.skills {
+            skill.grams = None;
+            skill.other_grams = std::sync::OnceLock::new();
+        }
     }
 
     /// Load the catalog, running `per_skill` on each skill as it is read,
@@ -584,11 +602,26 @@ impl Catalog {
         } else {
             (Vec::new(), Vec::new())
         };
-        let manifests = found_units.iter().any(|u| u.manifest.is_some())
-            || base.join(units::MARKETPLACE).is_file();
+        let mut manifests: Vec<String> = (found_units.iter())
+            .filter_map(|u| u.manifest.clone())
+            .collect();
+        if base.join(units::MARKETPLACE).is_file() {
+            manifests.push(units::MARKETPLACE.to_string());
+        }
+        manifests.sort();
+        manifests.dedup();
+        // a link's own time stamps do not change with its target's
+        let linked_manifest = manifests.iter().any(|m| {
+            std::fs::symlink_metadata(base.join(m)).is_ok_and(|m| m.file_type().is_symlink())
+        });
         for p in &manifest_problems {
             found.diagnostics.push(rules::plugin::manifest_finding(p));
         }
+        // a folder or entry that could not be read may be read next time
+        // without any time stamp moving; what else the walk reports (a
+        // template folder, a `SKILL.md` folder, a manifest's problem)
+        // follows from the listings and files the cache checks
+        let unreadable = (found.diagnostics.iter()).any(|d| d.rule == rules::load::UNREADABLE.id);
         let walk = if target == Target::Catalog {
             let mut dirs = std::mem::take(&mut found.dirs);
             dirs.extend(probed);
@@ -597,9 +630,8 @@ impl Catalog {
             dirs.dedup();
             Walk {
                 dirs,
-                // a manifest's contents name the plugin's skills: a
-                // catalog with one is read again every time
-                exact: !found.links && found.diagnostics.is_empty() && !manifests,
+                exact: !found.links && !unreadable && !linked_manifest,
+                files: manifests,
             }
         } else {
             Walk::default()

@@ -23,9 +23,14 @@
 //! stored as never matching and are read again by the next run, which
 //! stores them for good once they are old enough.
 //!
-//! Catalogs with symlinked folders or SKILL.md files, or whose walk
-//! reported a problem, are never cached: a link's own time stamps do not
-//! change when its target does.
+//! Plugin manifests and the marketplace file are checked the same way as
+//! folders (their contents name plugins and skills): any change to one
+//! walks and reads the catalog again.
+//!
+//! Catalogs with symlinked folders, SKILL.md files or manifests, or a
+//! folder or entry the walk could not read, are never cached: a link's own
+//! time stamps do not change when its target does, and an unreadable
+//! entry may become readable without any.
 //!
 //! The file is read as untrusted input: bounded in size, every length and
 //! term id checked; anything unexpected is a cache miss, never an error.
@@ -426,6 +431,7 @@ impl Cache {
         let (dirs, files) = rayon::join(
             || {
                 (catalog.walk.dirs.par_iter())
+                    .chain(catalog.walk.files.par_iter())
                     .chain(watched.par_iter())
                     .filter(|d| !ours(d))
                     .map(|d| (d.clone(), stamper.record(d, built)))
