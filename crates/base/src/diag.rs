@@ -74,8 +74,10 @@ pub struct Diagnostic {
     pub help: Option<String>,
     /// The edit that repairs it, when one correct edit exists
     /// (`skillsift check --fix`).
+    /// Boxed: few findings have one, and every finding pays for the
+    /// field (264 bytes a finding unboxed, 168 boxed).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub fix: Option<Fix>,
+    pub fix: Option<Box<Fix>>,
 }
 
 /// Whether a fix may be applied without asking.
@@ -185,7 +187,7 @@ impl Diagnostic {
 
     /// Attach the fix that repairs this finding.
     pub fn with_fix(mut self, fix: Fix) -> Self {
-        self.fix = Some(fix);
+        self.fix = Some(Box::new(fix));
         self
     }
 

@@ -59,7 +59,7 @@ struct Borrowed<'a> {
     end_line: Option<u32>,
     file: &'a str,
     #[serde(skip_serializing_if = "Option::is_none")]
-    fix: &'a Option<crate::diag::Fix>,
+    fix: &'a Option<Box<crate::diag::Fix>>,
     help: &'a Option<String>,
     label: &'a Option<String>,
     line: Option<u32>,

@@ -193,7 +193,7 @@ pub fn check_frontmatter(s: &Frontmatter, out: &mut Vec<Diagnostic>) {
                     .with_help(format!(
                         "wrap the value in quotes (`{key}: \"…\"`), or use a block scalar (`{key}: >-` with the text indented on the next lines)"
                     ));
-                d.fix = fix;
+                d.fix = fix.map(Box::new);
                 out.push(d);
             }
             Issue::Tab { at } if !reported(at) => {
@@ -252,7 +252,7 @@ pub fn check_frontmatter(s: &Frontmatter, out: &mut Vec<Diagnostic>) {
                     .with_help(format!(
                         "close the quote on the same line, indent the continuation lines, or use a block scalar (`{key}: >-`)"
                     ));
-                d.fix = fix;
+                d.fix = fix.map(Box::new);
                 out.push(d);
             }
             _ => {}
@@ -349,7 +349,7 @@ pub fn attach_load_fix(skill: &crate::catalog::Skill, diags: &mut [Diagnostic]) 
             error_spots: &[],
         };
         if let Some(range) = yaml_range(&fm) {
-            d.fix = fix_at(&src.text, range, span.start);
+            d.fix = fix_at(&src.text, range, span.start).map(Box::new);
         }
     }
 }
