@@ -402,6 +402,75 @@ fn a_secret_known_late_is_masked_in_the_skills_read_before() {
     }
 }
 
+/// A catalog read twice for a value learnt late keeps what the first read
+/// made of its trigger tests when none of their files holds the value,
+/// and reads them again when one does: either way every prompt is
+/// ranked and the value is shown nowhere.
+#[test]
+fn trigger_tests_of_a_catalog_read_twice_stand_or_are_read_again() {
+    let value = "Vb6Nm8Qw1Er3Ty5Ui7Op9As2Df4Gh";
+    for case_holds_it in [false, true] {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        let write = |rel: &str, text: String| {
+            let p = root.join(rel);
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+            std::fs::write(p, text).unwrap();
+        };
+        let skill = |name: &str, body: &str| {
+            format!(
+                "---\nname: {name}\ndescription: Does {name} work. Use when {name} is asked for.\n---\n# {name}\n\n{body}\n"
+            )
+        };
+        // SG701 quotes the line: the value must be masked where it stands
+        write(
+            "skills/aaa-early/SKILL.md",
+            skill("aaa-early", &format!("Sign\u{200b} with {value}.")),
+        );
+        write(
+            "skills/mmm-clean/SKILL.md",
+            skill("mmm-clean", "Nothing secret."),
+        );
+        write(
+            "skills/zzz-late/SKILL.md",
+            skill("zzz-late", &format!("```ini\nclient_secret = {value}\n```")),
+        );
+        let prompt = if case_holds_it {
+            format!("do aaa-early work with {value}")
+        } else {
+            "do aaa-early work".to_string()
+        };
+        write(
+            "evals/cases/aaa-early.json",
+            format!(
+                "{{\n  \"skill_name\": \"aaa-early\",\n  \"trigger\": {{\n    \"positive\": [\n      {{ \"prompt\": \"{prompt}\" }},\n      {{ \"prompt\": \"aaa-early is asked for\" }}\n    ]\n  }}\n}}\n"
+            ),
+        );
+        write(
+            "skills/mmm-clean/evals/evals.json",
+            "{\"skill_name\": \"mmm-clean\", \"evals\": [\n  {\"id\": 1, \"prompt\": \"do mmm-clean work\", \"expected_output\": \"done\", \"files\": [], \"expectations\": [\"x\"]}\n]}\n".to_string(),
+        );
+        for format in ["json", "human"] {
+            let out = skillsift()
+                .args(["check", "--format", format, "--threads", "1"])
+                .arg(root)
+                .output()
+                .unwrap();
+            let text = String::from_utf8_lossy(&out.stdout).into_owned()
+                + &String::from_utf8_lossy(&out.stderr);
+            assert!(!text.contains(value), "{case_holds_it} {format}: {text}");
+            if format == "json" {
+                let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+                assert_eq!(
+                    v["summary"]["route"]["positives"], 2,
+                    "{case_holds_it}: {}",
+                    v["summary"]
+                );
+            }
+        }
+    }
+}
+
 /// skillsift holds a file's text with its secrets masked, so it never
 /// writes that text back: `--fix` leaves a file holding a secret as it is
 /// and says why, where it would have fixed it.

@@ -293,6 +293,32 @@ pub fn read_file(path: &Path, limit: u64, follow: bool) -> std::io::Result<Optio
 struct Prior<T> {
     walked: Option<Walked>,
     skills: std::collections::HashMap<String, (Skill, Vec<Diagnostic>, T)>,
+    /// The first read's trigger tests and commands, when none of their
+    /// files holds a value learnt late.
+    cases: Option<Cases>,
+}
+
+/// What a catalog's read made of its case files and commands, taken into
+/// its second read ([`Catalog::load_with`]) when the skills they are
+/// matched to read the same.
+struct Cases {
+    /// Each skill's SKILL.md and frontmatter name, in catalog order: the
+    /// case files name skills by these (their folders and files come
+    /// from the walk, which the second read shares).
+    keys: Vec<(String, Option<String>)>,
+    loaded: cases::Loaded,
+    commands: commands::Commands,
+    command_findings: Vec<Diagnostic>,
+}
+
+/// The findings made reading a catalog's case files and its commands
+/// (copies of those in [`Catalog::diagnostics`]).
+type CaseFindings = (Vec<Diagnostic>, Vec<Diagnostic>);
+
+fn case_keys(skills: &[Skill]) -> Vec<(String, Option<String>)> {
+    (skills.iter())
+        .map(|s| (s.file.clone(), s.name().map(str::to_string)))
+        .collect()
 }
 
 /// What the walk of a catalog found: see [`Prior`].
@@ -303,6 +329,7 @@ impl<T> Prior<T> {
         Prior {
             walked: None,
             skills: std::collections::HashMap::new(),
+            cases: None,
         }
     }
 }
@@ -383,7 +410,7 @@ impl Catalog {
         per_skill: impl Fn(&Skill, &[Diagnostic]) -> (T, Option<usize>) + Sync,
     ) -> Result<(Catalog, Vec<T>), Fatal> {
         let mut none = Prior::new();
-        let (mut catalog, results, load, walked) =
+        let (mut catalog, results, load, walked, case_findings) =
             Self::load_once(root, config, scope, &per_skill, &mut none)?;
         if !secrets::freeze() {
             catalog.drop_filters();
@@ -409,6 +436,22 @@ impl Catalog {
         }
         let mut prior = Prior::new();
         prior.walked = Some(walked);
+        // no case file or command holds a value learnt late: what was made
+        // of them stands, as long as the skills they name read the same
+        if !others {
+            prior.cases = Some(Cases {
+                keys: case_keys(&catalog.skills),
+                loaded: cases::Loaded {
+                    case_files: std::mem::take(&mut catalog.cases),
+                    sources: std::mem::take(&mut catalog.case_sources),
+                    suites: std::mem::take(&mut catalog.suites),
+                    diagnostics: case_findings.0,
+                    fatal: None,
+                },
+                commands: std::mem::take(&mut catalog.commands),
+                command_findings: case_findings.1,
+            });
+        }
         for (((skill, result), load), stale) in
             catalog.skills.into_iter().zip(results).zip(load).zip(stale)
         {
@@ -418,7 +461,7 @@ impl Catalog {
                     .insert(skill.file.clone(), (skill, load, result));
             }
         }
-        let (mut catalog, results, _, _) =
+        let (mut catalog, results, _, _, _) =
             Self::load_once(root, config, scope, &per_skill, &mut prior)?;
         catalog.drop_filters();
         Ok((catalog, results))
@@ -436,7 +479,9 @@ impl Catalog {
 
     /// Load the catalog, running `per_skill` on each skill as it is read,
     /// except the skills `prior` holds (by SKILL.md path), taken as they
-    /// are. Also returns each skill's load findings.
+    /// are, and the case files and commands it holds when the skills read
+    /// the same. Also returns each skill's load findings and the case
+    /// files' and commands' findings.
     #[allow(clippy::type_complexity)]
     fn load_once<T: Send>(
         root: &Path,
@@ -444,7 +489,7 @@ impl Catalog {
         scope: Scope,
         per_skill: impl Fn(&Skill, &[Diagnostic]) -> (T, Option<usize>) + Sync,
         prior: &mut Prior<T>,
-    ) -> Result<(Catalog, Vec<T>, Vec<Vec<Diagnostic>>, Walked), Fatal> {
+    ) -> Result<(Catalog, Vec<T>, Vec<Vec<Diagnostic>>, Walked, CaseFindings), Fatal> {
         let display_root = root.display().to_string();
         let meta = std::fs::metadata(root).map_err(|e| {
             Fatal::usage(format!("{display_root}: {e}"))
@@ -695,18 +740,21 @@ impl Catalog {
         }
 
         let full = target == Target::Catalog && scope == Scope::Full;
-        let loaded: cases::Loaded = if full {
-            cases::load_all(&base, config, &skills)
-        } else if target == Target::SkillDir && scope == Scope::Full {
+        let reused = (prior.cases.take()).filter(|c| c.keys == case_keys(&skills));
+        let (loaded, reused) = match reused {
+            Some(c) => (c.loaded, Some((c.commands, c.command_findings))),
+            None if full => (cases::load_all(&base, config, &skills), None),
             // one skill folder: its own case sources (`evals/` beside its
             // SKILL.md), as a check of the catalog reads them
-            cases::load_own(&base, config, &skills)
-        } else {
-            cases::Loaded::default()
+            None if target == Target::SkillDir && scope == Scope::Full => {
+                (cases::load_own(&base, config, &skills), None)
+            }
+            None => (cases::Loaded::default(), None),
         };
         if let Some(f) = loaded.fatal {
             return Err(f);
         }
+        let case_findings = loaded.diagnostics.clone();
         diagnostics.extend(loaded.diagnostics);
         for c in &loaded.case_files {
             sources.insert(c.file.clone(), c.source.clone());
@@ -715,20 +763,23 @@ impl Catalog {
             sources.insert(c.file.clone(), c.source.clone());
         }
         let suite_by_skill = cases::suite_index(&loaded.suites, skills.len());
-        let (commands, cmd_diags) = if full {
-            commands::load_all(&base, config)
-        } else {
-            (commands::Commands::default(), Vec::new())
+        let (commands, cmd_diags) = match reused {
+            Some(reused) => reused,
+            None if full => commands::load_all(&base, config),
+            None => (commands::Commands::default(), Vec::new()),
         };
-        diagnostics.extend(cmd_diags);
-        for c in commands.all() {
-            sources.insert(c.file.clone(), c.source.clone());
-        }
+        // read again, always: their texts are not among the sources whose
+        // secrets decide whether the first read's commands stand
         let claude_commands = if target == Target::Catalog {
             commands::load_listed(&base, config.catalog.max_file_bytes)
         } else {
             Vec::new()
         };
+        let command_findings = cmd_diags.clone();
+        diagnostics.extend(cmd_diags);
+        for c in commands.all() {
+            sources.insert(c.file.clone(), c.source.clone());
+        }
 
         // a plugin's manifest and other files beside its skills folder
         // are the plugin's, not skills missing a SKILL.md
@@ -756,6 +807,7 @@ impl Catalog {
             results,
             load,
             walked,
+            (case_findings, command_findings),
         ))
     }
 
