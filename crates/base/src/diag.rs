@@ -327,6 +327,11 @@ impl LineIndex {
         self.starts[idx]
     }
 
+    /// 1-based line of a byte offset (past the end: the last line).
+    pub fn line_of(&self, offset: usize) -> u32 {
+        self.starts.partition_point(|&s| s <= offset).max(1) as u32
+    }
+
     /// 1-based line and column of a byte offset. Offsets inside a UTF-8
     /// sequence or past the end are clamped.
     pub fn line_col(&self, text: &str, offset: usize) -> (u32, u32) {

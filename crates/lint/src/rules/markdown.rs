@@ -218,6 +218,28 @@ impl<'a> Body<'a> {
         }
     }
 
+    /// The body's lines (0-based, ascending, each once) whose text holds
+    /// `needle` (which holds no line break): one vectorised search of the
+    /// body instead of one per line.
+    pub fn lines_holding(&self, needle: &[u8]) -> Vec<usize> {
+        let mut out: Vec<usize> = Vec::new();
+        if self.len == 0 || needle.is_empty() {
+            return out;
+        }
+        let idx = self.idx();
+        let from = idx.line_start(self.first);
+        let Some(body) = self.text.as_bytes().get(from..) else {
+            return out;
+        };
+        for at in memchr::memmem::find_iter(body, needle) {
+            let i = (idx.line_of(from + at) - self.first) as usize;
+            if i < self.len && out.last() != Some(&i) {
+                out.push(i);
+            }
+        }
+        out
+    }
+
     /// Number of lines in the body.
     pub fn len(&self) -> usize {
         self.len

@@ -107,6 +107,23 @@ mod robustness {
         }
 
         #[test]
+        fn lines_holding_finds_the_lines_a_search_of_each_finds(
+            t in "(\n|\r\n|!|`|a|-|#| |é){0,80}",
+            start in 0usize..40,
+            needle in prop::sample::select(vec!["!`", "`", "a!", "-- "]),
+        ) {
+            let start = super::markdown::split_lines(&t, 0)
+                .map(|(s, _)| s)
+                .find(|&s| s >= start)
+                .unwrap_or(t.len());
+            let b = super::markdown::Body::parse(&t, start);
+            let each: Vec<usize> = (0..b.len())
+                .filter(|&i| b.line(i).unwrap().text.contains(needle))
+                .collect();
+            prop_assert_eq!(b.lines_holding(needle.as_bytes()), each);
+        }
+
+        #[test]
         fn trigger_classification_never_panics(t in texty()) {
             let _ = super::trigger::classify(&t);
             for c in super::trigger::clauses(&format!("Use when {t}. USE FOR: {t}, é{t}")) {

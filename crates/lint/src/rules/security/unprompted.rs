@@ -111,7 +111,18 @@ pub fn commands(s: &SkillCtx) -> Vec<Command> {
     let bang: Vec<bool> = (0..b.fences.len())
         .map(|f| super::fence_info(b, f).trim() == "!")
         .collect();
-    for i in 0..b.len() {
+    // the lines that can hold a command: those holding "!`" (every match
+    // of DYNAMIC does) and a ```! block's
+    let mut lines = b.lines_holding(b"!`");
+    for (f, fence) in b.fences.iter().enumerate() {
+        if bang[f] {
+            let last = fence.close.unwrap_or(b.len().saturating_sub(1));
+            lines.extend(fence.open..=last);
+        }
+    }
+    lines.sort_unstable();
+    lines.dedup();
+    for i in lines {
         let Some(line) = b.line(i) else {
             continue;
         };
