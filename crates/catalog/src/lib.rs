@@ -249,6 +249,38 @@ pub fn read_bounded(path: &Path, limit: u64) -> std::io::Result<Option<Vec<u8>>>
 /// (`O_NOFOLLOW`). Three system calls and a `close` for a regular file of
 /// the size its `fstat` says.
 pub fn read_file(path: &Path, limit: u64, follow: bool) -> std::io::Result<Option<Vec<u8>>> {
+    read_sniffing(path, limit, follow, false)
+}
+
+/// Bytes read first of a file [`read_text`] sniffs.
+const SNIFF: usize = 8192;
+
+/// Extensions of files that are seldom text: [`read_text`] reads their
+/// first [`SNIFF`] bytes before the rest.
+const MOSTLY_BINARY: &[&str] = &[
+    "png", "jpg", "jpeg", "gif", "webp", "ico", "bmp", "tif", "tiff", "ttf", "otf", "woff",
+    "woff2", "eot", "pdf", "zip", "gz", "tgz", "bz2", "xz", "7z", "jar", "whl", "so", "dylib",
+    "dll", "exe", "bin", "pyc", "class", "wasm", "mp3", "mp4", "wav", "ogg", "mov", "xlsx", "docx",
+    "pptx", "sqlite", "db",
+];
+
+/// A text file as [`read_file`] reads it, or `None` when it is larger than
+/// `limit` or holds a NUL byte in its first [`SNIFF`] bytes (it is no
+/// text: the caller refuses a NUL anywhere). A file whose extension is
+/// seldom text's (an image, a font, an archive) is sniffed before the
+/// rest is read; others are read at once (one read, not two).
+pub fn read_text(path: &Path, limit: u64, follow: bool) -> std::io::Result<Option<Vec<u8>>> {
+    let sniff = (path.extension().and_then(|e| e.to_str()))
+        .is_some_and(|e| MOSTLY_BINARY.iter().any(|b| e.eq_ignore_ascii_case(b)));
+    read_sniffing(path, limit, follow, sniff)
+}
+
+fn read_sniffing(
+    path: &Path,
+    limit: u64,
+    follow: bool,
+    sniff: bool,
+) -> std::io::Result<Option<Vec<u8>>> {
     let mut opts = std::fs::OpenOptions::new();
     opts.read(true);
     #[cfg(unix)]
@@ -272,6 +304,17 @@ pub fn read_file(path: &Path, limit: u64, follow: bool) -> std::io::Result<Optio
     // or that it grew past the limit): one allocation, no doubling, no
     // spare capacity kept for the life of the catalog.
     let hint = meta.len() as usize;
+    if sniff && hint > SNIFF {
+        let mut head = vec![0; SNIFF];
+        let n = f.read(&mut head)?;
+        if memchr::memchr(0, &head[..n]).is_some() {
+            return Ok(None);
+        }
+        head.truncate(n);
+        head.reserve_exact(hint + 1 - n);
+        f.take(limit + 1 - n as u64).read_to_end(&mut head)?;
+        return Ok((head.len() as u64 <= limit).then_some(head));
+    }
     let mut buf = vec![0; hint + 1];
     // a regular file of the size it says: one read returns all of it, and
     // fewer bytes than asked for means its end (else read on to the end)
@@ -1330,6 +1373,47 @@ mod tests {
     /// reading it again would: files, empty folders, `evals/`, nested
     /// skills (a real SKILL.md, a linked one, a broken link), links.
     #[cfg(unix)]
+    #[test]
+    fn read_text_sniffs_mostly_binary_files_and_reads_the_same_text() {
+        let t = tempfile::tempdir().unwrap();
+        let w = |name: &str, bytes: &[u8]| {
+            let p = t.path().join(name);
+            std::fs::write(&p, bytes).unwrap();
+            p
+        };
+        let text: Vec<u8> = b"plain text, a line\n".repeat(1000);
+        let mut late_nul = text.clone();
+        late_nul.push(0);
+        let mut early_nul = vec![0u8; 10];
+        early_nul.extend(&text);
+        for (name, bytes) in [
+            ("a.png", &text),
+            ("b.PNG", &late_nul),
+            ("c.md", &early_nul),
+            ("d.png", &b"short\0"[..].to_vec()),
+        ] {
+            let p = w(name, bytes);
+            assert_eq!(
+                read_text(&p, 1 << 20, false).unwrap().as_deref(),
+                Some(&bytes[..]),
+                "{name}"
+            );
+        }
+        // a font or image starting with a NUL is never read past its head
+        let p = w("e.ttf", &early_nul);
+        assert_eq!(read_text(&p, 1 << 20, false).unwrap(), None);
+        // the limit holds either way
+        let p = w("f.png", &text);
+        assert_eq!(read_text(&p, 100, false).unwrap(), None);
+        assert_eq!(
+            read_text(&p, text.len() as u64, false)
+                .unwrap()
+                .unwrap()
+                .len(),
+            text.len()
+        );
+    }
+
     #[test]
     fn a_skill_folder_listed_from_the_walk_is_listed_as_read() {
         use std::os::unix::fs::symlink;

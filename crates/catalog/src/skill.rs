@@ -101,7 +101,7 @@ pub struct Skill {
 /// A text file of a skill as the rules read one: a regular file (not a
 /// link) of at most [`crate::MAX_TEXT_FILE`] bytes, UTF-8 without NUL.
 pub fn read_text_file(path: &Path) -> Option<String> {
-    let bytes = crate::read_file(path, crate::MAX_TEXT_FILE, false).ok()??;
+    let bytes = crate::read_text(path, crate::MAX_TEXT_FILE, false).ok()??;
     if memchr::memchr(0, &bytes).is_some() {
         return None;
     }
