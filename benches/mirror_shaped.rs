@@ -430,8 +430,9 @@ fn generate(dir: &Path, skills: usize) {
 }
 
 /// Files and bytes under `dir`, and the floor: every file read once and
-/// its newlines counted (one thread).
-fn floor(dir: &Path) -> (usize, u64, Duration) {
+/// its newlines counted, on one thread or (`parallel`) on every core, as
+/// `check` runs.
+fn floor(dir: &Path, parallel: bool) -> (usize, u64, Duration) {
     fn walk(d: &Path, out: &mut Vec<PathBuf>) {
         let Ok(rd) = std::fs::read_dir(d) else { return };
         for e in rd.flatten() {
@@ -446,13 +447,16 @@ fn floor(dir: &Path) -> (usize, u64, Duration) {
     let t = Instant::now();
     let mut files = Vec::new();
     walk(dir, &mut files);
-    let (mut bytes, mut lines) = (0u64, 0usize);
-    for f in &files {
-        if let Ok(b) = std::fs::read(f) {
-            bytes += b.len() as u64;
-            lines += memchr::memchr_iter(b'\n', &b).count();
-        }
-    }
+    let one = |f: &PathBuf| match std::fs::read(f) {
+        Ok(b) => (b.len() as u64, memchr::memchr_iter(b'\n', &b).count()),
+        Err(_) => (0, 0),
+    };
+    let (bytes, lines) = if parallel {
+        use rayon::prelude::*;
+        (files.par_iter().map(one)).reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1))
+    } else {
+        (files.iter().map(one)).fold((0, 0), |a, b| (a.0 + b.0, a.1 + b.1))
+    };
     std::hint::black_box(lines);
     (files.len(), bytes, t.elapsed())
 }
@@ -482,8 +486,9 @@ fn measure(mut cmd: Command) -> (Duration, Duration, u64) {
     )
 }
 
-/// The median of `runs` (by wall time) and the highest peak, printed.
-fn report(label: &str, mut runs: Vec<(Duration, Duration, u64)>) {
+/// The median of `runs` (by wall time) and the highest peak, printed;
+/// the median wall time.
+fn report(label: &str, mut runs: Vec<(Duration, Duration, u64)>) -> Duration {
     runs.sort_by_key(|m| m.0);
     let (w, c, _) = runs[runs.len() / 2];
     let peak = runs.iter().map(|m| m.2).max().unwrap_or(0);
@@ -494,14 +499,17 @@ fn report(label: &str, mut runs: Vec<(Duration, Duration, u64)>) {
         peak,
         runs.len()
     );
+    w
 }
 
 /// The commands on `dir`, `n` paired rounds (skillsift, Tier 1 alone,
 /// skill-check when given, in turn); returns the bytes read.
 fn bench(dir: &Path, n: usize) -> u64 {
-    let (files, bytes, first) = floor(dir);
+    let (files, bytes, first) = floor(dir, false);
     // the first walk filled the page cache; the second is the floor
-    let read = floor(dir).2.min(first);
+    let read = floor(dir, false).2.min(first);
+    let threads = rayon::current_num_threads();
+    let read_all = floor(dir, true).2.min(floor(dir, true).2);
     println!(
         "{}: {files} files, {:.0} MB",
         dir.display(),
@@ -511,6 +519,11 @@ fn bench(dir: &Path, n: usize) -> u64 {
         "  {:<36} {:>7.2} s wall (one thread)",
         "floor: read + memchr every file",
         read.as_secs_f64()
+    );
+    println!(
+        "  {:<36} {:>7.2} s wall ({threads} threads, as check runs)",
+        "floor: read + memchr every file",
+        read_all.as_secs_f64()
     );
     let bin = env!("CARGO_BIN_EXE_skillsift");
     let check = |extra: &[&str]| {
@@ -534,11 +547,18 @@ fn bench(dir: &Path, n: usize) -> u64 {
             other.push(measure(c));
         }
     }
-    report("skillsift check --format json", full);
+    let full = report("skillsift check --format json", full);
     report("skillsift check --no-route", tier1);
+    let secs = |d: Duration| d.as_secs_f64().max(1e-9);
+    let mut ratios = format!(
+        "check takes {:.1}x the floor on {threads} threads",
+        secs(full) / secs(read_all)
+    );
     if !other.is_empty() {
-        report("skill-check --no-security-scan", other);
+        let other = report("skill-check --no-security-scan", other);
+        ratios += &format!("; skill-check takes {:.1}x check", secs(other) / secs(full));
     }
+    println!("  {ratios}");
     bytes
 }
 
