@@ -418,8 +418,6 @@ pub fn check<'c>(catalog: &'c Catalog, config: &Config, args: &Opts) -> Result<R
                 .with_help(format!("run `skillsift listing --capture {}` where the client is installed, or set `[route] builtins = false`", config.route.client)),
         );
     }
-    let collisions = collide::find(&router, &config.route);
-    diagnostics.extend(collide::diagnostics(&router, &config.route, &collisions));
     // a catalog of plugins or packs: each installation in its own listing
     let installs = match catalog.target {
         Target::Catalog => units::installs(catalog, config)?,
@@ -449,6 +447,10 @@ pub fn check<'c>(catalog: &'c Catalog, config: &Config, args: &Opts) -> Result<R
         }
     };
     diagnostics.extend(outcome.diagnostics.iter().cloned());
+    // after the installations' own routers are gone: the collision
+    // findings (97,565 on the mirror) are the largest thing held
+    let collisions = collide::find(&router, &config.route);
+    diagnostics.extend(collide::diagnostics(&router, &config.route, &collisions));
 
     let mut summary = RouteSummary {
         rank1: outcome.rank1,
