@@ -314,6 +314,20 @@ fn a_secret_in_a_case_file_is_found_and_masked() {
     }
 }
 
+/// Write `text` at `rel` below `root`, its folders made.
+fn write_file(root: &std::path::Path, rel: &str, text: String) {
+    let p = root.join(rel);
+    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+    std::fs::write(p, text).unwrap();
+}
+
+/// A SKILL.md named `name` with `body`.
+fn skill(name: &str, body: &str) -> String {
+    format!(
+        "---\nname: {name}\ndescription: Does {name} work. Use when {name} is asked for.\n---\n# {name}\n\n{body}\n"
+    )
+}
+
 /// A value one skill assigns to a secret's name is masked wherever else it
 /// stands, in a skill read before it was known included (its SKILL.md and
 /// its other files: SG701's labels quote their lines), on one thread or
@@ -323,16 +337,7 @@ fn a_secret_known_late_is_masked_in_the_skills_read_before() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();
     let value = "Vb6Nm8Qw1Er3Ty5Ui7Op9As2Df4Gh";
-    let write = |rel: &str, text: String| {
-        let p = root.join(rel);
-        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-        std::fs::write(p, text).unwrap();
-    };
-    let skill = |name: &str, body: &str| {
-        format!(
-            "---\nname: {name}\ndescription: Does {name} work. Use when {name} is asked for.\n---\n# {name}\n\n{body}\n"
-        )
-    };
+    let write = |rel: &str, text: String| write_file(root, rel, text);
     write(
         "skills/aaa-early/SKILL.md",
         skill(
@@ -412,16 +417,7 @@ fn trigger_tests_of_a_catalog_read_twice_stand_or_are_read_again() {
     for case_holds_it in [false, true] {
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path();
-        let write = |rel: &str, text: String| {
-            let p = root.join(rel);
-            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-            std::fs::write(p, text).unwrap();
-        };
-        let skill = |name: &str, body: &str| {
-            format!(
-                "---\nname: {name}\ndescription: Does {name} work. Use when {name} is asked for.\n---\n# {name}\n\n{body}\n"
-            )
-        };
+        let write = |rel: &str, text: String| write_file(root, rel, text);
         // SG701 quotes the line: the value must be masked where it stands
         write(
             "skills/aaa-early/SKILL.md",
