@@ -166,6 +166,14 @@ impl Fix {
     }
 }
 
+/// `text` holding no spare capacity: `format!` sizes its buffer from the
+/// literal parts, up to twice the text, and a check may hold 150,000
+/// findings until it ends.
+fn exact(mut text: String) -> String {
+    text.shrink_to_fit();
+    text
+}
+
 impl Diagnostic {
     pub fn new(
         rule: &'static str,
@@ -176,9 +184,9 @@ impl Diagnostic {
         Diagnostic {
             rule,
             severity,
-            file: file.into(),
+            file: exact(file.into()),
             span: None,
-            message: message.into(),
+            message: exact(message.into()),
             label: None,
             help: None,
             fix: None,
@@ -207,12 +215,12 @@ impl Diagnostic {
     }
 
     pub fn with_label(mut self, label: impl Into<String>) -> Self {
-        self.label = Some(label.into());
+        self.label = Some(exact(label.into()));
         self
     }
 
     pub fn with_help(mut self, help: impl Into<String>) -> Self {
-        self.help = Some(help.into());
+        self.help = Some(exact(help.into()));
         self
     }
 
