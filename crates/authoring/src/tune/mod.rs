@@ -10,8 +10,8 @@
 //! every other skill's prompts, the listing and the length; validation as
 //! counts), let each round pick by train figures and the round with the
 //! best validation count win ([`recommend`]), and recommend it only when
-//! validation does not fall, no other skill loses a prompt and every word
-//! is a category's. Rendering is `report::tune`'s job; writing is the
+//! validation rises, no train negative and no other skill's prompt is
+//! lost, and every word is a category's. Rendering is `report::tune`'s job; writing is the
 //! binary's.
 //!
 //! [`recommended`] is the one call an editor needs: the description
@@ -363,11 +363,8 @@ pub fn tune(catalog: &Catalog, config: &Config, name: &str, opts: Opts) -> Resul
     tuned.best_round = recommend::best_round(&picks);
     if let Some(b) = tuned.best_round {
         let pick = tuned.rounds[b - 1].pick().cloned().expect("a picked round");
-        if pick.figures.validation.passed < current.validation.passed {
-            tuned.not_recommended = Some(format!(
-                "validation falls ({} → {} of {})",
-                current.validation.passed, pick.figures.validation.passed, current.validation.of
-            ));
+        if let Some(why) = recommend::held_back(&pick.figures, &current) {
+            tuned.not_recommended = Some(why);
         } else {
             let written = rewrite_value(skill, "description", &pick.candidate.description)
                 .map_err(Fatal::usage)?;

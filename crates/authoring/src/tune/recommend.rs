@@ -11,8 +11,10 @@
 //!   cut this one. Validation never chooses a candidate.
 //! - The round with the best **validation** count wins (the earliest of
 //!   equals), not the last.
-//! - The winner is **recommended** only when its validation count does
-//!   not fall below the current description's.
+//! - The winner is **recommended** only when its validation count rises
+//!   above the current description's, no train negative the current
+//!   description passes fails, and no other skill's prompt is lost
+//!   ([`held_back`]).
 //! - The figure beside it is the exact paired test on the validation
 //!   prompts: McNemar's exact test, the two-sided sign test on the
 //!   prompts whose verdict changed (`score::uplift::sign_test_p`).
@@ -66,6 +68,16 @@ pub fn why_not(c: &Candidate, f: &Figures, prev: &Figures, current: &Figures) ->
     if f.train_score() <= prev.train_score() {
         out.push("gains nothing on train".to_string());
     }
+    if f.train_negatives.passed < prev.train_negatives.passed {
+        let lost = prev.train_negatives.passed - f.train_negatives.passed;
+        out.push(format!(
+            "takes {lost} more train negative{} ({} → {} of {} pass)",
+            if lost == 1 { "" } else { "s" },
+            prev.train_negatives.passed,
+            f.train_negatives.passed,
+            f.train_negatives.of
+        ));
+    }
     if f.siblings_lost > 0 {
         out.push(format!(
             "costs other skills {} prompt{}",
@@ -99,6 +111,40 @@ pub fn why_not(c: &Candidate, f: &Figures, prev: &Figures, current: &Figures) ->
         out.push("the client would cut its listing entry".to_string());
     }
     out
+}
+
+/// Why the best round's pick `f` is not recommended over the current
+/// description's figures `current`; `None` when it is: validation rises,
+/// no train negative the current description passes fails, and no other
+/// skill's prompt is lost. A change that gains nothing on the held-out
+/// prompts is not worth committing, however it does on train.
+pub fn held_back(f: &Figures, current: &Figures) -> Option<String> {
+    let (now, was, of) = (
+        f.validation.passed,
+        current.validation.passed,
+        current.validation.of,
+    );
+    if now < was {
+        return Some(format!("validation falls ({was} → {now} of {of})"));
+    }
+    if now == was {
+        return Some(format!(
+            "validation does not rise ({was} → {now} of {of}): no gain on the held-out prompts"
+        ));
+    }
+    if f.train_negatives.passed < current.train_negatives.passed {
+        return Some(format!(
+            "a train negative the current description passes fails ({} → {} of {})",
+            current.train_negatives.passed, f.train_negatives.passed, f.train_negatives.of
+        ));
+    }
+    (f.siblings_lost > 0).then(|| {
+        format!(
+            "other skills lose {} prompt{}",
+            f.siblings_lost,
+            if f.siblings_lost == 1 { "" } else { "s" }
+        )
+    })
 }
 
 /// The order a round ranks candidates in: eligible first, then by train
