@@ -369,15 +369,10 @@ pub fn human(t: &Tuned, prefix: &str, done: &Done, out: &mut dyn Write) -> std::
                 rec.test.worse,
                 p_value(rec.test.p)
             )?;
-            if rec.test.better == 0 && rec.test.worse == 0 {
+            if rec.test.p > 0.05 {
                 writeln!(
                     out,
-                    "             no validation prompt changed: the gain is on train only; it is recommended because it loses no validation prompt and no other skill's prompt"
-                )?;
-            } else if rec.test.p > 0.05 {
-                writeln!(
-                    out,
-                    "             not significant at 5 %: too few validation prompts changed to tell the gain from chance; it is recommended because validation does not fall and no other skill loses a prompt"
+                    "             not significant at 5 %: too few validation prompts changed to tell the gain from chance; it is recommended because validation rises and no train negative or other skill's prompt is lost"
                 )?;
             }
             model(done.model.as_ref(), out)?;
@@ -402,6 +397,69 @@ pub fn human(t: &Tuned, prefix: &str, done: &Done, out: &mut dyn Write) -> std::
     }
     if t.recommended.is_none() {
         model(done.model.as_ref(), out)?;
+    }
+    what_would_help(t, out)
+}
+
+/// For an author rewriting by hand: each failing train positive's words
+/// that the skill ranked first has and this description lacks, and what
+/// saying them does.
+fn what_would_help(t: &Tuned, out: &mut dyn Write) -> std::io::Result<()> {
+    if t.what_would_help.is_empty() {
+        return Ok(());
+    }
+    let q = |s: &str| serde_json::to_string(s).unwrap_or_default();
+    writeln!(
+        out,
+        "what would help  (to rewrite the description by hand; nothing above is worth committing)"
+    )?;
+    for h in &t.what_would_help {
+        let first = h.first.as_deref().unwrap_or("another skill");
+        writeln!(
+            out,
+            "  should {}: #{}{}",
+            q(&h.prompt),
+            h.rank,
+            h.first
+                .as_ref()
+                .map(|f| format!(", `{f}` first"))
+                .unwrap_or_default()
+        )?;
+        let Some(w) = &h.with_words else {
+            writeln!(
+                out,
+                "     shares no word with `{first}` that this description lacks: say what the prompt asks for in other words, or add a trigger prompt that tells the two apart"
+            )?;
+            continue;
+        };
+        writeln!(
+            out,
+            "     shares with `{first}`, lacks here: {}",
+            h.words.join(", ")
+        )?;
+        let (now, was) = (&w.train_negatives, &t.current.figures.train_negatives);
+        let negatives = if now.passed == was.passed {
+            format!("train negatives {}/{} pass, as now", now.passed, now.of)
+        } else {
+            format!(
+                "train negatives {} → {} of {} pass",
+                was.passed, now.passed, now.of
+            )
+        };
+        writeln!(
+            out,
+            "     said in the description: {}; {}; {negatives}",
+            if w.passes {
+                "this prompt ranks it first"
+            } else {
+                "this prompt still does not rank it first"
+            },
+            match w.siblings_lost {
+                0 => "no other skill's prompt lost".to_string(),
+                1 => "takes 1 of the other skills' prompts".to_string(),
+                n => format!("takes {n} of the other skills' prompts"),
+            },
+        )?;
     }
     Ok(())
 }

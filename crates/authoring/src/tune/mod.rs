@@ -118,6 +118,37 @@ pub struct Current {
     pub figures: Figures,
 }
 
+/// What would help a failing train positive, for an author rewriting by
+/// hand when nothing is recommended.
+#[derive(Debug, Clone, Serialize)]
+pub struct Hint {
+    /// The train prompt (train prompts may be shown).
+    pub prompt: String,
+    pub file: String,
+    pub line: u32,
+    /// The skill's rank with the current description.
+    pub rank: usize,
+    /// The skill ranked first.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub first: Option<String>,
+    /// Words the prompt shares with the skill ranked first and this
+    /// description lacks.
+    pub words: Vec<String>,
+    /// With those words said in the description: whether this prompt
+    /// ranks the skill first, and the other skills' prompts lost.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub with_words: Option<WithWords>,
+}
+
+/// The figures of the description with a hint's words said.
+#[derive(Debug, Clone, Serialize)]
+pub struct WithWords {
+    pub description: String,
+    pub passes: bool,
+    pub siblings_lost: usize,
+    pub train_negatives: score::Count,
+}
+
 /// Everything `tune` found.
 #[derive(Debug, Clone, Serialize)]
 pub struct Tuned {
@@ -142,6 +173,11 @@ pub struct Tuned {
     /// Why the best round is not recommended, when it is not.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub not_recommended: Option<String>,
+    /// When nothing is recommended: for each failing train positive, the
+    /// words it shares with the skill ranked first that this description
+    /// lacks, and what saying them would do.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub what_would_help: Vec<Hint>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
     /// The current SKILL.md.
@@ -251,6 +287,7 @@ pub fn tune(catalog: &Catalog, config: &Config, name: &str, opts: Opts) -> Resul
         best_round: None,
         recommended: None,
         not_recommended: None,
+        what_would_help: Vec::new(),
         notes: ctx.note.iter().cloned().collect(),
         original: original_text,
     };
@@ -379,7 +416,65 @@ pub fn tune(catalog: &Catalog, config: &Config, name: &str, opts: Opts) -> Resul
             });
         }
     }
+    if tuned.recommended.is_none() {
+        tuned.what_would_help =
+            hints(&mut ctx, skill, &name_of, &description, &current, &analyzer)?;
+    }
     Ok(tuned)
+}
+
+/// [`Hint`]s for the failing train positives of `current` (the current
+/// description's figures): each one's words said in the description and
+/// scored.
+fn hints(
+    ctx: &mut Context,
+    skill: &crate::catalog::Skill,
+    name: &str,
+    description: &str,
+    current: &Figures,
+    analyzer: &crate::route::text::Analyzer,
+) -> Result<Vec<Hint>, Fatal> {
+    let have = propose::terms_of(name, description, analyzer);
+    let mut out = Vec::new();
+    for p in current
+        .train
+        .iter()
+        .filter(|p| p.side == Side::Positive && !p.passed)
+    {
+        let words = p
+            .first_text
+            .as_deref()
+            .map(|w| propose::shared_lacking(&p.prompt, w, &have, analyzer))
+            .unwrap_or_default();
+        let with_words = if words.is_empty() {
+            None
+        } else {
+            let text = propose::with_words(description, &words);
+            let written = rewrite_value(skill, "description", &text).map_err(Fatal::usage)?;
+            let (reread, _) = skill.reread(&written.text);
+            let f = ctx.score(reread, Some(current))?;
+            let passes = f
+                .train
+                .iter()
+                .any(|t| t.file == p.file && t.line == p.line && t.prompt == p.prompt && t.passed);
+            Some(WithWords {
+                description: text,
+                passes,
+                siblings_lost: f.siblings_lost,
+                train_negatives: f.train_negatives,
+            })
+        };
+        out.push(Hint {
+            prompt: p.prompt.clone(),
+            file: p.file.clone(),
+            line: p.line,
+            rank: p.rank,
+            first: p.first.clone(),
+            words,
+            with_words,
+        });
+    }
+    Ok(out)
 }
 
 /// The description `tune` (default rounds) recommends for the skill named

@@ -578,14 +578,52 @@ fn removed(description: &str, term: &str, analyzer: &Analyzer) -> Option<String>
     .then_some(out)
 }
 
-/// The candidates of one round, category candidates first, each once and
-/// none equal to `description`.
-pub fn propose(description: &str, name: &str, analyzer: &Analyzer, f: &Failures) -> Vec<Candidate> {
-    let have: HashSet<String> = analyzer
+/// The terms of a skill's name and description.
+pub fn terms_of(name: &str, description: &str, analyzer: &Analyzer) -> HashSet<String> {
+    analyzer
         .terms(name)
         .into_iter()
         .chain(analyzer.terms(description))
-        .collect();
+        .collect()
+}
+
+/// The content words of `prompt` that `winner` (the text the client
+/// lists for the skill that ranks first) has and a description whose
+/// terms are `have` lacks: what ranks the winner ahead, each once, in
+/// the prompt's order, as the prompt spells it.
+pub fn shared_lacking(
+    prompt: &str,
+    winner: &str,
+    have: &HashSet<String>,
+    analyzer: &Analyzer,
+) -> Vec<String> {
+    let never = never(analyzer);
+    let theirs: HashSet<String> = analyzer.terms(winner).into_iter().collect();
+    let toks = tokens(prompt, analyzer);
+    let mut seen: HashSet<&str> = HashSet::new();
+    let mut out = Vec::new();
+    for (i, t) in toks.iter().enumerate() {
+        let Some(term) = t.term.as_deref() else {
+            continue;
+        };
+        if wordy(term, &never) && !have.contains(term) && theirs.contains(term) && seen.insert(term)
+        {
+            out.push(spelling(std::iter::once((t.word, i == 0))));
+        }
+    }
+    out
+}
+
+/// The description with a clause saying `words` (as `propose` phrases
+/// one: its "Use when …" sentence extended, else a sentence added).
+pub fn with_words(description: &str, words: &[String]) -> String {
+    clause(description, words)
+}
+
+/// The candidates of one round, category candidates first, each once and
+/// none equal to `description`.
+pub fn propose(description: &str, name: &str, analyzer: &Analyzer, f: &Failures) -> Vec<Candidate> {
+    let have = terms_of(name, description, analyzer);
     let prompts = Prompts::new(&f.positives, analyzer);
     let adds = additions(&prompts, &have, analyzer);
     let shared: Vec<&Add> = adds

@@ -76,6 +76,9 @@ pub struct TrainPrompt {
     /// The skill ranked first, when it is not this one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub first: Option<String>,
+    /// What the client lists for it: its name and description, as routed.
+    #[serde(skip)]
+    pub first_text: Option<String>,
     pub passed: bool,
 }
 
@@ -306,22 +309,24 @@ impl<'c> Context<'c> {
                 }
                 Side::Negative => f.train_negatives.add(passed),
             }
-            let first = r
+            let winner = r
                 .and_then(|p| p.cell)
                 .and_then(|c| c.winner)
                 .filter(|&w| Some(w) != own_doc)
-                .map(|w| router.index.doc(w).name.clone());
+                .filter(|_| t.side == Side::Positive);
+            let first = winner.map(|w| router.index.doc(w).name.clone());
+            let first_text = winner.map(|w| {
+                let (name, description) = router.routed(w);
+                format!("{name}\n{description}")
+            });
             f.train.push(TrainPrompt {
                 prompt: t.prompt.value.clone(),
                 side: t.side,
                 file: t.file.clone(),
                 line: t.prompt.span.line,
                 rank: r.map_or(0, |p| p.rank),
-                first: if t.side == Side::Positive {
-                    first
-                } else {
-                    None
-                },
+                first,
+                first_text,
                 passed,
             });
         }
