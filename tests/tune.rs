@@ -751,3 +751,135 @@ fn behavioral_dry_run_counts_the_runs_and_shows_no_prompt() {
         2
     );
 }
+
+/// `ci-debug`'s failing train prompts share only `test-writer`'s words:
+/// saying them would take `test-writer`'s prompts.
+fn only_a_siblings_words() -> Cat {
+    Cat::new()
+        .skill("ci-debug", "name: ci-debug\ndescription: Debugs failing CI pipelines and broken build workflows.")
+        .skill("test-writer", "name: test-writer\ndescription: Writes unit tests for new modules and mocks their dependencies.")
+        .skill("release-notes", "name: release-notes\ndescription: Drafts release notes from merged pull requests.")
+        .cases(
+            "ci-debug",
+            &[
+                ("the unit tests are red on the pipeline", "train"),
+                ("unit tests fail the pipelines", "train"),
+                ("the pipeline fails at the build step", "train"),
+                ("unit tests hang in the pipeline", "validation"),
+                ("why is the build workflow broken", "validation"),
+            ],
+            &[
+                ("write unit tests for the parser", "train", "test-writer"),
+                ("draft the release notes for the build", "validation", "release-notes"),
+            ],
+        )
+        .cases(
+            "test-writer",
+            &[
+                ("write unit tests for the parser module", ""),
+                ("unit tests for the build", ""),
+                ("mock the dependencies in these tests", ""),
+            ],
+            &[],
+        )
+        .cases(
+            "release-notes",
+            &[("draft release notes for 2.0", ""), ("summarise the merged pull requests", "")],
+            &[],
+        )
+}
+
+#[test]
+fn when_the_only_gain_takes_a_siblings_prompts_nothing_is_recommended_and_it_says_why() {
+    let cat = only_a_siblings_words();
+    let r = tune(&cat.root(), &["ci-debug"]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    let out = &r.stdout;
+    // the one candidate gains on train and validation, and takes one of
+    // test-writer's prompts: not picked, not recommended, and said so
+    assert!(
+        out.contains("adds `unit` (2 train prompts), `tests` (2 train prompts) — not picked: costs other skills 1 prompt"),
+        "{out}"
+    );
+    assert!(
+        out.contains("validation 2/3 → 3/3; other skills' prompts 4/5, 1 lost"),
+        "{out}"
+    );
+    assert!(
+        out.contains("not recommended  the best candidate, \"Debugs failing CI pipelines and broken build workflows. Use for unit tests.\", costs other skills 1 prompt; nothing to write"),
+        "{out}"
+    );
+    assert!(!out.contains("recommended  round"), "{out}");
+    // what an author rewriting by hand needs
+    assert!(
+        out.contains("what would help  (to rewrite the description by hand; nothing above is worth committing)\n  should \"the unit tests are red on the pipeline\": #2, `test-writer` first\n     shares with `test-writer`, lacks here: unit, tests\n     said in the description: this prompt ranks it first; takes 1 of the other skills' prompts; train negatives 1/1 pass, as now\n"),
+        "{out}"
+    );
+    let r = tune(&cat.root(), &["ci-debug", "--format", "json"]);
+    let doc = json_of(&r);
+    assert_eq!(doc["recommended"], Value::Null);
+    let help = doc["what_would_help"].as_array().unwrap();
+    assert_eq!(help.len(), 2);
+    assert_eq!(help[1]["prompt"], "unit tests fail the pipelines");
+    assert_eq!(help[1]["first"], "test-writer");
+    assert_eq!(help[1]["words"], json!(["unit", "tests"]));
+    assert_eq!(help[1]["with_words"]["passes"], true);
+    assert_eq!(help[1]["with_words"]["siblings_lost"], 1);
+    // nothing written
+    assert!(
+        cat.read("skills/ci-debug/SKILL.md")
+            .contains("broken build workflows.\n")
+    );
+    // and --write writes nothing either
+    let w = tune(&cat.root(), &["ci-debug", "--write"]);
+    assert_eq!(w.code, 0, "{}{}", w.stdout, w.stderr);
+    assert!(!cat.read("skills/ci-debug/SKILL.md").contains("unit"));
+}
+
+#[test]
+fn a_gain_on_train_alone_is_not_recommended() {
+    // the users' "flaky" ranks the train prompts first, but no validation
+    // prompt says it: nothing held out moves
+    let cat = Cat::new()
+        .skill("test-doctor", &format!("name: test-doctor\ndescription: {FOLDED}"))
+        .skill(
+            "ci-debug",
+            "name: ci-debug\ndescription: Debugs failing CI pipelines, reads build logs, finds the failing step and fixes the workflow file.",
+        )
+        .skill(
+            "test-writer",
+            "name: test-writer\ndescription: Writes unit tests for new code: picks cases, mocks dependencies and checks coverage.",
+        )
+        .cases(
+            "test-doctor",
+            &[
+                ("my tests are flaky, can you fix them", "train"),
+                ("flaky tests keep breaking the nightly build", "train"),
+                ("which flaky test is failing our pipeline again", "train"),
+                ("tests pass and fail at random on my laptop", "train"),
+                ("tests pass and fail at random, find the shared state", "validation"),
+                ("the nightly build log shows a failing step", "validation"),
+            ],
+            &[],
+        )
+        .cases(
+            "ci-debug",
+            &[("the CI pipeline is red, read the build logs", "")],
+            &[],
+        );
+    let r = tune(&cat.root(), &["test-doctor"]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    let out = &r.stdout;
+    assert!(
+        out.contains("1. woven into a sentence, adds `flaky` (3 train prompts) — picked"),
+        "{out}"
+    );
+    assert!(out.contains("train 4/4 positives first"), "{out}");
+    assert!(
+        out.contains("not recommended  round 1 has the best validation, but validation does not rise (1 → 1 of 2): no gain on the held-out prompts; nothing to write"),
+        "{out}"
+    );
+    let doc = json_of(&tune(&cat.root(), &["test-doctor", "--format", "json"]));
+    assert_eq!(doc["recommended"], Value::Null);
+    assert_eq!(doc["best_round"], 1);
+}

@@ -393,7 +393,10 @@ pub fn human(t: &Tuned, prefix: &str, done: &Done, out: &mut dyn Write) -> std::
             "not recommended  round {b} has the best validation, but {}; nothing to write",
             t.not_recommended.as_deref().unwrap_or("it is not better")
         )?,
-        (None, None) => writeln!(out, "no candidate is recommended; nothing to write")?,
+        (None, None) => match &t.not_recommended {
+            Some(why) => writeln!(out, "not recommended  {why}; nothing to write")?,
+            None => writeln!(out, "no candidate is recommended; nothing to write")?,
+        },
     }
     if t.recommended.is_none() {
         model(done.model.as_ref(), out)?;

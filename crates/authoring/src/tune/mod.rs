@@ -368,6 +368,13 @@ pub fn tune(catalog: &Catalog, config: &Config, name: &str, opts: Opts) -> Resul
             .filter(|c| c.why_not.is_empty())
             .map(|_| 0);
         let Some(pick) = r.pick().cloned() else {
+            if let (1, Some(best)) = (round, r.candidates.first()) {
+                tuned.not_recommended = Some(format!(
+                    "the best candidate, {:?}, {}",
+                    best.candidate.description,
+                    best.why_not.join("; ")
+                ));
+            }
             tuned.stop = format!(
                 "round {round}: {}",
                 if r.candidates.is_empty() {

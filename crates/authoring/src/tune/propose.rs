@@ -9,7 +9,9 @@
 //!
 //! - **woven** into an existing sentence: when the prompts put the word
 //!   right before a word the description already has ("flaky tests",
-//!   the description's "tests"), it goes before that word there
+//!   the description's "tests") and that word heads its phrase there (no
+//!   word follows it but a function word or punctuation), it goes before
+//!   that word there
 //!   ("unreliable (flaky) tests": in parentheses after a modifier, bare
 //!   after a function word);
 //! - else in a **clause**: the description's own "Use when …" sentence
@@ -408,8 +410,17 @@ fn woven(description: &str, adds: &[&Add], analyzer: &Analyzer) -> Option<(Strin
     let mut used = Vec::new();
     for (k, a) in adds.iter().enumerate() {
         let Some(anchor) = &a.anchor else { continue };
-        let Some(i) = toks.iter().position(|t| {
-            t.term.as_deref() == Some(anchor.as_str()) && !sentence_start(description, t.start)
+        // the anchor heads its phrase ("unreliable tests that pass"): a
+        // word before a modifier ("failing CI pipelines") would read as
+        // "(tests) failing CI pipelines"
+        let heads = |i: usize| {
+            toks.get(i + 1)
+                .is_none_or(|n| n.term.is_none() || !adjacent(description, &toks[i], n))
+        };
+        let Some(i) = toks.iter().enumerate().position(|(i, t)| {
+            t.term.as_deref() == Some(anchor.as_str())
+                && !sentence_start(description, t.start)
+                && heads(i)
         }) else {
             continue;
         };
