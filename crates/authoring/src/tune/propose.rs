@@ -787,6 +787,103 @@ mod tests {
         Analyzer::new("english", &[]).unwrap()
     }
 
+    /// Every candidate of every skill of the routing benchmark, all its
+    /// positives failing and all its negatives taken: no empty slot, no
+    /// function or filler word, no word of one prompt, no word the skill
+    /// already has, and nothing new but the words it says it adds.
+    #[test]
+    fn candidates_on_the_routing_benchmark_are_text_a_person_would_write() {
+        let bench = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../../shared/corpora/routing-bench");
+        if !bench.is_dir() {
+            eprintln!("skipped: {} does not exist", bench.display());
+            return;
+        }
+        let analyzer = analyzer();
+        let never = never(&analyzer);
+        let mut catalogs: Vec<_> = std::fs::read_dir(&bench)
+            .unwrap()
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.is_dir())
+            .collect();
+        catalogs.sort();
+        let (mut skills, mut candidates) = (0, 0);
+        for root in catalogs {
+            let config = crate::config::Config::load_catalog(&root)
+                .unwrap()
+                .map(|(c, _)| c)
+                .unwrap_or_default();
+            let catalog = crate::catalog::Catalog::load(&root, &config).unwrap();
+            for (i, skill) in catalog.skills.iter().enumerate() {
+                let (Some(suite), Some((name, description))) =
+                    (catalog.suite_of(i), crate::route::routable(skill))
+                else {
+                    continue;
+                };
+                let f = Failures {
+                    positives: suite
+                        .positive
+                        .iter()
+                        .map(|t| t.prompt.value.as_str())
+                        .collect(),
+                    stolen: suite
+                        .negative
+                        .iter()
+                        .map(|t| t.prompt.value.as_str())
+                        .collect(),
+                    passing: Vec::new(),
+                };
+                skills += 1;
+                let have = terms_of(name, description, &analyzer);
+                let old_terms: Vec<String> = analyzer.terms(description);
+                for c in propose(description, name, &analyzer, &f) {
+                    candidates += 1;
+                    let d = &c.description;
+                    let at = format!("{}: {name}: {d:?}", root.display());
+                    for bad in [
+                        " .", " ,", "  ", "()", "( ", " )", ",,", "..", "for .", "or .", "and .",
+                        "for ,",
+                    ] {
+                        assert!(
+                            d.matches(bad).count() <= description.matches(bad).count(),
+                            "{at}: an empty slot ({bad:?})"
+                        );
+                    }
+                    let mut added: HashSet<String> = HashSet::new();
+                    for w in &c.adds {
+                        assert!(!w.word.trim().is_empty(), "{at}: an empty word");
+                        assert!(w.prompts >= 2, "{at}: {:?} is one prompt's word", w.word);
+                        for t in analyzer.terms(&w.word) {
+                            assert!(!never.contains(&t), "{at}: {:?} is a filler word", w.word);
+                            assert!(
+                                !have.contains(&t),
+                                "{at}: {:?} is the skill's already",
+                                w.word
+                            );
+                            added.insert(t);
+                        }
+                    }
+                    if c.kind != Kind::Removal {
+                        assert!(!c.adds.is_empty(), "{at}: a clause adding no word");
+                    }
+                    // every content word of the candidate is the skill's
+                    // or one it says it adds
+                    for t in analyzer.terms(d) {
+                        assert!(
+                            have.contains(&t) || added.contains(&t) || old_terms.contains(&t),
+                            "{at}: {t:?} comes from nowhere"
+                        );
+                    }
+                }
+            }
+        }
+        assert!(
+            skills > 100 && candidates > 100,
+            "{skills} skills, {candidates} candidates"
+        );
+    }
+
     #[test]
     fn a_shared_word_is_woven_before_the_word_the_description_has() {
         let f = Failures {
