@@ -108,19 +108,32 @@ fn tokens<'a>(text: &'a str, analyzer: &Analyzer) -> Vec<Tok<'a>> {
 }
 
 /// Words of a request that say nothing about its category: modal and
-/// auxiliary verbs, question words, quantifiers and fillers. Tier 2 routes
+/// auxiliary verbs, question words, prepositions, quantifiers and fillers. Tier 2 routes
 /// them (only its own stop list is dropped there), but a description never
 /// gains one.
 const NEVER_PROPOSED: &[&str] = &[
     "about",
+    "above",
+    "across",
     "actually",
+    "after",
     "again",
+    "against",
     "all",
+    "along",
     "also",
+    "although",
+    "among",
     "another",
     "any",
     "anyone",
     "anything",
+    "around",
+    "before",
+    "behind",
+    "below",
+    "between",
+    "beyond",
     "can",
     "could",
     "did",
@@ -128,7 +141,10 @@ const NEVER_PROPOSED: &[&str] = &[
     "does",
     "doing",
     "done",
+    "during",
     "each",
+    "else",
+    "etc",
     "even",
     "ever",
     "every",
@@ -151,6 +167,8 @@ const NEVER_PROPOSED: &[&str] = &[
     "helps",
     "here",
     "how",
+    "instead",
+    "into",
     "just",
     "keep",
     "keeps",
@@ -162,6 +180,7 @@ const NEVER_PROPOSED: &[&str] = &[
     "lots",
     "many",
     "may",
+    "maybe",
     "might",
     "more",
     "most",
@@ -173,17 +192,24 @@ const NEVER_PROPOSED: &[&str] = &[
     "next",
     "nobody",
     "now",
+    "off",
+    "ok",
+    "okay",
     "one",
     "ones",
     "only",
+    "onto",
     "other",
     "out",
     "over",
+    "per",
+    "perhaps",
     "please",
     "really",
     "same",
     "shall",
     "should",
+    "since",
     "so",
     "some",
     "somebody",
@@ -193,26 +219,42 @@ const NEVER_PROPOSED: &[&str] = &[
     "stuff",
     "sure",
     "than",
+    "thanks",
     "thing",
     "things",
     "those",
+    "though",
+    "through",
     "too",
+    "toward",
+    "towards",
     "try",
     "trying",
+    "under",
+    "unless",
+    "until",
     "up",
+    "upon",
     "very",
+    "via",
     "want",
     "wants",
     "way",
     "what",
     "when",
+    "whenever",
     "where",
+    "whether",
     "which",
     "who",
     "whom",
     "whose",
     "why",
+    "within",
+    "without",
     "would",
+    "yes",
+    "yet",
 ];
 
 /// The terms of [`NEVER_PROPOSED`] under `analyzer`.
@@ -699,14 +741,24 @@ pub fn propose(description: &str, name: &str, analyzer: &Analyzer, f: &Failures)
             });
         }
         let mut phrases: Vec<String> = Vec::new();
-        for a in set {
-            // a phrase that already holds another word of the set
-            if !phrases
+        let said = |phrases: &[String], w: &str| {
+            phrases
                 .iter()
-                .any(|p| p.split(' ').any(|w| w.eq_ignore_ascii_case(&a.word)))
-            {
-                phrases.push(a.phrase.clone());
+                .any(|p| p.split(' ').any(|x| x.eq_ignore_ascii_case(w)))
+        };
+        for a in set {
+            // a phrase that already holds this word
+            if said(&phrases, &a.word) {
+                continue;
             }
+            // a word said once: "linked Jira or issue", not "linked
+            // Jira or Jira issue"
+            let phrase = if a.phrase.split(' ').any(|w| said(&phrases, w)) {
+                a.word.clone()
+            } else {
+                a.phrase.clone()
+            };
+            phrases.push(phrase);
         }
         let text = clause(description, &phrases);
         let adds = added(&text);
