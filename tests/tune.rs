@@ -876,7 +876,7 @@ fn a_gain_on_train_alone_is_not_recommended() {
     );
     assert!(out.contains("train 4/4 positives first"), "{out}");
     assert!(
-        out.contains("not recommended  round 1 has the best validation, but validation does not rise (1 → 1 of 2): no gain on the held-out prompts; nothing to write"),
+        out.contains("not recommended  round 1 has the best validation, but validation rank-1 does not rise (1 → 1 of 2 positives first): no gain on the held-out prompts; nothing to write"),
         "{out}"
     );
     let doc = json_of(&tune(&cat.root(), &["test-doctor", "--format", "json"]));

@@ -11,10 +11,10 @@
 //!   cut this one. Validation never chooses a candidate.
 //! - The round with the best **validation** count wins (the earliest of
 //!   equals), not the last.
-//! - The winner is **recommended** only when its validation count rises
-//!   above the current description's, no train negative the current
-//!   description passes fails, and no other skill's prompt is lost
-//!   ([`held_back`]).
+//! - The winner is **recommended** only when more validation positives
+//!   rank the skill first than with the current description, no
+//!   validation or train negative the current description passes fails,
+//!   and no other skill's prompt is lost ([`held_back`]).
 //! - The figure beside it is the exact paired test on the validation
 //!   prompts: McNemar's exact test, the two-sided sign test on the
 //!   prompts whose verdict changed (`score::uplift::sign_test_p`).
@@ -114,22 +114,32 @@ pub fn why_not(c: &Candidate, f: &Figures, prev: &Figures, current: &Figures) ->
 }
 
 /// Why the best round's pick `f` is not recommended over the current
-/// description's figures `current`; `None` when it is: validation rises,
-/// no train negative the current description passes fails, and no other
-/// skill's prompt is lost. A change that gains nothing on the held-out
-/// prompts is not worth committing, however it does on train.
+/// description's figures `current`; `None` when it is: more validation
+/// positives rank the skill first, no validation or train negative the
+/// current description passes fails, and no other skill's prompt is
+/// lost. A change that gains nothing on the held-out prompts is not worth
+/// committing, however it does on train.
 pub fn held_back(f: &Figures, current: &Figures) -> Option<String> {
-    let (now, was, of) = (
-        f.validation.passed,
-        current.validation.passed,
-        current.validation.of,
-    );
-    if now < was {
-        return Some(format!("validation falls ({was} → {now} of {of})"));
-    }
-    if now == was {
+    let (now, was) = (&f.validation_rank1, &current.validation_rank1);
+    let negatives = |f: &Figures| f.validation.passed - f.validation_rank1.passed;
+    if f.validation.passed < current.validation.passed {
         return Some(format!(
-            "validation does not rise ({was} → {now} of {of}): no gain on the held-out prompts"
+            "validation falls ({} → {} of {})",
+            current.validation.passed, f.validation.passed, f.validation.of
+        ));
+    }
+    if now.passed <= was.passed {
+        return Some(format!(
+            "validation rank-1 does not rise ({} → {} of {} positives first): no gain on the held-out prompts",
+            was.passed, now.passed, now.of
+        ));
+    }
+    if negatives(f) < negatives(current) {
+        return Some(format!(
+            "a validation negative the current description passes fails ({} → {} of {})",
+            negatives(current),
+            negatives(f),
+            f.validation.of - f.validation_rank1.of
         ));
     }
     if f.train_negatives.passed < current.train_negatives.passed {
