@@ -117,6 +117,19 @@ pub enum Command {
     /// trigger tests or skillsift.toml.
     #[command(after_help = EXIT_CODES_PRINT)]
     Schema(SchemaArgs),
+    /// Serve findings and trigger-prompt ranks to an editor: the Language
+    /// Server Protocol over stdin and stdout.
+    Lsp(LspArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct LspArgs {
+    /// Drop the findings this baseline file lists (`check --save-baseline`)
+    #[arg(long, value_name = "FILE")]
+    pub baseline: Option<PathBuf>,
+    /// Speak over stdin and stdout (the only transport; editors pass it)
+    #[arg(long)]
+    pub stdio: bool,
 }
 
 /// `--format` of the commands that print text or JSON only: `--help`

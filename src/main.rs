@@ -4,6 +4,7 @@
 mod cli;
 mod commands;
 mod fix;
+mod lsp;
 mod schema;
 mod suppress;
 
@@ -35,6 +36,16 @@ fn main() -> ExitCode {
     // SAFETY: sets an integer option; mimalloc reads it at each purge
     unsafe { libmimalloc_sys::mi_option_set(MI_OPTION_PURGE_DELAY, 50) };
     let cli = cli::Cli::parse();
+    // the language server owns stdin and stdout: no lock is taken here
+    if let cli::Command::Lsp(args) = cli.command {
+        return match lsp::serve(args.baseline) {
+            Ok(exit) => ExitCode::from(exit.code()),
+            Err(fatal) => {
+                eprintln!("error: {}", crate::escape::text(&fatal.message));
+                ExitCode::from(fatal.exit.code())
+            }
+        };
+    }
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     let exit = match commands::run(cli, &mut out) {

@@ -39,6 +39,9 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<Exit, Fatal> {
         Command::Report(args) => report::run(&args, out),
         Command::Rules(args) => rules(&args, out),
         Command::Rule(args) => rule(&args, out),
+        Command::Lsp(_) => Err(Fatal::usage(
+            "skillsift lsp is started by an editor, before any output is written",
+        )),
         Command::Schema(args) => {
             writeln!(out, "{}", crate::schema::schema(args.kind))
                 .map_err(crate::report::write_error)?;
@@ -312,6 +315,67 @@ impl Focus {
             .is_some_and(|rest| rest.starts_with('/'))
             || self.case_files.iter().any(|f| f == file)
     }
+}
+
+/// A trigger prompt's result for an editor: the prompt as Tier 2 ranked
+/// it, and the skill ranked first when it is not the prompt's own.
+pub struct Ranked {
+    pub result: crate::route::cases::PromptResult,
+    /// The skill ranked first when another skill's (a positive's miss or
+    /// tie, a negative's owner behind).
+    pub first: Option<String>,
+    /// The three skills ranked first, with their scores.
+    pub top: Vec<(String, f64)>,
+}
+
+/// `check` of the catalog at `root` as the language server needs it:
+/// Tier 1 and Tier 2 with the catalog's suppressions, levels and per-skill
+/// ignores applied, and the findings `baseline` lists dropped; with every
+/// trigger prompt's result.
+pub fn check_for_editor(
+    root: &Path,
+    config: &Config,
+    baseline: Option<&Path>,
+) -> Result<(Catalog, Vec<Diagnostic>, Vec<Ranked>), Fatal> {
+    let (catalog, mut diagnostics) = tier1(root, config)?;
+    let routed = crate::route::check(&catalog, config, &crate::route::Opts::default())?;
+    diagnostics.extend(routed.diagnostics);
+    let index = &routed.router.index;
+    let ranked = routed
+        .prompts
+        .into_iter()
+        .map(|p| {
+            let first = p
+                .cell
+                .and_then(|c| c.winner)
+                .filter(|&w| w != p.doc)
+                .map(|w| index.doc(w).name.clone());
+            let top = if p.lexical {
+                let q = crate::route::index::Query::new(&p.prompt, &routed.router.analyzer, index);
+                let mut scorer = crate::route::rank::Scorer::new(index);
+                let scores = scorer.score(&q);
+                (scores.top(3).into_iter())
+                    .map(|(d, score)| (index.doc(d).name.clone(), score))
+                    .collect()
+            } else {
+                Vec::new()
+            };
+            Ranked {
+                result: p,
+                first,
+                top,
+            }
+        })
+        .collect();
+    crate::suppress::apply(&mut diagnostics, &catalog, config)?;
+    lint::apply_levels(&mut diagnostics, config);
+    if let Some(path) = baseline
+        && let Some(old) = crate::route::baseline::Baseline::load(path)?.findings
+    {
+        crate::route::baseline::drop_known(&mut diagnostics, &old, &catalog.sources);
+    }
+    settle(&mut diagnostics, &mut Summary::default(), config);
+    Ok((catalog, diagnostics, ranked))
 }
 
 /// `check <skill folder>` inside a catalog: the catalog that holds it

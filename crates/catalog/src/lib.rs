@@ -16,6 +16,7 @@ pub mod empty;
 pub mod frontmatter;
 pub mod grams;
 pub mod json;
+pub mod overlay;
 pub mod rules;
 pub mod secrets;
 pub mod skill;
@@ -281,6 +282,10 @@ fn read_sniffing(
     follow: bool,
     sniff: bool,
 ) -> std::io::Result<Option<Vec<u8>>> {
+    if let Some(text) = overlay::get(path) {
+        // an editor's unsaved buffer (`skillsift lsp`), bounded the same
+        return Ok((text.len() as u64 <= limit).then(|| text.as_bytes().to_vec()));
+    }
     let mut opts = std::fs::OpenOptions::new();
     opts.read(true);
     #[cfg(unix)]

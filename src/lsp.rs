@@ -1,0 +1,622 @@
+//! `skillsift lsp`: the Language Server Protocol over stdio, for authors
+//! writing a description and its trigger prompts in an editor.
+//!
+//! - **Diagnostics**: `check`'s Tier 1 and Tier 2 findings of the catalog
+//!   that holds each open file (found as `check <skill folder>` finds it,
+//!   else the editor's workspace folder), with the catalog's suppressions,
+//!   levels and per-skill ignores, and `--baseline`'s known findings
+//!   dropped. The catalog is read from disk with every open buffer's
+//!   unsaved text in place of its file ([`catalog::overlay`]): nothing is
+//!   saved or written.
+//! - **Inlay hints** after each trigger prompt of a case file: `#1` when
+//!   the skill ranks strictly first, `#3 → code-cleanup` when another
+//!   skill does, `tie → other` for a tie for first; for a should-not
+//!   prompt, `#4 ✓ should not` when it passes, `#1 ✗ should not` when
+//!   the skill takes it (or its owner does not outrank the skill).
+//! - **Hover** on a prompt: the three skills ranked first, with scores.
+//!
+//! Changes are debounced: the server waits until no message has come for
+//! [`QUIET`] before checking, so a burst of keystrokes is one check, and
+//! a request for hints is answered from the check that follows the
+//! changes before it. The server is synchronous: a check runs to its end
+//! once started.
+
+use crate::catalog;
+use crate::diag::{Diagnostic, Severity};
+use crate::exit::{Exit, Fatal};
+use lsp_server::{Connection, Message, Notification, Request, RequestId, Response};
+use lsp_types::notification::{
+    DidChangeTextDocument, DidCloseTextDocument, DidOpenTextDocument, DidSaveTextDocument,
+    Notification as _, PublishDiagnostics,
+};
+use lsp_types::request::{HoverRequest, InlayHintRequest, Request as _};
+use lsp_types::{
+    Hover, HoverContents, HoverProviderCapability, InitializeParams, InlayHint, InlayHintLabel,
+    InlayHintTooltip, MarkupContent, MarkupKind, NumberOrString, OneOf, Position,
+    PublishDiagnosticsParams, Range, ServerCapabilities, TextDocumentSyncCapability,
+    TextDocumentSyncKind, Url,
+};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+/// How long the editor must be quiet before a change is checked.
+const QUIET: Duration = Duration::from_millis(150);
+
+/// Largest file the server reads to place a finding.
+const MAX_TEXT: u64 = 16 << 20;
+
+/// Serve until the editor says `exit`.
+pub fn serve(baseline: Option<PathBuf>) -> Result<Exit, Fatal> {
+    let (connection, io) = Connection::stdio();
+    let caps = ServerCapabilities {
+        text_document_sync: Some(TextDocumentSyncCapability::Kind(TextDocumentSyncKind::FULL)),
+        inlay_hint_provider: Some(OneOf::Left(true)),
+        hover_provider: Some(HoverProviderCapability::Simple(true)),
+        ..ServerCapabilities::default()
+    };
+    let caps = serde_json::to_value(caps).map_err(protocol)?;
+    let init = connection.initialize(caps).map_err(protocol)?;
+    let init: InitializeParams = serde_json::from_value(init).map_err(protocol)?;
+    #[allow(deprecated)]
+    let mut workspace: Vec<PathBuf> = (init.workspace_folders.unwrap_or_default().into_iter())
+        .filter_map(|f| f.uri.to_file_path().ok())
+        .chain(init.root_uri.and_then(|u| u.to_file_path().ok()))
+        .filter_map(|p| p.canonicalize().ok())
+        .collect();
+    workspace.dedup();
+    let mut server = Server {
+        baseline,
+        workspace,
+        docs: HashMap::new(),
+        checked: BTreeMap::new(),
+        dirty: false,
+    };
+    server.run(&connection)?;
+    // the editor has said `exit`: the writer thread ends with the channel
+    drop(connection);
+    io.join().map_err(protocol)?;
+    catalog::overlay::set(catalog::overlay::Texts::new());
+    Ok(Exit::Ok)
+}
+
+fn protocol(e: impl std::fmt::Display) -> Fatal {
+    Fatal::new(Exit::Usage, format!("language server: {e}"))
+}
+
+/// An open buffer.
+struct Doc {
+    /// Absolute, symlinks resolved; `None` when no file is behind it.
+    path: Option<PathBuf>,
+    text: Arc<str>,
+    version: i32,
+}
+
+/// What one check of a catalog found.
+struct Checked {
+    /// Findings by file, relative to the root.
+    findings: BTreeMap<String, Vec<Diagnostic>>,
+    /// Trigger prompts by case file.
+    prompts: BTreeMap<String, Vec<super::commands::Ranked>>,
+    /// Every file the check read as part of the catalog.
+    files: BTreeSet<String>,
+    /// Files diagnostics were published for (cleared when they have none).
+    published: BTreeSet<String>,
+    /// Why the catalog could not be checked.
+    failed: Option<String>,
+}
+
+struct Server {
+    baseline: Option<PathBuf>,
+    workspace: Vec<PathBuf>,
+    docs: HashMap<Url, Doc>,
+    /// The last check of each catalog root an open file belongs to.
+    checked: BTreeMap<PathBuf, Checked>,
+    /// A buffer changed since the last check.
+    dirty: bool,
+}
+
+enum Flow {
+    Go,
+    Exit,
+}
+
+impl Server {
+    fn run(&mut self, conn: &Connection) -> Result<(), Fatal> {
+        let mut waiting: Vec<Request> = Vec::new();
+        loop {
+            // a burst of changes is one check: wait until the editor is
+            // quiet, answering what needs no check meanwhile
+            let msg = if self.dirty {
+                match conn.receiver.recv_timeout(QUIET) {
+                    Ok(m) => Some(m),
+                    Err(crossbeam_channel::RecvTimeoutError::Timeout) => None,
+                    Err(_) => return Ok(()),
+                }
+            } else {
+                match conn.receiver.recv() {
+                    Ok(m) => Some(m),
+                    Err(_) => return Ok(()),
+                }
+            };
+            match msg {
+                Some(Message::Request(req)) => {
+                    if conn.handle_shutdown(&req).map_err(protocol)? {
+                        return Ok(());
+                    }
+                    if self.dirty {
+                        waiting.push(req);
+                    } else {
+                        self.answer(conn, req)?;
+                    }
+                }
+                Some(Message::Notification(n)) => {
+                    if let Flow::Exit = self.notified(n) {
+                        return Ok(());
+                    }
+                }
+                Some(Message::Response(_)) => {}
+                None => {
+                    self.check(conn)?;
+                    for req in waiting.drain(..) {
+                        self.answer(conn, req)?;
+                    }
+                }
+            }
+        }
+    }
+
+    fn notified(&mut self, n: Notification) -> Flow {
+        match n.method.as_str() {
+            DidOpenTextDocument::METHOD => {
+                if let Ok(p) =
+                    serde_json::from_value::<lsp_types::DidOpenTextDocumentParams>(n.params)
+                {
+                    let d = p.text_document;
+                    let path = d
+                        .uri
+                        .to_file_path()
+                        .ok()
+                        .and_then(|p| p.canonicalize().ok());
+                    self.docs.insert(
+                        d.uri,
+                        Doc {
+                            path,
+                            text: Arc::from(d.text),
+                            version: d.version,
+                        },
+                    );
+                    self.dirty = true;
+                }
+            }
+            DidChangeTextDocument::METHOD => {
+                if let Ok(p) =
+                    serde_json::from_value::<lsp_types::DidChangeTextDocumentParams>(n.params)
+                    && let Some(doc) = self.docs.get_mut(&p.text_document.uri)
+                    // full sync: the last change is the whole text
+                    && let Some(change) = p.content_changes.into_iter().last()
+                {
+                    doc.text = Arc::from(change.text);
+                    doc.version = p.text_document.version;
+                    self.dirty = true;
+                }
+            }
+            DidSaveTextDocument::METHOD => self.dirty = true,
+            DidCloseTextDocument::METHOD => {
+                if let Ok(p) =
+                    serde_json::from_value::<lsp_types::DidCloseTextDocumentParams>(n.params)
+                {
+                    self.docs.remove(&p.text_document.uri);
+                    self.dirty = true;
+                }
+            }
+            "exit" => return Flow::Exit,
+            _ => {}
+        }
+        Flow::Go
+    }
+
+    fn answer(&self, conn: &Connection, req: Request) -> Result<(), Fatal> {
+        let result = match req.method.as_str() {
+            InlayHintRequest::METHOD => {
+                serde_json::from_value::<lsp_types::InlayHintParams>(req.params)
+                    .ok()
+                    .map(|p| serde_json::to_value(self.hints(&p.text_document.uri, p.range)))
+            }
+            HoverRequest::METHOD => serde_json::from_value::<lsp_types::HoverParams>(req.params)
+                .ok()
+                .map(|p| {
+                    let at = p.text_document_position_params;
+                    serde_json::to_value(self.hover(&at.text_document.uri, at.position))
+                }),
+            _ => {
+                let r = Response::new_err(
+                    req.id,
+                    lsp_server::ErrorCode::MethodNotFound as i32,
+                    format!("skillsift lsp does not serve {}", req.method),
+                );
+                return send(conn, Message::Response(r));
+            }
+        };
+        let r = match result {
+            Some(Ok(v)) => Response::new_ok(req.id, v),
+            _ => invalid(req.id),
+        };
+        send(conn, Message::Response(r))
+    }
+
+    /// Check every catalog an open buffer belongs to, with every buffer
+    /// in place of its file, and publish what changed.
+    fn check(&mut self, conn: &Connection) -> Result<(), Fatal> {
+        self.dirty = false;
+        let texts: catalog::overlay::Texts = (self.docs.values())
+            .filter_map(|d| Some((d.path.clone()?, d.text.clone())))
+            .collect();
+        catalog::overlay::set(texts);
+        let mut roots: BTreeSet<PathBuf> = BTreeSet::new();
+        let paths: Vec<PathBuf> = self.docs.values().filter_map(|d| d.path.clone()).collect();
+        for path in &paths {
+            if let Some(root) = self.root_of(path) {
+                roots.insert(root);
+            }
+        }
+        // catalogs no open file belongs to any more: their findings go
+        let gone: Vec<PathBuf> = (self.checked.keys())
+            .filter(|r| !roots.contains(*r))
+            .cloned()
+            .collect();
+        for root in gone {
+            if let Some(old) = self.checked.remove(&root) {
+                for file in &old.published {
+                    publish(conn, &root, file, Vec::new(), None)?;
+                }
+            }
+        }
+        for root in roots {
+            let old = self.checked.remove(&root);
+            let mut new = self.check_root(&root);
+            if let Some(why) = &new.failed {
+                show(conn, why)?;
+            }
+            let mut files: BTreeSet<String> = new.findings.keys().cloned().collect();
+            files.extend(old.iter().flat_map(|o| o.published.iter().cloned()));
+            for file in files {
+                let diags = new.findings.get(&file).map(Vec::as_slice).unwrap_or(&[]);
+                let path = root.join(&file);
+                let text = self.text_of(&path);
+                let converted: Vec<lsp_types::Diagnostic> =
+                    diags.iter().map(|d| to_lsp(d, text.as_deref())).collect();
+                let version = self.version_of(&path);
+                if !converted.is_empty() {
+                    new.published.insert(file.clone());
+                }
+                publish(conn, &root, &file, converted, version)?;
+            }
+            self.checked.insert(root, new);
+        }
+        Ok(())
+    }
+
+    /// The catalog root `path` belongs to: the last check's when it read
+    /// the file, else the first of the catalogs above it (as `check`
+    /// finds them) and the workspace folders whose check reads it.
+    fn root_of(&mut self, path: &Path) -> Option<PathBuf> {
+        let rel = |root: &Path| {
+            path.strip_prefix(root)
+                .ok()
+                .map(|r| r.to_string_lossy().replace('\\', "/"))
+        };
+        for (root, c) in &self.checked {
+            if rel(root).is_some_and(|r| c.files.contains(&r)) {
+                return Some(root.clone());
+            }
+        }
+        let dir = path.parent()?;
+        let mut candidates = catalog::enclosing_catalogs(dir);
+        if path.file_name().is_some_and(|n| n == "SKILL.md") {
+            candidates.push(dir.to_path_buf());
+        }
+        candidates.extend(self.workspace.iter().cloned());
+        for root in candidates {
+            let Some(r) = rel(&root) else { continue };
+            let c = self.check_root(&root);
+            let holds = c.files.contains(&r);
+            self.checked.entry(root.clone()).or_insert(c);
+            if holds {
+                return Some(root);
+            }
+            // a catalog checked to look for the file holds findings no
+            // open file asked for: forget them
+            if !self.checked[&root].published.is_empty() {
+                continue;
+            }
+            self.checked.remove(&root);
+        }
+        None
+    }
+
+    fn check_root(&self, root: &Path) -> Checked {
+        let mut c = Checked {
+            findings: BTreeMap::new(),
+            prompts: BTreeMap::new(),
+            files: BTreeSet::new(),
+            published: BTreeSet::new(),
+            failed: None,
+        };
+        let config = match super::commands::load_config(root, None) {
+            Ok(config) => config,
+            Err(e) => {
+                c.failed = Some(fatal_text(&e));
+                c.files.insert(crate::config::CONFIG_FILE.to_string());
+                return c;
+            }
+        };
+        match super::commands::check_for_editor(root, &config, self.baseline.as_deref()) {
+            Ok((catalog, diagnostics, ranked)) => {
+                c.files
+                    .extend(catalog.skills.iter().map(|s| s.file.clone()));
+                c.files.extend(catalog.cases.iter().map(|f| f.file.clone()));
+                c.files
+                    .extend(catalog.commands.all().map(|f| f.file.clone()));
+                c.files.insert(crate::config::CONFIG_FILE.to_string());
+                for d in diagnostics {
+                    c.findings.entry(d.file.clone()).or_default().push(d);
+                }
+                for r in ranked {
+                    c.prompts.entry(r.result.file.clone()).or_default().push(r);
+                }
+            }
+            Err(e) => c.failed = Some(fatal_text(&e)),
+        }
+        c
+    }
+
+    /// The text of `path`: its buffer when open, else the file.
+    fn text_of(&self, path: &Path) -> Option<Arc<str>> {
+        if let Some(d) = self.docs.values().find(|d| d.path.as_deref() == Some(path)) {
+            return Some(d.text.clone());
+        }
+        let bytes = catalog::read_file(path, MAX_TEXT, false).ok()??;
+        String::from_utf8(bytes).ok().map(Arc::from)
+    }
+
+    fn version_of(&self, path: &Path) -> Option<i32> {
+        (self.docs.values())
+            .find(|d| d.path.as_deref() == Some(path))
+            .map(|d| d.version)
+    }
+
+    /// The checked catalog and the root-relative name of an open buffer.
+    fn located(&self, uri: &Url) -> Option<(&Checked, String)> {
+        let path = self.docs.get(uri)?.path.as_ref()?;
+        self.checked.iter().find_map(|(root, c)| {
+            let rel = path
+                .strip_prefix(root)
+                .ok()?
+                .to_string_lossy()
+                .replace('\\', "/");
+            c.files.contains(&rel).then_some((c, rel))
+        })
+    }
+
+    fn hints(&self, uri: &Url, range: Range) -> Vec<InlayHint> {
+        let Some((c, rel)) = self.located(uri) else {
+            return Vec::new();
+        };
+        let Some(doc) = self.docs.get(uri) else {
+            return Vec::new();
+        };
+        let lines = Lines::new(&doc.text);
+        (c.prompts.get(&rel).into_iter().flatten())
+            .filter(|r| r.result.lexical)
+            .filter_map(|r| {
+                let at = lines.position(r.result.span.end)?;
+                (at >= range.start && at <= range.end).then(|| InlayHint {
+                    position: at,
+                    label: InlayHintLabel::String(label(r)),
+                    kind: None,
+                    text_edits: None,
+                    tooltip: Some(InlayHintTooltip::String(top_three(r))),
+                    padding_left: Some(true),
+                    padding_right: None,
+                    data: None,
+                })
+            })
+            .collect()
+    }
+
+    fn hover(&self, uri: &Url, at: Position) -> Option<Hover> {
+        let (c, rel) = self.located(uri)?;
+        let doc = self.docs.get(uri)?;
+        let lines = Lines::new(&doc.text);
+        let r = c.prompts.get(&rel)?.iter().find(|r| {
+            let (Some(s), Some(e)) = (
+                lines.position(r.result.span.start),
+                lines.position(r.result.span.end),
+            ) else {
+                return false;
+            };
+            s <= at && at <= e
+        })?;
+        let range = Range::new(
+            lines.position(r.result.span.start)?,
+            lines.position(r.result.span.end)?,
+        );
+        Some(Hover {
+            contents: HoverContents::Markup(MarkupContent {
+                kind: MarkupKind::Markdown,
+                value: format!(
+                    "**{}**\n\n{}",
+                    escape_md(&label(r)),
+                    escape_md(&top_three(r))
+                ),
+            }),
+            range: Some(range),
+        })
+    }
+}
+
+/// A prompt's hint: `#1`; `#3 → code-cleanup`; `tie → other`; for a
+/// should-not prompt `#4 ✓ should not`, or `#1 ✗ should not`.
+fn label(r: &super::commands::Ranked) -> String {
+    use crate::catalog::cases::Side;
+    let p = &r.result;
+    match p.kind {
+        Side::Positive if p.rank1 => "#1".to_string(),
+        Side::Positive if p.tied_first => match &r.first {
+            Some(f) => format!("tie → {f}"),
+            None => "tie".to_string(),
+        },
+        Side::Positive if p.rank == 0 || p.score <= 0.0 => "no match".to_string(),
+        Side::Positive => match &r.first {
+            Some(f) => format!("#{} → {f}", p.rank),
+            None => format!("#{}", p.rank),
+        },
+        Side::Negative if p.passed => format!("#{} ✓ should not", p.rank.max(1)),
+        Side::Negative => format!("#{} ✗ should not", p.rank.max(1)),
+    }
+}
+
+/// The three skills ranked first, one a line.
+fn top_three(r: &super::commands::Ranked) -> String {
+    if r.top.is_empty() {
+        return "no skill shares a word with this prompt".to_string();
+    }
+    (r.top.iter().enumerate())
+        .map(|(i, (name, score))| format!("{}. {name} ({score:.2})", i + 1))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Markdown's special characters escaped (a skill name or a prompt is
+/// the catalog's text).
+fn escape_md(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        if "\\`*_{}[]()<>#+-.!|~".contains(c) {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out.replace('\n', "  \n")
+}
+
+/// The line starts of a text, for LSP positions (UTF-16 code units).
+struct Lines<'t> {
+    text: &'t str,
+    starts: Vec<usize>,
+}
+
+impl<'t> Lines<'t> {
+    fn new(text: &'t str) -> Lines<'t> {
+        let mut starts = vec![0];
+        starts.extend(memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| i + 1));
+        Lines { text, starts }
+    }
+
+    /// The position of byte `at`; `None` past the end or inside a
+    /// character.
+    fn position(&self, at: usize) -> Option<Position> {
+        let line = self.starts.partition_point(|&s| s <= at).checked_sub(1)?;
+        let before = self.text.get(self.starts[line]..at)?;
+        let col = before.encode_utf16().count();
+        Some(Position::new(line as u32, col as u32))
+    }
+}
+
+fn to_lsp(d: &Diagnostic, text: Option<&str>) -> lsp_types::Diagnostic {
+    let lines = text.map(Lines::new);
+    let range = d
+        .span
+        .zip(lines.as_ref())
+        .and_then(|(s, l)| Some(Range::new(l.position(s.start)?, l.position(s.end)?)))
+        .unwrap_or_default();
+    let mut message = d.message.clone();
+    if let Some(help) = &d.help {
+        message.push_str("\nhelp: ");
+        message.push_str(help);
+    }
+    lsp_types::Diagnostic {
+        range,
+        severity: Some(match d.severity {
+            Severity::Error => lsp_types::DiagnosticSeverity::ERROR,
+            Severity::Warning => lsp_types::DiagnosticSeverity::WARNING,
+            Severity::Notice => lsp_types::DiagnosticSeverity::INFORMATION,
+        }),
+        code: Some(NumberOrString::String(d.rule.to_string())),
+        code_description: None,
+        source: Some("skillsift".to_string()),
+        message,
+        related_information: None,
+        tags: None,
+        data: None,
+    }
+}
+
+fn publish(
+    conn: &Connection,
+    root: &Path,
+    file: &str,
+    diagnostics: Vec<lsp_types::Diagnostic>,
+    version: Option<i32>,
+) -> Result<(), Fatal> {
+    let Ok(uri) = Url::from_file_path(root.join(file)) else {
+        return Ok(());
+    };
+    let params = PublishDiagnosticsParams {
+        uri,
+        diagnostics,
+        version,
+    };
+    let n = Notification::new(PublishDiagnostics::METHOD.to_string(), params);
+    send(conn, Message::Notification(n))
+}
+
+/// A message for the editor's user: what stopped a catalog's check.
+fn show(conn: &Connection, text: &str) -> Result<(), Fatal> {
+    let params = lsp_types::ShowMessageParams {
+        typ: lsp_types::MessageType::ERROR,
+        message: text.to_string(),
+    };
+    let n = Notification::new(
+        lsp_types::notification::ShowMessage::METHOD.to_string(),
+        params,
+    );
+    send(conn, Message::Notification(n))
+}
+
+fn fatal_text(e: &Fatal) -> String {
+    match &e.help {
+        Some(help) => format!("skillsift: {}\nhelp: {help}", e.message),
+        None => format!("skillsift: {}", e.message),
+    }
+}
+
+fn invalid(id: RequestId) -> Response {
+    Response::new_err(
+        id,
+        lsp_server::ErrorCode::InvalidParams as i32,
+        "invalid parameters".to_string(),
+    )
+}
+
+fn send(conn: &Connection, msg: Message) -> Result<(), Fatal> {
+    conn.sender.send(msg).map_err(protocol)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn positions_count_utf16_code_units() {
+        let l = Lines::new("ab\né😀x\n");
+        assert_eq!(l.position(0), Some(Position::new(0, 0)));
+        assert_eq!(l.position(3), Some(Position::new(1, 0)));
+        // é is one unit, 😀 two
+        assert_eq!(l.position(3 + 2 + 4), Some(Position::new(1, 3)));
+        assert_eq!(l.position(4), None, "inside é");
+        assert_eq!(l.position(99), None);
+    }
+}
