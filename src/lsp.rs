@@ -357,6 +357,10 @@ impl Server {
                 c.files
                     .extend(catalog.skills.iter().map(|s| s.file.clone()));
                 c.files.extend(catalog.cases.iter().map(|f| f.file.clone()));
+                // trigger sets, evals files, waza tests: every file a
+                // skill's prompts come from
+                c.files
+                    .extend(catalog.suites.iter().flat_map(|s| s.files.iter().cloned()));
                 c.files
                     .extend(catalog.commands.all().map(|f| f.file.clone()));
                 c.files.insert(crate::config::CONFIG_FILE.to_string());

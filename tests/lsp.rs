@@ -158,6 +158,13 @@ fn catalog() -> (tempfile::TempDir, PathBuf) {
         "Debugs failing CI pipelines, reads build logs and fixes the workflow file.",
     );
     std::fs::write(root.join("skillsift.toml"), "[route]\ntop-k = 1\n").unwrap();
+    // ci-debug's prompts in a trigger set in its own folder
+    std::fs::create_dir_all(root.join("skills/ci-debug/evals")).unwrap();
+    std::fs::write(
+        root.join("skills/ci-debug/evals/trigger-queries.json"),
+        "[\n  {\"query\": \"the CI pipeline is failing, read the build logs\", \"should_trigger\": true},\n  {\"query\": \"fix the workflow file\", \"should_trigger\": true},\n  {\"query\": \"tests pass and fail at random\", \"should_trigger\": false}\n]\n",
+    )
+    .unwrap();
     std::fs::create_dir_all(root.join("evals/cases")).unwrap();
     std::fs::write(
         root.join("evals/cases/test-doctor.json"),
@@ -317,6 +324,17 @@ fn hints_and_diagnostics_follow_an_unsaved_description() {
         "{diags:#?}"
     );
     assert_eq!(std::fs::read_to_string(&skill_md).unwrap(), original);
+
+    // a trigger set in a skill's folder is served too
+    let set = root.join("skills/ci-debug/evals/trigger-queries.json");
+    s.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {
+            "uri": uri(&set), "languageId": "json", "version": 1,
+            "text": std::fs::read_to_string(&set).unwrap(),
+        }}),
+    );
+    assert_eq!(s.hints(&uri(&set)), ["#1", "#1", "#2 ✓ should not"]);
 
     assert_eq!(s.request("shutdown", Value::Null), Value::Null);
     s.notify("exit", Value::Null);
