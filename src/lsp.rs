@@ -16,10 +16,14 @@
 //! - **Hover** on a prompt: the three skills ranked first, with scores.
 //!
 //! Changes are debounced: the server waits until no message has come for
-//! [`QUIET`] before checking, so a burst of keystrokes is one check, and
-//! a request for hints is answered from the check that follows the
-//! changes before it. The server is synchronous: a check runs to its end
-//! once started.
+//! [`QUIET`], so a burst of keystrokes is one update, and a request for
+//! hints is answered from the update that follows the changes before it.
+//! A change to SKILL.md buffers only is ranked at once on the catalog the
+//! last check loaded, the changed skills read again from their buffers
+//! (Tier 2's ranking without its findings: a fraction of a check); the
+//! whole check, and with it the diagnostics, follows once the editor has
+//! been quiet for [`SETTLED`]. The server is synchronous: a check runs to
+//! its end once started.
 
 use crate::catalog;
 use crate::diag::{Diagnostic, Severity};
@@ -41,8 +45,11 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
-/// How long the editor must be quiet before a change is checked.
+/// How long the editor must be quiet before a change is ranked.
 const QUIET: Duration = Duration::from_millis(150);
+
+/// How long it must be quiet after a ranking before the whole check.
+const SETTLED: Duration = Duration::from_millis(1000);
 
 /// Largest file the server reads to place a finding.
 const MAX_TEXT: u64 = 16 << 20;
@@ -72,6 +79,9 @@ pub fn serve(baseline: Option<PathBuf>) -> Result<Exit, Fatal> {
         docs: HashMap::new(),
         checked: BTreeMap::new(),
         dirty: false,
+        changed: BTreeSet::new(),
+        due: false,
+        saved: false,
     };
     server.run(&connection)?;
     // the editor has said `exit`: the writer thread ends with the channel
@@ -105,6 +115,9 @@ struct Checked {
     published: BTreeSet<String>,
     /// Why the catalog could not be checked.
     failed: Option<String>,
+    /// The catalog as checked and its configuration, for ranking a
+    /// changed description without reading the catalog again.
+    loaded: Option<(crate::catalog::Catalog, crate::config::Config)>,
 }
 
 struct Server {
@@ -113,8 +126,14 @@ struct Server {
     docs: HashMap<Url, Doc>,
     /// The last check of each catalog root an open file belongs to.
     checked: BTreeMap<PathBuf, Checked>,
-    /// A buffer changed since the last check.
+    /// A buffer changed since the last ranking.
     dirty: bool,
+    /// Buffers changed since the last whole check.
+    changed: BTreeSet<Url>,
+    /// The hints are newer than the diagnostics: a whole check is due.
+    due: bool,
+    /// A file was saved since the last whole check.
+    saved: bool,
 }
 
 enum Flow {
@@ -128,8 +147,13 @@ impl Server {
         loop {
             // a burst of changes is one check: wait until the editor is
             // quiet, answering what needs no check meanwhile
-            let msg = if self.dirty {
-                match conn.receiver.recv_timeout(QUIET) {
+            let quiet = if self.dirty {
+                Some(QUIET)
+            } else {
+                self.due.then_some(SETTLED)
+            };
+            let msg = if let Some(quiet) = quiet {
+                match conn.receiver.recv_timeout(quiet) {
                     Ok(m) => Some(m),
                     Err(crossbeam_channel::RecvTimeoutError::Timeout) => None,
                     Err(_) => return Ok(()),
@@ -158,7 +182,10 @@ impl Server {
                 }
                 Some(Message::Response(_)) => {}
                 None => {
-                    self.check(conn)?;
+                    if !(self.dirty && self.rerank()) {
+                        self.check(conn)?;
+                    }
+                    self.dirty = false;
                     for req in waiting.drain(..) {
                         self.answer(conn, req)?;
                     }
@@ -179,6 +206,7 @@ impl Server {
                         .to_file_path()
                         .ok()
                         .and_then(|p| p.canonicalize().ok());
+                    self.changed.insert(d.uri.clone());
                     self.docs.insert(
                         d.uri,
                         Doc {
@@ -199,15 +227,21 @@ impl Server {
                 {
                     doc.text = Arc::from(change.text);
                     doc.version = p.text_document.version;
+                    self.changed.insert(p.text_document.uri);
                     self.dirty = true;
                 }
             }
-            DidSaveTextDocument::METHOD => self.dirty = true,
+            DidSaveTextDocument::METHOD => {
+                // a saved file may be one no buffer stands in for
+                self.saved = true;
+                self.dirty = true;
+            }
             DidCloseTextDocument::METHOD => {
                 if let Ok(p) =
                     serde_json::from_value::<lsp_types::DidCloseTextDocumentParams>(n.params)
                 {
                     self.docs.remove(&p.text_document.uri);
+                    self.changed.insert(p.text_document.uri);
                     self.dirty = true;
                 }
             }
@@ -250,6 +284,9 @@ impl Server {
     /// in place of its file, and publish what changed.
     fn check(&mut self, conn: &Connection) -> Result<(), Fatal> {
         self.dirty = false;
+        self.due = false;
+        self.saved = false;
+        self.changed.clear();
         let texts: catalog::overlay::Texts = (self.docs.values())
             .filter_map(|d| Some((d.path.clone()?, d.text.clone())))
             .collect();
@@ -336,6 +373,56 @@ impl Server {
         None
     }
 
+    /// Rank the prompts again when only open SKILL.md buffers of checked
+    /// catalogs changed since the last whole check: those skills read
+    /// again from their buffers into the catalog that check loaded. False
+    /// (nothing done) when anything else changed.
+    fn rerank(&mut self) -> bool {
+        if self.saved {
+            return false;
+        }
+        let mut edits: BTreeMap<PathBuf, Vec<(usize, Arc<str>)>> = BTreeMap::new();
+        for url in &self.changed {
+            let Some(doc) = self.docs.get(url) else {
+                return false;
+            };
+            let Some(path) = &doc.path else { return false };
+            let found = self.checked.iter().find_map(|(root, c)| {
+                let rel = path
+                    .strip_prefix(root)
+                    .ok()?
+                    .to_string_lossy()
+                    .replace('\\', "/");
+                let (catalog, _) = c.loaded.as_ref()?;
+                let i = catalog.skills.iter().position(|s| s.file == rel)?;
+                Some((root.clone(), i))
+            });
+            let Some((root, i)) = found else { return false };
+            edits.entry(root).or_default().push((i, doc.text.clone()));
+        }
+        for (root, skills) in edits {
+            let Some(c) = self.checked.get_mut(&root) else {
+                return false;
+            };
+            let Some((catalog, config)) = c.loaded.as_mut() else {
+                return false;
+            };
+            for (i, text) in skills {
+                let (skill, _) = catalog.skills[i].reread(&text);
+                catalog.skills[i] = skill;
+            }
+            let Ok(ranked) = super::commands::rank_for_editor(catalog, config) else {
+                return false;
+            };
+            c.prompts.clear();
+            for r in ranked {
+                c.prompts.entry(r.result.file.clone()).or_default().push(r);
+            }
+        }
+        self.due = true;
+        true
+    }
+
     fn check_root(&self, root: &Path) -> Checked {
         let mut c = Checked {
             findings: BTreeMap::new(),
@@ -343,6 +430,7 @@ impl Server {
             files: BTreeSet::new(),
             published: BTreeSet::new(),
             failed: None,
+            loaded: None,
         };
         let config = match super::commands::load_config(root, None) {
             Ok(config) => config,
@@ -370,6 +458,7 @@ impl Server {
                 for r in ranked {
                     c.prompts.entry(r.result.file.clone()).or_default().push(r);
                 }
+                c.loaded = Some((catalog, config));
             }
             Err(e) => c.failed = Some(fatal_text(&e)),
         }

@@ -340,9 +340,35 @@ pub fn check_for_editor(
     let (catalog, mut diagnostics) = tier1(root, config)?;
     let routed = crate::route::check(&catalog, config, &crate::route::Opts::default())?;
     diagnostics.extend(routed.diagnostics);
-    let index = &routed.router.index;
-    let ranked = routed
-        .prompts
+    let ranked = ranked(&routed.router, routed.prompts);
+    crate::suppress::apply(&mut diagnostics, &catalog, config)?;
+    lint::apply_levels(&mut diagnostics, config);
+    if let Some(path) = baseline
+        && let Some(old) = crate::route::baseline::Baseline::load(path)?.findings
+    {
+        crate::route::baseline::drop_known(&mut diagnostics, &old, &catalog.sources);
+    }
+    settle(&mut diagnostics, &mut Summary::default(), config);
+    Ok((catalog, diagnostics, ranked))
+}
+
+/// Every trigger prompt of `catalog` ranked as `check` ranks it, and no
+/// more (no findings, no collisions): what an editor shows after each
+/// keystroke, in a fraction of a check's time.
+pub fn rank_for_editor(catalog: &Catalog, config: &Config) -> Result<Vec<Ranked>, Fatal> {
+    let mut config = config.clone();
+    config.route.client = crate::client::chosen(&config, None);
+    let r = crate::route::rank_prompts(catalog, &config)?;
+    Ok(ranked(&r.router, r.outcome.prompts))
+}
+
+/// `prompts` with the skill ranked first and the three first by name.
+fn ranked(
+    router: &crate::route::Router,
+    prompts: Vec<crate::route::cases::PromptResult>,
+) -> Vec<Ranked> {
+    let index = &router.index;
+    prompts
         .into_iter()
         .map(|p| {
             let first = p
@@ -351,7 +377,7 @@ pub fn check_for_editor(
                 .filter(|&w| w != p.doc)
                 .map(|w| index.doc(w).name.clone());
             let top = if p.lexical {
-                let q = crate::route::index::Query::new(&p.prompt, &routed.router.analyzer, index);
+                let q = crate::route::index::Query::new(&p.prompt, &router.analyzer, index);
                 let mut scorer = crate::route::rank::Scorer::new(index);
                 let scores = scorer.score(&q);
                 (scores.top(3).into_iter())
@@ -366,16 +392,7 @@ pub fn check_for_editor(
                 top,
             }
         })
-        .collect();
-    crate::suppress::apply(&mut diagnostics, &catalog, config)?;
-    lint::apply_levels(&mut diagnostics, config);
-    if let Some(path) = baseline
-        && let Some(old) = crate::route::baseline::Baseline::load(path)?.findings
-    {
-        crate::route::baseline::drop_known(&mut diagnostics, &old, &catalog.sources);
-    }
-    settle(&mut diagnostics, &mut Summary::default(), config);
-    Ok((catalog, diagnostics, ranked))
+        .collect()
 }
 
 /// `check <skill folder>` inside a catalog: the catalog that holds it

@@ -397,13 +397,20 @@ fn min_rank1(config: &Config, args: &Opts) -> Result<Option<f64>, Fatal> {
     Ok(args.min_rank1.or(config.route.min_rank1))
 }
 
-/// Run Tier 2 over the catalog: collisions, the listing budget, the trigger
-/// prompts of every case file, the rank-1 floor and the baseline.
-pub fn check<'c>(catalog: &'c Catalog, config: &Config, args: &Opts) -> Result<Routed<'c>, Fatal> {
-    let floor = min_rank1(config, args)?;
-    let mut config = config.clone();
-    config.route.client = crate::client::chosen(&config, args.client);
-    let config = &config;
+/// The router of the catalog as `config`'s client lists it, and every
+/// trigger prompt ranked as `check` ranks it (each installation of a
+/// catalog of plugins or packs in its own listing), with the listing's
+/// findings: Tier 2 without the collisions, gates and baselines (what an
+/// editor needs after each keystroke).
+pub struct Ranked<'c> {
+    pub router: Router<'c>,
+    pub outcome: cases::Outcome,
+    pub diagnostics: Vec<Diagnostic>,
+    pub installs: Option<Vec<units::Install>>,
+}
+
+/// [`Ranked`] for `catalog`, `config.route.client` as chosen.
+pub fn rank_prompts<'c>(catalog: &'c Catalog, config: &Config) -> Result<Ranked<'c>, Fatal> {
     let (builtins, note) = builtins_for(config, None);
     let router = Router::with_builtins(
         catalog,
@@ -446,6 +453,27 @@ pub fn check<'c>(catalog: &'c Catalog, config: &Config, args: &Opts) -> Result<R
             cases::Outcome::default()
         }
     };
+    Ok(Ranked {
+        router,
+        outcome,
+        diagnostics,
+        installs,
+    })
+}
+
+/// Run Tier 2 over the catalog: collisions, the listing budget, the trigger
+/// prompts of every case file, the rank-1 floor and the baseline.
+pub fn check<'c>(catalog: &'c Catalog, config: &Config, args: &Opts) -> Result<Routed<'c>, Fatal> {
+    let floor = min_rank1(config, args)?;
+    let mut config = config.clone();
+    config.route.client = crate::client::chosen(&config, args.client);
+    let config = &config;
+    let Ranked {
+        router,
+        outcome,
+        mut diagnostics,
+        installs,
+    } = rank_prompts(catalog, config)?;
     diagnostics.extend(outcome.diagnostics.iter().cloned());
     // after the installations' own routers are gone: the collision
     // findings (97,565 on the mirror) are the largest thing held
