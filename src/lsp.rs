@@ -13,7 +13,8 @@
 //!   skill does, `tie → other` for a tie for first; for a should-not
 //!   prompt, `#4 ✓ should not` when it passes, `#1 ✗ should not` when
 //!   the skill takes it (or its owner does not outrank the skill).
-//! - **Hover** on a prompt: the three skills ranked first, with scores.
+//! - **Hover** on a prompt: the three skills ranked first, with scores
+//!   and `rank --explain`'s shared terms for each.
 //!
 //! Changes are debounced: the server waits until no message has come for
 //! [`QUIET`], so a burst of keystrokes is one update, and a request for
@@ -316,8 +317,30 @@ impl Server {
             if let Some(why) = &new.failed {
                 show(conn, why)?;
             }
+            let config = crate::config::CONFIG_FILE;
+            // a skillsift.toml that stops the check: said on its first line
+            let config_failed = new
+                .failed
+                .clone()
+                .filter(|_| new.loaded.is_none())
+                .filter(|_| root.join(config).is_file());
+            if let Some(why) = config_failed {
+                let d = lsp_types::Diagnostic {
+                    range: config_position(&why)
+                        .map(|p| Range::new(p, p))
+                        .unwrap_or_default(),
+                    severity: Some(lsp_types::DiagnosticSeverity::ERROR),
+                    source: Some("skillsift".to_string()),
+                    message: why,
+                    ..lsp_types::Diagnostic::default()
+                };
+                let version = self.version_of(&root.join(config));
+                publish(conn, &root, config, vec![d], version)?;
+                new.published.insert(config.to_string());
+            }
             let mut files: BTreeSet<String> = new.findings.keys().cloned().collect();
             files.extend(old.iter().flat_map(|o| o.published.iter().cloned()));
+            files.retain(|f| !(f == config && new.published.contains(config)));
             for file in files {
                 let diags = new.findings.get(&file).map(Vec::as_slice).unwrap_or(&[]);
                 let path = root.join(&file);
@@ -542,7 +565,7 @@ impl Server {
                 value: format!(
                     "**{}**\n\n{}",
                     escape_md(&label(r)),
-                    escape_md(&top_three(r))
+                    escape_md(&explained(r))
                 ),
             }),
             range: Some(range),
@@ -577,9 +600,28 @@ fn top_three(r: &super::commands::Ranked) -> String {
         return "no skill shares a word with this prompt".to_string();
     }
     (r.top.iter().enumerate())
-        .map(|(i, (name, score))| format!("{}. {name} ({score:.2})", i + 1))
+        .map(|(i, (name, score, _))| format!("{}. {name} ({score:.2})", i + 1))
         .collect::<Vec<_>>()
         .join("\n")
+}
+
+/// [`top_three`] with each skill's shared terms as `rank --explain`
+/// gives them: the term, the prompt's weight × the skill's = its part.
+fn explained(r: &super::commands::Ranked) -> String {
+    if r.top.is_empty() {
+        return top_three(r);
+    }
+    let mut out = Vec::new();
+    for (i, (name, score, terms)) in r.top.iter().enumerate() {
+        out.push(format!("{}. {name} ({score:.2})", i + 1));
+        for c in terms {
+            out.push(format!(
+                "    {} {:.3} × {:.3} = {:.3}",
+                c.term, c.prompt_weight, c.skill_weight, c.contribution
+            ));
+        }
+    }
+    out.join("\n")
 }
 
 /// Markdown's special characters escaped (a skill name or a prompt is
@@ -679,6 +721,15 @@ fn show(conn: &Connection, text: &str) -> Result<(), Fatal> {
     send(conn, Message::Notification(n))
 }
 
+/// Where a configuration error says it is: its `skillsift.toml:LINE:COL:`.
+fn config_position(message: &str) -> Option<Position> {
+    let at = message.find(crate::config::CONFIG_FILE)? + crate::config::CONFIG_FILE.len();
+    let mut parts = message[at..].strip_prefix(':')?.splitn(3, ':');
+    let line: u32 = parts.next()?.parse().ok()?;
+    let col: u32 = parts.next()?.parse().ok()?;
+    Some(Position::new(line.checked_sub(1)?, col.saturating_sub(1)))
+}
+
 fn fatal_text(e: &Fatal) -> String {
     match &e.help {
         Some(help) => format!("skillsift: {}\nhelp: {help}", e.message),
@@ -701,6 +752,18 @@ fn send(conn: &Connection, msg: Message) -> Result<(), Fatal> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_configuration_error_is_placed_where_it_says() {
+        assert_eq!(
+            config_position("skillsift: /x/skillsift.toml:2:9: invalid configuration"),
+            Some(Position::new(1, 8))
+        );
+        assert_eq!(
+            config_position("skillsift: /x/skillsift.toml: unreadable"),
+            None
+        );
+    }
 
     #[test]
     fn positions_count_utf16_code_units() {

@@ -249,6 +249,8 @@ fn hints_and_diagnostics_follow_an_unsaved_description() {
     let text = hover["contents"]["value"].as_str().unwrap();
     assert!(text.contains("1\\. ci\\-debug"), "{text}");
     assert!(text.contains("2\\. test\\-doctor"), "{text}");
+    // with each skill's shared terms, as `rank --explain` gives them
+    assert!(text.contains("pipelin 1\\.000 × "), "{text}");
 
     // the description edited in the editor, not saved: the prompt ranks
     // first, and its finding goes
@@ -335,6 +337,32 @@ fn hints_and_diagnostics_follow_an_unsaved_description() {
         }}),
     );
     assert_eq!(s.hints(&uri(&set)), ["#1", "#1", "#2 ✓ should not"]);
+
+    // a skillsift.toml that stops the check is said on its first line,
+    // and the finding goes once it is mended
+    let toml = root.join("skillsift.toml");
+    let toml_uri = uri(&toml);
+    std::fs::write(&toml, "[route]\ntop-k = \"one\"\n").unwrap();
+    s.notify(
+        "textDocument/didSave",
+        json!({"textDocument": {"uri": skill_uri}}),
+    );
+    let d = s.diagnostics(&toml_uri);
+    assert_eq!(d.len(), 1, "{d:#?}");
+    assert!(
+        d[0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("invalid configuration"),
+        "{d:#?}"
+    );
+    assert_eq!(d[0]["range"]["start"], json!({"line": 1, "character": 8}));
+    std::fs::write(&toml, "[route]\ntop-k = 1\n").unwrap();
+    s.notify(
+        "textDocument/didSave",
+        json!({"textDocument": {"uri": skill_uri}}),
+    );
+    assert_eq!(s.diagnostics(&toml_uri), Vec::<Value>::new());
 
     assert_eq!(s.request("shutdown", Value::Null), Value::Null);
     s.notify("exit", Value::Null);

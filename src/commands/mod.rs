@@ -324,8 +324,9 @@ pub struct Ranked {
     /// The skill ranked first when another skill's (a positive's miss or
     /// tie, a negative's owner behind).
     pub first: Option<String>,
-    /// The three skills ranked first, with their scores.
-    pub top: Vec<(String, f64)>,
+    /// The three skills ranked first, with their scores and each shared
+    /// term's part in it (`rank --explain`'s).
+    pub top: Vec<(String, f64, Vec<crate::route::rank::Contribution>)>,
 }
 
 /// `check` of the catalog at `root` as the language server needs it:
@@ -381,7 +382,10 @@ fn ranked(
                 let mut scorer = crate::route::rank::Scorer::new(index);
                 let scores = scorer.score(&q);
                 (scores.top(3).into_iter())
-                    .map(|(d, score)| (index.doc(d).name.clone(), score))
+                    .map(|(d, score)| {
+                        let terms = crate::route::rank::explain(index, &q, d);
+                        (index.doc(d).name.clone(), score, terms)
+                    })
                     .collect()
             } else {
                 Vec::new()
