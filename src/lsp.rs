@@ -331,7 +331,7 @@ impl Server {
                         .unwrap_or_default(),
                     severity: Some(lsp_types::DiagnosticSeverity::ERROR),
                     source: Some("skillsift".to_string()),
-                    message: why,
+                    message: shown(&why),
                     ..lsp_types::Diagnostic::default()
                 };
                 let version = self.version_of(&root.join(config));
@@ -530,10 +530,10 @@ impl Server {
                 let at = lines.position(r.result.span.end)?;
                 (at >= range.start && at <= range.end).then(|| InlayHint {
                     position: at,
-                    label: InlayHintLabel::String(label(r)),
+                    label: InlayHintLabel::String(shown(&label(r))),
                     kind: None,
                     text_edits: None,
-                    tooltip: Some(InlayHintTooltip::String(top_three(r))),
+                    tooltip: Some(InlayHintTooltip::String(shown(&top_three(r)))),
                     padding_left: Some(true),
                     padding_right: None,
                     data: None,
@@ -564,8 +564,8 @@ impl Server {
                 kind: MarkupKind::Markdown,
                 value: format!(
                     "**{}**\n\n{}",
-                    escape_md(&label(r)),
-                    escape_md(&explained(r))
+                    escape_md(&shown(&label(r))),
+                    escape_md(&shown(&explained(r)))
                 ),
             }),
             range: Some(range),
@@ -624,6 +624,13 @@ fn explained(r: &super::commands::Ranked) -> String {
     out.join("\n")
 }
 
+/// The catalog's text as an editor may show it: controls, bidirectional
+/// overrides and invisible characters as escapes (a skill's name or a
+/// prompt is a stranger's text).
+fn shown(s: &str) -> String {
+    crate::escape::text(s).into_owned()
+}
+
 /// Markdown's special characters escaped (a skill name or a prompt is
 /// the catalog's text).
 fn escape_md(s: &str) -> String {
@@ -667,10 +674,10 @@ fn to_lsp(d: &Diagnostic, text: Option<&str>) -> lsp_types::Diagnostic {
         .zip(lines.as_ref())
         .and_then(|(s, l)| Some(Range::new(l.position(s.start)?, l.position(s.end)?)))
         .unwrap_or_default();
-    let mut message = d.message.clone();
+    let mut message = shown(&d.message);
     if let Some(help) = &d.help {
         message.push_str("\nhelp: ");
-        message.push_str(help);
+        message.push_str(&shown(help));
     }
     lsp_types::Diagnostic {
         range,
@@ -712,7 +719,7 @@ fn publish(
 fn show(conn: &Connection, text: &str) -> Result<(), Fatal> {
     let params = lsp_types::ShowMessageParams {
         typ: lsp_types::MessageType::ERROR,
-        message: text.to_string(),
+        message: shown(text),
     };
     let n = Notification::new(
         lsp_types::notification::ShowMessage::METHOD.to_string(),
@@ -752,6 +759,15 @@ fn send(conn: &Connection, msg: Message) -> Result<(), Fatal> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_strangers_text_is_escaped_for_the_editor() {
+        assert_eq!(shown("a\u{202e}b\x1b[2J"), "a\\u{202e}b\\x1b[2J");
+        assert_eq!(
+            escape_md("[x](javascript:y) <b>"),
+            "\\[x\\]\\(javascript:y\\) \\<b\\>"
+        );
+    }
 
     #[test]
     fn a_configuration_error_is_placed_where_it_says() {
