@@ -23,8 +23,9 @@
 //! last check loaded, the changed skills read again from their buffers
 //! (Tier 2's ranking without its findings: a fraction of a check); the
 //! whole check, and with it the diagnostics, follows once the editor has
-//! been quiet for [`SETTLED`]. The server is synchronous: a check runs to
-//! its end once started.
+//! been quiet for [`SETTLED`], on a thread of its own: a change made while
+//! it runs is ranked at once, and the check it overtook is dropped
+//! unpublished (a newer one follows).
 
 use crate::catalog;
 use crate::diag::{Diagnostic, Severity};
@@ -83,6 +84,15 @@ pub fn serve(baseline: Option<PathBuf>) -> Result<Exit, Fatal> {
         changed: BTreeSet::new(),
         due: false,
         saved: false,
+        generation: 0,
+        running: None,
+        fresh: true,
+        urgent: false,
+        ranking: rayon::ThreadPoolBuilder::new()
+            .num_threads(rayon::current_num_threads())
+            .thread_name(|i| format!("ranking-{i}"))
+            .build()
+            .ok(),
     };
     server.run(&connection)?;
     // the editor has said `exit`: the writer thread ends with the channel
@@ -135,6 +145,22 @@ struct Server {
     due: bool,
     /// A file was saved since the last whole check.
     saved: bool,
+    /// Bumped by every change of a buffer.
+    generation: u64,
+    /// The generation of the whole check running, when one is.
+    running: Option<u64>,
+    /// The hints reflect every change.
+    fresh: bool,
+    /// A whole check is to start as soon as none runs.
+    urgent: bool,
+    /// The threads a ranking runs on, apart from the whole check's.
+    ranking: Option<rayon::ThreadPool>,
+}
+
+/// A whole check done: for the generation it started at.
+struct Job {
+    generation: u64,
+    checked: Vec<(PathBuf, Checked)>,
 }
 
 enum Flow {
@@ -144,58 +170,89 @@ enum Flow {
 
 impl Server {
     fn run(&mut self, conn: &Connection) -> Result<(), Fatal> {
+        let (done_tx, done) = crossbeam_channel::unbounded::<Job>();
         let mut waiting: Vec<Request> = Vec::new();
         loop {
-            // a burst of changes is one check: wait until the editor is
-            // quiet, answering what needs no check meanwhile
+            // a burst of changes is one update: wait until the editor is
+            // quiet, answering what needs no update meanwhile
             let quiet = if self.dirty {
                 Some(QUIET)
+            } else if self.due && self.running.is_none() {
+                Some(SETTLED)
             } else {
-                self.due.then_some(SETTLED)
+                None
             };
-            let msg = if let Some(quiet) = quiet {
-                match conn.receiver.recv_timeout(quiet) {
-                    Ok(m) => Some(m),
-                    Err(crossbeam_channel::RecvTimeoutError::Timeout) => None,
+            let timer = quiet.map_or_else(crossbeam_channel::never, crossbeam_channel::after);
+            crossbeam_channel::select! {
+                recv(conn.receiver) -> msg => match msg {
                     Err(_) => return Ok(()),
-                }
-            } else {
-                match conn.receiver.recv() {
-                    Ok(m) => Some(m),
-                    Err(_) => return Ok(()),
-                }
-            };
-            match msg {
-                Some(Message::Request(req)) => {
-                    if conn.handle_shutdown(&req).map_err(protocol)? {
-                        return Ok(());
+                    Ok(Message::Request(req)) => {
+                        if conn.handle_shutdown(&req).map_err(protocol)? {
+                            return Ok(());
+                        }
+                        if self.fresh {
+                            self.answer(conn, req)?;
+                        } else {
+                            waiting.push(req);
+                        }
                     }
-                    if self.dirty {
-                        waiting.push(req);
+                    Ok(Message::Notification(n)) => {
+                        if let Flow::Exit = self.notified(n) {
+                            return Ok(());
+                        }
+                    }
+                    Ok(Message::Response(_)) => {}
+                },
+                recv(done) -> job => {
+                    self.running = None;
+                    let Ok(job) = job else { continue };
+                    if job.generation == self.generation {
+                        self.apply(conn, job.checked)?;
+                        for req in waiting.drain(..) {
+                            self.answer(conn, req)?;
+                        }
                     } else {
-                        self.answer(conn, req)?;
+                        // changed while it ran: its findings are stale,
+                        // and another check follows
+                        self.due = true;
+                        self.urgent |= !self.fresh;
                     }
-                }
-                Some(Message::Notification(n)) => {
-                    if let Flow::Exit = self.notified(n) {
-                        return Ok(());
+                },
+                recv(timer) -> _ => {
+                    if self.dirty {
+                        self.dirty = false;
+                        if self.rerank() {
+                            self.fresh = true;
+                            for req in waiting.drain(..) {
+                                self.answer(conn, req)?;
+                            }
+                        } else {
+                            self.urgent = true;
+                        }
+                        self.due = true;
+                    } else if self.due {
+                        self.urgent = true;
                     }
-                }
-                Some(Message::Response(_)) => {}
-                None => {
-                    if !(self.dirty && self.rerank()) {
-                        self.check(conn)?;
-                    }
-                    self.dirty = false;
-                    for req in waiting.drain(..) {
-                        self.answer(conn, req)?;
-                    }
-                }
+                },
+            }
+            if self.urgent && !self.dirty && self.running.is_none() {
+                self.urgent = false;
+                self.start(conn, &done_tx)?;
             }
         }
     }
 
     fn notified(&mut self, n: Notification) -> Flow {
+        if matches!(
+            n.method.as_str(),
+            DidOpenTextDocument::METHOD
+                | DidChangeTextDocument::METHOD
+                | DidSaveTextDocument::METHOD
+                | DidCloseTextDocument::METHOD
+        ) {
+            self.generation += 1;
+            self.fresh = false;
+        }
         match n.method.as_str() {
             DidOpenTextDocument::METHOD => {
                 if let Ok(p) =
@@ -281,16 +338,19 @@ impl Server {
         send(conn, Message::Response(r))
     }
 
-    /// Check every catalog an open buffer belongs to, with every buffer
-    /// in place of its file, and publish what changed.
-    fn check(&mut self, conn: &Connection) -> Result<(), Fatal> {
-        self.dirty = false;
-        self.due = false;
-        self.saved = false;
-        self.changed.clear();
+    /// Start the whole check of every catalog an open buffer belongs to,
+    /// with every buffer in place of its file, on a thread of its own:
+    /// the editor's changes are ranked meanwhile, and a check overtaken by
+    /// a change is not published ([`Server::run`]).
+    fn start(
+        &mut self,
+        conn: &Connection,
+        done: &crossbeam_channel::Sender<Job>,
+    ) -> Result<(), Fatal> {
         let texts: catalog::overlay::Texts = (self.docs.values())
             .filter_map(|d| Some((d.path.clone()?, d.text.clone())))
             .collect();
+        // no check runs now: the overlay is this one's until it ends
         catalog::overlay::set(texts);
         let mut roots: BTreeSet<PathBuf> = BTreeSet::new();
         let paths: Vec<PathBuf> = self.docs.values().filter_map(|d| d.path.clone()).collect();
@@ -311,14 +371,41 @@ impl Server {
                 }
             }
         }
-        for root in roots {
+        let generation = self.generation;
+        let baseline = self.baseline.clone();
+        let done = done.clone();
+        self.running = Some(generation);
+        std::thread::Builder::new()
+            .name("check".into())
+            .spawn(move || {
+                let checked = (roots.into_iter())
+                    .map(|root| {
+                        let c = check_root(&root, baseline.as_deref());
+                        (root, c)
+                    })
+                    .collect();
+                let _ = done.send(Job {
+                    generation,
+                    checked,
+                });
+            })
+            .map_err(protocol)?;
+        Ok(())
+    }
+
+    /// Publish a whole check that no change overtook.
+    fn apply(&mut self, conn: &Connection, checked: Vec<(PathBuf, Checked)>) -> Result<(), Fatal> {
+        self.due = false;
+        self.saved = false;
+        self.changed.clear();
+        self.fresh = true;
+        for (root, mut new) in checked {
             let old = self.checked.remove(&root);
-            let mut new = self.check_root(&root);
             if let Some(why) = &new.failed {
                 show(conn, why)?;
             }
             let config = crate::config::CONFIG_FILE;
-            // a skillsift.toml that stops the check: said on its first line
+            // a skillsift.toml that stops the check: said where it says
             let config_failed = new
                 .failed
                 .clone()
@@ -380,7 +467,7 @@ impl Server {
         candidates.extend(self.workspace.iter().cloned());
         for root in candidates {
             let Some(r) = rel(&root) else { continue };
-            let c = self.check_root(&root);
+            let c = check_root(&root, self.baseline.as_deref());
             let holds = c.files.contains(&r);
             self.checked.entry(root.clone()).or_insert(c);
             if holds {
@@ -434,7 +521,12 @@ impl Server {
                 let (skill, _) = catalog.skills[i].reread(&text);
                 catalog.skills[i] = skill;
             }
-            let Ok(ranked) = super::commands::rank_for_editor(catalog, config) else {
+            // on threads of its own: a whole check may hold the global pool
+            let ranked = match &self.ranking {
+                Some(pool) => pool.install(|| super::commands::rank_for_editor(catalog, config)),
+                None => super::commands::rank_for_editor(catalog, config),
+            };
+            let Ok(ranked) = ranked else {
                 return false;
             };
             c.prompts.clear();
@@ -445,8 +537,11 @@ impl Server {
         self.due = true;
         true
     }
+}
 
-    fn check_root(&self, root: &Path) -> Checked {
+/// The whole check of the catalog at `root`.
+fn check_root(root: &Path, baseline: Option<&Path>) -> Checked {
+    {
         let mut c = Checked {
             findings: BTreeMap::new(),
             prompts: BTreeMap::new(),
@@ -463,7 +558,7 @@ impl Server {
                 return c;
             }
         };
-        match super::commands::check_for_editor(root, &config, self.baseline.as_deref()) {
+        match super::commands::check_for_editor(root, &config, baseline) {
             Ok((catalog, diagnostics, ranked)) => {
                 c.files
                     .extend(catalog.skills.iter().map(|s| s.file.clone()));
@@ -487,7 +582,9 @@ impl Server {
         }
         c
     }
+}
 
+impl Server {
     /// The text of `path`: its buffer when open, else the file.
     fn text_of(&self, path: &Path) -> Option<Arc<str>> {
         if let Some(d) = self.docs.values().find(|d| d.path.as_deref() == Some(path)) {
