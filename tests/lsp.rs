@@ -134,6 +134,15 @@ fn uri(p: &Path) -> String {
     format!("file://{}", p.display())
 }
 
+/// The case file's hints while "my flaky builds …" is `ci-debug`'s.
+const MISSED: [&str; 5] = [
+    "#2 → ci-debug",
+    "#1",
+    "#1",
+    "#2 ✓ should not",
+    "#2 ✓ should not",
+];
+
 const DESCRIPTION: &str = "Diagnoses unreliable tests that pass and fail at random.";
 const FLAKY: &str = "Diagnoses flaky tests and builds that keep failing at random in the pipeline.";
 
@@ -232,16 +241,7 @@ fn hints_and_diagnostics_follow_an_unsaved_description() {
         .position(|l| l.contains("my flaky builds"))
         .unwrap();
     assert_eq!(missed[0]["range"]["start"]["line"], line, "{diags:#?}");
-    assert_eq!(
-        s.hints(&cases_uri),
-        [
-            "#2 → ci-debug",
-            "#1",
-            "#1",
-            "#2 ✓ should not",
-            "#2 ✓ should not"
-        ]
-    );
+    assert_eq!(s.hints(&cases_uri), MISSED);
     let hover = s.request(
         "textDocument/hover",
         json!({"textDocument": {"uri": cases_uri}, "position": {"line": line, "character": 20}}),
@@ -294,16 +294,7 @@ fn hints_and_diagnostics_follow_an_unsaved_description() {
             break;
         }
     }
-    assert_eq!(
-        s.hints(&cases_uri),
-        [
-            "#2 → ci-debug",
-            "#1",
-            "#1",
-            "#2 ✓ should not",
-            "#2 ✓ should not"
-        ]
-    );
+    assert_eq!(s.hints(&cases_uri), MISSED);
 
     // a finding in the SKILL.md itself, from its unsaved text
     s.notify(

@@ -316,34 +316,23 @@ fn write_keeps_the_frontmatter_style() {
     }
 }
 
-/// `ci-debug`'s users talk about the runner and about unit tests; "unit
-/// tests" is `test-writer`'s category, whose prompt "unit tests for the
-/// build script" a stuffed description would take.
-fn near_miss() -> Cat {
+/// `ci-debug` beside `test-writer` and `release-notes`, with the
+/// siblings' own prompts; `test-writer`'s second is `about_the_build`.
+fn ci_debug_and_siblings(
+    positive: &[(&str, &str)],
+    negative: &[(&str, &str, &str)],
+    about_the_build: &str,
+) -> Cat {
     Cat::new()
         .skill("ci-debug", "name: ci-debug\ndescription: Debugs failing CI pipelines and broken build workflows.")
         .skill("test-writer", "name: test-writer\ndescription: Writes unit tests for new modules and mocks their dependencies.")
         .skill("release-notes", "name: release-notes\ndescription: Drafts release notes from merged pull requests.")
-        .cases(
-            "ci-debug",
-            &[
-                ("the unit tests are red on the runner", "train"),
-                ("unit tests time out on the runner", "train"),
-                ("the runner keeps dying halfway", "train"),
-                ("the pipeline fails at the build step", "train"),
-                ("the runner ran out of disk space", "validation"),
-                ("why is the build workflow broken", "validation"),
-            ],
-            &[
-                ("write unit tests for the parser", "train", "test-writer"),
-                ("draft the release notes for the build", "validation", "release-notes"),
-            ],
-        )
+        .cases("ci-debug", positive, negative)
         .cases(
             "test-writer",
             &[
                 ("write unit tests for the parser module", ""),
-                ("unit tests for the build script", ""),
+                (about_the_build, ""),
                 ("mock the dependencies in these tests", ""),
             ],
             &[],
@@ -353,6 +342,31 @@ fn near_miss() -> Cat {
             &[("draft release notes for 2.0", ""), ("summarise the merged pull requests", "")],
             &[],
         )
+}
+
+/// `ci-debug`'s users talk about the runner and about unit tests; "unit
+/// tests" is `test-writer`'s category, whose prompt "unit tests for the
+/// build script" a stuffed description would take.
+fn near_miss() -> Cat {
+    ci_debug_and_siblings(
+        &[
+            ("the unit tests are red on the runner", "train"),
+            ("unit tests time out on the runner", "train"),
+            ("the runner keeps dying halfway", "train"),
+            ("the pipeline fails at the build step", "train"),
+            ("the runner ran out of disk space", "validation"),
+            ("why is the build workflow broken", "validation"),
+        ],
+        &[
+            ("write unit tests for the parser", "train", "test-writer"),
+            (
+                "draft the release notes for the build",
+                "validation",
+                "release-notes",
+            ),
+        ],
+        "unit tests for the build script",
+    )
 }
 
 #[test]
@@ -755,38 +769,24 @@ fn behavioral_dry_run_counts_the_runs_and_shows_no_prompt() {
 /// `ci-debug`'s failing train prompts share only `test-writer`'s words:
 /// saying them would take `test-writer`'s prompts.
 fn only_a_siblings_words() -> Cat {
-    Cat::new()
-        .skill("ci-debug", "name: ci-debug\ndescription: Debugs failing CI pipelines and broken build workflows.")
-        .skill("test-writer", "name: test-writer\ndescription: Writes unit tests for new modules and mocks their dependencies.")
-        .skill("release-notes", "name: release-notes\ndescription: Drafts release notes from merged pull requests.")
-        .cases(
-            "ci-debug",
-            &[
-                ("the unit tests are red on the pipeline", "train"),
-                ("unit tests fail the pipelines", "train"),
-                ("the pipeline fails at the build step", "train"),
-                ("unit tests hang in the pipeline", "validation"),
-                ("why is the build workflow broken", "validation"),
-            ],
-            &[
-                ("write unit tests for the parser", "train", "test-writer"),
-                ("draft the release notes for the build", "validation", "release-notes"),
-            ],
-        )
-        .cases(
-            "test-writer",
-            &[
-                ("write unit tests for the parser module", ""),
-                ("unit tests for the build", ""),
-                ("mock the dependencies in these tests", ""),
-            ],
-            &[],
-        )
-        .cases(
-            "release-notes",
-            &[("draft release notes for 2.0", ""), ("summarise the merged pull requests", "")],
-            &[],
-        )
+    ci_debug_and_siblings(
+        &[
+            ("the unit tests are red on the pipeline", "train"),
+            ("unit tests fail the pipelines", "train"),
+            ("the pipeline fails at the build step", "train"),
+            ("unit tests hang in the pipeline", "validation"),
+            ("why is the build workflow broken", "validation"),
+        ],
+        &[
+            ("write unit tests for the parser", "train", "test-writer"),
+            (
+                "draft the release notes for the build",
+                "validation",
+                "release-notes",
+            ),
+        ],
+        "unit tests for the build",
+    )
 }
 
 #[test]
