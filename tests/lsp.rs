@@ -3,6 +3,9 @@
 //! hints, edit a description without saving (the prompt moves from #2 to
 //! #1 and back), hover, shut down and exit. The disk is never written.
 
+mod common;
+
+use common::cat::{HELD_OUT, flaky};
 use serde_json::{Value, json};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
@@ -128,6 +131,129 @@ impl Server {
             .map(|h| h["label"].as_str().unwrap().to_string())
             .collect()
     }
+}
+
+impl Server {
+    /// Start in `cwd` and initialize with `root` as the workspace.
+    fn started(cwd: &Path, root: &Path) -> Server {
+        let mut s = Server::start(cwd);
+        s.request(
+            "initialize",
+            json!({"processId": null, "rootUri": uri(root), "capabilities": {}}),
+        );
+        s.notify("initialized", json!({}));
+        s
+    }
+
+    fn open(&mut self, path: &Path, language: &str) -> String {
+        let text = std::fs::read_to_string(path).unwrap();
+        self.notify(
+            "textDocument/didOpen",
+            json!({"textDocument": {
+                "uri": uri(path), "languageId": language, "version": 1, "text": text,
+            }}),
+        );
+        text
+    }
+
+    fn change(&mut self, uri: &str, version: i64, text: &str) {
+        self.notify(
+            "textDocument/didChange",
+            json!({
+                "textDocument": {"uri": uri, "version": version},
+                "contentChanges": [{"text": text}],
+            }),
+        );
+    }
+
+    /// The diagnostics published for `uri` at `version`.
+    fn diagnostics_at(&mut self, uri: &str, version: i64) -> Vec<Value> {
+        let m = self.wait(|m| {
+            m["method"] == "textDocument/publishDiagnostics"
+                && m["params"]["uri"] == uri
+                && m["params"]["version"] == version
+        });
+        m["params"]["diagnostics"].as_array().unwrap().clone()
+    }
+
+    fn actions(&mut self, uri: &str, range: Value, only: Option<&[&str]>) -> Vec<Value> {
+        let mut context = json!({"diagnostics": []});
+        if let Some(only) = only {
+            context["only"] = json!(only);
+        }
+        let r = self.request(
+            "textDocument/codeAction",
+            json!({"textDocument": {"uri": uri}, "range": range, "context": context}),
+        );
+        r.as_array().unwrap().clone()
+    }
+
+    fn stop(mut self) {
+        assert_eq!(self.request("shutdown", Value::Null), Value::Null);
+        self.notify("exit", Value::Null);
+        let end = Instant::now() + WAIT;
+        let status = loop {
+            if let Some(st) = self.child.try_wait().unwrap() {
+                break st;
+            }
+            assert!(Instant::now() < end, "the server did not exit");
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        assert!(status.success(), "{status:?}");
+    }
+}
+
+/// A range from line and character pairs.
+fn range(start: (u32, u32), end: (u32, u32)) -> Value {
+    json!({"start": {"line": start.0, "character": start.1}, "end": {"line": end.0, "character": end.1}})
+}
+
+/// The byte offset of an LSP position (UTF-16 columns).
+fn offset(text: &str, at: &Value) -> usize {
+    let line = at["line"].as_u64().unwrap() as usize;
+    let character = at["character"].as_u64().unwrap() as usize;
+    let start: usize = text.split_inclusive('\n').take(line).map(str::len).sum();
+    let mut units = 0;
+    for (i, c) in text[start..].char_indices() {
+        if units == character {
+            return start + i;
+        }
+        units += c.len_utf16();
+    }
+    text.len()
+}
+
+/// `text` with a code action's edits of `uri` made, as an editor makes
+/// them.
+fn applied(text: &str, action: &Value, uri: &str) -> String {
+    let mut edits: Vec<(usize, usize, String)> = (action["edit"]["changes"][uri].as_array())
+        .unwrap_or_else(|| panic!("no edit of {uri}: {action:#}"))
+        .iter()
+        .map(|e| {
+            (
+                offset(text, &e["range"]["start"]),
+                offset(text, &e["range"]["end"]),
+                e["newText"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    edits.sort_by_key(|e| std::cmp::Reverse(e.0));
+    let mut out = text.to_string();
+    for (s, e, new) in edits {
+        out.replace_range(s..e, &new);
+    }
+    out
+}
+
+/// The action whose title starts with `title`.
+fn titled<'a>(actions: &'a [Value], title: &str) -> &'a Value {
+    (actions.iter())
+        .find(|a| a["title"].as_str().unwrap().starts_with(title))
+        .unwrap_or_else(|| panic!("no action `{title}` in {actions:#?}"))
+}
+
+fn rules(diags: &[Value]) -> Vec<&str> {
+    diags.iter().map(|d| d["code"].as_str().unwrap()).collect()
 }
 
 fn uri(p: &Path) -> String {
@@ -354,16 +480,198 @@ fn hints_and_diagnostics_follow_an_unsaved_description() {
         json!({"textDocument": {"uri": skill_uri}}),
     );
     assert_eq!(s.diagnostics(&toml_uri), Vec::<Value>::new());
+    s.stop();
+}
 
-    assert_eq!(s.request("shutdown", Value::Null), Value::Null);
-    s.notify("exit", Value::Null);
-    let end = Instant::now() + WAIT;
-    let status = loop {
-        if let Some(st) = s.child.try_wait().unwrap() {
-            break st;
-        }
-        assert!(Instant::now() < end, "the server did not exit");
-        std::thread::sleep(Duration::from_millis(20));
-    };
-    assert!(status.success(), "{status:?}");
+#[test]
+fn code_actions_fix_and_suppress_in_the_buffer() {
+    let (dir, root) = catalog();
+    let pdf = root.join("skills/pdf-forms/SKILL.md");
+    std::fs::create_dir_all(pdf.parent().unwrap()).unwrap();
+    std::fs::write(
+        &pdf,
+        "---\nname: pdf-form\ndescription: Fills PDF forms #fast and flattens them.\n---\n\n# pdf-forms\n\nBody.\n",
+    )
+    .unwrap();
+    let pdf_uri = uri(&pdf);
+    let on_disk = std::fs::read_to_string(&pdf).unwrap();
+    let mut s = Server::started(dir.path(), &root);
+
+    let text = s.open(&pdf, "markdown");
+    let diags = s.diagnostics(&pdf_uri);
+    for rule in ["SG103", "SG115", "SG201"] {
+        assert!(rules(&diags).contains(&rule), "{diags:#?}");
+    }
+    let all = range((0, 0), (99, 0));
+    let actions = s.actions(&pdf_uri, all.clone(), None);
+    // a safe fix is the preferred quick fix; an unsafe one says so
+    let quote = titled(&actions, "Quote the whole value of `description` (SG115)");
+    assert_eq!(quote["kind"], "quickfix");
+    assert_eq!(quote["isPreferred"], true);
+    assert_eq!(quote["diagnostics"][0]["code"], "SG115");
+    let rename = titled(
+        &actions,
+        "Set `name: pdf-forms`, the folder's name (SG103, unsafe: changes what the clients read; review it)",
+    );
+    assert_eq!(rename["isPreferred"], false);
+    // only the actions of the findings the range touches: line 1 is `name`
+    let on_name = s.actions(&pdf_uri, range((1, 3), (1, 3)), Some(&["quickfix"]));
+    assert!(
+        (on_name.iter()).all(|a| a["diagnostics"][0]["code"] == "SG103"),
+        "{on_name:#?}"
+    );
+
+    // the safe fix applied in the editor: its finding goes
+    let quoted = applied(&text, quote, &pdf_uri);
+    assert!(
+        quoted.contains("description: \"Fills PDF forms #fast and flattens them.\"\n"),
+        "{quoted}"
+    );
+    s.change(&pdf_uri, 2, &quoted);
+    let diags = s.diagnostics_at(&pdf_uri, 2);
+    assert!(!rules(&diags).contains(&"SG115"), "{diags:#?}");
+    assert!(rules(&diags).contains(&"SG201"), "{diags:#?}");
+
+    // a suppression: the comment goes under `---`, and the author writes
+    // why; until then SG021 asks for the reason
+    let actions = s.actions(&pdf_uri, all.clone(), None);
+    let suppress = titled(
+        &actions,
+        "Suppress SG201 in skill `pdf-form` (then write why after the comment)",
+    );
+    let suppressed = applied(&quoted, suppress, &pdf_uri);
+    assert!(
+        suppressed.starts_with("---\n# skillsift: ignore[SG201] \nname: pdf-form\n"),
+        "{suppressed}"
+    );
+    s.change(&pdf_uri, 3, &suppressed);
+    let diags = s.diagnostics_at(&pdf_uri, 3);
+    assert!(rules(&diags).contains(&"SG021"), "{diags:#?}");
+    let reasoned = suppressed.replace(
+        "ignore[SG201] \n",
+        "ignore[SG201] a form filler, named by the user\n",
+    );
+    s.change(&pdf_uri, 4, &reasoned);
+    let diags = s.diagnostics_at(&pdf_uri, 4);
+    assert!(!rules(&diags).contains(&"SG201"), "{diags:#?}");
+    assert!(!rules(&diags).contains(&"SG021"), "{diags:#?}");
+    // a buffer changed since the check: no edit is offered on stale offsets
+    s.change(&pdf_uri, 5, &format!("\n{reasoned}"));
+    let actions = s.actions(&pdf_uri, all.clone(), Some(&["quickfix"]));
+    assert!(
+        (actions.iter()).all(|a| !a["title"].as_str().unwrap().contains("(SG103")),
+        "{actions:#?}"
+    );
+    assert_eq!(std::fs::read_to_string(&pdf).unwrap(), on_disk);
+    s.stop();
+}
+
+#[test]
+fn the_description_tune_recommends_and_the_commands_rank_and_list() {
+    let cat = flaky(
+        "Diagnoses unreliable tests that pass and fail at random and finds the shared state behind them.",
+    );
+    let root = cat.root().canonicalize().unwrap();
+    let mut s = Server::started(cat.dir.path(), &root);
+
+    // the description tune recommends, on the frontmatter of a SKILL.md
+    let doctor = root.join("skills/test-doctor/SKILL.md");
+    let doctor_uri = uri(&doctor);
+    let text = s.open(&doctor, "markdown");
+    s.diagnostics_at(&doctor_uri, 1);
+    let actions = s.actions(&doctor_uri, range((2, 5), (2, 5)), Some(&["refactor"]));
+    let tuned = titled(
+        &actions,
+        "Apply the description `skillsift tune` recommends: 2 more of 4 validation prompts pass, 0 fewer",
+    );
+    assert_eq!(tuned["kind"], "refactor.rewrite");
+    let rewritten = applied(&text, tuned, &doctor_uri);
+    assert!(
+        rewritten.contains("description: Diagnoses unreliable (flaky) tests that pass and fail at random and finds the shared state behind them.\n"),
+        "{rewritten}"
+    );
+    // none in the body
+    let body = s.actions(&doctor_uri, range((6, 0), (6, 0)), Some(&["refactor"]));
+    assert!(body.is_empty(), "{body:#?}");
+
+    // the commands: rank this prompt, show the listing
+    let cases = root.join("evals/cases/test-doctor.json");
+    let cases_uri = uri(&cases);
+    let cases_text = s.open(&cases, "json");
+    let prompt = "my tests are flaky, can you fix them";
+    let r = s.request(
+        "workspace/executeCommand",
+        json!({"command": "skillsift.rank", "arguments": [{"uri": cases_uri, "prompt": prompt}]}),
+    );
+    let text = r["text"].as_str().unwrap();
+    assert!(text.starts_with("prompt terms: "), "{text}");
+    assert!(text.contains("  1  "), "{text}");
+    assert_eq!(r["json"]["prompt"], prompt, "{r:#}");
+    assert_eq!(r["json"]["results"][0]["name"], "ci-debug", "{r:#}");
+    assert!(r["json"]["results"][0]["contributions"].is_array(), "{r:#}");
+    let r = s.request(
+        "workspace/executeCommand",
+        json!({"command": "skillsift.listing", "arguments": [{"uri": cases_uri}]}),
+    );
+    let names: Vec<&str> = (r["json"]["entries"].as_array().unwrap().iter())
+        .map(|e| e["name"].as_str().unwrap())
+        .collect();
+    for name in ["ci-debug", "release-notes", "test-doctor", "test-writer"] {
+        assert!(names.contains(&name), "{names:?}");
+    }
+    assert!(r["text"].as_str().unwrap().contains("test-doctor"), "{r:#}");
+
+    // from a selection, through a code action, for editors without an
+    // extension: the command it carries shows its text as a message
+    let line = cases_text.lines().position(|l| l.contains(prompt)).unwrap() as u32;
+    let col = cases_text
+        .lines()
+        .nth(line as usize)
+        .unwrap()
+        .find(prompt)
+        .unwrap() as u32;
+    let sel = range((line, col), (line, col + prompt.len() as u32));
+    let actions = s.actions(&cases_uri, sel, Some(&["source"]));
+    let rank = titled(&actions, "Rank the selected text as a prompt (skillsift)");
+    assert_eq!(rank["command"]["command"], "skillsift.rank");
+    assert_eq!(rank["command"]["arguments"][0]["prompt"], prompt);
+    let listing = titled(
+        &actions,
+        "Show the listing the client shows the model (skillsift)",
+    );
+    s.request(
+        "workspace/executeCommand",
+        json!({"command": rank["command"]["command"], "arguments": rank["command"]["arguments"]}),
+    );
+    let m = s.wait(|m| m["method"] == "window/showMessage");
+    assert!(
+        m["params"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("ci-debug"),
+        "{m:#}"
+    );
+    assert_eq!(listing["command"]["command"], "skillsift.listing");
+
+    // bad input: a clear error, the server keeps serving
+    let id = 1000;
+    s.send(json!({"jsonrpc": "2.0", "id": id, "method": "workspace/executeCommand",
+        "params": {"command": "skillsift.rank", "arguments": [{"uri": cases_uri, "prompt": "  "}]}}));
+    let e = s.wait(|m| m["id"] == id);
+    assert!(
+        e["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("the prompt is empty"),
+        "{e:#}"
+    );
+    // the validation and fresh prompts reach no command's output
+    let r = s.request(
+        "workspace/executeCommand",
+        json!({"command": "skillsift.listing", "arguments": [{"uri": cases_uri}]}),
+    );
+    for held in HELD_OUT {
+        assert!(!r.to_string().contains(held), "{held}");
+    }
+    s.stop();
 }

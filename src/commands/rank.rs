@@ -12,17 +12,23 @@ use std::io::Write;
 /// Largest prompt accepted, in bytes.
 const MAX_PROMPT_BYTES: usize = 64 * 1024;
 
-pub fn rank(args: &RankArgs, out: &mut dyn Write) -> Result<Exit, Fatal> {
-    if args.prompt.trim().is_empty() {
+/// A prompt `rank` takes: not empty, at most [`MAX_PROMPT_BYTES`].
+pub fn accepted(prompt: &str) -> Result<(), Fatal> {
+    if prompt.trim().is_empty() {
         return Err(Fatal::usage("the prompt is empty: there is nothing to rank")
             .with_help("pass the prompt a user would type, quoted: skillsift rank \"fill in this PDF form\""));
     }
-    if args.prompt.len() > MAX_PROMPT_BYTES {
+    if prompt.len() > MAX_PROMPT_BYTES {
         return Err(Fatal::usage(format!(
             "the prompt is {} bytes, more than the {MAX_PROMPT_BYTES}-byte limit",
-            args.prompt.len()
+            prompt.len()
         )));
     }
+    Ok(())
+}
+
+pub fn rank(args: &RankArgs, out: &mut dyn Write) -> Result<Exit, Fatal> {
+    accepted(&args.prompt)?;
     if !args.root.exists() {
         return Err(
             Fatal::usage(format!("{}: no such file or folder", args.root.display()))

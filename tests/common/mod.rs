@@ -2,6 +2,8 @@
 //! its JSON report.
 #![allow(dead_code)]
 
+pub mod cat;
+
 use assert_cmd::Command;
 use serde_json::Value;
 use std::path::{Path, PathBuf};

@@ -27,6 +27,9 @@
 //! it runs is ranked at once, and the check it overtook is dropped
 //! unpublished (a newer one follows).
 
+mod actions;
+mod commands;
+
 use crate::catalog;
 use crate::diag::{Diagnostic, Severity};
 use crate::exit::{Exit, Fatal};
@@ -35,7 +38,9 @@ use lsp_types::notification::{
     DidChangeTextDocument, DidCloseTextDocument, DidOpenTextDocument, DidSaveTextDocument,
     Notification as _, PublishDiagnostics,
 };
-use lsp_types::request::{HoverRequest, InlayHintRequest, Request as _};
+use lsp_types::request::{
+    CodeActionRequest, ExecuteCommand, HoverRequest, InlayHintRequest, Request as _,
+};
 use lsp_types::{
     Hover, HoverContents, HoverProviderCapability, InitializeParams, InlayHint, InlayHintLabel,
     InlayHintTooltip, MarkupContent, MarkupKind, NumberOrString, OneOf, Position,
@@ -63,6 +68,20 @@ pub fn serve(baseline: Option<PathBuf>) -> Result<Exit, Fatal> {
         text_document_sync: Some(TextDocumentSyncCapability::Kind(TextDocumentSyncKind::FULL)),
         inlay_hint_provider: Some(OneOf::Left(true)),
         hover_provider: Some(HoverProviderCapability::Simple(true)),
+        code_action_provider: Some(lsp_types::CodeActionProviderCapability::Options(
+            lsp_types::CodeActionOptions {
+                code_action_kinds: Some(vec![
+                    lsp_types::CodeActionKind::QUICKFIX,
+                    lsp_types::CodeActionKind::REFACTOR_REWRITE,
+                    lsp_types::CodeActionKind::SOURCE,
+                ]),
+                ..lsp_types::CodeActionOptions::default()
+            },
+        )),
+        execute_command_provider: Some(lsp_types::ExecuteCommandOptions {
+            commands: vec![commands::RANK.to_string(), commands::LISTING.to_string()],
+            ..lsp_types::ExecuteCommandOptions::default()
+        }),
         ..ServerCapabilities::default()
     };
     let caps = serde_json::to_value(caps).map_err(protocol)?;
@@ -88,6 +107,7 @@ pub fn serve(baseline: Option<PathBuf>) -> Result<Exit, Fatal> {
         running: None,
         fresh: true,
         urgent: false,
+        tuned: std::cell::RefCell::new(HashMap::new()),
         ranking: rayon::ThreadPoolBuilder::new()
             .num_threads(rayon::current_num_threads())
             .thread_name(|i| format!("ranking-{i}"))
@@ -116,6 +136,10 @@ struct Doc {
 
 /// What one check of a catalog found.
 struct Checked {
+    /// The catalog's root.
+    root: PathBuf,
+    /// The open buffers' texts the check read in place of their files.
+    read: catalog::overlay::Texts,
     /// Findings by file, relative to the root.
     findings: BTreeMap<String, Vec<Diagnostic>>,
     /// Trigger prompts by case file.
@@ -155,6 +179,9 @@ struct Server {
     urgent: bool,
     /// The threads a ranking runs on, apart from the whole check's.
     ranking: Option<rayon::ThreadPool>,
+    /// What `tune` recommends for a SKILL.md, at the generation it was
+    /// asked at (a code action asks at every move of the cursor).
+    tuned: std::cell::RefCell<HashMap<PathBuf, (u64, Option<crate::authoring::tune::Recommended>)>>,
 }
 
 /// A whole check done: for the generation it started at.
@@ -322,6 +349,24 @@ impl Server {
                     let at = p.text_document_position_params;
                     serde_json::to_value(self.hover(&at.text_document.uri, at.position))
                 }),
+            CodeActionRequest::METHOD => {
+                serde_json::from_value::<lsp_types::CodeActionParams>(req.params)
+                    .ok()
+                    .map(|p| serde_json::to_value(self.actions(&p)))
+            }
+            ExecuteCommand::METHOD => {
+                let Ok(p) = serde_json::from_value::<lsp_types::ExecuteCommandParams>(req.params)
+                else {
+                    return send(conn, Message::Response(invalid(req.id)));
+                };
+                let r = match self.execute(conn, p) {
+                    Ok(v) => Response::new_ok(req.id, v),
+                    Err(why) => {
+                        Response::new_err(req.id, lsp_server::ErrorCode::RequestFailed as i32, why)
+                    }
+                };
+                return send(conn, Message::Response(r));
+            }
             _ => {
                 let r = Response::new_err(
                     req.id,
@@ -351,7 +396,7 @@ impl Server {
             .filter_map(|d| Some((d.path.clone()?, d.text.clone())))
             .collect();
         // no check runs now: the overlay is this one's until it ends
-        catalog::overlay::set(texts);
+        catalog::overlay::set(texts.clone());
         let mut roots: BTreeSet<PathBuf> = BTreeSet::new();
         let paths: Vec<PathBuf> = self.docs.values().filter_map(|d| d.path.clone()).collect();
         for path in &paths {
@@ -380,7 +425,11 @@ impl Server {
             .spawn(move || {
                 let checked = (roots.into_iter())
                     .map(|root| {
-                        let c = check_root(&root, baseline.as_deref());
+                        let mut c = check_root(&root, baseline.as_deref());
+                        c.read = (texts.iter())
+                            .filter(|(p, _)| p.starts_with(&root))
+                            .map(|(p, t)| (p.clone(), t.clone()))
+                            .collect();
                         (root, c)
                     })
                     .collect();
@@ -401,6 +450,23 @@ impl Server {
         self.fresh = true;
         for (root, mut new) in checked {
             let old = self.checked.remove(&root);
+            // an open SKILL.md whole, as `tune` needs it (a check keeps
+            // a body's start only)
+            if let Some((catalog, _)) = new.loaded.as_mut() {
+                for doc in self.docs.values() {
+                    let Some(rel) = (doc.path.as_ref())
+                        .and_then(|p| p.strip_prefix(&root).ok())
+                        .map(|r| r.to_string_lossy().replace('\\', "/"))
+                    else {
+                        continue;
+                    };
+                    if let Some(s) = catalog.skills.iter_mut().find(|s| s.file == rel)
+                        && s.cut != 0
+                    {
+                        *s = s.reread(&doc.text).0;
+                    }
+                }
+            }
             if let Some(why) = &new.failed {
                 show(conn, why)?;
             }
@@ -543,6 +609,8 @@ impl Server {
 fn check_root(root: &Path, baseline: Option<&Path>) -> Checked {
     {
         let mut c = Checked {
+            root: root.to_path_buf(),
+            read: catalog::overlay::Texts::new(),
             findings: BTreeMap::new(),
             prompts: BTreeMap::new(),
             files: BTreeSet::new(),
@@ -581,6 +649,15 @@ fn check_root(root: &Path, baseline: Option<&Path>) -> Checked {
             Err(e) => c.failed = Some(fatal_text(&e)),
         }
         c
+    }
+}
+
+impl Checked {
+    /// Whether the check read `text` for the buffer at `path`: a finding's
+    /// offsets hold in it.
+    fn read_as(&self, path: Option<&Path>, text: &Arc<str>) -> bool {
+        path.and_then(|p| self.read.get(p))
+            .is_some_and(|t| Arc::ptr_eq(t, text) || **t == **text)
     }
 }
 
@@ -752,6 +829,22 @@ impl<'t> Lines<'t> {
         let mut starts = vec![0];
         starts.extend(memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| i + 1));
         Lines { text, starts }
+    }
+
+    /// The byte offset of `at`; `None` past the end of its line or
+    /// inside a character.
+    fn offset(&self, at: Position) -> Option<usize> {
+        let start = *self.starts.get(at.line as usize)?;
+        let end = (self.starts.get(at.line as usize + 1).copied()).unwrap_or(self.text.len());
+        let line = &self.text[start..end];
+        let mut units = 0;
+        for (i, c) in line.char_indices() {
+            if units == at.character as usize {
+                return Some(start + i);
+            }
+            units += c.len_utf16();
+        }
+        (units == at.character as usize).then_some(end)
     }
 
     /// The position of byte `at`; `None` past the end or inside a

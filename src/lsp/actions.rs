@@ -1,0 +1,307 @@
+//! Code actions: every fix `check --fix` knows for the findings under the
+//! cursor (safe ones as preferred quick fixes, unsafe ones labelled), a
+//! suppression comment for a finding in a skill's folder, the description
+//! `tune` recommends for a SKILL.md, and the two commands
+//! ([`super::commands`]) on the selection and the catalog.
+//!
+//! An edit is offered only while the buffer holds the text the check
+//! read: a fix's byte offsets are into that text, and a buffer changed
+//! since may have moved them.
+
+use super::{Checked, Lines, Server, shown, to_lsp};
+use crate::diag::{Applicability, Diagnostic};
+use lsp_types::{
+    CodeAction, CodeActionKind, CodeActionOrCommand, CodeActionParams, Command, Position, Range,
+    TextEdit, Url, WorkspaceEdit,
+};
+use std::collections::HashMap;
+use std::path::Path;
+
+/// The suppression comment's start, as `suppress` reads it.
+const DIRECTIVE: &str = "# skillsift: ignore[";
+
+impl Server {
+    pub(super) fn actions(&self, p: &CodeActionParams) -> Vec<CodeActionOrCommand> {
+        let uri = &p.text_document.uri;
+        let Some((c, rel)) = self.located(uri) else {
+            return Vec::new();
+        };
+        let Some(doc) = self.docs.get(uri) else {
+            return Vec::new();
+        };
+        let wanted = |kind: &CodeActionKind| {
+            p.context
+                .only
+                .as_ref()
+                .is_none_or(|only| only.iter().any(|o| kind.as_str().starts_with(o.as_str())))
+        };
+        let mut out = Vec::new();
+        let fresh = c.read_as(doc.path.as_deref(), &doc.text);
+        let lines = Lines::new(&doc.text);
+        for d in c.findings.get(&rel).into_iter().flatten() {
+            let diag = to_lsp(d, Some(&doc.text));
+            if !touches(diag.range, p.range) {
+                continue;
+            }
+            if fresh
+                && wanted(&CodeActionKind::QUICKFIX)
+                && let Some(a) = fix_action(uri, &lines, d, &diag)
+            {
+                out.push(CodeActionOrCommand::CodeAction(a));
+            }
+            if wanted(&CodeActionKind::QUICKFIX)
+                && let Some(a) = self.suppression(c, d, &diag)
+            {
+                out.push(CodeActionOrCommand::CodeAction(a));
+            }
+        }
+        if fresh && wanted(&CodeActionKind::REFACTOR_REWRITE) {
+            out.extend(self.tuned_action(c, uri, &rel, p.range));
+        }
+        // the commands, for editors without an extension to call them
+        let selected = (p.range.start != p.range.end)
+            .then(|| slice(&doc.text, &lines, p.range))
+            .flatten()
+            .filter(|s| !s.trim().is_empty());
+        if let Some(prompt) = selected
+            && wanted(&CodeActionKind::SOURCE)
+        {
+            out.push(command_action(
+                "Rank the selected text as a prompt (skillsift)",
+                super::commands::RANK,
+                serde_json::json!({"uri": uri, "prompt": prompt, "show": true}),
+            ));
+        }
+        if wanted(&CodeActionKind::SOURCE) {
+            out.push(command_action(
+                "Show the listing the client shows the model (skillsift)",
+                super::commands::LISTING,
+                serde_json::json!({"uri": uri, "show": true}),
+            ));
+        }
+        out
+    }
+
+    /// "Suppress RULE in skill X": a comment on the first line of the
+    /// frontmatter of the SKILL.md whose folder holds the finding's file.
+    /// The reason is the author's to write: the comment is inserted
+    /// without one, and SG021 asks for it until it is written.
+    fn suppression(
+        &self,
+        c: &Checked,
+        d: &Diagnostic,
+        diag: &lsp_types::Diagnostic,
+    ) -> Option<CodeAction> {
+        let (catalog, _) = c.loaded.as_ref()?;
+        let skill = owner(catalog, &d.file)?;
+        let path = c.root.join(&skill.file);
+        let text = self.text_of(&path)?;
+        let at = frontmatter_start(&text)?;
+        let uri = Url::from_file_path(&path).ok()?;
+        let name = skill.name().unwrap_or(&skill.folder);
+        let edit = TextEdit {
+            range: Range::new(at, at),
+            new_text: format!("{DIRECTIVE}{}] \n", d.rule),
+        };
+        Some(CodeAction {
+            title: shown(&format!(
+                "Suppress {} in skill `{name}` (then write why after the comment)",
+                d.rule
+            )),
+            kind: Some(CodeActionKind::QUICKFIX),
+            diagnostics: Some(vec![diag.clone()]),
+            edit: Some(WorkspaceEdit {
+                changes: Some(HashMap::from([(uri, vec![edit])])),
+                ..WorkspaceEdit::default()
+            }),
+            command: None,
+            is_preferred: Some(false),
+            disabled: None,
+            data: None,
+        })
+    }
+}
+
+impl Server {
+    /// "Apply the description `tune` recommends" on a SKILL.md's
+    /// frontmatter, when `tune` recommends one (its default rounds, on
+    /// the catalog as the editor holds it). Tuned once per change.
+    fn tuned_action(
+        &self,
+        c: &Checked,
+        uri: &Url,
+        rel: &str,
+        range: Range,
+    ) -> Option<CodeActionOrCommand> {
+        let (catalog, config) = c.loaded.as_ref()?;
+        let skill = catalog.skills.iter().find(|s| s.file == rel)?;
+        let fm = skill.frontmatter.as_ref()?;
+        let text = &skill.source.as_ref()?.text;
+        let doc = self.docs.get(uri)?;
+        // the catalog holds the buffer whole (`Server::apply`)
+        if *text != *doc.text {
+            return None;
+        }
+        let lines = Lines::new(text);
+        let end = lines.position(fm.yaml.end)?;
+        if range.start > end {
+            return None;
+        }
+        let name = skill.name().unwrap_or(&skill.folder).to_string();
+        let key = c.root.join(rel);
+        let mut cache = self.tuned.borrow_mut();
+        let rec = match cache.get(&key) {
+            Some((g, rec)) if *g == self.generation => rec.clone(),
+            _ => {
+                let rec = crate::authoring::tune::recommended(catalog, config, &name)
+                    .ok()
+                    .flatten();
+                cache.insert(key, (self.generation, rec.clone()));
+                rec
+            }
+        }?;
+        let edit = TextEdit {
+            range: Range::new(
+                lines.position(rec.edit.start)?,
+                lines.position(rec.edit.end)?,
+            ),
+            new_text: rec.edit.replacement.clone(),
+        };
+        let t = &rec.test;
+        Some(CodeActionOrCommand::CodeAction(CodeAction {
+            title: format!(
+                "Apply the description `skillsift tune` recommends: {} more of {} validation prompts pass, {} fewer",
+                t.better, t.prompts, t.worse
+            ),
+            kind: Some(CodeActionKind::REFACTOR_REWRITE),
+            edit: Some(WorkspaceEdit {
+                changes: Some(HashMap::from([(uri.clone(), vec![edit])])),
+                ..WorkspaceEdit::default()
+            }),
+            ..CodeAction::default()
+        }))
+    }
+}
+
+/// The fix a finding carries, as edits of the buffer it is in.
+fn fix_action(
+    uri: &Url,
+    lines: &Lines,
+    d: &Diagnostic,
+    diag: &lsp_types::Diagnostic,
+) -> Option<CodeAction> {
+    let fix = d.fix.as_ref()?;
+    let edits = (fix.edits.iter())
+        .map(|e| {
+            Some(TextEdit {
+                range: Range::new(lines.position(e.start)?, lines.position(e.end)?),
+                new_text: e.replacement.clone(),
+            })
+        })
+        .collect::<Option<Vec<_>>>()?;
+    let safe = fix.applicability == Applicability::Safe;
+    let title = if safe {
+        format!("{} ({})", capitalized(&fix.description), d.rule)
+    } else {
+        format!(
+            "{} ({}, unsafe: changes what the clients read; review it)",
+            capitalized(&fix.description),
+            d.rule
+        )
+    };
+    Some(CodeAction {
+        title: shown(&title),
+        kind: Some(CodeActionKind::QUICKFIX),
+        diagnostics: Some(vec![diag.clone()]),
+        edit: Some(WorkspaceEdit {
+            changes: Some(HashMap::from([(uri.clone(), edits)])),
+            ..WorkspaceEdit::default()
+        }),
+        command: None,
+        is_preferred: Some(safe),
+        disabled: None,
+        data: None,
+    })
+}
+
+fn command_action(title: &str, command: &str, argument: serde_json::Value) -> CodeActionOrCommand {
+    CodeActionOrCommand::CodeAction(CodeAction {
+        title: title.to_string(),
+        kind: Some(CodeActionKind::SOURCE),
+        command: Some(Command {
+            title: title.to_string(),
+            command: command.to_string(),
+            arguments: Some(vec![argument]),
+        }),
+        ..CodeAction::default()
+    })
+}
+
+/// Whether two ranges overlap or touch (an empty range at a finding's
+/// edge counts: the cursor sits there).
+fn touches(a: Range, b: Range) -> bool {
+    a.start <= b.end && b.start <= a.end
+}
+
+fn capitalized(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().chain(c).collect(),
+        None => String::new(),
+    }
+}
+
+/// The text between two positions of `text`.
+fn slice(text: &str, lines: &Lines, r: Range) -> Option<String> {
+    let (s, e) = (lines.offset(r.start)?, lines.offset(r.end)?);
+    text.get(s.min(e)..s.max(e)).map(str::to_string)
+}
+
+/// The skill whose folder holds `file`: the longest skill folder that is
+/// a prefix of it, as suppressions cover them.
+pub(super) fn owner<'c>(
+    catalog: &'c crate::catalog::Catalog,
+    file: &str,
+) -> Option<&'c crate::catalog::Skill> {
+    (catalog.skills.iter())
+        .filter(|s| s.rel_dir == "." || Path::new(file).starts_with(&s.rel_dir))
+        .max_by_key(|s| if s.rel_dir == "." { 0 } else { s.rel_dir.len() })
+}
+
+/// The start of the line after a SKILL.md's opening `---`.
+fn frontmatter_start(text: &str) -> Option<Position> {
+    let first = text
+        .strip_prefix('\u{feff}')
+        .unwrap_or(text)
+        .lines()
+        .next()?;
+    (first.trim_end() == "---").then_some(Position::new(1, 0))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ranges_that_touch_count() {
+        let r =
+            |a: u32, b: u32, c: u32, d: u32| Range::new(Position::new(a, b), Position::new(c, d));
+        assert!(touches(r(1, 0, 1, 5), r(1, 5, 1, 5)));
+        assert!(touches(r(1, 0, 1, 5), r(0, 0, 3, 0)));
+        assert!(!touches(r(1, 0, 1, 5), r(1, 6, 1, 7)));
+        assert!(!touches(r(2, 0, 2, 5), r(1, 0, 1, 9)));
+    }
+
+    #[test]
+    fn the_suppression_goes_under_the_opening_line() {
+        assert_eq!(
+            frontmatter_start("---\nname: x\n"),
+            Some(Position::new(1, 0))
+        );
+        assert_eq!(
+            frontmatter_start("\u{feff}---\r\nname: x\n"),
+            Some(Position::new(1, 0))
+        );
+        assert_eq!(frontmatter_start("# no frontmatter\n"), None);
+    }
+}

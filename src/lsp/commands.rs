@@ -1,0 +1,171 @@
+//! `workspace/executeCommand`: the two commands an author runs from the
+//! editor, on the catalog as the editor holds it (unsaved buffers in
+//! place of their files):
+//!
+//! - `skillsift.rank` `{"uri", "prompt", "show"?}`: every skill's score
+//!   for the prompt, as `skillsift rank --explain` gives it;
+//! - `skillsift.listing` `{"uri", "show"?}`: what the catalog's client
+//!   shows the model, as `skillsift listing` gives it.
+//!
+//! The result is `{"text", "json"}`: the command's human output and its
+//! `--format json` value, both escaped as the commands escape them. With
+//! `"show": true` the text is also sent as a message, for editors that
+//! drop a command's result (a code action runs it so).
+
+use super::{Server, send, shown};
+use crate::exit::Fatal;
+use lsp_server::{Connection, Message, Notification};
+use lsp_types::notification::Notification as _;
+use lsp_types::{ExecuteCommandParams, Url};
+use serde::Deserialize;
+use serde_json::{Value, json};
+use std::path::PathBuf;
+
+pub const RANK: &str = "skillsift.rank";
+pub const LISTING: &str = "skillsift.listing";
+
+/// Skills a ranking shows, as `rank`'s default `--limit`.
+const LIMIT: usize = 10;
+
+#[derive(Deserialize)]
+struct Args {
+    uri: Url,
+    #[serde(default)]
+    prompt: Option<String>,
+    #[serde(default)]
+    show: bool,
+}
+
+impl Server {
+    /// Run a command; `Err` is the message the editor shows.
+    pub(super) fn execute(
+        &self,
+        conn: &Connection,
+        p: ExecuteCommandParams,
+    ) -> Result<Value, String> {
+        let args: Args = (p.arguments.into_iter().next())
+            .and_then(|a| serde_json::from_value(a).ok())
+            .ok_or_else(|| {
+                format!(
+                    "{}: give one argument {{\"uri\": the file's URI{}}}",
+                    shown(&p.command),
+                    if p.command == RANK {
+                        ", \"prompt\": the text to rank"
+                    } else {
+                        ""
+                    }
+                )
+            })?;
+        let path: PathBuf = match self.docs.get(&args.uri).and_then(|d| d.path.clone()) {
+            Some(p) => p,
+            None => (args.uri.to_file_path().ok())
+                .and_then(|p| p.canonicalize().ok())
+                .ok_or_else(|| format!("{}: not a file", shown(args.uri.as_str())))?,
+        };
+        let c = (self.checked.iter())
+            .filter(|(root, _)| path.starts_with(root))
+            .max_by_key(|(root, _)| root.as_os_str().len())
+            .map(|(_, c)| c)
+            .ok_or_else(|| {
+                format!(
+                    "{}: in no catalog skillsift has checked; open a SKILL.md or a case file of the catalog first",
+                    shown(&path.display().to_string())
+                )
+            })?;
+        let Some((catalog, config)) = c.loaded.as_ref() else {
+            return Err(c
+                .failed
+                .clone()
+                .map(|f| shown(&f))
+                .unwrap_or_else(|| "the catalog could not be checked".to_string()));
+        };
+        let (text, value) = match p.command.as_str() {
+            RANK => rank(catalog, config, args.prompt.as_deref().unwrap_or("")),
+            LISTING => listing(catalog, config),
+            other => {
+                return Err(format!(
+                    "skillsift lsp has no command {}: it has {RANK} and {LISTING}",
+                    shown(other)
+                ));
+            }
+        }
+        .map_err(|e| shown(&super::fatal_text(&e)))?;
+        if args.show {
+            let params = lsp_types::ShowMessageParams {
+                typ: lsp_types::MessageType::INFO,
+                message: text.clone(),
+            };
+            let n = Notification::new(
+                lsp_types::notification::ShowMessage::METHOD.to_string(),
+                params,
+            );
+            send(conn, Message::Notification(n)).map_err(|e| e.message)?;
+        }
+        Ok(json!({"text": text, "json": value}))
+    }
+}
+
+/// `rank --explain` on the loaded catalog, as one listing.
+fn rank(
+    catalog: &crate::catalog::Catalog,
+    config: &crate::config::Config,
+    prompt: &str,
+) -> Result<(String, Value), Fatal> {
+    crate::commands::rank::accepted(prompt)?;
+    let mut config = config.clone();
+    config.route.client = crate::client::chosen(&config, None);
+    let analyzer = crate::route::analyzer(&config.route)?;
+    let (builtins, note) = crate::route::builtins_for(&config, None);
+    let builtins = builtins.map(|b| b.builtins);
+    let ranking = crate::route::cache::analyze(catalog, &config, &analyzer, builtins.as_deref());
+    let mut r = crate::route::cmd::report(
+        &ranking,
+        config.route.client,
+        &analyzer,
+        prompt,
+        LIMIT,
+        true,
+    );
+    r.note = note;
+    rendered(
+        |out| crate::report::rank::human(&r, out),
+        |out| crate::report::rank::json(&r, out),
+    )
+}
+
+/// `listing` on the loaded catalog, for the catalog's client.
+fn listing(
+    catalog: &crate::catalog::Catalog,
+    config: &crate::config::Config,
+) -> Result<(String, Value), Fatal> {
+    let client = crate::client::chosen(config, None);
+    let folder = crate::route::cache::folder(None);
+    let builtins = crate::client::capture::load(folder.as_deref(), client).map(|(b, _)| b);
+    let builtin_list = builtins.as_ref().map(|b| b.builtins.as_slice());
+    let listing = crate::client::ClientIdExt::model(client).listing(catalog, config, builtin_list);
+    let view = crate::report::listing::View {
+        listing: &listing,
+        catalog,
+        builtins_version: builtins.as_ref().map(|b| b.version.as_str()),
+        captured: None,
+        verified: None,
+    };
+    rendered(
+        |out| crate::report::listing::human(&view, out),
+        |out| crate::report::listing::json(&view, out),
+    )
+}
+
+/// A command's human output and its JSON value.
+fn rendered(
+    human: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>,
+    json: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>,
+) -> Result<(String, Value), Fatal> {
+    let mut text = Vec::new();
+    human(&mut text).map_err(crate::report::write_error)?;
+    let mut bytes = Vec::new();
+    json(&mut bytes).map_err(crate::report::write_error)?;
+    let value = serde_json::from_slice(&bytes)
+        .map_err(|e| Fatal::new(crate::exit::Exit::Usage, format!("language server: {e}")))?;
+    Ok((String::from_utf8_lossy(&text).into_owned(), value))
+}
