@@ -2,12 +2,14 @@
 //! reason, so `cargo test`'s summary counts and names what did not run
 //! (`test … ignored, needs `claude` …`) instead of passing in silence.
 //!
-//! For each program the tests drive (the agent CLIs, Chromium, strace) it
+//! For each program the tests drive (the agent CLIs, Chromium, strace,
+//! Neovim) it
 //! sets `cfg(skillsift_missing_<name>)` when the program is found neither
 //! at `SKILLSIFT_<NAME>` nor on `PATH`; the tests carry
 //! `#[cfg_attr(skillsift_missing_<name>, ignore = "…")]`. Under
 //! `SKILLSIFT_REQUIRE_CLIENTS` (the agent CLIs and strace) or
-//! `SKILLSIFT_REQUIRE_CHROMIUM`, as `.ci/run` sets them, nothing is marked:
+//! `SKILLSIFT_REQUIRE_CHROMIUM` or `SKILLSIFT_REQUIRE_NEOVIM`, as `.ci/run`
+//! sets them, nothing is marked:
 //! the tests run and fail on the missing program. The tests look again
 //! when they run (a program installed since the build is used; one
 //! removed since is skipped with a message), and this script runs again
@@ -51,6 +53,12 @@ const PROGRAMS: &[(&str, &[&str], &str, &str)] = &[
         "SKILLSIFT_REQUIRE_CHROMIUM",
     ),
     ("strace", &["strace"], "", "SKILLSIFT_REQUIRE_CLIENTS"),
+    (
+        "nvim",
+        &["nvim"],
+        "SKILLSIFT_NVIM",
+        "SKILLSIFT_REQUIRE_NEOVIM",
+    ),
 ];
 
 fn on_path(names: &[&str]) -> Option<PathBuf> {

@@ -675,3 +675,117 @@ fn the_description_tune_recommends_and_the_commands_rank_and_list() {
     }
     s.stop();
 }
+
+/// The Neovim to drive (`SKILLSIFT_NVIM`, else `nvim` on PATH).
+fn nvim() -> PathBuf {
+    std::env::var_os("SKILLSIFT_NVIM").map_or_else(|| PathBuf::from("nvim"), PathBuf::from)
+}
+
+/// Neovim's version line, or `None` (with a message) when it is absent:
+/// the editor test is skipped then, and fails under
+/// `SKILLSIFT_REQUIRE_NEOVIM=1` (`.ci/run`).
+fn neovim() -> Option<String> {
+    match Command::new(nvim()).arg("--version").output() {
+        Ok(o) if o.status.success() => {
+            let v = String::from_utf8_lossy(&o.stdout);
+            Some(v.lines().next().unwrap_or("").to_string())
+        }
+        _ => {
+            assert!(
+                std::env::var_os("SKILLSIFT_REQUIRE_NEOVIM").is_none(),
+                "SKILLSIFT_REQUIRE_NEOVIM is set and `nvim` is not on PATH: install Debian's neovim"
+            );
+            eprintln!("skipped: `nvim` is not on PATH (install neovim to run the editor test)");
+            None
+        }
+    }
+}
+
+/// Neovim's own LSP client (`nvim --headless`, tests/fixtures/editors/
+/// neovim.lua) starts the server, opens a case file and reports what it
+/// holds: the diagnostics, the hints (through `vim.lsp.inlay_hint` from
+/// 0.10, else a request its client makes), the code actions on a line.
+#[test]
+#[cfg_attr(
+    skillsift_missing_nvim,
+    ignore = "needs `nvim` (Neovim) on PATH or at SKILLSIFT_NVIM; bash .ci/run installs Debian's"
+)]
+fn neovim_receives_the_diagnostics_and_hints_through_its_own_client() {
+    let Some(version) = neovim() else { return };
+    let (dir, root) = catalog();
+    let cases = root.join("evals/cases/test-doctor.json");
+    let out = dir.path().join("neovim.json");
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/editors/neovim.lua");
+    let mut child = Command::new(nvim())
+        .args(["--headless", "--clean", "-n", "-i", "NONE", "-c"])
+        .arg(format!("luafile {}", script.display()))
+        .env("SKILLSIFT", assert_cmd::cargo::cargo_bin("skillsift"))
+        .env("ROOT", &root)
+        .env("FILE", &cases)
+        .env("OUT", &out)
+        .current_dir(dir.path())
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let end = Instant::now() + 3 * WAIT;
+    let status = loop {
+        if let Some(st) = child.try_wait().unwrap() {
+            break st;
+        }
+        if Instant::now() > end {
+            child.kill().unwrap();
+            panic!("{version}: Neovim did not finish");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let mut stderr = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut stderr)
+        .unwrap();
+    assert!(status.success(), "{version}: {status:?} {stderr}");
+    let got: Value = serde_json::from_str(
+        &std::fs::read_to_string(&out)
+            .unwrap_or_else(|e| panic!("{version}: no output ({e}): {stderr}")),
+    )
+    .unwrap();
+    assert!(got.get("error").is_none(), "{version}: {got:#}");
+    assert_eq!(got["attached"], true, "{version}: {got:#}");
+
+    // the finding of the prompt that ranks #2, where Neovim shows it
+    let line = std::fs::read_to_string(&cases)
+        .unwrap()
+        .lines()
+        .position(|l| l.contains("my flaky builds"))
+        .unwrap();
+    let diags = got["diagnostics"].as_array().unwrap();
+    let missed: Vec<&Value> = diags.iter().filter(|d| d["code"] == "SG501").collect();
+    assert_eq!(missed.len(), 1, "{version}: {got:#}");
+    assert_eq!(missed[0]["line"], line, "{version}: {got:#}");
+    assert_eq!(missed[0]["source"], "skillsift", "{version}: {got:#}");
+    assert_eq!(missed[0]["severity"], 1, "{version}: {got:#}");
+
+    // a hint after every prompt, in the file's order
+    let hints: Vec<&str> = (got["hints"].as_array().unwrap().iter())
+        .map(|h| h["label"].as_str().unwrap())
+        .collect();
+    assert_eq!(hints, MISSED, "{version} ({}): {got:#}", got["hints_by"]);
+    assert_eq!(
+        got["hints"][0]["line"], line,
+        "{version}: the first hint is on the prompt's line: {got:#}"
+    );
+
+    // the code actions Neovim's menu would list on that line
+    let actions: Vec<&str> = (got["actions"].as_array().unwrap().iter())
+        .map(|a| a.as_str().unwrap())
+        .collect();
+    assert!(
+        actions.contains(&"Show the listing the client shows the model (skillsift)"),
+        "{version}: {got:#}"
+    );
+    eprintln!("{version}: hints through {}", got["hints_by"]);
+}

@@ -17,6 +17,7 @@ const NEEDS: &[(&str, &str)] = &[
     ),
     ("Browser::start()", "skillsift_missing_chromium"),
     ("strace_available()", "skillsift_missing_strace"),
+    ("neovim()", "skillsift_missing_nvim"),
 ];
 
 /// (test name, its attributes, its body) for each `#[test]` function of a
