@@ -338,6 +338,15 @@ fn every_package_declares_the_crate_version() {
     for (name, v) in npm["optionalDependencies"].as_object().unwrap() {
         assert_eq!(v, version.as_str(), "{name} in npm/skillsift/package.json");
     }
+    let vscode: serde_json::Value = serde_json::from_str(
+        &fs::read_to_string(repo().join("editors/vscode/package.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(
+        vscode["version"],
+        version.as_str(),
+        "editors/vscode/package.json"
+    );
     let shim = table("pyproject.toml");
     assert_eq!(shim["project"]["version"].as_str(), Some(version.as_str()));
     assert_eq!(
