@@ -521,6 +521,13 @@ fn code_actions_fix_and_suppress_in_the_buffer() {
         "{on_name:#?}"
     );
 
+    // every safe fix of the file at once: here the one
+    let fix_all = titled(&actions, "Fix all: 1 safe fix in this file (skillsift)");
+    assert_eq!(fix_all["kind"], "source.fixAll.skillsift");
+    assert_eq!(fix_all["edit"], quote["edit"]);
+    let on_save = s.actions(&pdf_uri, range((0, 0), (0, 0)), Some(&["source.fixAll"]));
+    assert_eq!(on_save.len(), 1, "{on_save:#?}");
+
     // the safe fix applied in the editor: its finding goes
     let quoted = applied(&text, quote, &pdf_uri);
     assert!(
@@ -574,6 +581,39 @@ fn the_description_tune_recommends_and_the_commands_rank_and_list() {
     let root = cat.root().canonicalize().unwrap();
     let mut s = Server::started(cat.dir.path(), &root);
 
+    let cases = root.join("evals/cases/test-doctor.json");
+    let cases_uri = uri(&cases);
+    let doctor_uri = uri(&root.join("skills/test-doctor/SKILL.md"));
+    let cases_text = s.open(&cases, "json");
+    let prompt = "my tests are flaky, can you fix them";
+    // on a failing prompt of the case file: the same description, an edit
+    // of the skill's SKILL.md (answered once the check that follows the
+    // opening is in)
+    let line = cases_text.lines().position(|l| l.contains(prompt)).unwrap() as u32;
+    let actions = s.actions(
+        &cases_uri,
+        range((line, 20), (line, 20)),
+        Some(&["refactor"]),
+    );
+    let from_prompt = titled(
+        &actions,
+        "Apply the description `skillsift tune` recommends for `test-doctor`: 2 more of 4 validation prompts pass, 0 fewer",
+    );
+    let on_disk = std::fs::read_to_string(root.join("skills/test-doctor/SKILL.md")).unwrap();
+    let from_prompt = applied(&on_disk, from_prompt, &doctor_uri);
+    // a prompt that passes offers none
+    let passing = "write unit tests for the new parser";
+    let line = cases_text
+        .lines()
+        .position(|l| l.contains(passing))
+        .unwrap() as u32;
+    let none = s.actions(
+        &cases_uri,
+        range((line, 20), (line, 20)),
+        Some(&["refactor"]),
+    );
+    assert!(none.is_empty(), "{none:#?}");
+
     // the description tune recommends, on the frontmatter of a SKILL.md
     let doctor = root.join("skills/test-doctor/SKILL.md");
     let doctor_uri = uri(&doctor);
@@ -590,15 +630,14 @@ fn the_description_tune_recommends_and_the_commands_rank_and_list() {
         rewritten.contains("description: Diagnoses unreliable (flaky) tests that pass and fail at random and finds the shared state behind them.\n"),
         "{rewritten}"
     );
+    assert_eq!(from_prompt, rewritten);
     // none in the body
     let body = s.actions(&doctor_uri, range((6, 0), (6, 0)), Some(&["refactor"]));
     assert!(body.is_empty(), "{body:#?}");
 
     // the commands: rank this prompt, show the listing
-    let cases = root.join("evals/cases/test-doctor.json");
-    let cases_uri = uri(&cases);
-    let cases_text = s.open(&cases, "json");
     let prompt = "my tests are flaky, can you fix them";
+
     let r = s.request(
         "workspace/executeCommand",
         json!({"command": "skillsift.rank", "arguments": [{"uri": cases_uri, "prompt": prompt}]}),

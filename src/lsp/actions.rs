@@ -1,5 +1,6 @@
 //! Code actions: every fix `check --fix` knows for the findings under the
-//! cursor (safe ones as preferred quick fixes, unsafe ones labelled), a
+//! cursor (safe ones as preferred quick fixes, unsafe ones labelled), all
+//! of a file's safe fixes at once (`source.fixAll.skillsift`), a
 //! suppression comment for a finding in a skill's folder, the description
 //! `tune` recommends for a SKILL.md, and the two commands
 //! ([`super::commands`]) on the selection and the catalog.
@@ -39,7 +40,7 @@ impl Server {
         let fresh = c.read_as(doc.path.as_deref(), &doc.text);
         let lines = Lines::new(&doc.text);
         for d in c.findings.get(&rel).into_iter().flatten() {
-            let diag = to_lsp(d, Some(&doc.text));
+            let diag = to_lsp(d, Some(&lines));
             if !touches(diag.range, p.range) {
                 continue;
             }
@@ -54,6 +55,12 @@ impl Server {
             {
                 out.push(CodeActionOrCommand::CodeAction(a));
             }
+        }
+        if fresh
+            && wanted(&CodeActionKind::SOURCE_FIX_ALL)
+            && let Some(a) = fix_all(uri, &lines, c.findings.get(&rel).map_or(&[], Vec::as_slice))
+        {
+            out.push(CodeActionOrCommand::CodeAction(a));
         }
         if fresh && wanted(&CodeActionKind::REFACTOR_REWRITE) {
             out.extend(self.tuned_action(c, uri, &rel, p.range));
@@ -123,9 +130,11 @@ impl Server {
 }
 
 impl Server {
-    /// "Apply the description `tune` recommends" on a SKILL.md's
-    /// frontmatter, when `tune` recommends one (its default rounds, on
-    /// the catalog as the editor holds it). Tuned once per change.
+    /// "Apply the description `tune` recommends", when `tune` recommends
+    /// one (its default rounds, on the catalog as the editor holds it):
+    /// on a SKILL.md's frontmatter, and on a failing trigger prompt of a
+    /// case file, for the prompt's skill (the edit is of its SKILL.md).
+    /// Tuned once per change of any buffer.
     fn tuned_action(
         &self,
         c: &Checked,
@@ -134,32 +143,57 @@ impl Server {
         range: Range,
     ) -> Option<CodeActionOrCommand> {
         let (catalog, config) = c.loaded.as_ref()?;
-        let skill = catalog.skills.iter().find(|s| s.file == rel)?;
-        let fm = skill.frontmatter.as_ref()?;
-        let text = &skill.source.as_ref()?.text;
         let doc = self.docs.get(uri)?;
-        // the catalog holds the buffer whole (`Server::apply`)
-        if *text != *doc.text {
-            return None;
-        }
-        let lines = Lines::new(text);
-        let end = lines.position(fm.yaml.end)?;
-        if range.start > end {
-            return None;
-        }
+        let (i, from_prompt) = match catalog.skills.iter().position(|s| s.file == rel) {
+            Some(i) => {
+                let fm = catalog.skills[i].frontmatter.as_ref()?;
+                let lines = Lines::new(&doc.text);
+                (range.start <= lines.position(fm.yaml.end)?).then_some((i, false))?
+            }
+            None => {
+                let lines = Lines::new(&doc.text);
+                let r = (c.prompts.get(rel)?.iter()).find(|r| {
+                    let p = &r.result;
+                    let failing = match p.kind {
+                        crate::catalog::cases::Side::Positive => !p.rank1,
+                        crate::catalog::cases::Side::Negative => !p.passed,
+                    };
+                    failing
+                        && p.lexical
+                        && lines
+                            .position(p.span.start)
+                            .zip(lines.position(p.span.end))
+                            .is_some_and(|(s, e)| touches(Range::new(s, e), range))
+                })?;
+                (catalog.require_skill(&r.result.skill).ok()?, true)
+            }
+        };
+        let skill = &catalog.skills[i];
+        let path = c.root.join(&skill.file);
+        // the SKILL.md as the editor holds it: its buffer, else the disk
+        let current = self.text_of(&path)?;
         let name = skill.name().unwrap_or(&skill.folder).to_string();
-        let key = c.root.join(rel);
         let mut cache = self.tuned.borrow_mut();
-        let rec = match cache.get(&key) {
+        let rec = match cache.get(&path) {
             Some((g, rec)) if *g == self.generation => rec.clone(),
             _ => {
-                let rec = crate::authoring::tune::recommended(catalog, config, &name)
-                    .ok()
-                    .flatten();
-                cache.insert(key, (self.generation, rec.clone()));
+                let whole =
+                    skill.cut == 0 && skill.source.as_ref().is_some_and(|s| *s.text == *current);
+                let rec = if whole {
+                    crate::authoring::tune::recommended(catalog, config, &name)
+                } else {
+                    // a check keeps a body's start only: this skill whole
+                    let all: Vec<usize> = (0..catalog.skills.len()).collect();
+                    let mut copy = catalog.subset(&all, true);
+                    copy.skills[i] = skill.reread(&current).0;
+                    crate::authoring::tune::recommended(&copy, config, &name)
+                };
+                let rec = rec.ok().flatten();
+                cache.insert(path.clone(), (self.generation, rec.clone()));
                 rec
             }
         }?;
+        let lines = Lines::new(&current);
         let edit = TextEdit {
             range: Range::new(
                 lines.position(rec.edit.start)?,
@@ -168,14 +202,22 @@ impl Server {
             new_text: rec.edit.replacement.clone(),
         };
         let t = &rec.test;
+        let whose = if from_prompt {
+            format!(" for `{name}`")
+        } else {
+            String::new()
+        };
         Some(CodeActionOrCommand::CodeAction(CodeAction {
-            title: format!(
-                "Apply the description `skillsift tune` recommends: {} more of {} validation prompts pass, {} fewer",
+            title: shown(&format!(
+                "Apply the description `skillsift tune` recommends{whose}: {} more of {} validation prompts pass, {} fewer",
                 t.better, t.prompts, t.worse
-            ),
+            )),
             kind: Some(CodeActionKind::REFACTOR_REWRITE),
             edit: Some(WorkspaceEdit {
-                changes: Some(HashMap::from([(uri.clone(), vec![edit])])),
+                changes: Some(HashMap::from([(
+                    Url::from_file_path(&path).ok()?,
+                    vec![edit],
+                )])),
                 ..WorkspaceEdit::default()
             }),
             ..CodeAction::default()
@@ -221,6 +263,52 @@ fn fix_action(
         is_preferred: Some(safe),
         disabled: None,
         data: None,
+    })
+}
+
+/// "Fix all": every safe fix of the file's findings in one edit, a fix
+/// whose edits overlap one taken before left for another pass (as
+/// `check --fix` passes); `None` when there is none.
+fn fix_all(uri: &Url, lines: &Lines, findings: &[Diagnostic]) -> Option<CodeAction> {
+    let mut fixes: Vec<&crate::diag::Fix> = (findings.iter())
+        .filter_map(|d| d.fix.as_deref())
+        .filter(|f| f.applicability == Applicability::Safe && !f.edits.is_empty())
+        .collect();
+    fixes.sort_by_key(|f| f.edits[0].start);
+    let mut taken: Vec<(usize, usize)> = Vec::new();
+    let mut edits = Vec::new();
+    let mut count = 0;
+    for fix in fixes {
+        let clashes = (fix.edits.iter())
+            .any(|e| (taken.iter()).any(|&(s, end)| (e.start < end && s < e.end) || e.start == s));
+        if clashes {
+            continue;
+        }
+        let placed = (fix.edits.iter())
+            .map(|e| {
+                Some(TextEdit {
+                    range: Range::new(lines.position(e.start)?, lines.position(e.end)?),
+                    new_text: e.replacement.clone(),
+                })
+            })
+            .collect::<Option<Vec<_>>>();
+        let Some(placed) = placed else { continue };
+        taken.extend(fix.edits.iter().map(|e| (e.start, e.end)));
+        edits.extend(placed);
+        count += 1;
+    }
+    (count > 0).then(|| CodeAction {
+        title: if count == 1 {
+            "Fix all: 1 safe fix in this file (skillsift)".to_string()
+        } else {
+            format!("Fix all: {count} safe fixes in this file (skillsift)")
+        },
+        kind: Some(CodeActionKind::new("source.fixAll.skillsift")),
+        edit: Some(WorkspaceEdit {
+            changes: Some(HashMap::from([(uri.clone(), edits)])),
+            ..WorkspaceEdit::default()
+        }),
+        ..CodeAction::default()
     })
 }
 

@@ -74,6 +74,7 @@ pub fn serve(baseline: Option<PathBuf>) -> Result<Exit, Fatal> {
                     lsp_types::CodeActionKind::QUICKFIX,
                     lsp_types::CodeActionKind::REFACTOR_REWRITE,
                     lsp_types::CodeActionKind::SOURCE,
+                    lsp_types::CodeActionKind::SOURCE_FIX_ALL,
                 ]),
                 ..lsp_types::CodeActionOptions::default()
             },
@@ -498,8 +499,9 @@ impl Server {
                 let diags = new.findings.get(&file).map(Vec::as_slice).unwrap_or(&[]);
                 let path = root.join(&file);
                 let text = self.text_of(&path);
+                let lines = text.as_deref().map(Lines::new);
                 let converted: Vec<lsp_types::Diagnostic> =
-                    diags.iter().map(|d| to_lsp(d, text.as_deref())).collect();
+                    diags.iter().map(|d| to_lsp(d, lines.as_ref())).collect();
                 let version = self.version_of(&path);
                 if !converted.is_empty() {
                     new.published.insert(file.clone());
@@ -857,11 +859,12 @@ impl<'t> Lines<'t> {
     }
 }
 
-fn to_lsp(d: &Diagnostic, text: Option<&str>) -> lsp_types::Diagnostic {
-    let lines = text.map(Lines::new);
+/// A finding as the editor shows it; `lines` places its span (built once
+/// per file: a case file may hold thousands of findings).
+fn to_lsp(d: &Diagnostic, lines: Option<&Lines>) -> lsp_types::Diagnostic {
     let range = d
         .span
-        .zip(lines.as_ref())
+        .zip(lines)
         .and_then(|(s, l)| Some(Range::new(l.position(s.start)?, l.position(s.end)?)))
         .unwrap_or_default();
     let mut message = shown(&d.message);
