@@ -157,3 +157,10 @@ test('with no editor open, the commands say what to do', async () => {
   await commands['skillsift.showListing']();
   assert.match(shown.warnings.at(-1), /open a SKILL\.md or a case file/);
 });
+
+test("a workspace's settings cannot name the program to run", () => {
+  const manifest = require('../package.json');
+  const setting = manifest.contributes.configuration.properties['skillsift.path'];
+  assert.strictEqual(setting.scope, 'machine');
+  assert.deepStrictEqual(manifest.capabilities.untrustedWorkspaces.restrictedConfigurations, ['skillsift.path']);
+});
