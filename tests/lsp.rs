@@ -691,6 +691,14 @@ fn the_description_tune_recommends_and_the_commands_rank_and_list() {
         "{m:#}"
     );
     assert_eq!(listing["command"]["command"], "skillsift.listing");
+    // no selection: the prompt under the cursor
+    let actions = s.actions(
+        &cases_uri,
+        range((line, col + 3), (line, col + 3)),
+        Some(&["source"]),
+    );
+    let this = titled(&actions, "Rank this trigger prompt (skillsift)");
+    assert_eq!(this["command"]["arguments"][0]["prompt"], prompt);
 
     // bad input: a clear error, the server keeps serving
     let id = 1000;

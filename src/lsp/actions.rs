@@ -70,11 +70,28 @@ impl Server {
             .then(|| slice(&doc.text, &lines, p.range))
             .flatten()
             .filter(|s| !s.trim().is_empty());
-        if let Some(prompt) = selected
+        let title = if selected.is_some() {
+            "Rank the selected text as a prompt (skillsift)"
+        } else {
+            "Rank this trigger prompt (skillsift)"
+        };
+        // with no selection, the trigger prompt under the cursor
+        let prompt = selected.or_else(|| {
+            (c.prompts.get(&rel)?.iter())
+                .find(|r| {
+                    let span = r.result.span;
+                    lines
+                        .position(span.start)
+                        .zip(lines.position(span.end))
+                        .is_some_and(|(s, e)| touches(Range::new(s, e), p.range))
+                })
+                .map(|r| r.result.prompt.clone())
+        });
+        if let Some(prompt) = prompt
             && wanted(&CodeActionKind::SOURCE)
         {
             out.push(command_action(
-                "Rank the selected text as a prompt (skillsift)",
+                title,
                 super::commands::RANK,
                 serde_json::json!({"uri": uri, "prompt": prompt, "show": true}),
             ));
