@@ -748,29 +748,21 @@ fn neovim() -> Option<String> {
     }
 }
 
-/// Neovim's own LSP client (`nvim --headless`, tests/fixtures/editors/
-/// neovim.lua) starts the server, opens a case file and reports what it
-/// holds: the diagnostics, the hints (through `vim.lsp.inlay_hint` from
-/// 0.10, else a request its client makes), the code actions on a line.
-#[test]
-#[cfg_attr(
-    skillsift_missing_nvim,
-    ignore = "needs `nvim` (Neovim) on PATH or at SKILLSIFT_NVIM; bash .ci/run installs Debian's"
-)]
-fn neovim_receives_the_diagnostics_and_hints_through_its_own_client() {
-    let Some(version) = neovim() else { return };
-    let (dir, root) = catalog();
-    let cases = root.join("evals/cases/test-doctor.json");
-    let out = dir.path().join("neovim.json");
+/// Run headless Neovim (tests/fixtures/editors/neovim.lua) on `file` of
+/// the catalog at `root` with `apply` as `$APPLY`: its version and what
+/// its LSP client received.
+fn in_neovim(version: &str, dir: &Path, root: &Path, file: &Path, apply: &str) -> Value {
+    let out = dir.join("neovim.json");
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/editors/neovim.lua");
     let mut child = Command::new(nvim())
         .args(["--headless", "--clean", "-n", "-i", "NONE", "-c"])
         .arg(format!("luafile {}", script.display()))
         .env("SKILLSIFT", assert_cmd::cargo::cargo_bin("skillsift"))
-        .env("ROOT", &root)
-        .env("FILE", &cases)
+        .env("ROOT", root)
+        .env("FILE", file)
         .env("OUT", &out)
-        .current_dir(dir.path())
+        .env("APPLY", apply)
+        .current_dir(dir)
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
@@ -802,6 +794,23 @@ fn neovim_receives_the_diagnostics_and_hints_through_its_own_client() {
     .unwrap();
     assert!(got.get("error").is_none(), "{version}: {got:#}");
     assert_eq!(got["attached"], true, "{version}: {got:#}");
+    got
+}
+
+/// Neovim's own LSP client (`nvim --headless`, tests/fixtures/editors/
+/// neovim.lua) starts the server, opens a case file and reports what it
+/// holds: the diagnostics, the hints (through `vim.lsp.inlay_hint` from
+/// 0.10, else a request its client makes), the code actions on a line.
+#[test]
+#[cfg_attr(
+    skillsift_missing_nvim,
+    ignore = "needs `nvim` (Neovim) on PATH or at SKILLSIFT_NVIM; bash .ci/run installs Debian's"
+)]
+fn neovim_receives_the_diagnostics_and_hints_through_its_own_client() {
+    let Some(version) = neovim() else { return };
+    let (dir, root) = catalog();
+    let cases = root.join("evals/cases/test-doctor.json");
+    let got = in_neovim(&version, dir.path(), &root, &cases, "");
 
     // the finding of the prompt that ranks #2, where Neovim shows it
     let line = std::fs::read_to_string(&cases)
@@ -835,4 +844,39 @@ fn neovim_receives_the_diagnostics_and_hints_through_its_own_client() {
         "{version}: {got:#}"
     );
     eprintln!("{version}: hints through {}", got["hints_by"]);
+}
+
+/// A quick fix applied through Neovim's own client: the edit lands in the
+/// buffer (never saved) and the finding goes.
+#[test]
+#[cfg_attr(
+    skillsift_missing_nvim,
+    ignore = "needs `nvim` (Neovim) on PATH or at SKILLSIFT_NVIM; bash .ci/run installs Debian's"
+)]
+fn neovim_applies_a_quick_fix_through_its_own_client() {
+    let Some(version) = neovim() else { return };
+    let (dir, root) = catalog();
+    let pdf = root.join("skills/pdf-forms/SKILL.md");
+    std::fs::create_dir_all(pdf.parent().unwrap()).unwrap();
+    let text = "---\nname: pdf-forms\ndescription: Fills PDF forms #fast and flattens them.\n---\n\n# pdf-forms\n\nBody.\n";
+    std::fs::write(&pdf, text).unwrap();
+    let got = in_neovim(
+        &version,
+        dir.path(),
+        &root,
+        &pdf,
+        "Quote the whole value of `description`",
+    );
+    assert_eq!(
+        got["applied"], "Quote the whole value of `description` (SG115)",
+        "{version}: {got:#}"
+    );
+    assert_eq!(
+        got["after"][2], "description: \"Fills PDF forms #fast and flattens them.\"",
+        "{version}: {got:#}"
+    );
+    assert_eq!(got["fixed"], true, "{version}: {got:#}");
+    let codes = got["after_codes"].as_array().unwrap();
+    assert!(!codes.contains(&json!("SG115")), "{version}: {got:#}");
+    assert_eq!(std::fs::read_to_string(&pdf).unwrap(), text, "never saved");
 }
