@@ -880,3 +880,66 @@ fn neovim_applies_a_quick_fix_through_its_own_client() {
     assert!(!codes.contains(&json!("SG115")), "{version}: {got:#}");
     assert_eq!(std::fs::read_to_string(&pdf).unwrap(), text, "never saved");
 }
+
+/// In a catalog of plugins installed one at a time, "rank this prompt"
+/// ranks within the installation of the file's skill, as `check` ranks
+/// its prompts (and as the hints do), and says so.
+#[test]
+fn a_prompt_is_ranked_within_the_plugin_of_its_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap().join("cat");
+    let skill = |plugin: &str, name: &str, description: &str| {
+        let d = root.join("plugins").join(plugin).join("skills").join(name);
+        std::fs::create_dir_all(&d).unwrap();
+        let md = d.join("SKILL.md");
+        std::fs::write(
+            &md,
+            format!("---\nname: {name}\ndescription: {description}\n---\n\n# {name}\n\nBody.\n"),
+        )
+        .unwrap();
+        md
+    };
+    let fill = skill(
+        "alpha",
+        "pdf-fill",
+        "Fills in PDF forms. Use when a form must be completed.",
+    );
+    let merge = skill(
+        "beta",
+        "pdf-merge",
+        "Fills in PDF forms, merges PDF files and splits PDF forms. Use for any PDF form.",
+    );
+    skill("beta", "slides", "Builds slide decks from an outline.");
+    // the catalog is the folder of all plugins
+    std::fs::write(root.join("skillsift.toml"), "").unwrap();
+    let mut s = Server::started(dir.path(), &root);
+    s.open(&fill, "markdown");
+    s.open(&merge, "markdown");
+    let prompt = "fill in this PDF form";
+    let mut rank = |file: &Path| {
+        s.request(
+            "workspace/executeCommand",
+            json!({"command": "skillsift.rank", "arguments": [{"uri": uri(file), "prompt": prompt}]}),
+        )
+    };
+    let names = |r: &Value| -> Vec<String> {
+        (r["json"]["results"].as_array().unwrap().iter())
+            .map(|x| x["name"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let in_alpha = rank(&fill);
+    // Claude Code lists a plugin's skill as `plugin:skill`
+    assert_eq!(names(&in_alpha), ["alpha:pdf-fill"], "{in_alpha:#}");
+    let text = in_alpha["text"].as_str().unwrap();
+    assert!(
+        text.contains("note: ranked within plugin `alpha`, installed on its own"),
+        "{text}"
+    );
+    let in_beta = rank(&merge);
+    assert_eq!(names(&in_beta)[0], "beta:pdf-merge", "{in_beta:#}");
+    assert!(
+        !names(&in_beta).contains(&"alpha:pdf-fill".to_string()),
+        "{in_beta:#}"
+    );
+    s.stop();
+}

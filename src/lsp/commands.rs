@@ -3,7 +3,9 @@
 //! place of their files):
 //!
 //! - `skillsift.rank` `{"uri", "prompt", "show"?}`: every skill's score
-//!   for the prompt, as `skillsift rank --explain` gives it;
+//!   for the prompt, as `skillsift rank --explain` gives it (within the
+//!   installation of the file's skill, as `check` ranks its prompts, when
+//!   the catalog's plugins or packs are installed one at a time);
 //! - `skillsift.listing` `{"uri", "show"?}`: what the catalog's client
 //!   shows the model, as `skillsift listing` gives it.
 //!
@@ -80,7 +82,11 @@ impl Server {
                 .unwrap_or_else(|| "the catalog could not be checked".to_string()));
         };
         let (text, value) = match p.command.as_str() {
-            RANK => rank(catalog, config, args.prompt.as_deref().unwrap_or("")),
+            RANK => {
+                let prompt = args.prompt.as_deref().unwrap_or("");
+                let skill = self.skill_of(c, &path, prompt);
+                rank(catalog, config, skill, prompt)
+            }
             LISTING => listing(catalog, config),
             other => {
                 return Err(format!(
@@ -105,18 +111,61 @@ impl Server {
     }
 }
 
-/// `rank --explain` on the loaded catalog, as one listing.
+impl Server {
+    /// The skill a command's file belongs to: the skill whose folder holds
+    /// it, else (a case file at the root) the skill of its trigger prompt
+    /// `prompt`.
+    fn skill_of(&self, c: &super::Checked, path: &std::path::Path, prompt: &str) -> Option<usize> {
+        let (catalog, _) = c.loaded.as_ref()?;
+        let rel = path
+            .strip_prefix(&c.root)
+            .ok()?
+            .to_string_lossy()
+            .replace('\\', "/");
+        if let Some(s) = super::actions::owner(catalog, &rel) {
+            return catalog.skills.iter().position(|x| std::ptr::eq(x, s));
+        }
+        let r = (c.prompts.get(&rel)?.iter()).find(|r| r.result.prompt == prompt.trim())?;
+        catalog.require_skill(&r.result.skill).ok()
+    }
+}
+
+/// `rank --explain` on the loaded catalog as `check` ranks the prompts of
+/// `skill`: within its installation when the catalog's plugins or packs
+/// are installed one at a time (`rank --unit`), else as one listing.
 fn rank(
     catalog: &crate::catalog::Catalog,
     config: &crate::config::Config,
+    skill: Option<usize>,
     prompt: &str,
 ) -> Result<(String, Value), Fatal> {
     crate::commands::rank::accepted(prompt)?;
     let mut config = config.clone();
     config.route.client = crate::client::chosen(&config, None);
     let analyzer = crate::route::analyzer(&config.route)?;
-    let (builtins, note) = crate::route::builtins_for(&config, None);
+    let (builtins, mut note) = crate::route::builtins_for(&config, None);
     let builtins = builtins.map(|b| b.builtins);
+    let installs = crate::route::units::installs(catalog, &config)?;
+    let within = match (&installs, skill) {
+        (Some(list), Some(i)) => list.iter().find(|inst| inst.skills.contains(&i)),
+        _ => None,
+    };
+    let sub;
+    let catalog = match within {
+        Some(inst) => {
+            sub = catalog.subset(&inst.skills, inst.commands);
+            let said = format!(
+                "ranked within {}, installed on its own, as `check` ranks this file's prompts",
+                inst.label
+            );
+            note = Some(match note {
+                Some(n) => format!("{n}; {said}"),
+                None => said,
+            });
+            &sub
+        }
+        None => catalog,
+    };
     let ranking = crate::route::cache::analyze(catalog, &config, &analyzer, builtins.as_deref());
     let mut r = crate::route::cmd::report(
         &ranking,
