@@ -941,5 +941,20 @@ fn a_prompt_is_ranked_within_the_plugin_of_its_file() {
         !names(&in_beta).contains(&"alpha:pdf-fill".to_string()),
         "{in_beta:#}"
     );
+    // and the listing is the one the model is shown with it installed
+    let listed = s.request(
+        "workspace/executeCommand",
+        json!({"command": "skillsift.listing", "arguments": [{"uri": uri(&merge)}]}),
+    );
+    let entries: Vec<&str> = (listed["json"]["entries"].as_array().unwrap().iter())
+        .map(|e| e["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(entries, ["beta:pdf-merge", "beta:slides"], "{listed:#}");
+    assert_eq!(listed["json"]["installation"], "plugin `beta`");
+    assert!(
+        (listed["text"].as_str().unwrap())
+            .starts_with("with plugin `beta` installed on its own:\n"),
+        "{listed:#}"
+    );
     s.stop();
 }

@@ -7,7 +7,8 @@
 //!   installation of the file's skill, as `check` ranks its prompts, when
 //!   the catalog's plugins or packs are installed one at a time);
 //! - `skillsift.listing` `{"uri", "show"?}`: what the catalog's client
-//!   shows the model, as `skillsift listing` gives it.
+//!   shows the model, as `skillsift listing` gives it (of the file's
+//!   installation, the same way; `"installation"` names it).
 //!
 //! The result is `{"text", "json"}`: the command's human output and its
 //! `--format json` value, both escaped as the commands escape them. With
@@ -87,7 +88,7 @@ impl Server {
                 let skill = self.skill_of(c, &path, prompt);
                 rank(catalog, config, skill, prompt)
             }
-            LISTING => listing(catalog, config),
+            LISTING => listing(catalog, config, self.skill_of(c, &path, "")),
             other => {
                 return Err(format!(
                     "skillsift lsp has no command {}: it has {RANK} and {LISTING}",
@@ -145,13 +146,9 @@ fn rank(
     let analyzer = crate::route::analyzer(&config.route)?;
     let (builtins, mut note) = crate::route::builtins_for(&config, None);
     let builtins = builtins.map(|b| b.builtins);
-    let installs = crate::route::units::installs(catalog, &config)?;
-    let within = match (&installs, skill) {
-        (Some(list), Some(i)) => list.iter().find(|inst| inst.skills.contains(&i)),
-        _ => None,
-    };
+    let within = installation(catalog, &config, skill)?;
     let sub;
-    let catalog = match within {
+    let catalog = match &within {
         Some(inst) => {
             sub = catalog.subset(&inst.skills, inst.commands);
             let said = format!(
@@ -182,12 +179,23 @@ fn rank(
     )
 }
 
-/// `listing` on the loaded catalog, for the catalog's client.
+/// `listing` on the loaded catalog, for the catalog's client: of the
+/// installation of `skill` when the catalog's plugins or packs are
+/// installed one at a time (what the model is shown with it installed).
 fn listing(
     catalog: &crate::catalog::Catalog,
     config: &crate::config::Config,
+    skill: Option<usize>,
 ) -> Result<(String, Value), Fatal> {
     let client = crate::client::chosen(config, None);
+    let sub;
+    let (catalog, within) = match installation(catalog, config, skill)? {
+        Some(inst) => {
+            sub = catalog.subset(&inst.skills, inst.commands);
+            (&sub, Some(inst.label))
+        }
+        None => (catalog, None),
+    };
     let folder = crate::route::cache::folder(None);
     let builtins = crate::client::capture::load(folder.as_deref(), client).map(|(b, _)| b);
     let builtin_list = builtins.as_ref().map(|b| b.builtins.as_slice());
@@ -199,10 +207,27 @@ fn listing(
         captured: None,
         verified: None,
     };
-    rendered(
+    let (mut text, mut value) = rendered(
         |out| crate::report::listing::human(&view, out),
         |out| crate::report::listing::json(&view, out),
-    )
+    )?;
+    if let Some(label) = within {
+        text = format!("with {label} installed on its own:\n{text}");
+        value["installation"] = Value::String(label);
+    }
+    Ok((text, value))
+}
+
+/// The installation holding `skill` when the catalog's plugins or packs
+/// are installed one at a time; `None` when it is one listing.
+fn installation(
+    catalog: &crate::catalog::Catalog,
+    config: &crate::config::Config,
+    skill: Option<usize>,
+) -> Result<Option<crate::route::units::Install>, Fatal> {
+    let Some(i) = skill else { return Ok(None) };
+    Ok(crate::route::units::installs(catalog, config)?
+        .and_then(|list| list.into_iter().find(|inst| inst.skills.contains(&i))))
 }
 
 /// A command's human output and its JSON value.
