@@ -570,6 +570,28 @@ fn code_actions_fix_and_suppress_in_the_buffer() {
         "{actions:#?}"
     );
     assert_eq!(std::fs::read_to_string(&pdf).unwrap(), on_disk);
+
+    // a stranger's name reaches the editor's menu escaped
+    let rtl = root.join("skills/rtl/SKILL.md");
+    std::fs::create_dir_all(rtl.parent().unwrap()).unwrap();
+    std::fs::write(
+        &rtl,
+        "---\nname: \"rtl\\u202Eevil\\u001b[2J\"\ndescription: Reverses text.\n---\n\nBody.\n",
+    )
+    .unwrap();
+    s.open(&rtl, "markdown");
+    let rtl_uri = uri(&rtl);
+    s.diagnostics_at(&rtl_uri, 1);
+    let actions = s.actions(&rtl_uri, all, None);
+    let suppress = titled(
+        &actions,
+        "Suppress SG201 in skill `rtl\\u{202e}evil\\x1b[2J`",
+    );
+    for a in &actions {
+        let t = a["title"].as_str().unwrap();
+        assert!(!t.contains(['\u{202e}', '\u{1b}']), "{t:?}");
+    }
+    assert!(suppress["edit"].is_object());
     s.stop();
 }
 
