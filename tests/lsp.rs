@@ -554,6 +554,12 @@ fn code_actions_fix_and_suppress_in_the_buffer() {
     s.change(&pdf_uri, 3, &suppressed);
     let diags = s.diagnostics_at(&pdf_uri, 3);
     assert!(rules(&diags).contains(&"SG021"), "{diags:#?}");
+    // a finding about a suppression is mended, not suppressed
+    let actions = s.actions(&pdf_uri, all.clone(), Some(&["quickfix"]));
+    assert!(
+        (actions.iter()).all(|a| !a["title"].as_str().unwrap().starts_with("Suppress SG021")),
+        "{actions:#?}"
+    );
     let reasoned = suppressed.replace(
         "ignore[SG201] \n",
         "ignore[SG201] a form filler, named by the user\n",

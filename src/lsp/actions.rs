@@ -116,6 +116,11 @@ impl Server {
         d: &Diagnostic,
         diag: &lsp_types::Diagnostic,
     ) -> Option<CodeAction> {
+        use crate::lint::rules::suppression::{INVALID_SUPPRESSION, UNUSED_SUPPRESSION};
+        // a finding about a suppression is mended, not suppressed
+        if d.rule == INVALID_SUPPRESSION.id || d.rule == UNUSED_SUPPRESSION.id {
+            return None;
+        }
         let (catalog, _) = c.loaded.as_ref()?;
         let skill = owner(catalog, &d.file)?;
         let path = c.root.join(&skill.file);
