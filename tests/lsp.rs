@@ -719,6 +719,23 @@ fn the_description_tune_recommends_and_the_commands_rank_and_list() {
         "{m:#}"
     );
     assert_eq!(listing["command"]["command"], "skillsift.listing");
+    // the prompt at a position, for an extension that sends the cursor
+    let r = s.request(
+        "workspace/executeCommand",
+        json!({"command": "skillsift.rank", "arguments": [{"uri": cases_uri, "position": {"line": line, "character": col + 3}}]}),
+    );
+    assert_eq!(r["json"]["prompt"], prompt, "{r:#}");
+    let id = 1001;
+    s.send(json!({"jsonrpc": "2.0", "id": id, "method": "workspace/executeCommand",
+        "params": {"command": "skillsift.rank", "arguments": [{"uri": cases_uri, "position": {"line": 0, "character": 0}}]}}));
+    let e = s.wait(|m| m["id"] == id);
+    assert!(
+        e["error"]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("no trigger prompt here"),
+        "{e:#}"
+    );
     // no selection: the prompt under the cursor
     let actions = s.actions(
         &cases_uri,

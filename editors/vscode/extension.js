@@ -76,12 +76,13 @@ async function rankSelection() {
   if (!editor) {
     return run('skillsift.rank', {});
   }
-  // the selection, or the line the cursor is on
+  // the selection, or the trigger prompt under the cursor (the server
+  // finds it in the file)
   const selection = editor.selection;
-  const prompt = selection.isEmpty
-    ? editor.document.lineAt(selection.active.line).text.trim()
-    : editor.document.getText(selection);
-  const result = await run('skillsift.rank', { prompt });
+  const argument = selection.isEmpty
+    ? { position: { line: selection.active.line, character: selection.active.character } }
+    : { prompt: editor.document.getText(selection) };
+  const result = await run('skillsift.rank', argument);
   if (result) {
     output.clear();
     output.appendLine(result.text);

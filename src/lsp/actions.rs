@@ -76,17 +76,8 @@ impl Server {
             "Rank this trigger prompt (skillsift)"
         };
         // with no selection, the trigger prompt under the cursor
-        let prompt = selected.or_else(|| {
-            (c.prompts.get(&rel)?.iter())
-                .find(|r| {
-                    let span = r.result.span;
-                    lines
-                        .position(span.start)
-                        .zip(lines.position(span.end))
-                        .is_some_and(|(s, e)| touches(Range::new(s, e), p.range))
-                })
-                .map(|r| r.result.prompt.clone())
-        });
+        let prompt =
+            selected.or_else(|| Some(prompt_at(c, &rel, &lines, p.range)?.result.prompt.clone()));
         if let Some(prompt) = prompt
             && wanted(&CodeActionKind::SOURCE)
         {
@@ -344,6 +335,22 @@ fn command_action(title: &str, command: &str, argument: serde_json::Value) -> Co
             arguments: Some(vec![argument]),
         }),
         ..CodeAction::default()
+    })
+}
+
+/// The trigger prompt of `rel` (as ranked) whose text `at` touches.
+pub(super) fn prompt_at<'c>(
+    c: &'c Checked,
+    rel: &str,
+    lines: &Lines,
+    at: Range,
+) -> Option<&'c crate::commands::Ranked> {
+    (c.prompts.get(rel)?.iter()).find(|r| {
+        let span = r.result.span;
+        lines
+            .position(span.start)
+            .zip(lines.position(span.end))
+            .is_some_and(|(s, e)| touches(Range::new(s, e), at))
     })
 }
 

@@ -2,7 +2,8 @@
 //! editor, on the catalog as the editor holds it (unsaved buffers in
 //! place of their files):
 //!
-//! - `skillsift.rank` `{"uri", "prompt", "show"?}`: every skill's score
+//! - `skillsift.rank` `{"uri", "prompt" | "position", "show"?}` (the
+//!   text, or the trigger prompt at a position of the file): every skill's score
 //!   for the prompt, as `skillsift rank --explain` gives it (within the
 //!   installation of the file's skill, as `check` ranks its prompts, when
 //!   the catalog's plugins or packs are installed one at a time);
@@ -35,6 +36,9 @@ struct Args {
     uri: Url,
     #[serde(default)]
     prompt: Option<String>,
+    /// With no `prompt`: the trigger prompt at this place of the file.
+    #[serde(default)]
+    position: Option<lsp_types::Position>,
     #[serde(default)]
     show: bool,
 }
@@ -84,9 +88,15 @@ impl Server {
         };
         let (text, value) = match p.command.as_str() {
             RANK => {
-                let prompt = args.prompt.as_deref().unwrap_or("");
-                let skill = self.skill_of(c, &path, prompt);
-                rank(catalog, config, skill, prompt)
+                let prompt = match (args.prompt, args.position) {
+                    (Some(p), _) => p,
+                    (None, Some(at)) => self.prompt_under(c, &args.uri, &path, at).ok_or(
+                        "no trigger prompt here: put the cursor on one, or select the text to rank",
+                    )?,
+                    (None, None) => String::new(),
+                };
+                let skill = self.skill_of(c, &path, &prompt);
+                rank(catalog, config, skill, &prompt)
             }
             LISTING => listing(catalog, config, self.skill_of(c, &path, "")),
             other => {
@@ -113,6 +123,25 @@ impl Server {
 }
 
 impl Server {
+    /// The trigger prompt at `at` in the open buffer `uri`.
+    fn prompt_under(
+        &self,
+        c: &super::Checked,
+        uri: &Url,
+        path: &std::path::Path,
+        at: lsp_types::Position,
+    ) -> Option<String> {
+        let doc = self.docs.get(uri)?;
+        let rel = path
+            .strip_prefix(&c.root)
+            .ok()?
+            .to_string_lossy()
+            .replace('\\', "/");
+        let lines = super::Lines::new(&doc.text);
+        let r = super::actions::prompt_at(c, &rel, &lines, lsp_types::Range::new(at, at))?;
+        Some(r.result.prompt.clone())
+    }
+
     /// The skill a command's file belongs to: the skill whose folder holds
     /// it, else (a case file at the root) the skill of its trigger prompt
     /// `prompt`.

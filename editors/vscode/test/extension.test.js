@@ -63,7 +63,10 @@ class LanguageClient {
   async sendRequest(method, params) {
     this.requests.push({ method, params });
     const { command } = params;
-    if (command === 'skillsift.rank') return { text: `ranked: ${params.arguments[0].prompt}`, json: {} };
+    if (command === 'skillsift.rank') {
+      const a = params.arguments[0];
+      return { text: `ranked: ${a.prompt || `the prompt at ${a.position.line}:${a.position.character}`}`, json: {} };
+    }
     if (command === 'skillsift.listing') return { text: '- pdf-forms: Fills PDF forms.', json: {} };
     throw new Error(`no command ${command}`);
   }
@@ -126,7 +129,7 @@ test('without settings, the binary on PATH and no baseline', () => {
   });
 });
 
-test('rank the selection, or the line under the cursor', async () => {
+test('rank the selection, or the prompt under the cursor', async () => {
   const client = clients.at(-1);
   const lines = ['{"prompt": "fill in this W-9 form"}', '  fix the workflow file  '];
   editor = {
@@ -142,9 +145,12 @@ test('rank the selection, or the line under the cursor', async () => {
     },
   });
   assert.deepStrictEqual(shown.output, ['ranked: fill in this W-9 form']);
-  editor.selection = { isEmpty: true, active: { line: 1 } };
+  editor.selection = { isEmpty: true, active: { line: 1, character: 4 } };
   await commands['skillsift.rankSelection']();
-  assert.strictEqual(client.requests.at(-1).params.arguments[0].prompt, 'fix the workflow file');
+  assert.deepStrictEqual(client.requests.at(-1).params.arguments[0], {
+    uri: 'file:///work/catalog/evals/cases/pdf-forms.json',
+    position: { line: 1, character: 4 },
+  });
 });
 
 test('the listing opens in a document of its own', async () => {
