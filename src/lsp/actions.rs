@@ -9,7 +9,7 @@
 //! read: a fix's byte offsets are into that text, and a buffer changed
 //! since may have moved them.
 
-use super::{Checked, Lines, Server, shown, to_lsp};
+use super::{Checked, Lines, Server, range_of, shown, to_lsp};
 use crate::diag::{Applicability, Diagnostic};
 use lsp_types::{
     CodeAction, CodeActionKind, CodeActionOrCommand, CodeActionParams, Command, Position, Range,
@@ -40,10 +40,12 @@ impl Server {
         let fresh = c.read_as(doc.path.as_deref(), &doc.text);
         let lines = Lines::new(&doc.text);
         for d in c.findings.get(&rel).into_iter().flatten() {
-            let diag = to_lsp(d, Some(&lines));
-            if !touches(diag.range, p.range) {
+            // placed before it is converted: a case file may hold
+            // thousands of findings, and the editor asks at every move
+            if !touches(range_of(d, Some(&lines)), p.range) {
                 continue;
             }
+            let diag = to_lsp(d, Some(&lines));
             if fresh
                 && wanted(&CodeActionKind::QUICKFIX)
                 && let Some(a) = fix_action(uri, &lines, d, &diag)

@@ -859,14 +859,18 @@ impl<'t> Lines<'t> {
     }
 }
 
+/// Where the editor shows a finding: its span, else the file's start.
+fn range_of(d: &Diagnostic, lines: Option<&Lines>) -> Range {
+    d.span
+        .zip(lines)
+        .and_then(|(s, l)| Some(Range::new(l.position(s.start)?, l.position(s.end)?)))
+        .unwrap_or_default()
+}
+
 /// A finding as the editor shows it; `lines` places its span (built once
 /// per file: a case file may hold thousands of findings).
 fn to_lsp(d: &Diagnostic, lines: Option<&Lines>) -> lsp_types::Diagnostic {
-    let range = d
-        .span
-        .zip(lines)
-        .and_then(|(s, l)| Some(Range::new(l.position(s.start)?, l.position(s.end)?)))
-        .unwrap_or_default();
+    let range = range_of(d, lines);
     let mut message = shown(&d.message);
     if let Some(help) = &d.help {
         message.push_str("\nhelp: ");
