@@ -252,6 +252,19 @@ fn owner(folders: &HashMap<&str, usize>, file: &str) -> Option<usize> {
     None
 }
 
+/// Each skill's folder, relative to the root, to its index.
+fn folders(catalog: &Catalog) -> HashMap<&str, usize> {
+    (catalog.skills.iter().enumerate())
+        .map(|(i, s)| (s.rel_dir.as_str(), i))
+        .collect()
+}
+
+/// The skill (index into `catalog.skills`) whose inline suppressions
+/// cover findings in `file`: the one whose folder holds it.
+pub fn holder(catalog: &Catalog, file: &str) -> Option<usize> {
+    owner(&folders(catalog), file)
+}
+
 /// Drop the findings that `[lint] per-skill-ignores` and inline
 /// suppressions accept, and add the findings about suppressions (unused,
 /// malformed).
@@ -273,12 +286,7 @@ pub fn apply(diags: &mut Vec<Diagnostic>, catalog: &Catalog, config: &Config) ->
     if inline.is_empty() && ignores.is_empty() && bad.is_empty() {
         return Ok(());
     }
-    let folders: HashMap<&str, usize> = catalog
-        .skills
-        .iter()
-        .enumerate()
-        .map(|(i, s)| (s.rel_dir.as_str(), i))
-        .collect();
+    let folders = folders(catalog);
     let ignored: Vec<Vec<&'static str>> = catalog
         .skills
         .iter()

@@ -16,7 +16,6 @@ use lsp_types::{
     TextEdit, Url, WorkspaceEdit,
 };
 use std::collections::HashMap;
-use std::path::Path;
 
 /// The suppression comment's start, as `suppress` reads it.
 const DIRECTIVE: &str = "# skillsift: ignore[";
@@ -115,7 +114,7 @@ impl Server {
             return None;
         }
         let (catalog, _) = c.loaded.as_ref()?;
-        let skill = owner(catalog, &d.file)?;
+        let skill = &catalog.skills[crate::suppress::holder(catalog, &d.file)?];
         let path = c.root.join(&skill.file);
         let text = self.text_of(&path)?;
         let at = frontmatter_start(&text)?;
@@ -374,17 +373,6 @@ fn capitalized(s: &str) -> String {
 fn slice(text: &str, lines: &Lines, r: Range) -> Option<String> {
     let (s, e) = (lines.offset(r.start)?, lines.offset(r.end)?);
     text.get(s.min(e)..s.max(e)).map(str::to_string)
-}
-
-/// The skill whose folder holds `file`: the longest skill folder that is
-/// a prefix of it, as suppressions cover them.
-pub(super) fn owner<'c>(
-    catalog: &'c crate::catalog::Catalog,
-    file: &str,
-) -> Option<&'c crate::catalog::Skill> {
-    (catalog.skills.iter())
-        .filter(|s| s.rel_dir == "." || Path::new(file).starts_with(&s.rel_dir))
-        .max_by_key(|s| if s.rel_dir == "." { 0 } else { s.rel_dir.len() })
 }
 
 /// The start of the line after a SKILL.md's opening `---`.

@@ -152,8 +152,8 @@ impl Server {
             .ok()?
             .to_string_lossy()
             .replace('\\', "/");
-        if let Some(s) = super::actions::owner(catalog, &rel) {
-            return catalog.skills.iter().position(|x| std::ptr::eq(x, s));
+        if let Some(i) = crate::suppress::holder(catalog, &rel) {
+            return Some(i);
         }
         let r = (c.prompts.get(&rel)?.iter()).find(|r| r.result.prompt == prompt.trim())?;
         catalog.require_skill(&r.result.skill).ok()
