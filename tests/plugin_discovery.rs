@@ -380,3 +380,97 @@ fn a_manifest_linked_from_outside_the_catalog_is_not_read() {
         "{msgs:?}"
     );
 }
+
+/// A marketplace whose entries are their own manifests
+/// (`tests/fixtures/client/claude-code-marketplace`, the layouts the real
+/// CLI was measured with in `real_claude_listing.rs`): each entry is a
+/// plugin named by the entry, listing only what its `skills` list names;
+/// the entries Claude Code loads nothing of are SG024 errors; every
+/// SKILL.md is linted, listed or not.
+#[test]
+fn marketplace_entries_are_named_and_listed_as_claude_code_installs_them() {
+    let root =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/client/claude-code-marketplace");
+    let got = listing(&root);
+    let want: Vec<(String, bool, String)> = [
+        ("art-pack:gamma", true, ""),
+        ("clash:c1", false, "in-plugin"),
+        ("doc-pack:alpha", true, ""),
+        ("doc-pack:beta-renamed", true, ""),
+        ("doc-pack:nested-one", true, ""),
+        ("doc-pack:unlisted", false, "in-plugin"),
+        ("objects:o1", false, "in-plugin"),
+        ("tools:hammer", true, ""),
+    ]
+    .iter()
+    .map(|(n, l, r)| (n.to_string(), *l, r.to_string()))
+    .collect();
+    assert_eq!(got, want);
+    let doc = json(&["check"], &root);
+    assert_eq!(doc["summary"]["skills_checked"], 8, "{doc:#}");
+    // each SG024 points at the entry's key that decides it
+    let lines: Vec<(u64, String)> = doc["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["rule"] == "SG024")
+        .map(|d| (d["line"].as_u64().unwrap(), d["message"].to_string()))
+        .collect();
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    assert!(
+        lines[0].0 == 27 && lines[0].1.contains("`clash`"),
+        "{lines:?}"
+    );
+    assert!(
+        lines[1].0 == 34 && lines[1].1.contains("`objects`"),
+        "{lines:?}"
+    );
+    let f = findings(&doc);
+    assert!(
+        f.contains(&r#""SG024" "error" ".claude-plugin/marketplace.json""#.to_string()),
+        "{f:?}"
+    );
+    let messages: Vec<(String, String)> = doc["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["rule"] == "SG024" || d["rule"] == "SG605")
+        .map(|d| {
+            (
+                d["message"].as_str().unwrap().to_string(),
+                d["help"].as_str().unwrap_or("").to_string(),
+            )
+        })
+        .collect();
+    let has = |m: &str, h: &str| messages.iter().any(|(a, b)| a.contains(m) && b.contains(h));
+    assert!(
+        has(
+            "the marketplace entry `clash` sets `\"strict\": false` and declares `skills` while `clash/.claude-plugin/plugin.json` is the plugin's manifest too",
+            "keep one manifest"
+        ),
+        "{messages:#?}"
+    );
+    assert!(
+        has(
+            "the marketplace entry `objects` gives `skills` as a list holding objects or other values, not as paths: Claude Code 2.1.197 refuses to install it",
+            ""
+        ),
+        "{messages:#?}"
+    );
+    assert!(
+        has(
+            "`doc-pack:unlisted`: Claude Code never lists this skill: the marketplace entry `doc-pack` lists only `skills/alpha`, `skills/beta`, `skills/group`",
+            "name the folder in the entry's `skills` list"
+        ),
+        "{messages:#?}"
+    );
+    assert!(
+        has("`objects:o1`", "fix the marketplace entry (SG024)"),
+        "{messages:#?}"
+    );
+    // each entry is routed as installed on its own
+    let installs = doc["summary"]["route"]["installs"].to_string();
+    for e in ["doc-pack", "art-pack", "tools"] {
+        assert!(installs.contains(&format!("plugin `{e}`")), "{installs}");
+    }
+}

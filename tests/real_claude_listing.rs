@@ -230,3 +230,135 @@ fn a_thousand_real_skills_are_listed_exactly_as_the_real_cli_lists_them() {
     let doc = verify(tmp.path(), &claude, &["--config", config.to_str().unwrap()]);
     assert_eq!(doc["verify"]["skills"], 1000);
 }
+
+/// `claude plugin <args…>` with the private `home`; panics with its output
+/// when it fails.
+fn claude_plugin(claude: &Path, home: &Path, ws: &Path, args: &[&str]) -> String {
+    let out = std::process::Command::new(claude)
+        .arg("plugin")
+        .args(args)
+        .current_dir(ws)
+        .env_clear()
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .env("HOME", home)
+        .env("CLAUDE_CONFIG_DIR", home.join(".claude"))
+        .env("ANTHROPIC_API_KEY", "loopback")
+        .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+/// The marketplace layouts of `../shared/clients/claude-code.md`
+/// ("Marketplace entries that are their own manifest") and docs/clients.md,
+/// installed as a user installs them: `claude plugin marketplace add` of
+/// the fixture and `claude plugin install` of every entry, in order, then
+/// one `claude -p` against a loopback endpoint. The skills the CLI lists
+/// are, name for name and in order, the ones `skillsift listing` lists:
+/// entries named by their `name` (no plugin.json), a `skills` list
+/// replacing the scan of `skills/` (a frontmatter name for a folder
+/// holding a SKILL.md, folder names one level below one that does not, a
+/// folder no entry lists never shown), a SKILL.md two entries list shown
+/// once under the first, an entry without `skills` read from its
+/// `skills/`, conflicting manifests and `skills` given as objects loading
+/// nothing.
+#[test]
+#[cfg_attr(
+    skillsift_missing_claude,
+    ignore = "needs `claude` (Claude Code) on PATH or at SKILLSIFT_CLAUDE; bash .ci/run installs the pinned version"
+)]
+fn marketplace_entries_are_listed_exactly_as_the_real_cli_installs_them() {
+    let Some(claude) = real_client::cli("claude") else {
+        return;
+    };
+    let fixture =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/client/claude-code-marketplace");
+    let t = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
+    let (home, ws) = (t.path().join("home"), t.path().join("ws"));
+    std::fs::create_dir_all(&home).unwrap();
+    std::fs::create_dir_all(&ws).unwrap();
+    let added = claude_plugin(
+        &claude,
+        &home,
+        &ws,
+        &["marketplace", "add", fixture.to_str().unwrap()],
+    );
+    assert!(added.contains("Successfully added"), "{added}");
+    let mut refused = Vec::new();
+    for entry in ["doc-pack", "art-pack", "tools", "clash", "objects"] {
+        let said = claude_plugin(
+            &claude,
+            &home,
+            &ws,
+            &["install", &format!("{entry}@skillsift-fixture-market")],
+        );
+        if !said.contains("Successfully installed") {
+            refused.push(entry);
+        }
+    }
+    // the conflicting manifests install "successfully"; objects do not
+    assert_eq!(refused, ["objects"]);
+    let server = real_client::anthropic_text_server("ok");
+    let out = real_client::claude_print(&claude, &ws, &home, &server.url(), "hello")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let first = server
+        .requests()
+        .into_iter()
+        .filter(loopback::anthropic::is_messages)
+        .filter_map(|r| r.json())
+        .find(|b| !loopback::anthropic::tool_names(b).is_empty())
+        .expect("a model request with tools");
+    let listing = loopback::anthropic::texts(&first)
+        .into_iter()
+        .find_map(|t| {
+            t.split_once("The following skills are available for use with the Skill tool:\n\n")
+                .map(|(_, l)| l.to_string())
+        })
+        .expect("the skill listing");
+    // the fixture's skills carry `(mkt-…)`; the built-ins do not
+    let real: Vec<String> = listing
+        .lines()
+        .filter(|l| l.contains("(mkt-"))
+        .filter_map(|l| {
+            l.strip_prefix("- ")?
+                .split_once(": ")
+                .map(|(n, _)| n.to_string())
+        })
+        .collect();
+    let doc = common::skillsift()
+        .arg("listing")
+        .arg(&fixture)
+        .args(["--format", "json"])
+        .output()
+        .unwrap();
+    let doc: Value = serde_json::from_slice(&doc.stdout).unwrap();
+    let predicted: Vec<String> = doc["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["listed"] == true)
+        .map(|e| e["name"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(
+        real,
+        [
+            "doc-pack:alpha",
+            "doc-pack:beta-renamed",
+            "doc-pack:nested-one",
+            "art-pack:gamma",
+            "tools:hammer"
+        ]
+    );
+    assert_eq!(predicted, real);
+}

@@ -147,7 +147,9 @@ pub fn default_roots(base: &Path, boundary: &Path, units: &[crate::units::Unit])
     {
         // a plugin with a manifest is walked whole: the folders it names
         // and the SKILL.md files it does not list (said, never routed)
-        let whole = unit.manifest.is_some() && !unit.dir.is_empty();
+        // (and so is one a marketplace entry installs: its skills are
+        // linted whatever the entry lists)
+        let whole = (unit.manifest.is_some() || unit.entry.is_some()) && !unit.dir.is_empty();
         if whole {
             candidates.retain(|c| !(c.starts_with(&format!("{}/", unit.dir))));
         }

@@ -160,6 +160,19 @@ pub fn outer_skill<'a>(
     }
 }
 
+/// The unit (index into `units`) that installs the skill folder `rel_dir`:
+/// the innermost (a plugin inside a plugin's folder is its own); of
+/// several installed from one folder (marketplace entries sharing a
+/// `source`), the first that lists it, else the first.
+fn unit_holding(units: &[units::Unit], rel_dir: &str) -> Option<usize> {
+    (0..units.len())
+        .filter(|&u| units[u].holds(rel_dir))
+        .max_by_key(|&u| {
+            let listed = !matches!(units[u].place(rel_dir), units::Placement::Hidden(_));
+            (units[u].dir.len(), listed, std::cmp::Reverse(u))
+        })
+}
+
 /// The catalogs a skill folder may belong to, for `check <skill
 /// folder>`, most likely first: the nearest folder above `skill_dir` with
 /// a `skillsift.toml`, or with a `.git` when the skill lies in a skills
@@ -924,11 +937,7 @@ impl Catalog {
 
     /// The unit (index into `units`) whose skills folder holds skill `i`.
     pub fn unit_of(&self, i: usize) -> Option<usize> {
-        let dir = &self.skills.get(i)?.rel_dir;
-        // the innermost: a plugin inside a plugin's folder is its own
-        (0..self.units.len())
-            .filter(|&u| self.units[u].holds(dir))
-            .max_by_key(|&u| self.units[u].dir.len())
+        unit_holding(&self.units, &self.skills.get(i)?.rel_dir)
     }
 
     /// The name Claude Code lists a plugin's skill under
@@ -954,10 +963,7 @@ impl Catalog {
 
     /// The unit that holds `skill` (the innermost).
     pub fn unit_of_skill(&self, skill: &Skill) -> Option<&units::Unit> {
-        self.units
-            .iter()
-            .filter(|u| u.holds(&skill.rel_dir))
-            .max_by_key(|u| u.dir.len())
+        unit_holding(&self.units, &skill.rel_dir).map(|u| &self.units[u])
     }
 
     /// The catalog as it is installed with only the skills `keep` (indices

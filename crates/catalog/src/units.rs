@@ -92,6 +92,19 @@ pub struct Unit {
     /// The skills folder exists.
     #[serde(skip)]
     pub has_skills_dir: bool,
+    /// The marketplace entry it is installed as (its `name`), when the
+    /// catalog's marketplace file names its folder.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub entry: Option<String>,
+    /// The entry's `skills` list replaces the scan of `skills/` (and the
+    /// manifest's own `skills` key): only the folders in [`Unit::extra`]
+    /// are read.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub only_listed: bool,
+    /// Claude Code loads nothing of it: why (conflicting manifests, an
+    /// entry it refuses to install).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub loads_nothing: Option<String>,
 }
 
 /// Where a skill of a plugin sits, as Claude Code lists it.
@@ -113,6 +126,21 @@ pub struct ManifestProblem {
     /// The file, root-relative.
     pub file: String,
     pub message: String,
+    /// Claude Code installs the plugin and loads none of it (SG024), as
+    /// opposed to a file skillsift could not read (SG022).
+    pub loads_nothing: bool,
+    /// Where in the file, when known.
+    pub span: Option<crate::diag::Span>,
+}
+
+/// A file skillsift could not use (SG022).
+fn unusable(file: impl Into<String>, message: String) -> ManifestProblem {
+    ManifestProblem {
+        file: file.into(),
+        message,
+        loads_nothing: false,
+        span: None,
+    }
 }
 
 /// `[A-Za-z0-9_-]` kept, every other character `-`, as Claude Code names
@@ -192,8 +220,34 @@ impl Unit {
                 )),
             };
         }
+        if let Some(why) = &self.loads_nothing {
+            return Placement::Hidden(why.clone());
+        }
         if self.extra.iter().any(|e| e == rel) {
             return Placement::Named;
+        }
+        if self.only_listed {
+            if let Some(f) = self.extra.iter().find_map(|e| child_of(rel, e)) {
+                return Placement::Folder(plugin_safe(f));
+            }
+            let mut read: Vec<String> = self
+                .extra
+                .iter()
+                .take(4)
+                .map(|e| format!("`{e}`"))
+                .collect();
+            if self.extra.len() > 4 {
+                read.push(format!("{} more", self.extra.len() - 4));
+            }
+            return Placement::Hidden(format!(
+                "the marketplace entry `{}` lists only {}; this folder is none of them",
+                self.entry.as_deref().unwrap_or(&self.name),
+                if read.is_empty() {
+                    "no folder".to_string()
+                } else {
+                    read.join(", ")
+                }
+            ));
         }
         if rel == self.dir && !self.has_skills_dir {
             return Placement::Named;
@@ -281,10 +335,7 @@ pub const LAYOUTS: &[(&str, &str, UnitKind)] = &[
 /// Read a JSON file of at most [`MANIFEST_LIMIT`] bytes, never one a
 /// symlink leads to outside the catalog at `base`.
 fn read_json(base: &Path, path: &Path, rel: &str) -> Result<serde_json::Value, ManifestProblem> {
-    let problem = |message: String| ManifestProblem {
-        file: rel.to_string(),
-        message,
-    };
+    let problem = |message: String| unusable(rel, message);
     let boundary = base.canonicalize().unwrap_or_else(|_| base.to_path_buf());
     if let Some(real) = super::outside_root(&boundary, path) {
         return Err(problem(super::outside_message(&real)));
@@ -363,28 +414,7 @@ fn plugin(base: &Path, dir: &str, problems: &mut Vec<ManifestProblem>) -> Unit {
                     }
                     _ => Vec::new(),
                 };
-                for p in paths {
-                    match inside(dir, p) {
-                        Some(rel) if base.join(&rel).is_dir() || rel.is_empty() => {
-                            if !extra.contains(&rel) {
-                                extra.push(rel);
-                            }
-                        }
-                        Some(rel) => problems.push(ManifestProblem {
-                            file: manifest_rel.clone(),
-                            message: format!(
-                                "its `skills` entry `{p}` names `{}`, which is no folder",
-                                if rel.is_empty() { "." } else { &rel }
-                            ),
-                        }),
-                        None => problems.push(ManifestProblem {
-                            file: manifest_rel.clone(),
-                            message: format!(
-                                "its `skills` entry `{p}` leaves the plugin folder; Claude Code refuses it"
-                            ),
-                        }),
-                    }
-                }
+                extra = folders(base, dir, &paths, &manifest_rel, problems);
             }
             Err(p) => problems.push(p),
         }
@@ -399,7 +429,135 @@ fn plugin(base: &Path, dir: &str, problems: &mut Vec<ManifestProblem>) -> Unit {
         extra,
         manifest,
         has_skills_dir,
+        entry: None,
+        only_listed: false,
+        loads_nothing: None,
     }
+}
+
+/// The components a marketplace entry may declare itself, beside a
+/// plugin.json that declares them too.
+const ENTRY_COMPONENTS: &[&str] = &[
+    "skills",
+    "commands",
+    "agents",
+    "hooks",
+    "mcpServers",
+    "lspServers",
+    "outputStyles",
+];
+
+/// The plugin a marketplace entry installs from the folder `dir`
+/// (root-relative), as Claude Code 2.1.197 installs it
+/// (`../shared/clients/claude-code.md`, "Marketplace entries that are
+/// their own manifest", and docs/clients.md): named by the folder's
+/// plugin.json when it has one, else by the entry's `name`; an entry
+/// `skills` list replaces the scan of `skills/` and the manifest's own
+/// `skills`; a plugin.json beside `"strict": false` and entry components
+/// loads nothing, and so does an entry whose `skills` are not paths
+/// (Claude Code refuses to install it).
+fn entry_unit(
+    base: &Path,
+    dir: &str,
+    entry: &serde_json::Value,
+    at: &dyn Fn(&str) -> Option<crate::diag::Span>,
+    problems: &mut Vec<ManifestProblem>,
+) -> Unit {
+    let mut u = plugin(base, dir, problems);
+    let name = entry
+        .get("name")
+        .and_then(|n| n.as_str())
+        .filter(|n| !n.trim().is_empty());
+    if u.manifest.is_none()
+        && let Some(n) = name
+    {
+        u.name = n.to_string();
+    }
+    let shown = name.unwrap_or(&u.name).to_string();
+    u.entry = Some(shown.clone());
+    let mut loads_nothing = |u: &mut Unit, why: String, key: &str| {
+        problems.push(ManifestProblem {
+            file: MARKETPLACE.into(),
+            message: why.clone(),
+            loads_nothing: true,
+            span: at(key),
+        });
+        u.loads_nothing = Some(why);
+    };
+    let declared: Vec<String> = ENTRY_COMPONENTS
+        .iter()
+        .filter(|k| entry.get(**k).is_some())
+        .map(|k| format!("`{k}`"))
+        .collect();
+    if let Some(m) = &u.manifest
+        && entry.get("strict") == Some(&serde_json::Value::Bool(false))
+        && !declared.is_empty()
+    {
+        let why = format!(
+            "the marketplace entry `{shown}` sets `\"strict\": false` and declares {} while `{m}` is the plugin's manifest too: Claude Code finds conflicting manifests and loads nothing of the plugin, though `claude plugin install` says it succeeded",
+            declared.join(", ")
+        );
+        loads_nothing(&mut u, why, "strict");
+        return u;
+    }
+    let paths: Vec<&str> = match entry.get("skills") {
+        None => return u,
+        Some(serde_json::Value::String(s)) => vec![s.as_str()],
+        Some(serde_json::Value::Array(a)) if a.iter().all(|x| x.is_string()) => {
+            a.iter().filter_map(|x| x.as_str()).collect()
+        }
+        Some(other) => {
+            let kind = match other {
+                serde_json::Value::Array(_) => "a list holding objects or other values",
+                serde_json::Value::Object(_) => "an object",
+                _ => "neither a path nor a list of paths",
+            };
+            let why = format!(
+                "the marketplace entry `{shown}` gives `skills` as {kind}, not as paths: Claude Code 2.1.197 refuses to install it (\"This plugin uses a source type your Claude Code version does not support\"), so none of its skills loads"
+            );
+            loads_nothing(&mut u, why, "skills");
+            return u;
+        }
+    };
+    u.only_listed = true;
+    u.extra = folders(base, dir, &paths, MARKETPLACE, problems);
+    u
+}
+
+/// The folders `paths` (a manifest's or an entry's `skills`) name inside
+/// the plugin folder `dir`, root-relative, each once; a path that leaves
+/// the plugin or names no folder is a problem of `file`.
+fn folders(
+    base: &Path,
+    dir: &str,
+    paths: &[&str],
+    file: &str,
+    problems: &mut Vec<ManifestProblem>,
+) -> Vec<String> {
+    let mut extra = Vec::new();
+    for p in paths {
+        match inside(dir, p) {
+            Some(rel) if base.join(&rel).is_dir() || rel.is_empty() => {
+                if !extra.contains(&rel) {
+                    extra.push(rel);
+                }
+            }
+            Some(rel) => problems.push(unusable(
+                file,
+                format!(
+                    "its `skills` entry `{p}` names `{}`, which is no folder",
+                    if rel.is_empty() { "." } else { &rel }
+                ),
+            )),
+            None => problems.push(unusable(
+                file,
+                format!(
+                    "its `skills` entry `{p}` leaves the plugin folder; Claude Code refuses it"
+                ),
+            )),
+        }
+    }
+    extra
 }
 
 fn listed_names(dir: &Path) -> Vec<String> {
@@ -455,6 +613,9 @@ pub fn find(base: &Path, walked: &[String]) -> (Vec<Unit>, Vec<ManifestProblem>)
                         extra: Vec::new(),
                         manifest: None,
                         has_skills_dir: true,
+                        entry: None,
+                        only_listed: false,
+                        loads_nothing: None,
                     }),
                 }
             } else if kind == UnitKind::Plugin && parent == "plugins" {
@@ -472,37 +633,52 @@ pub fn find(base: &Path, walked: &[String]) -> (Vec<Unit>, Vec<ManifestProblem>)
     if exists(&base.join(MANIFEST)) {
         plugin_dirs.push(String::new());
     }
+    // each entry of a marketplace file is installed on its own
+    let mut entries: Vec<Unit> = Vec::new();
     if base.join(MARKETPLACE).is_file() {
         match read_json(base, &base.join(MARKETPLACE), MARKETPLACE) {
             Ok(v) => {
-                for entry in v
+                // the file once more, for where each entry's keys are
+                let text = std::fs::read_to_string(base.join(MARKETPLACE)).unwrap_or_default();
+                let tree = crate::json::parse(&text).ok();
+                let lines = crate::diag::LineIndex::new(&text);
+                let entries_at = tree
+                    .as_ref()
+                    .and_then(|t| t.root.get("plugins"))
+                    .and_then(|p| p.as_array());
+                for (i, entry) in v
                     .get("plugins")
                     .and_then(|p| p.as_array())
                     .map(|a| a.as_slice())
                     .unwrap_or(&[])
+                    .iter()
+                    .enumerate()
                 {
                     // a remote source (`{"source": "github", …}`) is not
                     // in the catalog
                     let Some(src) = entry.get("source").and_then(|s| s.as_str()) else {
                         continue;
                     };
+                    let at = |key: &str| {
+                        let v = entries_at?.get(i)?;
+                        let v = v.get(key).unwrap_or(v);
+                        Some(lines.span(&text, v.start, v.end))
+                    };
                     match inside("", src) {
                         Some(rel) if rel.is_empty() || base.join(&rel).is_dir() => {
-                            plugin_dirs.push(rel)
+                            entries.push(entry_unit(base, &rel, entry, &at, &mut problems));
                         }
-                        Some(rel) => problems.push(ManifestProblem {
-                            file: MARKETPLACE.into(),
-                            message: format!(
-                                "its plugin source `{src}` names `{rel}`, which is no folder"
-                            ),
-                        }),
+                        Some(rel) => problems.push(unusable(
+                            MARKETPLACE,
+                            format!("its plugin source `{src}` names `{rel}`, which is no folder"),
+                        )),
                         None if src.contains("://") => {}
-                        None => problems.push(ManifestProblem {
-                            file: MARKETPLACE.into(),
-                            message: format!(
+                        None => problems.push(unusable(
+                            MARKETPLACE,
+                            format!(
                                 "its plugin source `{src}` leaves the catalog; skillsift does not follow it"
                             ),
-                        }),
+                        )),
                     }
                 }
             }
@@ -524,10 +700,13 @@ pub fn find(base: &Path, walked: &[String]) -> (Vec<Unit>, Vec<ManifestProblem>)
     }
     plugin_dirs.sort();
     plugin_dirs.dedup();
+    // a folder a marketplace entry names is installed as that entry
+    plugin_dirs.retain(|d| !entries.iter().any(|e| &e.dir == d));
     let mut out: Vec<Unit> = plugin_dirs
         .iter()
         .map(|d| plugin(base, d, &mut problems))
         .collect();
+    out.extend(entries);
     out.extend(packs);
     out.sort_by(|a, b| a.dir.cmp(&b.dir));
     problems.sort_by(|a, b| (&a.file, &a.message).cmp(&(&b.file, &b.message)));

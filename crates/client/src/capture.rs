@@ -276,9 +276,22 @@ fn install_plugins(catalog: &Catalog, root: &Path) -> Result<Vec<PathBuf>, Fatal
         if u.kind != crate::catalog::units::UnitKind::Plugin {
             continue;
         }
+        if u.loads_nothing.is_some() {
+            continue;
+        }
+        // an entry's `skills` list is all Claude Code reads: as a
+        // plugin.json's `skills` beside no `skills/` folder, the folders
+        // moved below `listed/`, only what it lists installed
         let skills: Vec<&crate::catalog::Skill> = (0..catalog.skills.len())
             .filter(|&i| catalog.unit_of(i) == Some(k))
             .map(|i| &catalog.skills[i])
+            .filter(|s| {
+                !u.only_listed
+                    || !matches!(
+                        u.place(&s.rel_dir),
+                        crate::catalog::units::Placement::Hidden(_)
+                    )
+            })
             .collect();
         if skills.is_empty() {
             continue;
@@ -290,17 +303,21 @@ fn install_plugins(catalog: &Catalog, root: &Path) -> Result<Vec<PathBuf>, Fatal
         let dir = root.join(k.to_string()).join(folder);
         let below = |rel: &str| -> String {
             let rel = if rel == "." { "" } else { rel };
-            if u.dir.is_empty() {
-                rel.to_string()
+            let rel = if u.dir.is_empty() {
+                rel
             } else {
                 rel.strip_prefix(u.dir.as_str())
                     .unwrap_or(rel)
                     .trim_start_matches('/')
-                    .to_string()
+            };
+            if u.only_listed {
+                crate::catalog::discover::join_rel("listed", rel)
+            } else {
+                rel.to_string()
             }
         };
         std::fs::create_dir_all(&dir).map_err(io)?;
-        if u.manifest.is_some() {
+        if u.manifest.is_some() || u.only_listed {
             let extra: Vec<String> = u.extra.iter().map(|e| format!("./{}", below(e))).collect();
             let mut manifest = serde_json::json!({ "name": u.name });
             if !extra.is_empty() {
@@ -310,7 +327,7 @@ fn install_plugins(catalog: &Catalog, root: &Path) -> Result<Vec<PathBuf>, Fatal
             std::fs::write(dir.join(".claude-plugin/plugin.json"), manifest.to_string())
                 .map_err(io)?;
         }
-        if u.has_skills_dir {
+        if u.has_skills_dir && !u.only_listed {
             std::fs::create_dir_all(dir.join("skills")).map_err(io)?;
         }
         for s in skills {

@@ -36,6 +36,7 @@ pub static RULES: &[&Rule] = &[
     &super::rules::suppression::INVALID_SUPPRESSION,
     &plugin::PLUGIN_MANIFEST,
     &sub_document::SUB_DOCUMENT,
+    &plugin::PLUGIN_LOADS_NOTHING,
     &name::NAME_REQUIRED,
     &name::NAME_FORMAT,
     &name::NAME_FOLDER_MISMATCH,

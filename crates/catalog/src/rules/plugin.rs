@@ -1,4 +1,5 @@
-//! SG022: a plugin manifest or marketplace file skillsift could not use.
+//! SG022: a plugin manifest or marketplace file skillsift could not use;
+//! SG024: a marketplace entry Claude Code installs and loads nothing of.
 
 use crate::diag::Diagnostic;
 use crate::rule;
@@ -20,8 +21,34 @@ rule! {
     pub static PLUGIN_MANIFEST = ("SG022", "plugin-manifest", Warning, "a plugin manifest or marketplace file cannot be used");
 }
 
+rule! {
+    /// ## What it does
+    /// Reports a marketplace entry (`.claude-plugin/marketplace.json`)
+    /// that Claude Code loads nothing of: one with `"strict": false` that
+    /// declares components (`skills`, `commands`, …) while its folder has
+    /// a `.claude-plugin/plugin.json` too (conflicting manifests), or one
+    /// whose `skills` are not paths (objects such as `{"name", "path"}`,
+    /// which Claude Code 2.1.197 refuses to install). Its skills are
+    /// linted, and listed as not shown.
+    ///
+    /// ## Why is this bad?
+    /// A user who installs the entry gets none of its skills. With
+    /// conflicting manifests `claude plugin install` even says it
+    /// succeeded, so nobody notices. Keep one manifest: drop
+    /// `"strict": false` (the plugin.json stays the authority), remove
+    /// the entry's components, or remove the plugin.json; give `skills`
+    /// as paths (`"skills": ["./avatar"]`).
+    pub static PLUGIN_LOADS_NOTHING = ("SG024", "plugin-loads-nothing", Error, "a marketplace entry Claude Code installs and loads nothing of");
+}
+
 /// The finding for `p`.
 pub fn manifest_finding(p: &ManifestProblem) -> Diagnostic {
+    if p.loads_nothing {
+        return PLUGIN_LOADS_NOTHING
+            .diag(&p.file, format!("`{}`: {}", p.file, p.message))
+            .with_span_opt(p.span)
+            .with_help("keep one manifest and give `skills` as paths inside the plugin (`\"skills\": [\"./skills/x\"]`): drop `\"strict\": false` or the entry's components, or the plugin.json");
+    }
     PLUGIN_MANIFEST
         .diag(&p.file, format!("`{}`: {}", p.file, p.message))
         .with_help("make it JSON naming folders inside the plugin (`\"skills\": [\"./skills/x\"]`), as Claude Code's plugin reference describes")

@@ -185,6 +185,9 @@ fn not_listed_help(client: ClientId, reason: &Hidden) -> String {
         Hidden::NoName => "add a `name:` equal to the folder's name".into(),
         Hidden::NoDescription => "add a `description:` that says what the skill does and when to use it".into(),
         Hidden::InsideSkill { .. } => "nothing to do for a document the outer skill reads; to make it a skill of its own, move its folder out of the outer skill".into(),
+        // the reasons `catalog::units` gives for a marketplace entry
+        Hidden::InPlugin { why } if why.contains("loads nothing") || why.contains("refuses to install") => "fix the marketplace entry (SG024) so that Claude Code loads the plugin".into(),
+        Hidden::InPlugin { why } if why.starts_with("the marketplace entry") => "name the folder in the entry's `skills` list in .claude-plugin/marketplace.json, or move it into a folder the entry lists".into(),
         Hidden::InPlugin { .. } => "move the folder to the plugin's `skills/<name>/`, or name it in the manifest's `skills` key".into(),
         Hidden::TooDeep { .. } | Hidden::DotFolder { .. } => format!(
             "install the skill where {} looks: `<skills root>/<name>/SKILL.md`, in a folder not starting with a dot",
