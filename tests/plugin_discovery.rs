@@ -474,3 +474,57 @@ fn marketplace_entries_are_named_and_listed_as_claude_code_installs_them() {
         assert!(installs.contains(&format!("plugin `{e}`")), "{installs}");
     }
 }
+
+/// A repository whose root holds a SKILL.md beside skill folders of its
+/// own (heygen-com/heygen-stack) is a catalog, not one skill: every
+/// SKILL.md is linted. As a plugin (a root plugin.json, no `skills/`),
+/// Claude Code lists the root skill alone, named by its frontmatter, and
+/// the siblings are noted as not listed (SG605). A SKILL.md without
+/// frontmatter inside a skill is still no reason to read a folder as a
+/// catalog.
+#[test]
+fn a_root_skill_beside_sibling_skills_is_a_catalog_and_all_are_linted() {
+    let t = tempfile::tempdir().unwrap();
+    let root = t.path().join("stack");
+    skill_named(&root, ".", "stack-root");
+    skill(&root, "avatar-designer");
+    // an error of the sibling's own, reported
+    write(
+        &root,
+        "video-producer/SKILL.md",
+        "---\nname: Video_Producer\ndescription: Produces videos. Use when the user wants a video.\n---\n",
+    );
+    let doc = json(&["check", "--no-route"], &root);
+    assert_eq!(doc["summary"]["skills_checked"], 3, "{doc:#}");
+    assert!(
+        findings(&doc)
+            .iter()
+            .any(|f| f.contains("video-producer/SKILL.md") && f.contains("SG102")),
+        "{:?}",
+        findings(&doc)
+    );
+    write(&root, ".claude-plugin/plugin.json", r#"{"name":"stack"}"#);
+    let got = listing(&root);
+    assert_eq!(
+        got,
+        [
+            (
+                "stack:avatar-designer".to_string(),
+                false,
+                "in-plugin".to_string()
+            ),
+            ("stack:stack-root".to_string(), true, String::new()),
+            (
+                "stack:video-producer".to_string(),
+                false,
+                "in-plugin".to_string()
+            ),
+        ]
+    );
+    // one skill with a document below it stays one skill
+    let one = t.path().join("one");
+    skill_named(&one, ".", "one");
+    write(&one, "prepare/SKILL.md", "# Prepare\n\nRead this first.\n");
+    let doc = json(&["check", "--no-route"], &one);
+    assert_eq!(doc["summary"]["skills_checked"], 1, "{doc:#}");
+}

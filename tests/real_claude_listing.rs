@@ -362,3 +362,42 @@ fn marketplace_entries_are_listed_exactly_as_the_real_cli_installs_them() {
     );
     assert_eq!(predicted, real);
 }
+
+/// A repository that is one plugin (a plugin.json at its root) holding a
+/// SKILL.md at its root beside skill folders and no `skills/`, as
+/// heygen-com/heygen-stack is laid out: loaded with `--plugin-dir`, the
+/// CLI lists the root skill alone, named by its frontmatter; the sibling
+/// skills are not listed, and skillsift says why.
+#[test]
+#[cfg_attr(
+    skillsift_missing_claude,
+    ignore = "needs `claude` (Claude Code) on PATH or at SKILLSIFT_CLAUDE; bash .ci/run installs the pinned version"
+)]
+fn a_root_skill_beside_sibling_skills_in_a_plugin_is_listed_alone_as_the_real_cli_lists_it() {
+    let Some(claude) = real_client::cli("claude") else {
+        return;
+    };
+    let root =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/client/claude-code-plugin-root");
+    let doc = verify(&root, &claude, &[]);
+    assert_eq!(doc["verify"]["skills"], 3);
+    let listed: Vec<&str> = doc["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["listed"] == true)
+        .map(|e| e["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(listed, ["stack:stack-root"]);
+    for sibling in ["stack:avatar", "stack:video"] {
+        let e = real_client::entry(&doc, sibling);
+        assert_eq!(e["reason"]["kind"], "in-plugin", "{e:#}");
+        assert!(
+            e["reason"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("lists only a SKILL.md in . itself (it has no `skills/` folder)"),
+            "{e:#}"
+        );
+    }
+}

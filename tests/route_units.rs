@@ -326,3 +326,164 @@ fn rank_unit_ranks_within_one_installation() {
         "{err}"
     );
 }
+
+/// A marketplace of 40 plugins (`plugins/<p>/` with a plugin.json, named
+/// by `.claude-plugin/marketplace.json`, as wshobson/agents keeps 91),
+/// each under Claude Code's listing budget while all of them together are
+/// over it: no user installs all 40, so nothing is compared across
+/// plugins. Near-duplicate descriptions in two plugins are no collision,
+/// no listing is over its budget (SG520), no name is compared for a
+/// description; a near-duplicate within one plugin still is an error.
+#[test]
+fn a_marketplace_of_forty_plugins_collides_only_within_each_plugin() {
+    let cat = Cat::new();
+    let root = cat.root();
+    let write = |rel: &str, text: &str| {
+        let p = root.join(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    };
+    let kinds = [
+        (
+            "review",
+            "Reviews pull requests for correctness, naming, error handling and missing tests, and writes inline comments a maintainer can act on before merging; use when someone asks for a code review, a second opinion on a diff, or feedback on a branch before it lands",
+        ),
+        (
+            "deploy",
+            "Ships a release to staging and production with health checks, canary steps and a rollback plan, and records what changed in the changelog; use when someone wants to deploy, promote a build, roll back a bad release or cut a new version for customers",
+        ),
+        (
+            "testing",
+            "Writes unit and integration tests, finds flaky ones, raises coverage on risky modules and keeps the suite fast enough for every push; use when someone asks to add tests, fix a failing or flaky test, or measure how much of the code the suite really exercises",
+        ),
+    ];
+    let mut entries = Vec::new();
+    for p in 0..40 {
+        let name = format!("plugin-{p:02}");
+        entries.push(json!({"name": name, "source": format!("./plugins/{name}")}));
+        write(
+            &format!("plugins/{name}/.claude-plugin/plugin.json"),
+            &json!({ "name": name }).to_string(),
+        );
+        for (kind, text) in kinds {
+            write(
+                &format!("plugins/{name}/skills/{kind}/SKILL.md"),
+                &format!(
+                    "---\nname: {kind}\ndescription: \"{text} in the {name} service.\"\n---\n\n# {kind}\n\nBody.\n"
+                ),
+            );
+        }
+    }
+    // one near-duplicate within a plugin
+    write(
+        "plugins/plugin-07/skills/review-again/SKILL.md",
+        &format!(
+            "---\nname: review-again\ndescription: \"{} in the plugin-07 service.\"\n---\n\n# review-again\n\nBody.\n",
+            kinds[0].1
+        ),
+    );
+    write(
+        ".claude-plugin/marketplace.json",
+        &json!({"name": "forty", "owner": {"name": "t"}, "plugins": entries}).to_string(),
+    );
+    let (_, v) = cat.check_json(&[]);
+    let collisions: Vec<String> = ["SG510", "SG511"]
+        .iter()
+        .flat_map(|id| with_rule(&v, id))
+        .map(|d| d["message"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(collisions.len(), 1, "{collisions:#?}");
+    assert!(
+        collisions[0].contains("`plugin-07:review` and `plugin-07:review-again`"),
+        "{collisions:#?}"
+    );
+    assert!(!collisions[0].contains("by name only"), "{collisions:#?}");
+    assert!(with_rule(&v, "SG520").is_empty(), "{v:#}");
+    assert_eq!(
+        route(&v)["installs"].as_array().unwrap().len(),
+        40,
+        "{:#}",
+        route(&v)
+    );
+    // the whole marketplace in one listing is over the budget: what the
+    // same catalog says with every plugin installed together
+    let cat = cat.config("[route]\ninstalled-together = [[\"*\"]]\n");
+    let (_, all) = cat.check_json(&[]);
+    assert!(!with_rule(&all, "SG520").is_empty(), "{all:#}");
+}
+
+/// A library users copy skills out of (`skills/<domain>/<skill>/`, as
+/// PranavNagrecha/AwesomeSalesforceSkills keeps 978): every skill is
+/// deeper than Claude Code reads, and there is no plugin or client skills
+/// folder. Each skill is listed and routed as if copied on its own into
+/// the skills folder, and the summary says so in one line; a catalog with
+/// one skill where a client reads it keeps the deeper ones unlisted.
+#[test]
+fn a_library_of_nested_skills_routes_every_skill() {
+    let cat = Cat::new()
+        .skill(
+            "admin/permission-sets",
+            "name: permission-sets\ndescription: \"Designs Salesforce permission sets and profiles for least-privilege access.\"",
+        )
+        .skill(
+            "apex/trigger-framework",
+            "name: trigger-framework\ndescription: \"Structures Apex triggers with one handler per object and bulk-safe queries.\"",
+        )
+        .skill(
+            "lwc/datatable",
+            "name: datatable\ndescription: \"Builds Lightning web component datatables with inline editing and sorting.\"",
+        )
+        .cases(
+            "trigger-framework",
+            &["refactor our Apex triggers into one handler per object"],
+            &[("give the support team least-privilege permission sets", Some("permission-sets"))],
+        );
+    let (code, v) = cat.check_json(&[]);
+    assert_eq!(code, 0, "{v:#}");
+    let r = route(&v);
+    assert_eq!(r["skills_routed"], 3, "{r:#}");
+    assert_eq!(r["library"], true, "{r:#}");
+    assert_eq!(r["unroutable"], json!([]), "{r:#}");
+    assert_eq!(r["checks"], 2, "{r:#}");
+    assert_eq!(r["rank1"], 1, "{r:#}");
+    let (_, text, _) = cat.check_human(&[]);
+    assert_eq!(
+        text.matches("routed as a library: every skill lies deeper than Claude Code reads")
+            .count(),
+        1,
+        "{text}"
+    );
+    let out = bin()
+        .arg("listing")
+        .arg(cat.root())
+        .args(["--format", "json"])
+        .output()
+        .unwrap();
+    let listing: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(listing["library"], true);
+    assert_eq!(
+        listing["budget"],
+        Value::Null,
+        "nobody installs a library whole"
+    );
+    let names: Vec<(&str, bool)> = listing["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| (e["name"].as_str().unwrap(), e["listed"] == true))
+        .collect();
+    assert_eq!(
+        names,
+        [
+            ("datatable", true),
+            ("permission-sets", true),
+            ("trigger-framework", true)
+        ]
+    );
+    // one skill where the client reads it: not a library
+    let cat = cat.simple("flat", "A skill one folder below skills/.");
+    let (_, v) = cat.check_json(&[]);
+    let r = route(&v);
+    assert_eq!(r["library"], Value::Null, "{r:#}");
+    assert_eq!(r["unroutable"].as_array().unwrap().len(), 3, "{r:#}");
+}

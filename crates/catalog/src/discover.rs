@@ -141,6 +141,7 @@ pub fn default_roots(base: &Path, boundary: &Path, units: &[crate::units::Unit])
     }
     // plugins found by their manifests or a marketplace file: the folders
     // they list, when no root above holds them
+    let mut whole_plugins: Vec<String> = Vec::new();
     for unit in units
         .iter()
         .filter(|u| u.kind == crate::units::UnitKind::Plugin)
@@ -152,6 +153,11 @@ pub fn default_roots(base: &Path, boundary: &Path, units: &[crate::units::Unit])
         let whole = (unit.manifest.is_some() || unit.entry.is_some()) && !unit.dir.is_empty();
         if whole {
             candidates.retain(|c| !(c.starts_with(&format!("{}/", unit.dir))));
+        }
+        if whole {
+            // its folder may be a skill itself (a SKILL.md beside skill
+            // folders, no `skills/`): it is walked all the same
+            whole_plugins.push(unit.dir.clone());
         }
         let folders: Vec<&String> = if whole {
             vec![&unit.dir]
@@ -179,7 +185,8 @@ pub fn default_roots(base: &Path, boundary: &Path, units: &[crate::units::Unit])
     }
     for rel in candidates {
         let dir = base.join(&rel);
-        if !is_root_folder(&dir) {
+        let whole_plugin = dir.is_dir() && whole_plugins.contains(&rel);
+        if !(is_root_folder(&dir) || whole_plugin) {
             continue;
         }
         if let Some(real) = super::outside_root(boundary, &dir) {

@@ -99,6 +99,52 @@ pub struct Catalog {
     /// The plugins and packs users install one at a time ([`units`]; a
     /// catalog folder only), by skills folder.
     pub units: Vec<units::Unit>,
+    /// A library users copy skills out of one by one: every skill lies
+    /// deeper below its skills root than a client reads
+    /// (`skills/<domain>/<skill>/`), none in a client's skills folder, and
+    /// there is no plugin, pack or marketplace. Its skills are listed and
+    /// routed as if each were copied on its own into the client's skills
+    /// folder ([`is_library`]).
+    pub library: bool,
+}
+
+/// Whether the skills at `dirs` (root-relative skill folders) under the
+/// skills roots `roots` make a library ([`Catalog::library`]): none of
+/// them one folder below its deepest root or in a client's skills folder
+/// ([`discover::CLIENT_ROOTS`]), at least one of them.
+pub fn is_library<'a>(
+    dirs: impl IntoIterator<Item = &'a str>,
+    roots: &[&str],
+    units: &[units::Unit],
+) -> bool {
+    if !units.is_empty() {
+        return false;
+    }
+    let mut any = false;
+    for d in dirs {
+        let root = roots
+            .iter()
+            .filter(|r| {
+                r.is_empty()
+                    || d.strip_prefix(**r)
+                        .is_some_and(|rest| rest.starts_with('/'))
+            })
+            .max_by_key(|r| r.len());
+        let Some(root) = root else { return false };
+        if discover::CLIENT_ROOTS.contains(root) {
+            return false;
+        }
+        let below = if root.is_empty() {
+            d
+        } else {
+            &d[root.len() + 1..]
+        };
+        if below.is_empty() || below == "." || !below.contains('/') {
+            return false;
+        }
+        any = true;
+    }
+    any
 }
 
 /// One skills root as the summary reports it.
@@ -172,6 +218,51 @@ fn unit_holding(units: &[units::Unit], rel_dir: &str) -> Option<usize> {
             (units[u].dir.len(), listed, std::cmp::Reverse(u))
         })
 }
+
+/// Whether the folder `dir`, which holds a SKILL.md, holds other skills
+/// too, and so is a catalog, not one skill (heygen-com/heygen-stack: a
+/// root SKILL.md beside `heygen-avatar/SKILL.md` and its siblings): a
+/// SKILL.md that starts a frontmatter (`---`) below it, at most
+/// [`OTHER_SKILLS_DEPTH`] folders down, outside the folders no walk enters
+/// ([`discover::SKIP_DIRS`]) and never through a symlinked folder. A
+/// SKILL.md without frontmatter is a document of the skill (SG023), not
+/// another skill. At most [`OTHER_SKILLS_FOLDERS`] folders are listed.
+pub fn holds_other_skills(dir: &Path) -> bool {
+    let mut frontier = vec![(dir.to_path_buf(), 0usize)];
+    let mut listed = 0usize;
+    while let Some((d, depth)) = frontier.pop() {
+        listed += 1;
+        if listed > OTHER_SKILLS_FOLDERS {
+            return false;
+        }
+        let Ok(rd) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        for e in rd.flatten() {
+            let Ok(ft) = e.file_type() else { continue };
+            let name = e.file_name();
+            let Some(name) = name.to_str() else { continue };
+            if ft.is_dir() && depth < OTHER_SKILLS_DEPTH && !discover::SKIP_DIRS.contains(&name) {
+                frontier.push((e.path(), depth + 1));
+            } else if ft.is_file() && name == "SKILL.md" && depth > 0 {
+                let mut head = [0u8; 3];
+                let starts = std::fs::File::open(e.path())
+                    .and_then(|mut f| std::io::Read::read_exact(&mut f, &mut head))
+                    .is_ok_and(|_| &head == b"---");
+                if starts {
+                    return true;
+                }
+            }
+        }
+    }
+    false
+}
+
+/// How deep [`holds_other_skills`] looks.
+pub const OTHER_SKILLS_DEPTH: usize = 6;
+
+/// How many folders [`holds_other_skills`] lists at most.
+pub const OTHER_SKILLS_FOLDERS: usize = 5_000;
 
 /// The catalogs a skill folder may belong to, for `check <skill
 /// folder>`, most likely first: the nearest folder above `skill_dir` with
@@ -567,7 +658,7 @@ impl Catalog {
                 .filter(|p| !p.as_os_str().is_empty())
                 .unwrap_or(Path::new("."));
             (parent.to_path_buf(), Target::SkillFile)
-        } else if root.join("SKILL.md").is_file() {
+        } else if root.join("SKILL.md").is_file() && !holds_other_skills(root) {
             (root.to_path_buf(), Target::SkillDir)
         } else {
             (root.to_path_buf(), Target::Catalog)
@@ -846,6 +937,17 @@ impl Catalog {
         // are the plugin's, not skills missing a SKILL.md
         let mut orphan_dirs = found.orphan_dirs;
         orphan_dirs.retain(|d| !found_units.iter().any(|u| u.beside_skills(d)));
+        let library = target == Target::Catalog && {
+            let roots: Vec<&str> = (roots_read.iter())
+                .filter(|r| r.skipped.is_none())
+                .map(|r| if r.path == "." { "" } else { r.path.as_str() })
+                .collect();
+            is_library(
+                skills.iter().map(|s| s.rel_dir.as_str()),
+                &roots,
+                &found_units,
+            )
+        };
         Ok((
             Catalog {
                 root: base,
@@ -862,6 +964,7 @@ impl Catalog {
                 sources,
                 diagnostics,
                 walk,
+                library,
                 roots: roots_read,
                 units: found_units,
             },
@@ -1010,6 +1113,7 @@ impl Catalog {
             walk: Walk::default(),
             roots: self.roots.clone(),
             units: self.units.clone(),
+            library: self.library,
         }
     }
 

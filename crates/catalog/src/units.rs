@@ -267,7 +267,14 @@ impl Unit {
                 format!("{d}/")
             }
         };
-        let mut read: Vec<String> = vec![format!("{}*/", shown(&self.skills_dir))];
+        let mut read: Vec<String> = vec![if self.has_skills_dir {
+            format!("{}*/", shown(&self.skills_dir))
+        } else {
+            format!(
+                "a SKILL.md in {} itself (it has no `skills/` folder)",
+                shown(&self.dir)
+            )
+        }];
         read.extend(self.extra.iter().take(3).map(|e| shown(e)));
         if self.extra.len() > 3 {
             read.push(format!(

@@ -718,7 +718,13 @@ impl Client for ClaudeCode {
 
     fn listing(&self, catalog: &Catalog, config: &Config, builtins: Option<&[Builtin]>) -> Listing {
         let cap = config.route.entry_cap_chars.unwrap_or(ENTRY_CAP).max(1);
-        let limit = config.route.listing_budget_chars.unwrap_or(BUDGET);
+        // a library is never installed whole (its skills are copied one by
+        // one): no budget unless one is set
+        let limit = match config.route.listing_budget_chars {
+            Some(b) => b,
+            None if catalog.library => usize::MAX,
+            None => BUDGET,
+        };
         let outer = outer_skills(catalog);
         let build = |skills: &[Skill], kind: Kind| -> Vec<Entry> {
             (skills.par_iter().enumerate())
@@ -853,7 +859,7 @@ impl Client for ClaudeCode {
             entries: entries_out,
             commands: commands_out,
             builtins: builtins_out,
-            budget: Some(Budget {
+            budget: (limit != usize::MAX).then_some(Budget {
                 used,
                 limit,
                 unit: "columns",

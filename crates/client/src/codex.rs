@@ -446,10 +446,12 @@ pub fn listing_with_roots(
             .entry_cap_chars
             .unwrap_or(DESCRIPTION_CAP)
             .max(4);
-        let limit = config
-            .route
-            .listing_budget_chars
-            .map_or(BUDGET_TOKENS, |b| b / BYTES_PER_TOKEN);
+        // a library is never installed whole: no budget unless one is set
+        let limit = match config.route.listing_budget_chars {
+            Some(b) => b / BYTES_PER_TOKEN,
+            None if catalog.library => usize::MAX,
+            None => BUDGET_TOKENS,
+        };
         let builtins = builtins.unwrap_or(&[]);
         // the catalog's root is `r1`, after the bundled skills' `r0` (Codex
         // lists them unless its configuration switches them off)
@@ -561,7 +563,7 @@ pub fn listing_with_roots(
             entries: sorted,
             commands: Vec::new(),
             builtins: builtins_out,
-            budget: Some(Budget {
+            budget: (limit != usize::MAX).then_some(Budget {
                 used: used + table_cost(roots),
                 limit,
                 unit: "tokens",

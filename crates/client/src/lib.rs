@@ -402,6 +402,9 @@ pub fn depth(skill: &crate::catalog::Skill, catalog: &Catalog) -> Option<(usize,
         .trim_start_matches('/');
     let depth = if rel.is_empty() || rel == "." {
         0
+    } else if catalog.library {
+        // each skill of a library is copied on its own
+        1
     } else {
         rel.split('/').count()
     };
@@ -437,6 +440,11 @@ fn under(path: &str, dir: &str) -> bool {
 /// installed there: its path below the catalog's skills root, its folder
 /// name for a single skill, its catalog path otherwise.
 pub fn installed_rel(catalog: &Catalog, skill: &crate::catalog::Skill) -> String {
+    if catalog.library {
+        // a library's skills are copied one by one, each into a folder of
+        // its own name
+        return skill.folder.clone();
+    }
     match skills_folder(catalog, skill) {
         Some(r) if !r.is_empty() && under(&skill.rel_dir, &r) => {
             skill.rel_dir[r.len() + 1..].to_string()

@@ -201,6 +201,7 @@ fn catalog_with(
             skipped: None,
         }],
         units: Vec::new(),
+        library: false,
     }
 }
 

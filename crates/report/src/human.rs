@@ -199,6 +199,12 @@ pub fn route_lines(s: &Summary) -> Vec<String> {
             first_few(&r.installs)
         ));
     }
+    if r.library {
+        lines.push(format!(
+            "routed as a library: every skill lies deeper than {} reads, so each was listed as if copied on its own into its skills folder (`<skills folder>/<skill folder>/SKILL.md`), as users install a library's skills",
+            r.client.unwrap_or(crate::client::ClientId::Spec).label()
+        ));
+    }
     if r.not_lexical > 0 {
         lines.push(format!(
             "{} trigger {} marked `\"lexical\": false` not ranked (expected: left to Tier 3)",

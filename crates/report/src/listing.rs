@@ -7,7 +7,8 @@
 //! the skills), "path", "listed", "reason"?, "text", "name_only", "line", "description",
 //! "alias"?, "changes": [{"kind", "line"?, "column"?, "detail"}]}],
 //! "builtins": [{"name", "text", "fixed"}], "builtins_captured_with"?,
-//! "budget"?, "captured"?, "verify"?}`. `name` is what the model sees and
+//! "budget"?, "library"? (true for a library, whose skills are listed as
+//! copied one by one, with no budget), "captured"?, "verify"?}`. `name` is what the model sees and
 //! `text` exactly what follows `- <name>: ` in the listing. Keys may be
 //! added, never renamed.
 
@@ -55,6 +56,9 @@ pub fn json(v: &View, out: &mut dyn Write) -> std::io::Result<()> {
         "builtins": l.builtins,
         "budget": l.budget,
     });
+    if v.catalog.library {
+        doc["library"] = json!(true);
+    }
     if let Some(ver) = v.builtins_version {
         doc["builtins_captured_with"] = json!(ver);
     }
@@ -163,6 +167,13 @@ pub fn human(v: &View, out: &mut dyn Write) -> std::io::Result<()> {
         writeln!(
             out,
             "Claude Code's built-in skills follow in the real listing; none captured yet (`skillsift listing --capture claude-code`)"
+        )?;
+    }
+    if v.catalog.library {
+        writeln!(
+            out,
+            "a library: every skill lies deeper than {} reads, so each is listed as if copied on its own into its skills folder; nobody installs a library whole, so no listing budget applies",
+            l.client.label()
         )?;
     }
     if let Some(b) = &l.budget {

@@ -407,10 +407,24 @@ pub struct Ranked<'c> {
     pub outcome: cases::Outcome,
     pub diagnostics: Vec<Diagnostic>,
     pub installs: Option<Vec<units::Install>>,
+    /// With [`rank_and_collide`] over a catalog installed in parts: the
+    /// collisions within each installation, and their findings.
+    pub collisions: Option<(Vec<collide::Found>, Vec<Diagnostic>)>,
 }
 
 /// [`Ranked`] for `catalog`, `config.route.client` as chosen.
 pub fn rank_prompts<'c>(catalog: &'c Catalog, config: &Config) -> Result<Ranked<'c>, Fatal> {
+    rank_and_collide(catalog, config, false)
+}
+
+/// [`rank_prompts`], and with `collide` the collisions of each
+/// installation of a catalog installed in parts, found with its own
+/// listing (each within its budget) while its router is at hand.
+pub fn rank_and_collide<'c>(
+    catalog: &'c Catalog,
+    config: &Config,
+    collide: bool,
+) -> Result<Ranked<'c>, Fatal> {
     let (builtins, note) = builtins_for(config, None);
     let router = Router::with_builtins(
         catalog,
@@ -433,6 +447,7 @@ pub fn rank_prompts<'c>(catalog: &'c Catalog, config: &Config) -> Result<Ranked<
     // A skill checked alone ranks first for every prompt that shares a
     // word with it: its trigger prompts are ranked only among its siblings
     // (the summary says so, see `report::Summary::notes`).
+    let mut collisions = None;
     let outcome = match &installs {
         Some(installs) => {
             let checked = units::check(
@@ -440,8 +455,12 @@ pub fn rank_prompts<'c>(catalog: &'c Catalog, config: &Config) -> Result<Ranked<
                 installs,
                 config,
                 builtins.as_ref().map(|b| b.builtins.as_slice()),
+                collide,
             )?;
             diagnostics.extend(checked.listing);
+            if collide {
+                collisions = Some((checked.collisions, checked.collision_findings));
+            }
             checked.outcome
         }
         None if catalog.target == Target::Catalog => {
@@ -458,6 +477,7 @@ pub fn rank_prompts<'c>(catalog: &'c Catalog, config: &Config) -> Result<Ranked<
         outcome,
         diagnostics,
         installs,
+        collisions,
     })
 }
 
@@ -473,12 +493,24 @@ pub fn check<'c>(catalog: &'c Catalog, config: &Config, args: &Opts) -> Result<R
         outcome,
         mut diagnostics,
         installs,
-    } = rank_prompts(catalog, config)?;
+        collisions,
+    } = rank_and_collide(catalog, config, true)?;
     diagnostics.extend(outcome.diagnostics.iter().cloned());
-    // after the installations' own routers are gone: the collision
-    // findings (97,565 on the mirror) are the largest thing held
-    let collisions = collide::find(&router, &config.route);
-    diagnostics.extend(collide::diagnostics(&router, &config.route, &collisions));
+    // a catalog installed in parts collides within each installation
+    // (found with its router); else, after the installations' own routers
+    // are gone, over the whole listing: the collision findings (97,565 on
+    // the mirror) are the largest thing held
+    let collisions = match collisions {
+        Some((found, findings)) => {
+            diagnostics.extend(findings);
+            found
+        }
+        None => {
+            let found = collide::find(&router, &config.route);
+            diagnostics.extend(collide::diagnostics(&router, &config.route, &found));
+            found
+        }
+    };
 
     let mut summary = RouteSummary {
         rank1: outcome.rank1,
@@ -500,6 +532,7 @@ pub fn check<'c>(catalog: &'c Catalog, config: &Config, args: &Opts) -> Result<R
         client: Some(router.listing.client),
         top_k: config.route.top_k,
         installs: installs.iter().flatten().map(|i| i.label.clone()).collect(),
+        library: catalog.library,
     };
     let mut gate_failed = false;
     if let Some(d) = cases::floor(&summary, floor) {

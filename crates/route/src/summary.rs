@@ -40,6 +40,11 @@ pub struct RouteSummary {
     /// when the catalog was routed as one listing.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub installs: Vec<String>,
+    /// The catalog is a library ([`crate::catalog::Catalog::library`]):
+    /// its skills were listed and routed as if each were copied on its own
+    /// into the client's skills folder.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub library: bool,
 }
 
 impl RouteSummary {

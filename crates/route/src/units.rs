@@ -235,6 +235,14 @@ pub struct Checked {
     pub outcome: Outcome,
     /// Each installation's listing against the client's budget.
     pub listing: Vec<Diagnostic>,
+    /// With `collide`: the pairs of skills installed together whose
+    /// entries in their installation's listing collide, on the whole
+    /// catalog's documents (a skill the whole listing leaves out has no
+    /// document there: its pairs are left out of this list only), and
+    /// their findings (SG510, SG511). Skills of two installations never
+    /// share a listing, so they never collide.
+    pub collisions: Vec<super::collide::Found>,
+    pub collision_findings: Vec<Diagnostic>,
 }
 
 /// Route each installation's trigger prompts against its own listing, and
@@ -244,6 +252,7 @@ pub fn check(
     installs: &[Install],
     config: &Config,
     builtins: Option<&[crate::client::Builtin]>,
+    collide: bool,
 ) -> Result<Checked, Fatal> {
     let catalog = full.catalog;
     let where_of = where_of(catalog, installs);
@@ -258,6 +267,7 @@ pub fn check(
         Vec<Diagnostic>,
         super::cases::Outcome,
         Vec<(usize, PromptResult)>,
+        (Vec<super::collide::Found>, Vec<Diagnostic>),
     );
     let each: Vec<Result<One, Fatal>> = installs
         .par_iter()
@@ -295,14 +305,29 @@ pub fn check(
                 });
                 prompts.push((src, p));
             }
-            Ok((listing, o, prompts))
+            let mut collisions = (Vec::new(), Vec::new());
+            if collide {
+                let found = super::collide::find(&router, &config.route);
+                collisions.1 = super::collide::diagnostics(&router, &config.route, &found);
+                collisions.0 = found
+                    .into_iter()
+                    .filter_map(|mut f| {
+                        let (a, b) = (map(f.pair.a)?, map(f.pair.b)?);
+                        (f.pair.a, f.pair.b) = (a.min(b), a.max(b));
+                        Some(f)
+                    })
+                    .collect();
+            }
+            Ok((listing, o, prompts, collisions))
         })
         .collect();
     let mut out = Checked::default();
     let mut prompts: Vec<(usize, PromptResult)> = Vec::new();
     for one in each {
-        let (listing, o, p) = one?;
+        let (listing, o, p, (found, findings)) = one?;
         out.listing.extend(listing);
+        out.collisions.extend(found);
+        out.collision_findings.extend(findings);
         let r = &mut out.outcome;
         r.rank1 += o.rank1;
         r.not_lexical += o.not_lexical;
@@ -317,5 +342,6 @@ pub fn check(
     // in the catalog's order of skills, each skill's prompts as they came
     prompts.sort_by_key(|(src, _)| *src);
     out.outcome.prompts = prompts.into_iter().map(|(_, p)| p).collect();
+    out.collisions.sort_by_key(|f| (f.pair.a, f.pair.b));
     Ok(out)
 }
