@@ -584,6 +584,12 @@ pub struct ListingArgs {
     /// user cache folder, e.g. ~/.cache/skillsift).
     #[arg(long, value_name = "DIR")]
     pub cache_dir: Option<PathBuf>,
+    /// Only the installation of plugin, marketplace entry or pack NAME (its
+    /// name as `listing` prints it before `:`), as a user who installs it
+    /// alone sees it. A catalog of plugins or packs is listed one
+    /// installation at a time without it too.
+    #[arg(long, value_name = "NAME", conflicts_with_all = ["capture", "verify"])]
+    pub unit: Option<String>,
 }
 
 #[derive(Debug, Args)]

@@ -311,7 +311,7 @@ fn rank_unit_ranks_within_one_installation() {
     // ... and it says that check ranks otherwise, and how to rank as check does
     assert_eq!(
         v["note"],
-        "this ranks the whole catalog in one listing, but check routes each plugin or pack in its own ([route] installed-together): --unit NAME ranks as check does (blog, shop)",
+        "this ranks every skill of the catalog in one listing, which no user installs (so no listing budget applies); check routes each of its 2 installations in its own ([route] installed-together): --unit NAME ranks as check does (blog, shop)",
         "{v:#}"
     );
     let (_, stdout, _) = rank(&["--unit", "shop"]);
@@ -321,8 +321,8 @@ fn rank_unit_ranks_within_one_installation() {
     let (code, _, err) = rank(&["--unit", "shopp"]);
     assert_eq!(code, Some(2));
     assert!(
-        err.contains("--unit shopp: this catalog has no plugin or pack `shopp`")
-            && err.contains("name one by its folder: blog, shop"),
+        err.contains("--unit shopp: this catalog has no plugin, marketplace entry or pack `shopp`")
+            && err.contains("name one as `skillsift listing` prints it before `:`: blog, shop"),
         "{err}"
     );
 }
@@ -331,7 +331,7 @@ fn rank_unit_ranks_within_one_installation() {
 /// by `.claude-plugin/marketplace.json`, as wshobson/agents keeps 91),
 /// each under Claude Code's listing budget while all of them together are
 /// over it: no user installs all 40, so nothing is compared across
-/// plugins. Near-duplicate descriptions in two plugins are no collision,
+/// plugins. Equal descriptions in two plugins are no collision,
 /// no listing is over its budget (SG520), no name is compared for a
 /// description; a near-duplicate within one plugin still is an error.
 #[test]
@@ -368,9 +368,7 @@ fn a_marketplace_of_forty_plugins_collides_only_within_each_plugin() {
         for (kind, text) in kinds {
             write(
                 &format!("plugins/{name}/skills/{kind}/SKILL.md"),
-                &format!(
-                    "---\nname: {kind}\ndescription: \"{text} in the {name} service.\"\n---\n\n# {kind}\n\nBody.\n"
-                ),
+                &format!("---\nname: {kind}\ndescription: \"{text}.\"\n---\n\n# {kind}\n\nBody.\n"),
             );
         }
     }
@@ -378,7 +376,7 @@ fn a_marketplace_of_forty_plugins_collides_only_within_each_plugin() {
     write(
         "plugins/plugin-07/skills/review-again/SKILL.md",
         &format!(
-            "---\nname: review-again\ndescription: \"{} in the plugin-07 service.\"\n---\n\n# review-again\n\nBody.\n",
+            "---\nname: review-again\ndescription: \"{}, for the plugin-07 team.\"\n---\n\n# review-again\n\nBody.\n",
             kinds[0].1
         ),
     );
@@ -486,4 +484,88 @@ fn a_library_of_nested_skills_routes_every_skill() {
     let r = route(&v);
     assert_eq!(r["library"], Value::Null, "{r:#}");
     assert_eq!(r["unroutable"].as_array().unwrap().len(), 3, "{r:#}");
+}
+
+/// `listing` of a catalog installed in parts shows each installation's
+/// own listing, within its own budget, under one count of installations
+/// that `check` and `rank` give too; `--unit` shows one installation.
+#[test]
+fn listing_shows_each_installation_and_one_with_unit() {
+    let cat = marketplace();
+    let out = bin().arg("listing").arg(cat.root()).output().unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.starts_with("4 skills in 2 installations as Claude Code shows them"),
+        "{text}"
+    );
+    assert!(
+        text.contains("\nplugin `blog`: 2 listed, 0 not; listing width "),
+        "{text}"
+    );
+    assert!(
+        text.contains("\nplugin `shop`: 2 listed, 0 not; listing width "),
+        "{text}"
+    );
+    let out = bin()
+        .arg("listing")
+        .arg(cat.root())
+        .args(["--format", "json"])
+        .output()
+        .unwrap();
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["budget"], Value::Null, "nobody installs both");
+    let parts: Vec<(&str, Vec<&str>)> = v["installations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            (
+                p["label"].as_str().unwrap(),
+                p["names"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|n| n.as_str().unwrap())
+                    .collect(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        parts,
+        [
+            (
+                "plugin `blog`",
+                vec!["blog:comment-moderation", "blog:post-export"]
+            ),
+            ("plugin `shop`", vec!["shop:cart-export", "shop:price-sync"]),
+        ]
+    );
+    assert!(
+        v["installations"][0]["budget"]["limit"].as_u64().is_some(),
+        "{v:#}"
+    );
+    let out = bin()
+        .arg("listing")
+        .arg(cat.root())
+        .args(["--unit", "shop"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.starts_with("2 skills in plugin `shop` as Claude Code shows them"),
+        "{text}"
+    );
+    assert!(!text.contains("blog:"), "{text}");
+    // rank names the same installations check routes
+    let out = bin()
+        .arg("rank")
+        .arg("export the orders")
+        .arg(cat.root())
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("check routes each of its 2 installations in its own"),
+        "{text}"
+    );
 }

@@ -16,7 +16,7 @@ pub fn listing(args: &ListingArgs, out: &mut dyn Write) -> Result<Exit, Fatal> {
                 .with_help("pass a catalog folder, a skill folder or a SKILL.md"),
         );
     }
-    let config = load_config(&args.root, args.config.as_deref())?;
+    let mut config = load_config(&args.root, args.config.as_deref())?;
     // every file, not only SKILL.md: a secret found by its name in a case
     // file is masked where a description repeats its value bare
     let catalog = Catalog::load_scoped(&args.root, &config, Scope::Full)?;
@@ -42,6 +42,10 @@ pub fn listing(args: &ListingArgs, out: &mut dyn Write) -> Result<Exit, Fatal> {
         Some(c) => c,
         None => crate::client::chosen(&config, args.client),
     };
+    if live.is_some() {
+        // a capture installs the whole catalog at once
+        config = crate::client::install::whole(&config);
+    }
     if args.verify && args.client == Some(ClientId::Spec) {
         return Err(Fatal::usage(
             "--verify compares with a real client; the specification is none",
@@ -69,6 +73,36 @@ pub fn listing(args: &ListingArgs, out: &mut dyn Write) -> Result<Exit, Fatal> {
         }
         _ => client.model().listing(&catalog, &config, builtin_list),
     };
+    // a catalog installed in parts: each installation's own listing (a
+    // capture installs the whole catalog, so it compares the whole)
+    let parts = match (&args.unit, live) {
+        (_, Some(_)) => None,
+        (Some(unit), None) => {
+            let inst = crate::client::install::installation(&catalog, &config, unit)?;
+            let sub = catalog.subset(&inst.skills, inst.commands);
+            let mut l = client.model().listing(&sub, &config, builtin_list);
+            for e in &mut l.entries {
+                e.skill = inst.skills[e.skill];
+            }
+            Some(vec![(inst, l)])
+        }
+        (None, None) => {
+            crate::client::install::listings(client.model(), &catalog, &config, builtin_list)?
+        }
+    };
+    let listing = match &parts {
+        Some(parts) => crate::client::Listing {
+            client,
+            entries: parts.iter().flat_map(|(_, l)| l.entries.clone()).collect(),
+            commands: parts.iter().flat_map(|(_, l)| l.commands.clone()).collect(),
+            builtins: parts
+                .first()
+                .map(|(_, l)| l.builtins.clone())
+                .unwrap_or_default(),
+            budget: None,
+        },
+        None => listing,
+    };
     let verified = (args.verify).then(|| compare(&listing, cap.as_ref().expect("captured")));
     let view = report::listing::View {
         listing: &listing,
@@ -79,6 +113,7 @@ pub fn listing(args: &ListingArgs, out: &mut dyn Write) -> Result<Exit, Fatal> {
             .filter(|_| !args.verify)
             .map(|c| c.entries.as_slice()),
         verified: verified.as_ref(),
+        parts: parts.as_deref(),
     };
     let written = match args.format {
         Format::Json => report::listing::json(&view, out),

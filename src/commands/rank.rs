@@ -61,7 +61,7 @@ pub fn rank(args: &RankArgs, out: &mut dyn Write) -> Result<Exit, Fatal> {
             match &args.unit {
                 // one installation, as `check` ranks its prompts
                 Some(unit) => {
-                    let inst = crate::route::units::installation(&catalog, &config, unit)?;
+                    let inst = crate::client::install::installation(&catalog, &config, unit)?;
                     let sub = catalog.subset(&inst.skills, inst.commands);
                     cache::analyze(&sub, &config, &analyzer, builtins.as_deref())
                 }
@@ -109,16 +109,27 @@ fn unit_hint(args: &RankArgs, config: &crate::config::Config) -> Option<String> 
     let together = &config.route.installed_together;
     if together
         .iter()
-        .any(|g| g.iter().any(|n| n == crate::route::units::ALL))
+        .any(|g| g.iter().any(|n| n == crate::client::install::ALL))
     {
         return None;
     }
-    let mut names: Vec<String> = crate::catalog::units::find(&args.root, &[])
-        .0
-        .into_iter()
-        .map(|u| u.name)
+    if crate::catalog::units::find(&args.root, &[]).0.is_empty() {
+        return None;
+    }
+    // the installations `check` routes, and the units that have skills
+    let catalog =
+        crate::catalog::Catalog::load_scoped(&args.root, config, crate::catalog::Scope::SkillsOnly)
+            .ok()?;
+    let installs = crate::client::install::installs(&catalog, config).ok()??;
+    let mut held: Vec<usize> = (0..catalog.skills.len())
+        .filter_map(|i| catalog.unit_of(i))
         .collect();
-    names.dedup();
+    held.sort_unstable();
+    held.dedup();
+    let names: Vec<String> = held
+        .iter()
+        .map(|&u| catalog.units[u].name.clone())
+        .collect();
     if names.is_empty() {
         return None;
     }
@@ -128,6 +139,7 @@ fn unit_hint(args: &RankArgs, config: &crate::config::Config) -> Option<String> 
         names.join(", ")
     };
     Some(format!(
-        "this ranks the whole catalog in one listing, but check routes each plugin or pack in its own ([route] installed-together): --unit NAME ranks as check does ({shown})"
+        "this ranks every skill of the catalog in one listing, which no user installs (so no listing budget applies); check routes each of its {} installations in its own ([route] installed-together): --unit NAME ranks as check does ({shown})",
+        installs.len()
     ))
 }

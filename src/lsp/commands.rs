@@ -235,6 +235,7 @@ fn listing(
         builtins_version: builtins.as_ref().map(|b| b.version.as_str()),
         captured: None,
         verified: None,
+        parts: None,
     };
     let (mut text, mut value) = rendered(
         |out| crate::report::listing::human(&view, out),
@@ -253,9 +254,9 @@ fn installation(
     catalog: &crate::catalog::Catalog,
     config: &crate::config::Config,
     skill: Option<usize>,
-) -> Result<Option<crate::route::units::Install>, Fatal> {
+) -> Result<Option<crate::client::install::Install>, Fatal> {
     let Some(i) = skill else { return Ok(None) };
-    Ok(crate::route::units::installs(catalog, config)?
+    Ok(crate::client::install::installs(catalog, config)?
         .and_then(|list| list.into_iter().find(|inst| inst.skills.contains(&i))))
 }
 

@@ -718,11 +718,11 @@ impl Client for ClaudeCode {
 
     fn listing(&self, catalog: &Catalog, config: &Config, builtins: Option<&[Builtin]>) -> Listing {
         let cap = config.route.entry_cap_chars.unwrap_or(ENTRY_CAP).max(1);
-        // a library is never installed whole (its skills are copied one by
-        // one): no budget unless one is set
+        // a library or a marketplace is never installed whole: no budget
+        // unless one is set
         let limit = match config.route.listing_budget_chars {
             Some(b) => b,
-            None if catalog.library => usize::MAX,
+            None if !crate::install::installed_whole(catalog, config) => usize::MAX,
             None => BUDGET,
         };
         let outer = outer_skills(catalog);

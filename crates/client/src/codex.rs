@@ -446,10 +446,11 @@ pub fn listing_with_roots(
             .entry_cap_chars
             .unwrap_or(DESCRIPTION_CAP)
             .max(4);
-        // a library is never installed whole: no budget unless one is set
+        // a library or a marketplace is never installed whole: no budget
+        // unless one is set
         let limit = match config.route.listing_budget_chars {
             Some(b) => b / BYTES_PER_TOKEN,
-            None if catalog.library => usize::MAX,
+            None if !crate::install::installed_whole(catalog, config) => usize::MAX,
             None => BUDGET_TOKENS,
         };
         let builtins = builtins.unwrap_or(&[]);

@@ -32,6 +32,7 @@ pub mod claude_code_keys;
 pub mod cmd;
 pub mod codex;
 pub mod gemini_cli;
+pub mod install;
 pub mod js;
 pub mod opencode;
 pub mod spec;

@@ -27,6 +27,10 @@ pub struct View<'a> {
     /// A capture just made (`--capture`): the catalog entries the CLI sent.
     pub captured: Option<&'a [(String, String)]>,
     pub verified: Option<&'a Verified>,
+    /// A catalog installed in parts (plugins, marketplace entries, packs,
+    /// [`crate::client::install`]): each installation and its own
+    /// listing; `listing` then holds their entries one after another.
+    pub parts: Option<&'a [(crate::client::install::Install, Listing)]>,
 }
 
 /// The client version its model reproduces, when it is a real client.
@@ -58,6 +62,20 @@ pub fn json(v: &View, out: &mut dyn Write) -> std::io::Result<()> {
     });
     if v.catalog.library {
         doc["library"] = json!(true);
+    }
+    if let Some(parts) = v.parts {
+        doc["installations"] = parts
+            .iter()
+            .map(|(inst, l)| {
+                json!({
+                    "label": inst.label,
+                    "names": l.all().filter(|e| e.listed).map(|e| e.name.as_str()).collect::<Vec<_>>(),
+                    "not_listed": l.all().filter(|e| !e.listed).map(|e| e.name.as_str()).collect::<Vec<_>>(),
+                    "budget": l.budget,
+                })
+            })
+            .collect::<Vec<_>>()
+            .into();
     }
     if let Some(ver) = v.builtins_version {
         doc["builtins_captured_with"] = json!(ver);
@@ -111,6 +129,14 @@ pub fn human(v: &View, out: &mut dyn Write) -> std::io::Result<()> {
             crate::base::plural::count(n, "command")
         ),
     };
+    let what = match v.parts {
+        Some(p) if p.len() > 1 => format!("{what} in {} installations", p.len()),
+        Some(p) => format!(
+            "{what} in {}",
+            p.first().map(|(i, _)| one(&i.label)).unwrap_or_default()
+        ),
+        None => what,
+    };
     match tested(l.client) {
         Some(t) => writeln!(
             out,
@@ -126,6 +152,41 @@ pub fn human(v: &View, out: &mut dyn Write) -> std::io::Result<()> {
             total - listed
         )?,
     }
+    match v.parts {
+        Some(parts) => {
+            for (inst, part) in parts {
+                let listed = part.all().filter(|e| e.listed).count();
+                let width = part.budget.as_ref().map(|b| {
+                    format!(
+                        "; listing width {} of {} {}{}",
+                        b.used,
+                        b.limit,
+                        b.unit,
+                        if b.used > b.limit {
+                            " (over budget)"
+                        } else {
+                            ""
+                        }
+                    )
+                });
+                writeln!(
+                    out,
+                    "{}: {listed} listed, {} not{}",
+                    one(&inst.label),
+                    part.all().count() - listed,
+                    width.unwrap_or_default()
+                )?;
+                entries(part, out)?;
+            }
+        }
+        None => entries(l, out)?,
+    }
+    tail(v, out)
+}
+
+/// A listing's entries: the listed ones with what changed, then the
+/// others with why.
+fn entries(l: &Listing, out: &mut dyn Write) -> std::io::Result<()> {
     for e in l.all().filter(|e| e.listed) {
         writeln!(out, "{}", block(&e.line))?;
         for c in e
@@ -148,6 +209,13 @@ pub fn human(v: &View, out: &mut dyn Write) -> std::io::Result<()> {
             writeln!(out, "  {} ({}): {}", one(&e.name), one(&e.path), one(&why))?;
         }
     }
+    Ok(())
+}
+
+/// What follows the entries: the built-ins, the budget, a capture's or a
+/// verification's result.
+fn tail(v: &View, out: &mut dyn Write) -> std::io::Result<()> {
+    let l = v.listing;
     if !l.builtins.is_empty() {
         writeln!(
             out,

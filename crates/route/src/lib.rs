@@ -406,25 +406,11 @@ pub struct Ranked<'c> {
     pub router: Router<'c>,
     pub outcome: cases::Outcome,
     pub diagnostics: Vec<Diagnostic>,
-    pub installs: Option<Vec<units::Install>>,
-    /// With [`rank_and_collide`] over a catalog installed in parts: the
-    /// collisions within each installation, and their findings.
-    pub collisions: Option<(Vec<collide::Found>, Vec<Diagnostic>)>,
+    pub installs: Option<Vec<crate::client::install::Install>>,
 }
 
 /// [`Ranked`] for `catalog`, `config.route.client` as chosen.
 pub fn rank_prompts<'c>(catalog: &'c Catalog, config: &Config) -> Result<Ranked<'c>, Fatal> {
-    rank_and_collide(catalog, config, false)
-}
-
-/// [`rank_prompts`], and with `collide` the collisions of each
-/// installation of a catalog installed in parts, found with its own
-/// listing (each within its budget) while its router is at hand.
-pub fn rank_and_collide<'c>(
-    catalog: &'c Catalog,
-    config: &Config,
-    collide: bool,
-) -> Result<Ranked<'c>, Fatal> {
     let (builtins, note) = builtins_for(config, None);
     let router = Router::with_builtins(
         catalog,
@@ -441,13 +427,12 @@ pub fn rank_and_collide<'c>(
     }
     // a catalog of plugins or packs: each installation in its own listing
     let installs = match catalog.target {
-        Target::Catalog => units::installs(catalog, config)?,
+        Target::Catalog => crate::client::install::installs(catalog, config)?,
         _ => None,
     };
     // A skill checked alone ranks first for every prompt that shares a
     // word with it: its trigger prompts are ranked only among its siblings
     // (the summary says so, see `report::Summary::notes`).
-    let mut collisions = None;
     let outcome = match &installs {
         Some(installs) => {
             let checked = units::check(
@@ -455,12 +440,8 @@ pub fn rank_and_collide<'c>(
                 installs,
                 config,
                 builtins.as_ref().map(|b| b.builtins.as_slice()),
-                collide,
             )?;
             diagnostics.extend(checked.listing);
-            if collide {
-                collisions = Some((checked.collisions, checked.collision_findings));
-            }
             checked.outcome
         }
         None if catalog.target == Target::Catalog => {
@@ -477,7 +458,6 @@ pub fn rank_and_collide<'c>(
         outcome,
         diagnostics,
         installs,
-        collisions,
     })
 }
 
@@ -493,24 +473,20 @@ pub fn check<'c>(catalog: &'c Catalog, config: &Config, args: &Opts) -> Result<R
         outcome,
         mut diagnostics,
         installs,
-        collisions,
-    } = rank_and_collide(catalog, config, true)?;
+    } = rank_prompts(catalog, config)?;
     diagnostics.extend(outcome.diagnostics.iter().cloned());
-    // a catalog installed in parts collides within each installation
-    // (found with its router); else, after the installations' own routers
-    // are gone, over the whole listing: the collision findings (97,565 on
-    // the mirror) are the largest thing held
-    let collisions = match collisions {
-        Some((found, findings)) => {
-            diagnostics.extend(findings);
-            found
-        }
-        None => {
-            let found = collide::find(&router, &config.route);
-            diagnostics.extend(collide::diagnostics(&router, &config.route, &found));
-            found
-        }
-    };
+    // after the installations' own routers are gone: the collision
+    // findings (97,565 on the mirror) are the largest thing held. Over the
+    // whole catalog's index (the levels were set on catalog-wide TF-IDF;
+    // a catalog installed in parts is listed whole with no budget, so no
+    // name stands for a description), of the pairs installed together.
+    let mut collisions = collide::find(&router, &config.route);
+    if let Some(installs) = &installs {
+        let where_of = crate::client::install::where_of(catalog, installs);
+        let of = |d: u32| where_of.get(router.source_of(d)).copied();
+        collisions.retain(|f| of(f.pair.a) == of(f.pair.b));
+    }
+    diagnostics.extend(collide::diagnostics(&router, &config.route, &collisions));
 
     let mut summary = RouteSummary {
         rank1: outcome.rank1,

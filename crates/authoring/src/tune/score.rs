@@ -23,10 +23,10 @@
 use super::split::{Key, Plan, key};
 use crate::catalog::cases::{Side, Split};
 use crate::catalog::{Catalog, Skill, Target};
+use crate::client::install::Install;
 use crate::client::{Builtin, ChangeKind, Hidden};
 use crate::config::Config;
 use crate::exit::Fatal;
-use crate::route::units::{self, Install};
 use crate::route::{Router, cases};
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
@@ -168,14 +168,15 @@ impl<'c> Context<'c> {
         let (captured, note) = crate::route::builtins_for(config, None);
         let builtins = captured.map(|b| b.builtins);
         let installs: Option<Vec<Install>> = match catalog.target {
-            Target::Catalog => units::installs(catalog, config)?,
+            Target::Catalog => crate::client::install::installs(catalog, config)?,
             _ => None,
         };
         let (mut base, local, elsewhere, install) = match &installs {
             Some(list) => {
-                let where_of = units::where_of(catalog, list);
+                let where_of = crate::client::install::where_of(catalog, list);
                 let k = where_of[skill];
-                let (sub, elsewhere) = units::installed(catalog, list, &where_of, k);
+                let (sub, elsewhere) =
+                    crate::client::install::installed(catalog, list, &where_of, k);
                 let local = list[k]
                     .skills
                     .iter()
