@@ -957,9 +957,30 @@ fn a_prompt_is_ranked_within_the_plugin_of_its_file() {
     skill("beta", "slides", "Builds slide decks from an outline.");
     // the catalog is the folder of all plugins
     std::fs::write(root.join("skillsift.toml"), "").unwrap();
+    let cases = root.join("evals/cases/pdf-fill.json");
+    std::fs::create_dir_all(cases.parent().unwrap()).unwrap();
+    std::fs::write(
+        &cases,
+        "{\n  \"skill_name\": \"pdf-fill\",\n  \"trigger\": {\n    \"positive\": [\n      { \"prompt\": \"fill in this PDF form\" }\n    ],\n    \"negative\": []\n  }\n}\n",
+    )
+    .unwrap();
     let mut s = Server::started(dir.path(), &root);
     s.open(&fill, "markdown");
     s.open(&merge, "markdown");
+    // the hover over a prompt of `alpha` ranks within `alpha`, as the
+    // hints and check do: `beta:pdf-merge` says "PDF form" more often,
+    // but it is never in `alpha`'s listing
+    s.open(&cases, "json");
+    let cases_uri = uri(&cases);
+    s.diagnostics(&cases_uri);
+    assert_eq!(s.hints(&cases_uri), ["#1"]);
+    let hover = s.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": cases_uri}, "position": {"line": 4, "character": 20}}),
+    );
+    let text = hover["contents"]["value"].as_str().unwrap();
+    assert!(text.contains("1\\. alpha:pdf\\-fill"), "{text}");
+    assert!(!text.contains("beta"), "{text}");
     let prompt = "fill in this PDF form";
     let mut rank = |file: &Path| {
         s.request(

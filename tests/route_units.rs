@@ -569,3 +569,38 @@ fn listing_shows_each_installation_and_one_with_unit() {
         "{text}"
     );
 }
+
+/// `init` drafts a plugin skill's negatives from the skills installed
+/// with it: `shop:cart-export` says "orders to CSV" too, but it is in
+/// another plugin, never in `blog`'s listing, so it is no near miss.
+#[test]
+fn init_drafts_negatives_from_the_skills_installed_together() {
+    let cat = marketplace();
+    let run = |cat: &Cat| {
+        let out = bin()
+            .arg("init")
+            .arg("blog:post-export")
+            .arg(cat.root())
+            .arg("--config")
+            .arg(cat.config_path())
+            .args(["--dry-run", "--format", "json"])
+            .output()
+            .unwrap();
+        format!(
+            "{}{}",
+            String::from_utf8(out.stdout).unwrap(),
+            String::from_utf8(out.stderr).unwrap()
+        )
+    };
+    let text = run(&cat);
+    // `blog`'s other skill has no prompt or "Use when" to draw from
+    assert!(
+        text.contains("nothing to draft: the description has no \"Use when …\" clause, and no prompt of the other skills of plugin `blog`, installed with it, is a near miss for it"),
+        "{text}"
+    );
+    assert!(!text.contains("cart-export"), "{text}");
+    // with both plugins installed together it is the nearest miss
+    let cat = cat.config("[route]\ninstalled-together = [[\"*\"]]\n");
+    let text = run(&cat);
+    assert!(text.contains("\"owner\": \"cart-export\""), "{text}");
+}

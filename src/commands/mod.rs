@@ -341,7 +341,8 @@ pub fn check_for_editor(
     let (catalog, mut diagnostics) = tier1(root, config)?;
     let routed = crate::route::check(&catalog, config, &crate::route::Opts::default())?;
     diagnostics.extend(routed.diagnostics);
-    let ranked = ranked(&routed.router, routed.prompts);
+    let installs = crate::client::install::installs(&catalog, config)?;
+    let ranked = ranked(&routed.router, routed.prompts, installs.as_deref(), config)?;
     crate::suppress::apply(&mut diagnostics, &catalog, config)?;
     lint::apply_levels(&mut diagnostics, config);
     if let Some(path) = baseline
@@ -360,16 +361,50 @@ pub fn rank_for_editor(catalog: &Catalog, config: &Config) -> Result<Vec<Ranked>
     let mut config = config.clone();
     config.route.client = crate::client::chosen(&config, None);
     let r = crate::route::rank_prompts(catalog, &config)?;
-    Ok(ranked(&r.router, r.outcome.prompts))
+    ranked(&r.router, r.outcome.prompts, r.installs.as_deref(), &config)
 }
 
-/// `prompts` with the skill ranked first and the three first by name.
+/// `prompts` with the skill ranked first and the three first by name,
+/// each ranked where `check` ranks it: in a catalog installed in parts
+/// (`installs`), within its skill's installation, with its own listing.
 fn ranked(
     router: &crate::route::Router,
     prompts: Vec<crate::route::cases::PromptResult>,
-) -> Vec<Ranked> {
+    installs: Option<&[crate::client::install::Install]>,
+    config: &Config,
+) -> Result<Vec<Ranked>, Fatal> {
+    let catalog = router.catalog;
+    // each installation's router, built for the installations prompts
+    // are ranked in
+    let where_of = installs.map(|i| crate::client::install::where_of(catalog, i));
+    let mut used: Vec<usize> = match &where_of {
+        Some(w) => prompts
+            .iter()
+            .filter_map(|p| w.get(router.source_of(p.doc)).copied())
+            .collect(),
+        None => Vec::new(),
+    };
+    used.sort_unstable();
+    used.dedup();
+    let subs: Vec<(usize, Catalog)> = match installs {
+        Some(list) => used
+            .iter()
+            .map(|&k| (k, catalog.subset(&list[k].skills, list[k].commands)))
+            .collect(),
+        None => Vec::new(),
+    };
+    let (builtins, _) = crate::route::builtins_for(config, None);
+    let builtins = builtins.as_ref().map(|b| b.builtins.as_slice());
+    let mut routers: std::collections::HashMap<usize, crate::route::Router> =
+        std::collections::HashMap::new();
+    for (k, sub) in &subs {
+        routers.insert(
+            *k,
+            crate::route::Router::with_builtins(sub, config, builtins)?,
+        );
+    }
     let index = &router.index;
-    prompts
+    Ok(prompts
         .into_iter()
         .map(|p| {
             let first = p
@@ -377,8 +412,13 @@ fn ranked(
                 .and_then(|c| c.winner)
                 .filter(|&w| w != p.doc)
                 .map(|w| index.doc(w).name.clone());
+            let within = (where_of.as_ref())
+                .and_then(|w| w.get(router.source_of(p.doc)))
+                .and_then(|k| routers.get(k))
+                .unwrap_or(router);
             let top = if p.lexical {
-                let q = crate::route::index::Query::new(&p.prompt, &router.analyzer, index);
+                let index = &within.index;
+                let q = crate::route::index::Query::new(&p.prompt, &within.analyzer, index);
                 let mut scorer = crate::route::rank::Scorer::new(index);
                 let scores = scorer.score(&q);
                 (scores.top(3).into_iter())
@@ -396,7 +436,7 @@ fn ranked(
                 top,
             }
         })
-        .collect()
+        .collect())
 }
 
 /// `check <skill folder>` inside a catalog: the catalog that holds it

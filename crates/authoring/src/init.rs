@@ -78,6 +78,13 @@ pub struct InitReport {
     pub left_to_write: Vec<String>,
     /// The file's text.
     pub content: String,
+    /// In a catalog installed in parts: the installation the skill is
+    /// installed with (negatives come from its skills only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub installation: Option<String>,
+    /// How many other skills are installed with it (the siblings
+    /// negatives may come from).
+    pub siblings: usize,
 }
 
 /// Where the prompts go: relative to the skill folder, or to the catalog
@@ -227,7 +234,44 @@ const NEAR_MISS_RANK: usize = 5;
 /// "Use when" clauses. Of each sibling's candidates the one that scores
 /// highest for this skill is kept (a near miss for it, so two skills get
 /// different negatives), from the closest siblings first, one per sibling.
+///
+/// In a catalog installed in parts (`client::install`: plugins,
+/// marketplace entries, packs), the siblings are the skills of the
+/// skill's own installation: a skill of a plugin installed apart never
+/// competes with it.
 fn drafts(
+    catalog: &Catalog,
+    config: &Config,
+    index: usize,
+) -> Result<(Vec<Draft>, Vec<Draft>, usize), Fatal> {
+    if let Some(list) = crate::client::install::installs(catalog, config)?
+        && let Some(inst) = list.into_iter().find(|i| i.skills.contains(&index))
+    {
+        let sub = catalog.subset(&inst.skills, inst.commands);
+        let k = inst.skills.iter().position(|&i| i == index).unwrap_or(0);
+        return drafts_within(&sub, config, k);
+    }
+    drafts_within(catalog, config, index)
+}
+
+/// The installation skill `index` is installed with, when the catalog is
+/// installed in parts, and how many other skills it holds.
+fn installed_with(
+    catalog: &Catalog,
+    config: &Config,
+    index: usize,
+) -> Result<(Option<String>, usize), Fatal> {
+    Ok(match crate::client::install::installs(catalog, config)? {
+        Some(list) => match list.into_iter().find(|i| i.skills.contains(&index)) {
+            Some(inst) => (Some(inst.label), inst.skills.len() - 1),
+            None => (None, catalog.skills.len().saturating_sub(1)),
+        },
+        None => (None, catalog.skills.len().saturating_sub(1)),
+    })
+}
+
+/// [`drafts`] among every skill of `catalog`.
+fn drafts_within(
     catalog: &Catalog,
     config: &Config,
     index: usize,
@@ -470,14 +514,24 @@ pub fn plan(catalog: &Catalog, config: &Config, name: &str) -> Result<InitReport
         Base::Skill => join_rel(&skill.rel_dir, &rel),
     };
     let (positive, negative, use_when_clauses) = drafts(catalog, config, index)?;
+    let (installation, siblings) = installed_with(catalog, config, index)?;
     if positive.is_empty() && negative.is_empty() {
         let clause = if use_when_clauses > 0 {
             "no \"Use when\" clause of the description makes a whole sentence (two words to 160 characters)"
         } else {
             "the description has no \"Use when …\" clause"
         };
+        let others = match (&installation, siblings) {
+            (Some(label), 0) => {
+                format!("and no other skill is installed with it ({label} is installed on its own)")
+            }
+            (Some(label), _) => format!(
+                "and no prompt of the other skills of {label}, installed with it, is a near miss for it"
+            ),
+            (None, _) => "and no other skill's prompt is a near miss for it".to_string(),
+        };
         return Err(Fatal::usage(format!(
-            "{}: nothing to draft: {clause}, and no other skill's prompt is a near miss for it",
+            "{}: nothing to draft: {clause}, {others}",
             skill.file
         ))
         .with_help("add a \"Use when …\" sentence naming the requests in a user's words (SG201), or write the trigger set by hand"));
@@ -495,5 +549,7 @@ pub fn plan(catalog: &Catalog, config: &Config, name: &str) -> Result<InitReport
         use_when_clauses,
         written: false,
         content,
+        installation,
+        siblings,
     })
 }

@@ -59,14 +59,30 @@ pub fn human(r: &InitReport, out: &mut dyn Write) -> std::io::Result<()> {
         }
     }
     if r.negative.is_empty() {
+        let why = match (&r.installation, r.siblings) {
+            (Some(label), 0) => format!(
+                "no other skill is installed with this one ({} is installed on its own)",
+                crate::escape::line(label)
+            ),
+            (Some(label), _) => format!(
+                "no other skill of {}, installed with this one, shares a word with it",
+                crate::escape::line(label)
+            ),
+            (None, 0) => "the catalog has no other skill".to_string(),
+            (None, _) => "no other skill shares a word with this one".to_string(),
+        };
         writeln!(
             out,
-            "  no negative drafts: no other skill shares a word with this one; write near misses yourself"
+            "  no negative drafts: {why}; write near misses yourself"
         )?;
     } else {
         writeln!(
             out,
-            "  negative drafts, near misses from the closest skills:"
+            "  negative drafts, near misses from the closest skills{}:",
+            match &r.installation {
+                Some(label) => format!(" installed with it ({})", crate::escape::line(label)),
+                None => String::new(),
+            }
         )?;
         for d in &r.negative {
             writeln!(
