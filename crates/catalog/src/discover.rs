@@ -8,8 +8,7 @@ use rayon::prelude::*;
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
-/// Folder names never descended into.
-pub const SKIP_DIRS: &[&str] = &[".git", "node_modules", "target"];
+pub use crate::layout::{CLIENT_ROOTS, PACKS_DIR, PLUGINS_DIR, SKIP_DIRS, join_rel};
 
 /// `.claude/commands` (at the root or below): Claude Code reads a
 /// `SKILL.md` there as a slash command, and no client as a skill, so the
@@ -20,25 +19,6 @@ fn is_commands_dir(rel: &str) -> bool {
 
 /// Deepest folder nesting walked below a skills root.
 pub const MAX_DEPTH: usize = 32;
-
-/// The project skills folders of the clients skillsift stands in for
-/// (Claude Code, Codex, Copilot, Gemini CLI, opencode), relative to the
-/// catalog root. Next to a `skills/` folder they are skills roots too.
-pub const CLIENT_ROOTS: &[&str] = &[
-    ".agents/skills",
-    ".claude/skills",
-    ".codex/skills",
-    ".gemini/skills",
-    ".github/skills",
-    ".opencode/skill",
-    ".opencode/skills",
-];
-
-/// Plugins keep their skills in `plugins/<plugin>/skills/`.
-pub const PLUGINS_DIR: &str = "plugins";
-
-/// APM packs keep theirs in `packs/<pack>/.apm/skills/`.
-pub const PACKS_DIR: &str = "packs";
 
 /// One SKILL.md a walk found.
 #[derive(Debug, Clone)]
@@ -266,15 +246,6 @@ impl Filter {
 
     pub fn accepts_file(&self, rel: &str) -> bool {
         !self.exclude.is_match(rel) && self.include.as_ref().is_none_or(|i| i.is_match(rel))
-    }
-}
-
-/// Join a root-relative prefix and a name with `/`.
-pub fn join_rel(prefix: &str, name: &str) -> String {
-    if prefix.is_empty() || prefix == "." {
-        name.to_string()
-    } else {
-        format!("{prefix}/{name}")
     }
 }
 

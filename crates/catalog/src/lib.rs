@@ -16,6 +16,7 @@ pub mod empty;
 pub mod frontmatter;
 pub mod grams;
 pub mod json;
+pub mod layout;
 pub mod overlay;
 pub mod rules;
 pub mod secrets;

@@ -31,11 +31,18 @@
 //! | `plugins/<group>/<p>/.claude-plugin/plugin.json` | the plugin `<p>` | [`UnitKind::Plugin`] |
 //! | `skills/<p>/skills/<skill>/SKILL.md` | the plugin `<p>` (a marketplace keeping its plugins under `skills/`) | [`UnitKind::Plugin`] |
 //! | `packs/<p>/.apm/skills/<skill>/SKILL.md` | the pack `<p>` | [`UnitKind::Pack`] |
+//! | an entry of `.claude-plugin/marketplace.json` with a local `source` | the entry's plugin (named by the source folder's plugin.json, else by the entry; its `skills` list replacing the scan of `skills/`) | [`UnitKind::Plugin`] |
+//!
+//! Each marketplace entry is a unit of its own, even when two share a
+//! `source` (anthropics/skills: three entries of `./`); a SKILL.md two
+//! entries list is the first's ([`crate::Catalog::unit_of`]). What
+//! Claude Code 2.1.197 does with an entry was measured by installing from
+//! a local marketplace (docs/clients.md, "Marketplace entries").
 //!
 //! A layout folder `<p>` is no unit when it is a skill itself
 //! (`skills/<p>/SKILL.md`) and has no manifest, when its name starts with
 //! `.` or `_` (templates and fixtures by convention), or when it is a
-//! folder never walked ([`super::discover::SKIP_DIRS`]). Manifests and
+//! folder never walked ([`super::layout::SKIP_DIRS`]). Manifests and
 //! marketplace files are untrusted: read up to [`MANIFEST_LIMIT`] bytes,
 //! paths that leave the plugin (or the catalog) refused, and a file that
 //! does not parse reported ([`ManifestProblem`]) with the folder's name
@@ -158,7 +165,7 @@ pub fn plugin_safe(name: &str) -> String {
 }
 
 fn join(dir: &str, name: &str) -> String {
-    super::discover::join_rel(dir, name)
+    super::layout::join_rel(dir, name)
 }
 
 /// `path` is `dir` or lies below it (root-relative; `""` is the root).
@@ -199,7 +206,7 @@ impl Unit {
                 } else {
                     &rel[self.dir.len() + 1..]
                 };
-                !super::discover::CLIENT_ROOTS.iter().any(|r| {
+                !super::layout::CLIENT_ROOTS.iter().any(|r| {
                     below
                         .strip_prefix(r)
                         .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
@@ -577,7 +584,7 @@ fn listed_names(dir: &Path) -> Vec<String> {
         .filter(|n| {
             !n.starts_with('.')
                 && !n.starts_with('_')
-                && !super::discover::SKIP_DIRS.contains(&n.as_str())
+                && !super::layout::SKIP_DIRS.contains(&n.as_str())
         })
         .collect();
     names.sort();
