@@ -528,3 +528,39 @@ fn a_root_skill_beside_sibling_skills_is_a_catalog_and_all_are_linted() {
     let doc = json(&["check", "--no-route"], &one);
     assert_eq!(doc["summary"]["skills_checked"], 1, "{doc:#}");
 }
+
+/// A case file may name a plugin's skill as Claude Code lists it
+/// (`skill: kit:slides`, the form of skill-tests.yaml files for
+/// dwmkerr/skill-test-action), or by its folder when the frontmatter
+/// names it otherwise: its prompts are read and ranked, never SG438.
+#[test]
+fn case_files_name_plugin_skills_as_claude_code_lists_them() {
+    let t = tempfile::tempdir().unwrap();
+    let root = t.path().join("toolkit");
+    write(
+        &root,
+        "plugins/kit/.claude-plugin/plugin.json",
+        r#"{"name":"kit"}"#,
+    );
+    skill_named(&root, "plugins/kit/skills/slides", "slides");
+    skill_named(&root, "plugins/kit/skills/diagrams", "diagram-maker");
+    write(
+        &root,
+        "plugins/kit/skills/slides/skill-tests.yaml",
+        "skill: kit:slides\nmodel: haiku\n\ntests:\n  - id: one\n    prompt: \"make slides work for this deck\"\n    should_trigger: true\n  - id: two\n    prompt: \"draw diagrams of the architecture\"\n    should_trigger: false\n",
+    );
+    write(
+        &root,
+        "evals/cases/diagrams.json",
+        r#"{"skill_name": "diagrams", "trigger": {"positive": [{"prompt": "handle diagram-maker work"}], "negative": []}}"#,
+    );
+    let doc = json(&["check"], &root);
+    let f = findings(&doc);
+    assert!(
+        !f.iter().any(|x| x.contains("SG438") || x.contains("SG415")),
+        "{f:?}"
+    );
+    let r = &doc["summary"]["route"];
+    assert_eq!(r["positives"], 2, "{r:#}");
+    assert_eq!(r["checks"], 3, "{r:#}");
+}

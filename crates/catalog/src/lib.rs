@@ -892,6 +892,10 @@ impl Catalog {
             skills.push(skill);
         }
 
+        // the names a case file may give a plugin's skill
+        for s in &mut skills {
+            s.listed_as = plugin_name_in(&found_units, s);
+        }
         let full = target == Target::Catalog && scope == Scope::Full;
         let reused = (prior.cases.take()).filter(|c| c.keys == case_keys(&skills));
         let (loaded, reused) = match reused {
@@ -1048,28 +1052,35 @@ impl Catalog {
     /// (`<prefix>:<folder>`, or `<prefix>:<frontmatter name>` for a folder
     /// the manifest names); `None` for a skill of no plugin.
     pub fn plugin_name(&self, skill: &Skill) -> Option<String> {
-        let u = self
-            .unit_of_skill(skill)
-            .filter(|u| u.kind == units::UnitKind::Plugin)?;
-        let part = match u.place(&skill.rel_dir) {
-            units::Placement::Folder(f) => f,
-            units::Placement::Named => units::plugin_safe(
-                skill
-                    .name()
-                    .map(str::trim)
-                    .filter(|n| !n.is_empty())
-                    .unwrap_or(&skill.folder),
-            ),
-            units::Placement::Hidden(_) => units::plugin_safe(&skill.folder),
-        };
-        Some(format!("{}:{part}", u.name))
+        plugin_name_in(&self.units, skill)
     }
 
     /// The unit that holds `skill` (the innermost).
     pub fn unit_of_skill(&self, skill: &Skill) -> Option<&units::Unit> {
         unit_holding(&self.units, &skill.rel_dir).map(|u| &self.units[u])
     }
+}
 
+/// [`Catalog::plugin_name`] among `units`.
+pub fn plugin_name_in(units: &[units::Unit], skill: &Skill) -> Option<String> {
+    let u = unit_holding(units, &skill.rel_dir)
+        .map(|k| &units[k])
+        .filter(|u| u.kind == units::UnitKind::Plugin)?;
+    let part = match u.place(&skill.rel_dir) {
+        units::Placement::Folder(f) => f,
+        units::Placement::Named => units::plugin_safe(
+            skill
+                .name()
+                .map(str::trim)
+                .filter(|n| !n.is_empty())
+                .unwrap_or(&skill.folder),
+        ),
+        units::Placement::Hidden(_) => units::plugin_safe(&skill.folder),
+    };
+    Some(format!("{}:{part}", u.name))
+}
+
+impl Catalog {
     /// The catalog as it is installed with only the skills `keep` (indices
     /// into `skills`, ascending): those skills, their suites (skill indices
     /// renumbered), every case file, the units and roots; the commands of
@@ -1211,6 +1222,7 @@ pub fn load_skill(
         cut: 0,
         grams: None,
         other_grams: std::sync::OnceLock::new(),
+        listed_as: None,
     };
     let bytes = match read_bounded(path, limit) {
         Ok(Some(b)) => b,

@@ -96,6 +96,10 @@ pub struct Skill {
     /// The same of the other text files, once [`Skill::other_texts`] has
     /// read them.
     pub other_grams: OnceLock<Arc<Grams>>,
+    /// The name Claude Code lists it under when it is a plugin's skill
+    /// (`<plugin>:<skill>`, [`crate::Catalog::plugin_name`]), set once the
+    /// catalog's units are known: a case file may name the skill so.
+    pub listed_as: Option<String>,
 }
 
 /// A text file of a skill as the rules read one: a regular file (not a

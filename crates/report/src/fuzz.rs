@@ -177,6 +177,7 @@ fn catalog_with(
         cut: 0,
         grams: None,
         other_grams: Default::default(),
+        listed_as: None,
     }];
     let suites = crate::catalog::cases::merge(&skills, &cases, &case_sources);
     let suite_by_skill = crate::catalog::cases::suite_index(&suites, skills.len());

@@ -418,16 +418,23 @@ pub fn skill_named(skills: &[Skill], name: &str) -> Option<usize> {
 
 /// Skills by the name cases refer to them by, built once for many
 /// lookups: the first skill whose `name` is N, else the first skill
-/// without a `name` whose folder is N.
+/// without a `name` whose folder is N, else the plugin skill Claude Code
+/// lists as N (`<plugin>:<skill>`, as `skill-tests.yaml` names them), else
+/// the one skill whose folder is N.
 pub struct SkillNames<'a> {
     named: std::collections::HashMap<&'a str, usize>,
     folders: std::collections::HashMap<&'a str, usize>,
+    listed: std::collections::HashMap<&'a str, usize>,
+    /// Every skill's folder; `None` for a folder name two skills share.
+    any_folder: std::collections::HashMap<&'a str, Option<usize>>,
 }
 
 impl<'a> SkillNames<'a> {
     pub fn new(skills: &'a [Skill]) -> SkillNames<'a> {
         let mut named = std::collections::HashMap::new();
         let mut folders = std::collections::HashMap::new();
+        let mut listed = std::collections::HashMap::new();
+        let mut any_folder = std::collections::HashMap::new();
         for (i, s) in skills.iter().enumerate() {
             match s.name() {
                 Some(n) => {
@@ -437,15 +444,29 @@ impl<'a> SkillNames<'a> {
                     folders.entry(s.folder.as_str()).or_insert(i);
                 }
             }
+            if let Some(l) = &s.listed_as {
+                listed.entry(l.as_str()).or_insert(i);
+            }
+            any_folder
+                .entry(s.folder.as_str())
+                .and_modify(|k| *k = None)
+                .or_insert(Some(i));
         }
-        SkillNames { named, folders }
+        SkillNames {
+            named,
+            folders,
+            listed,
+            any_folder,
+        }
     }
 
     pub fn get(&self, name: &str) -> Option<usize> {
         self.named
             .get(name)
             .or_else(|| self.folders.get(name))
+            .or_else(|| self.listed.get(name))
             .copied()
+            .or_else(|| self.any_folder.get(name).copied().flatten())
     }
 }
 

@@ -510,6 +510,7 @@ mod tests {
             cut: 0,
             grams: None,
             other_grams: Default::default(),
+            listed_as: None,
         };
         blank.reread(text).0
     }
