@@ -991,3 +991,43 @@ fn siblings_are_installed_in_both_arms_and_a_stolen_sibling_prompt_fails_the_run
     let cases = std::fs::read_to_string(env.iteration(1).join("cases.jsonl")).unwrap();
     assert!(cases.contains("\"owner\":\"other-skill\""), "{cases}");
 }
+
+/// `--with-siblings` installs the skills installed with the tested one: a
+/// plugin of the catalog (`plugins/shop/skills/cart-export/`) is installed
+/// on its own by its users, so it is no sibling of the catalog's own
+/// skills, and its prompts are no sibling prompts.
+#[test]
+fn siblings_are_the_skills_of_the_tested_skills_installation() {
+    let env = Env::new();
+    let cart = env.root.join("plugins/shop/skills/cart-export");
+    std::fs::create_dir_all(&cart).unwrap();
+    std::fs::write(
+        cart.join("SKILL.md"),
+        "---\nname: cart-export\ndescription: Export shopping cart orders to a CSV file.\n---\n# Cart export\n",
+    )
+    .unwrap();
+    std::fs::write(
+        env.root.join("evals/cases/cart-export.json"),
+        json!({"skill_name": "cart-export", "trigger": {"positive": [{"prompt": "export the cart orders to CSV"}], "negative": []}})
+            .to_string(),
+    )
+    .unwrap();
+    env.cases(&behave_support::one_dialogue_eval(
+        "[rec:chat] Ask me about rounding",
+        &["it asks"],
+    ));
+    let rec = Recordings::new(&env);
+    let out = behave(
+        &env,
+        &rec,
+        &["--trials", "1", "--with-siblings", "--dry-run"],
+    )
+    .assert()
+    .code(3);
+    let stdout = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    assert!(
+        stdout.contains("siblings 1 other skill installed in both arms: other-skill"),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("cart-export"), "{stdout}");
+}

@@ -488,6 +488,132 @@ fn the_dry_run_spawns_nothing_shows_prompts_escaped_and_bad_flags_are_refused() 
     assert!(lab.endpoint.server.requests().is_empty(), "nothing spawned");
 }
 
+/// A catalog that holds a plugin (`plugins/shop/skills/…`) is installed in
+/// parts: a prompt of the plugin's skill runs with the plugin's skills
+/// only, its Tier 2 ranks within them, and an `owner` outside it is
+/// dropped (never listed beside it); the catalog's own skills run without
+/// the plugin's. Said in the dry run, human and JSON, and, with the real
+/// CLI, seen in what each run's first request lists.
+fn routes_each_installation_alone(client: Client, cli: &std::path::Path) {
+    let lab = routing_lab(client, cli);
+    for (name, description) in [
+        ("cart-export", "Export shopping cart orders to a CSV file."),
+        (
+            "price-sync",
+            "Sync product prices from the ERP into the store.",
+        ),
+    ] {
+        write(
+            &lab.root,
+            &format!("plugins/shop/skills/{name}/SKILL.md"),
+            &format!("---\nname: {name}\ndescription: {description}\n---\n# {name}\n"),
+        );
+    }
+    write(
+        &lab.root,
+        "evals/cases/cart-export.json",
+        &json!({"skill_name": "cart-export", "trigger": {
+            "positive": [{"prompt": "Export the cart orders of the SQL database table to CSV"}],
+            "negative": [{"prompt": "Sync the prices", "owner": "release-notes"}],
+        }, "evals": dialogue()})
+        .to_string(),
+    );
+    let out = routing(&lab, &["--dry-run"]).assert().code(0);
+    let stdout = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    assert!(
+        stdout.contains("10 prompts of 7 skills × 1 trial = 10 runs"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("each run installs the skills of its prompt's installation (one of 2, as users install them)"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("  positive of cart-export in plugin `shop`: \"Export the cart orders of the SQL database table to CSV\" (Tier 2: cart-export"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("  positive of sql-tuning in the catalog's own skills: "),
+        "{stdout}"
+    );
+    let doc: Value = serde_json::from_slice(
+        &routing(&lab, &["--dry-run", "--format", "json"])
+            .assert()
+            .code(0)
+            .get_output()
+            .stdout,
+    )
+    .unwrap();
+    assert_eq!(
+        doc["installations"],
+        json!([
+            {"label": "plugin `shop`", "skills": ["cart-export", "price-sync"]},
+            {"label": "the catalog's own skills", "skills": ["demo-skill", "other-skill", "pdf-forms", "release-notes", "sql-tuning"]},
+        ]),
+        "{doc:#}"
+    );
+    let cart: Vec<&Value> = doc["prompts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|p| p["skill"] == "cart-export")
+        .collect();
+    assert_eq!(cart.len(), 2, "{doc:#}");
+    for p in &cart {
+        assert_eq!(p["installation"], "plugin `shop`", "{p:#}");
+        for t in p["tier2"].as_array().unwrap() {
+            assert!(t == "cart-export" || t == "price-sync", "{p:#}");
+        }
+    }
+    // release-notes is not in `shop`: no owner a run could load
+    assert_eq!(cart[1]["owner"], Value::Null, "{:#}", cart[1]);
+    if !cli.exists() {
+        return;
+    }
+    routing(&lab, &[]).assert().code(0);
+    let doc: Value = serde_json::from_str(
+        &std::fs::read_to_string(
+            lab.root
+                .join("evals/results/_routing/iteration-1/routing.json"),
+        )
+        .unwrap(),
+    )
+    .unwrap();
+    assert_eq!(
+        doc["installations"],
+        json!(["plugin `shop`", "the catalog's own skills"])
+    );
+    // what each run's first request listed
+    let runs = lab.endpoint.runs();
+    let first = |prompt: &str| {
+        let hits: Vec<String> = runs
+            .iter()
+            .map(|r| serde_json::to_string(r).unwrap())
+            .filter(|r| r.contains(prompt))
+            .collect();
+        assert_eq!(hits.len(), 1, "{prompt}: {} requests", hits.len());
+        hits.into_iter().next().unwrap()
+    };
+    let cart = first("Export the cart orders of the SQL database table to CSV");
+    assert!(
+        cart.contains("price-sync"),
+        "the plugin's skills are listed"
+    );
+    assert!(!cart.contains("sql-tuning"), "the catalog's own are not");
+    let slow = first(SLOW);
+    assert!(slow.contains("sql-tuning") && !slow.contains("price-sync"));
+}
+
+#[test]
+fn a_plugin_is_routed_with_its_own_skills_only() {
+    let cli = real_client::cli(Client::Claude.id());
+    routes_each_installation_alone(
+        Client::Claude,
+        cli.as_deref()
+            .unwrap_or(std::path::Path::new("/nonexistent/claude")),
+    );
+}
+
 /// `skillsift report` on a catalog with a routing.json (written here, no
 /// CLI needed): the Model routing section after the confusion matrix, its
 /// figures and groups, untrusted text escaped; a routing.json that cannot

@@ -1,6 +1,7 @@
 //! `skillsift check --behavioral-routing [ROOT]`: every trigger prompt of
-//! the catalog through the real client with the whole catalog installed,
-//! beside Tier 2's first three (`behave::routing` runs and compares; Tier 2
+//! the catalog through the real client with its installation installed
+//! (the whole catalog, or the plugin, marketplace entry or pack its skill
+//! is in), beside Tier 2's first three (`behave::routing` runs and compares; Tier 2
 //! is ranked here, the layer that sees both).
 
 use crate::behave::BehaveArgs;
@@ -24,35 +25,56 @@ fn name_of(router: &Router, d: u32) -> String {
     }
 }
 
-/// Every trigger prompt of every suite (positives, then negatives, in the
-/// suites' order), with Tier 2's first three over `client`'s listing.
+/// Whether a skill of `catalog` answers to `name` (its frontmatter name or
+/// folder).
+pub(super) fn has(catalog: &Catalog, name: &str) -> bool {
+    catalog
+        .skills
+        .iter()
+        .any(|s| s.name() == Some(name) || s.folder == name)
+}
+
+/// Every trigger prompt of every suite, installation by installation
+/// (positives, then negatives, in the suites' order), with Tier 2's first
+/// three over `client`'s listing of that installation. An `owner` or
+/// `with` skill installed elsewhere is never listed beside the prompt's
+/// skill: it is dropped, as `check` skips its owner check (SG513).
 fn prompts(catalog: &Catalog, config: &Config) -> Result<Vec<Prompt>, Fatal> {
-    let router = Router::new(catalog, config)?;
-    let mut scorer = Scorer::new(&router.index);
     let mut out = Vec::new();
-    for suite in &catalog.suites {
-        let Some(si) = suite.skill else { continue };
-        let s = &catalog.skills[si];
-        let skill = s.name().unwrap_or(&s.folder).to_string();
-        for (positive, list) in [(true, &suite.positive), (false, &suite.negative)] {
-            for t in list {
-                let q = Query::new(&t.prompt.value, &router.analyzer, &router.index);
-                let tier2 = scorer
-                    .score(&q)
-                    .top(3)
-                    .into_iter()
-                    .map(|(d, _)| name_of(&router, d))
-                    .collect();
-                out.push(Prompt {
-                    prompt: t.prompt.value.clone(),
-                    skill: skill.clone(),
-                    positive,
-                    owner: t.owner.as_ref().map(|o| o.value.clone()),
-                    with: t.with.iter().map(|w| w.value.clone()).collect(),
-                    lexical: t.lexical,
-                    file: t.file.clone(),
-                    tier2,
-                });
+    for (k, inst) in routing::installations(catalog, config)?.iter().enumerate() {
+        let sub = catalog.subset(&inst.skills, inst.commands);
+        let router = Router::new(&sub, config)?;
+        let mut scorer = Scorer::new(&router.index);
+        for suite in &sub.suites {
+            let Some(si) = suite.skill else { continue };
+            let s = &sub.skills[si];
+            let skill = s.name().unwrap_or(&s.folder).to_string();
+            for (positive, list) in [(true, &suite.positive), (false, &suite.negative)] {
+                for t in list {
+                    let q = Query::new(&t.prompt.value, &router.analyzer, &router.index);
+                    let tier2 = scorer
+                        .score(&q)
+                        .top(3)
+                        .into_iter()
+                        .map(|(d, _)| name_of(&router, d))
+                        .collect();
+                    out.push(Prompt {
+                        prompt: t.prompt.value.clone(),
+                        skill: skill.clone(),
+                        positive,
+                        owner: (t.owner.as_ref())
+                            .map(|o| o.value.clone())
+                            .filter(|o| has(&sub, o)),
+                        with: (t.with.iter())
+                            .map(|w| w.value.clone())
+                            .filter(|w| has(&sub, w))
+                            .collect(),
+                        lexical: t.lexical,
+                        file: t.file.clone(),
+                        tier2,
+                        installation: k,
+                    });
+                }
             }
         }
     }

@@ -111,7 +111,7 @@ fn tier2(router: &Router, scorer: &mut Scorer, prompt: &str) -> Vec<String> {
 }
 
 /// `--behavioral`: the skill's validation prompts through the client with
-/// the whole catalog installed, with the current SKILL.md and then with
+/// its installation installed (the whole catalog, or its plugin), with the current SKILL.md and then with
 /// the recommended one.
 fn behavioral(
     args: &TuneArgs,
@@ -142,10 +142,19 @@ fn behavioral(
         .suite_of(i)
         .ok_or_else(|| Fatal::usage(format!("`{name}` has no trigger prompts")))?;
     let plan = split::split(suite);
+    // the runs install the skill's installation (its plugin, marketplace
+    // entry or pack; the whole catalog when it is installed whole)
+    let installs = routing::installations(catalog, &config)?;
+    let k = (installs.iter())
+        .position(|inst| inst.skills.contains(&i))
+        .ok_or_else(|| Fatal::usage(format!("`{name}` is in no installation of the catalog")))?;
+    let inst = &installs[k];
+    let sub = catalog.subset(&inst.skills, inst.commands);
     // Tier 2's answer with each description, for routing.json
-    let before = Router::new(catalog, &config)?;
-    let mut swapped = catalog.subset(&(0..catalog.skills.len()).collect::<Vec<_>>(), true);
-    swapped.skills[i] = s.reread(&rec.text).0;
+    let before = Router::new(&sub, &config)?;
+    let mut swapped = sub.subset(&(0..sub.skills.len()).collect::<Vec<_>>(), true);
+    let at = (inst.skills.iter()).position(|&j| j == i).unwrap_or(0);
+    swapped.skills[at] = s.reread(&rec.text).0;
     let after = Router::new(&swapped, &config)?;
     let mut prompts: Vec<Prompt> = Vec::new();
     let mut later: Vec<Vec<String>> = Vec::new();
@@ -155,11 +164,17 @@ fn behavioral(
             prompt: t.prompt.value.clone(),
             skill: name.clone(),
             positive: t.side == crate::catalog::cases::Side::Positive,
-            owner: t.owner.as_ref().map(|o| o.value.clone()),
-            with: t.with.iter().map(|w| w.value.clone()).collect(),
+            owner: (t.owner.as_ref())
+                .map(|o| o.value.clone())
+                .filter(|o| super::routing::has(&sub, o)),
+            with: (t.with.iter())
+                .map(|w| w.value.clone())
+                .filter(|w| super::routing::has(&sub, w))
+                .collect(),
             lexical: t.lexical,
             file: t.file.clone(),
             tier2: tier2(&before, &mut sb, &t.prompt.value),
+            installation: k,
         });
         later.push(tier2(&after, &mut sa, &t.prompt.value));
     }
@@ -178,7 +193,7 @@ fn behavioral(
     }
     routing::prepare(&mut run)?;
     let (first, first_dir) = routing::run(catalog, &run)?;
-    if !run.replace_skill_md(&name, &rec.text) {
+    if !run.replace_skill_md(k, &name, &rec.text) {
         return Err(Fatal::usage(format!(
             "--behavioral: `{name}` is not among the skills each run installs"
         )));

@@ -3,7 +3,10 @@
 //!
 //! Every trigger prompt of every skill (positives and negatives, `"lexical":
 //! false` ones too, drafts left out) runs through the real client with
-//! every skill of the catalog installed where that client finds skills,
+//! every skill of its skill's installation installed where that client
+//! finds skills (a catalog of plugins, marketplace entries or packs is
+//! installed one unit at a time, [`crate::client::install`]: a prompt of
+//! one plugin runs with that plugin's skills, not the whole marketplace's),
 //! one deciding run per prompt and trial ([`super::decide`]: stopped at the
 //! first load, at a write before any load, or after `[behave]
 //! trigger-turns` turns). The binary gives each prompt Tier 2's top three
@@ -69,6 +72,8 @@ pub struct Prompt {
     pub file: String,
     /// Tier 2's first three skills (scores above 0), best first.
     pub tier2: Vec<String>,
+    /// The installation its runs install ([`Plan::installations`]).
+    pub installation: usize,
 }
 
 /// One trial of a prompt.
@@ -100,6 +105,10 @@ pub struct PromptDoc {
     pub lexical: bool,
     pub file: String,
     pub tier2: Vec<String>,
+    /// The installation its runs installed, when the catalog is installed
+    /// in parts ([`RoutingDoc::installations`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub installation: Option<String>,
     /// Per trial, the skills loaded (the shape).
     pub loaded: Vec<Vec<String>>,
     pub trials: Vec<TrialDoc>,
@@ -135,8 +144,13 @@ pub struct RoutingDoc {
     pub trials: u32,
     pub trigger_turns: u32,
     pub shard: String,
-    /// Every skill installed in every run, by name.
+    /// Every skill some run installed, by name.
     pub skills: Vec<String>,
+    /// The installations the runs installed one at a time, when the
+    /// catalog is installed in parts (plugins, marketplace entries, packs);
+    /// empty when every run installed every skill.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub installations: Vec<String>,
     pub prompts: Vec<PromptDoc>,
     pub summary: Summary,
 }
@@ -176,16 +190,62 @@ fn most(k: usize, n: usize) -> bool {
     2 * k > n
 }
 
-/// Every skill of the catalog, read to be installed in every run.
-fn trees(catalog: &Catalog) -> Result<Vec<(String, Tree)>, Fatal> {
+/// The installations of `catalog` as `config`'s client makes them
+/// ([`crate::client::install::installs`]), in their order: one holding
+/// every skill when the catalog is installed whole. A prompt's
+/// [`Prompt::installation`] indexes this list.
+pub fn installations(
+    catalog: &Catalog,
+    config: &Config,
+) -> Result<Vec<crate::client::install::Install>, Fatal> {
+    Ok(
+        crate::client::install::installs(catalog, config)?.unwrap_or_else(|| {
+            vec![crate::client::install::Install {
+                label: "the whole catalog".into(),
+                skills: (0..catalog.skills.len()).collect(),
+                commands: true,
+            }]
+        }),
+    )
+}
+
+/// One installation as the runs install it: its label and its skills, as
+/// indices into [`Plan::skills`].
+#[derive(Debug, Clone)]
+pub struct Installation {
+    pub label: String,
+    pub skills: Vec<usize>,
+}
+
+/// Skills read to be installed: name, files.
+type Skills = Vec<(String, Tree)>;
+
+/// Every skill of the catalog, read to be installed, and each
+/// installation's skills among them. Two skills of one installation under
+/// one name are refused (the client would load one for the other); across
+/// installations they never meet.
+fn trees(
+    catalog: &Catalog,
+    config: &Config,
+) -> Result<(Skills, Vec<Installation>), Fatal> {
     let mut out = Vec::new();
-    let mut installs = build::Installs::new("--behavioral-routing", "the catalog's skills");
-    for (i, s) in catalog.skills.iter().enumerate() {
-        let name = s.name().unwrap_or(&s.folder).to_string();
-        let (_, tree) = installs.read(catalog, i, &name)?;
-        out.push((name, tree));
+    let mut groups = Vec::new();
+    for inst in installations(catalog, config)? {
+        let mut installs = build::Installs::new("--behavioral-routing", "the catalog's skills");
+        let mut skills = Vec::new();
+        for i in inst.skills {
+            let s = &catalog.skills[i];
+            let name = s.name().unwrap_or(&s.folder).to_string();
+            let (_, tree) = installs.read(catalog, i, &name)?;
+            skills.push(out.len());
+            out.push((name, tree));
+        }
+        groups.push(Installation {
+            label: inst.label,
+            skills,
+        });
     }
-    Ok(out)
+    Ok((out, groups))
 }
 
 /// The client of a routing run, checked from the flags.
@@ -249,7 +309,10 @@ pub struct Plan {
     pub jobs: usize,
     pub shard: Shard,
     pub turn_limit: u32,
+    /// Every skill some run installs: name, files.
     pub skills: Vec<(String, Tree)>,
+    /// What each run installs: the installation of its prompt.
+    pub installations: Vec<Installation>,
     pub grace: Duration,
     pub git_timeout: Duration,
     /// `--allow-personal-copy`: run although a copy of a catalog skill is
@@ -268,13 +331,19 @@ impl Plan {
         self.held.len() * self.trials as usize
     }
 
-    /// Install `text` as the SKILL.md of the skill named `skill` in every
-    /// run from now on (`tune --behavioral`: the same catalog with another
-    /// description); `false` when the plan installs no skill so named.
-    pub fn replace_skill_md(&mut self, skill: &str, text: &str) -> bool {
-        let Some((_, tree)) = self.skills.iter_mut().find(|(n, _)| n == skill) else {
+    /// Install `text` as the SKILL.md of the skill named `skill` of
+    /// installation `k` in every run from now on (`tune --behavioral`: the
+    /// same catalog with another description); `false` when that
+    /// installation has no skill so named.
+    pub fn replace_skill_md(&mut self, k: usize, skill: &str, text: &str) -> bool {
+        let Some(&at) = self
+            .installations
+            .get(k)
+            .and_then(|inst| inst.skills.iter().find(|&&j| self.skills[j].0 == skill))
+        else {
             return false;
         };
+        let tree = &mut self.skills[at].1;
         match tree.items.iter_mut().find(|i| i.rel == "SKILL.md") {
             Some(item) => {
                 item.bytes = Some(std::sync::Arc::new(text.as_bytes().to_vec()));
@@ -321,6 +390,17 @@ pub fn plan(
         Some(s) => Shard::parse(s).map_err(Fatal::usage)?,
         None => Shard::WHOLE,
     };
+    let (skills, installations) = trees(catalog, config)?;
+    if let Some(q) = prompts
+        .iter()
+        .find(|q| q.installation >= installations.len())
+    {
+        return Err(Fatal::usage(format!(
+            "{}: the prompt `{}` names an installation this catalog does not make",
+            catalog.display_root,
+            crate::escape::line(&q.prompt)
+        )));
+    }
     let held = (0..prompts.len()).filter(|&i| shard.holds(i)).collect();
     let agent = super::agent::build(kind, bc)?;
     let mode = Mode::Agent(AgentMode {
@@ -343,7 +423,8 @@ pub fn plan(
         jobs: args.jobs,
         shard,
         turn_limit: bc.trigger_turns,
-        skills: trees(catalog)?,
+        skills,
+        installations,
         grace: Duration::from_millis(bc.kill_grace_ms),
         git_timeout: Duration::from_secs(bc.git_timeout_secs),
         allow_copies: args.allow_personal_copy,
@@ -369,21 +450,36 @@ fn shard_text(s: Shard) -> String {
 }
 
 /// The input tokens the first requests of this shard's runs send at least:
-/// the client's own part and skills section (measured per client), every
-/// skill's listing entry, and the prompt, per run.
+/// the client's own part and skills section (measured per client), the
+/// listing entry of every skill of the prompt's installation, and the
+/// prompt, per run.
 fn first_request_tokens(p: &Plan) -> usize {
     let size = p.agent_mode().agent.request_size();
-    let listing: usize = p
-        .skills
+    let listing: Vec<usize> = p
+        .installations
         .iter()
-        .map(|(n, t)| super::budget::entry_floor(t, n))
-        .sum();
-    let own = size.agent + size.skills_section + listing;
+        .map(|inst| {
+            inst.skills
+                .iter()
+                .map(|&j| super::budget::entry_floor(&p.skills[j].1, &p.skills[j].0))
+                .sum()
+        })
+        .collect();
+    let own = size.agent + size.skills_section;
     p.held
         .iter()
-        .map(|&i| super::budget::tokens(own + p.prompts[i].prompt.chars().count()))
+        .map(|&i| {
+            let q = &p.prompts[i];
+            super::budget::tokens(own + listing[q.installation] + q.prompt.chars().count())
+        })
         .sum::<usize>()
         * p.trials as usize
+}
+
+/// The installation a run of `q` installs, for messages: `None` when the
+/// catalog is installed whole.
+fn installation_of<'p>(p: &'p Plan, q: &Prompt) -> Option<&'p str> {
+    (p.installations.len() > 1).then(|| p.installations[q.installation].label.as_str())
 }
 
 /// The dry run: what would run, and at most how many model turns.
@@ -397,6 +493,10 @@ pub fn dry_run(p: &Plan, json: bool, out: &mut dyn Write) -> io::Result<()> {
             "trigger_turns": p.turn_limit,
             "shard": shard_text(p.shard),
             "skills": p.skills.iter().map(|(n, _)| n).collect::<Vec<_>>(),
+            "installations": p.installations.iter().map(|inst| serde_json::json!({
+                "label": inst.label,
+                "skills": inst.skills.iter().map(|&j| &p.skills[j].0).collect::<Vec<_>>(),
+            })).collect::<Vec<_>>(),
             "runs": p.runs(),
             "max_model_turns": p.runs() as u64 * u64::from(p.turn_limit),
             "input_tokens_at_least": tokens,
@@ -405,6 +505,7 @@ pub fn dry_run(p: &Plan, json: bool, out: &mut dyn Write) -> io::Result<()> {
                 serde_json::json!({
                     "prompt": q.prompt, "skill": q.skill, "expect": expect(q),
                     "owner": q.owner, "lexical": q.lexical, "tier2": q.tier2,
+                    "installation": p.installations[q.installation].label,
                 })
             }).collect::<Vec<_>>(),
         });
@@ -427,13 +528,21 @@ pub fn dry_run(p: &Plan, json: bool, out: &mut dyn Write) -> io::Result<()> {
     )?;
     writeln!(
         out,
-        "each run installs every skill and stops at the first load, a write before any load, or {}: at most {} in all, no grader call",
+        "each run installs {} and stops at the first load, a write before any load, or {}: at most {} in all, no grader call",
+        if p.installations.len() > 1 {
+            format!(
+                "the skills of its prompt's installation (one of {}, as users install them)",
+                p.installations.len()
+            )
+        } else {
+            "every skill".into()
+        },
         crate::base::plural::count(p.turn_limit as usize, "model turn"),
         crate::base::plural::count(p.runs() * p.turn_limit as usize, "model turn")
     )?;
     writeln!(
         out,
-        "tokens   ≥ {} input tokens: the first request of each run, {}'s system prompt and tool definitions (≈ {} tokens, measured on {}), the listing of every skill and the prompt; every further turn resends the conversation",
+        "tokens   ≥ {} input tokens: the first request of each run, {}'s system prompt and tool definitions (≈ {} tokens, measured on {}), the listing of the skills it installs and the prompt; every further turn resends the conversation",
         crate::base::plural::thousands(tokens),
         a.product(),
         crate::base::plural::thousands(super::budget::tokens(a.request_size().agent)),
@@ -456,9 +565,12 @@ pub fn dry_run(p: &Plan, json: bool, out: &mut dyn Write) -> io::Result<()> {
         let q = &p.prompts[i];
         writeln!(
             out,
-            "  {} of {}{}: {} (Tier 2: {})",
+            "  {} of {}{}{}: {} (Tier 2: {})",
             expect(q),
             crate::escape::line(&q.skill),
+            installation_of(p, q)
+                .map(|l| format!(" in {}", crate::escape::line(l)))
+                .unwrap_or_default(),
             q.owner
                 .as_ref()
                 .map(|o| format!(", owner {}", crate::escape::line(o)))
@@ -569,15 +681,16 @@ struct Ran {
     stream: Vec<u8>,
 }
 
-/// One deciding run of `prompt` with every skill installed.
+/// One deciding run of `prompt` with the skills of its installation
+/// installed.
 fn run_one(p: &Plan, q: &Prompt) -> Result<Ran, Fatal> {
     let prompt = q.prompt.as_str();
     let a = p.agent_mode();
     let agent: &dyn Agent = a.agent.as_ref();
-    let skills: Vec<(PathBuf, &Tree)> = p
+    let skills: Vec<(PathBuf, &Tree)> = p.installations[q.installation]
         .skills
         .iter()
-        .map(|(n, t)| (agent.install_dir(n), t))
+        .map(|&j| (agent.install_dir(&p.skills[j].0), &p.skills[j].1))
         .collect();
     let failed = |e: String| Ran {
         loaded: Vec::new(),
@@ -786,6 +899,7 @@ fn document(p: &Plan, keys: &[(usize, u32)], ran: Vec<Ran>) -> RoutingDoc {
             lexical: q.lexical,
             file: q.file.clone(),
             tier2: q.tier2.clone(),
+            installation: installation_of(p, q).map(str::to_string),
             loaded: trials.iter().map(|t| t.loaded.clone()).collect(),
             trials,
             model_correct,
@@ -802,6 +916,11 @@ fn document(p: &Plan, keys: &[(usize, u32)], ran: Vec<Ran>) -> RoutingDoc {
         trigger_turns: p.turn_limit,
         shard: shard_text(p.shard),
         skills: p.skills.iter().map(|(n, _)| n.clone()).collect(),
+        installations: if p.installations.len() > 1 {
+            p.installations.iter().map(|i| i.label.clone()).collect()
+        } else {
+            Vec::new()
+        },
         prompts,
         summary,
     }
@@ -909,12 +1028,18 @@ pub fn human(doc: &RoutingDoc, dir: &Path, out: &mut dyn Write) -> io::Result<()
     let s = &doc.summary;
     writeln!(
         out,
-        "routing  {} {}: {} prompt(s) × {} trial(s), {} skill(s) installed in every run",
+        "routing  {} {}: {} prompt(s) × {} trial(s), {}",
         crate::escape::line(&doc.client),
         crate::escape::line(doc.client_version.as_deref().unwrap_or("(version unknown)")),
         s.prompts,
         doc.trials,
-        doc.skills.len()
+        match doc.installations.len() {
+            0 => format!("{} skill(s) installed in every run", doc.skills.len()),
+            n => format!(
+                "{} skill(s) in {n} installations, each run installing its prompt's",
+                doc.skills.len()
+            ),
+        }
     )?;
     writeln!(
         out,
@@ -977,6 +1102,7 @@ mod tests {
             lexical: true,
             file: "evals/cases/a.json".into(),
             tier2: tier2.iter().map(|s| s.to_string()).collect(),
+            installation: 0,
         }
     }
 

@@ -303,21 +303,33 @@ pub(crate) fn not_installed(catalog: &Catalog, i: usize) -> Vec<String> {
         .collect()
 }
 
-/// `--with-siblings`: every other skill of the catalog, read to be
+/// `--with-siblings`: every other skill installed with the tested one (the
+/// whole catalog's, or its plugin's, marketplace entry's or pack's when the
+/// catalog is installed in parts: [`crate::client::install`]), read to be
 /// installed in both arms, and its positive trigger prompts as cases the
 /// tested skill must not take (each with its sibling as `owner`).
 fn siblings(
     catalog: &Catalog,
+    config: &Config,
     tested: usize,
     name: &str,
     cases: &mut Vec<Case>,
 ) -> Result<Vec<(SiblingDoc, Tree)>, Fatal> {
     let mut out: Vec<(SiblingDoc, Tree)> = Vec::new();
     let mut installs = Installs::new("--with-siblings", "the catalog's other skills");
-    for (i, s) in catalog.skills.iter().enumerate() {
+    let together: Vec<usize> = match crate::client::install::installs(catalog, config)? {
+        Some(list) => list
+            .into_iter()
+            .find(|inst| inst.skills.contains(&tested))
+            .map(|inst| inst.skills)
+            .unwrap_or_default(),
+        None => (0..catalog.skills.len()).collect(),
+    };
+    for i in together {
         if i == tested {
             continue;
         }
+        let s = &catalog.skills[i];
         let sib = s.name().unwrap_or(&s.folder).to_string();
         if sib == name || s.folder == name {
             return Err(Fatal::usage(format!(
@@ -353,6 +365,7 @@ fn siblings(
 /// flags, the client, and the skill under test with its suite.
 struct Ctx<'a> {
     catalog: &'a Catalog,
+    config: &'a Config,
     bc: &'a BehaveConfig,
     args: &'a BehaveArgs,
     opts: &'a Opts,
@@ -401,6 +414,7 @@ pub fn build(
     check_limits(bc)?;
     let cx = Ctx {
         catalog,
+        config,
         bc,
         args,
         opts,
@@ -530,7 +544,7 @@ fn read_files(cx: &Ctx, cases: &mut Vec<Case>) -> Result<Files, Fatal> {
         }
     };
     let siblings = if cx.args.with_siblings {
-        siblings(cx.catalog, cx.skill_index, cx.skill_name, cases)?
+        siblings(cx.catalog, cx.config, cx.skill_index, cx.skill_name, cases)?
     } else {
         Vec::new()
     };
