@@ -224,10 +224,7 @@ type Skills = Vec<(String, Tree)>;
 /// installation's skills among them. Two skills of one installation under
 /// one name are refused (the client would load one for the other); across
 /// installations they never meet.
-fn trees(
-    catalog: &Catalog,
-    config: &Config,
-) -> Result<(Skills, Vec<Installation>), Fatal> {
+fn trees(catalog: &Catalog, config: &Config) -> Result<(Skills, Vec<Installation>), Fatal> {
     let mut out = Vec::new();
     let mut groups = Vec::new();
     for inst in installations(catalog, config)? {
