@@ -357,7 +357,7 @@ fn prompts_that_cannot_be_routed_are_said_with_their_place() {
     let r = check_json(root, &[]);
     let notices = r.in_file("SG437", "tests/triggers.json");
     let messages: Vec<&str> = notices.iter().map(|f| f.message.as_str()).collect();
-    assert_eq!(notices.len(), 3, "{messages:#?}");
+    assert_eq!(notices.len(), 2, "{messages:#?}");
     assert!(
         messages
             .iter()
@@ -370,10 +370,18 @@ fn prompts_that_cannot_be_routed_are_said_with_their_place() {
             .any(|m| m.contains("hold no prompt text") || m.contains("holds no prompt text")),
         "{messages:#?}"
     );
-    assert!(
-        messages.iter().any(|m| m.contains("expects no skill")),
-        "{messages:#?}"
-    );
+    // `"expect": null`: no skill should take it, a negative for each
+    for skill in ["pdf-forms", "git-commit", "sql-tuning"] {
+        let doc = cases(root, skill);
+        assert_eq!(
+            prompts(&doc, "negative"),
+            [(
+                "what is the weather".to_string(),
+                "tests/triggers.json:5:14".to_string()
+            )],
+            "{skill}"
+        );
+    }
     let unknown = r.one("SG438", "tests/triggers.json");
     assert!(unknown.message.contains("`sql-optimizer`"), "{unknown:?}");
     assert_eq!(unknown.line, Some(3));
@@ -548,4 +556,150 @@ fn hostile_files_found_by_shape_are_bounded_never_followed_out_and_escaped() {
     let r = check_json(root, &[]);
     r.one("SG437", "test/trigger-bomb.yaml");
     r.one("SG437", "tests/activation-cases.json");
+}
+
+/// Each way a record says its side is read as that side; a record that
+/// says none is never routed, and the notice counts it.
+#[test]
+fn a_prompts_side_comes_only_from_what_its_record_says() {
+    let dir = catalog();
+    let root = dir.path();
+    write(
+        root,
+        "skills/pdf-forms/evals/triggers.json",
+        r#"{"cases": [
+  {"prompt": "fill in my w-9 pdf form", "should_trigger": true},
+  {"prompt": "merge two pdf files", "should_trigger": false},
+  {"prompt": "complete this tax form", "expected": true},
+  {"prompt": "rotate the pdf pages", "expected": false},
+  {"prompt": "fill the pdf application form", "kind": "should-trigger"},
+  {"prompt": "compress a scanned pdf", "type": "must_not_trigger"},
+  {"prompt": "sign the pdf form fields", "side": "positive"},
+  {"prompt": "convert the pdf to word", "polarity": "anti-trigger"},
+  {"prompt": "what is the weather today", "expected_skill": "none"},
+  {"prompt": "fill the pdf form for the bank", "expected_skill": "pdf-forms"},
+  {"prompt": "print a pdf form", "kind": "trigger", "name": "should-not-trigger-on-printing"},
+  {"prompt": "fill out a pdf", "kind": "trigger", "id": "positive-7"},
+  {"prompt": "open the pdf form", "kind": "trigger"},
+  {"prompt": "read the pdf form", "skill": "pdf-forms"},
+  {"prompt": "email the pdf form"}
+]}"#,
+    );
+    write(
+        root,
+        "skills/sql-tuning/evals/routing.yaml",
+        "should_trigger:\n  - my sql query is slow\nshould_not_trigger:\n  - write a commit message\nprompts:\n  - tune this index\n",
+    );
+    let doc = cases(root, "pdf-forms");
+    let texts =
+        |side: &str| -> Vec<String> { prompts(&doc, side).into_iter().map(|(p, _)| p).collect() };
+    assert_eq!(
+        texts("positive"),
+        [
+            "fill in my w-9 pdf form",
+            "complete this tax form",
+            "fill the pdf application form",
+            "sign the pdf form fields",
+            "fill the pdf form for the bank",
+            "fill out a pdf",
+        ]
+    );
+    assert_eq!(
+        texts("negative"),
+        [
+            "merge two pdf files",
+            "rotate the pdf pages",
+            "compress a scanned pdf",
+            "convert the pdf to word",
+            "what is the weather today",
+            "print a pdf form",
+        ]
+    );
+    let doc = cases(root, "sql-tuning");
+    let texts =
+        |side: &str| -> Vec<String> { prompts(&doc, side).into_iter().map(|(p, _)| p).collect() };
+    assert_eq!(texts("positive"), ["my sql query is slow"]);
+    assert_eq!(texts("negative"), ["write a commit message"]);
+    let r = check_json(root, &[]);
+    let unstated: Vec<String> = [
+        "skills/pdf-forms/evals/triggers.json",
+        "skills/sql-tuning/evals/routing.yaml",
+    ]
+    .iter()
+    .flat_map(|f| r.in_file("SG437", f))
+    .map(|f| f.message.clone())
+    .collect();
+    assert_eq!(
+        unstated,
+        [
+            "3 records here hold a prompt but say not whether it should trigger its skill: not routed",
+            "1 record here holds a prompt but says not whether it should trigger its skill: not routed",
+        ]
+    );
+    let (text, _) = check_human(root, &[]);
+    assert!(text.contains("should_trigger"), "{text}");
+}
+
+/// CSV files of trigger tests are read where their header says it all:
+/// per skill under the root's `evals/<skill>/` (the skill from the path),
+/// or naming the expected skill in a column; a CSV of other data stays
+/// quiet.
+#[test]
+fn csv_trigger_tests_are_read_where_their_header_says_it_all() {
+    let dir = catalog();
+    let root = dir.path();
+    write(
+        root,
+        "evals/pdf-forms/prompts.csv",
+        "id,should_trigger,prompt\ntest-01,true,\"Fill in my W-9, please\"\ntest-02,false,merge two pdf files\ntest-03,,print the form\n",
+    );
+    write(
+        root,
+        "evals/routing.csv",
+        "prompt,expected_skill\nmy sql query is slow,sql-tuning\nwhat is the weather,none\n",
+    );
+    write(
+        root,
+        "skills/sql-tuning/tests/sentiment.csv",
+        "text,label\ngreat product,positive\nawful,negative\n",
+    );
+    let doc = cases(root, "pdf-forms");
+    assert_eq!(
+        prompts(&doc, "positive"),
+        [(
+            "Fill in my W-9, please".to_string(),
+            "evals/pdf-forms/prompts.csv:2:15".to_string()
+        )]
+    );
+    assert_eq!(
+        prompts(&doc, "negative"),
+        [
+            (
+                "merge two pdf files".to_string(),
+                "evals/pdf-forms/prompts.csv:3:15".to_string()
+            ),
+            (
+                "what is the weather".to_string(),
+                "evals/routing.csv:3:1".to_string()
+            )
+        ]
+    );
+    let doc = cases(root, "sql-tuning");
+    assert_eq!(
+        prompts(&doc, "positive"),
+        [(
+            "my sql query is slow".to_string(),
+            "evals/routing.csv:2:1".to_string()
+        )]
+    );
+    let r = check_json(root, &[]);
+    let unstated = r.one("SG437", "evals/pdf-forms/prompts.csv");
+    assert!(
+        unstated
+            .message
+            .starts_with("1 record here holds a prompt but says not"),
+        "{unstated:?}"
+    );
+    assert_eq!(unstated.line, Some(4));
+    assert!(r.in_file("SG437", "sentiment.csv").is_empty());
 }

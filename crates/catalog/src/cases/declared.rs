@@ -191,7 +191,7 @@ fn parse(
 
 /// The rows of a CSV file as objects of header → text, each spanning its
 /// row; a field's span is found in its row's text when written unquoted.
-fn csv_rows(file: &str, text: &str, diags: &mut Vec<Diagnostic>) -> Option<Vec<Node>> {
+pub(crate) fn csv_rows(file: &str, text: &str, diags: &mut Vec<Diagnostic>) -> Option<Vec<Node>> {
     let mut reader = csv::ReaderBuilder::new()
         .has_headers(true)
         .flexible(true)

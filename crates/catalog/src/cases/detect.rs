@@ -27,6 +27,14 @@
 //! skill folder holding it, a folder or file stem named for a skill:
 //! [`Owner::Unknown`] until the loader resolves it).
 //!
+//! A prompt's side comes only from what its record says: a boolean or a
+//! side word in it, an expected skill (`"expected_skill": "pdf"`: positive
+//! for it; `null` or `"none"`: a negative for every skill), the list it
+//! stands in, else (weakest) its name (`"id": "negative-3"`). A folder, a
+//! key named for a skill or a generic `skill` field says whose prompt it
+//! is, never which side: such a record is counted in
+//! [`Detected::unstated`], never routed.
+//!
 //! A file with prompts but neither owner nor polarity (a grader's task
 //! list, a fixture, `package.json`) holds no trigger tests and stays quiet.
 //! What a file holds that looks like trigger tests but cannot be read as
@@ -178,12 +186,17 @@ pub struct Detected {
     /// Records that carry an owner or polarity but no prompt text: where
     /// the first one is, and how many.
     pub without_prompt: Option<((usize, usize), usize)>,
+    /// Records (or listed prompts) with prompt text whose polarity nothing
+    /// says (no boolean, no side, no expected skill, no list that says a
+    /// side): where the first one is, and how many. Never routed: a folder
+    /// or a `skill` field names whose prompt it is, never which side.
+    pub unstated: Option<((usize, usize), usize)>,
 }
 
 impl Detected {
     /// Whether the file looks like trigger tests at all.
     pub fn any(&self) -> bool {
-        !self.prompts.is_empty() || self.without_prompt.is_some()
+        !self.prompts.is_empty() || self.without_prompt.is_some() || self.unstated.is_some()
     }
 }
 
@@ -414,7 +427,6 @@ const AVOID_FIELDS: &[&str] = &[
 const POLARITY_VALUE_FIELDS: &[&str] = &[
     "type",
     "kind",
-    "polarity",
     "case type",
     "category",
     "class",
@@ -424,6 +436,10 @@ const POLARITY_VALUE_FIELDS: &[&str] = &[
     "outcome",
     "expected outcome",
 ];
+
+/// Fields that say nothing but the side (`"side": "negative"`), in any of
+/// the words [`value_side`] reads.
+const SIDE_FIELDS: &[&str] = &["side", "polarity", "sign", "expected side", "direction"];
 
 /// Owner fields that may name the skill an eval tests rather than where
 /// its prompt routes.
@@ -493,16 +509,69 @@ fn value_side(s: &str) -> Option<Side> {
 }
 
 /// The side a category's value says in words about firing:
-/// `trigger_positive`, `should-not-activate`, `do-not-route`.
+/// `trigger_positive`, `should-not-activate`, `do-not-route`. A bare
+/// `trigger` or `activation` names the kind of test, not its side.
 fn fire_side(s: &str) -> Option<Side> {
     if s.len() > 64 {
         return None;
     }
     let w = words(s);
-    w.iter()
+    if !w
+        .iter()
         .any(|x| FIRE_WORDS.contains(&x.as_str()) && !x.starts_with("positive"))
-        .then(|| side_of_key(s))
-        .flatten()
+    {
+        return None;
+    }
+    match side_of_key(s)? {
+        Side::Negative => Some(Side::Negative),
+        Side::Positive => w
+            .iter()
+            .any(|x| SAYS_POSITIVE.contains(&x.as_str()))
+            .then_some(Side::Positive),
+    }
+}
+
+/// Words that say a firing word is meant positively (`should_trigger`,
+/// `trigger_positive`, `must-activate`).
+const SAYS_POSITIVE: &[&str] = &[
+    "should", "must", "positive", "pos", "expected", "expect", "yes", "true", "will", "does",
+];
+
+/// Fields naming a record (`id`, `name`, `title`): the weakest place a
+/// side is said (`"name": "should-not-trigger-on-weather"`), read only
+/// when nothing else in the record says it.
+const NAME_FIELDS: &[&str] = &[
+    "id",
+    "name",
+    "title",
+    "case",
+    "case id",
+    "test",
+    "test name",
+];
+
+/// The side a record's name says: `should-not-trigger-…`, `negative-3`,
+/// `neg_01`, `anti-trigger`, `positive-2`, `should-trigger-…`.
+fn name_side(s: &str) -> Option<Side> {
+    if s.len() > 128 {
+        return None;
+    }
+    let w = words(s);
+    let has = |x: &[&str]| w.iter().any(|y| x.contains(&y.as_str()));
+    let fire = has(FIRE_WORDS);
+    let should = has(&["should", "must"]);
+    if has(&[
+        "negative",
+        "negatives",
+        "neg",
+        "anti",
+        "nontrigger",
+        "nontriggers",
+    ]) || (fire || should) && has(&["not", "never", "dont", "shouldnt", "non", "no"])
+    {
+        return Some(Side::Negative);
+    }
+    (has(&["positive", "positives", "pos"]) || should && fire).then_some(Side::Positive)
 }
 
 /// Whether a string reads as a skill's name rather than a prompt: one
@@ -536,6 +605,24 @@ fn is_none_name(s: &str) -> bool {
     )
 }
 
+/// Whether a table's columns say a prompt's owner or side by themselves
+/// (a CSV header): a prompt column, and a column saying the side
+/// (`should_trigger`) or naming the expected skill (`expected_skill`).
+pub fn says_it_all<'a>(mut columns: impl Iterator<Item = &'a str> + Clone) -> bool {
+    let prompt = columns
+        .clone()
+        .any(|k| PROMPT_FIELDS.contains(&&*joined(k)));
+    prompt
+        && columns.any(|k| {
+            key_side(k).is_some()
+                || SIDE_FIELDS.contains(&&*joined(k))
+                || is_owner_field(k)
+                    && !GENERIC_OWNER_FIELDS.contains(&&*joined(k))
+                    // `text,label` is any classifier's data set
+                    && &*joined(k) != "label"
+        })
+}
+
 /// What the walk knows from above a node.
 #[derive(Clone, Default)]
 struct Ctx {
@@ -543,13 +630,33 @@ struct Ctx {
     owner_key: Option<String>,
     side: Option<(Side, String)>,
     /// The owner is a key that is a skill's name (`{"pdf-forms": […]}`):
-    /// records under it need no signal of their own.
+    /// records under it are the skill's, though their side is still theirs
+    /// to say.
     by_key: bool,
+    /// A list of prompts under a key that says no side (`prompts`,
+    /// `queries`): its prompts are counted as unstated.
+    plain: Option<String>,
 }
 
 struct Walk<'a> {
     is_skill: &'a dyn Fn(&str) -> bool,
     out: Detected,
+    /// Records with prompt text and no signal at all: unstated when the
+    /// file holds trigger tests, something else's prompts when it does not.
+    bare: Option<((usize, usize), usize)>,
+}
+
+impl Walk<'_> {
+    fn finish(mut self) -> Detected {
+        if let Some(((s, e), n)) = self.bare
+            && !self.out.prompts.is_empty()
+        {
+            let w = self.out.unstated.get_or_insert(((s, e), 0));
+            w.0 = w.0.min((s, e));
+            w.1 += n;
+        }
+        self.out
+    }
 }
 
 /// Every trigger prompt in `root`; `is_skill` tells whether a key or a
@@ -558,9 +665,10 @@ pub fn detect(root: &Node, is_skill: &dyn Fn(&str) -> bool) -> Detected {
     let mut w = Walk {
         is_skill,
         out: Detected::default(),
+        bare: None,
     };
     w.node(root, &Ctx::default(), 0);
-    w.out
+    w.finish()
 }
 
 /// [`detect`] over the records of a JSONL file (one node per line).
@@ -568,11 +676,12 @@ pub fn detect_lines(lines: &[Node], is_skill: &dyn Fn(&str) -> bool) -> Detected
     let mut w = Walk {
         is_skill,
         out: Detected::default(),
+        bare: None,
     };
     for n in lines {
         w.node(n, &Ctx::default(), 1);
     }
-    w.out
+    w.finish()
 }
 
 impl Walk<'_> {
@@ -586,6 +695,9 @@ impl Walk<'_> {
                 for item in items {
                     match &item.kind {
                         NodeKind::Str(s) if ctx.side.is_some() => self.string(item, s, ctx),
+                        NodeKind::Str(s) if ctx.plain.is_some() && !s.trim().is_empty() => {
+                            self.unstated(item)
+                        }
                         _ => self.node(item, ctx, depth + 1),
                     }
                 }
@@ -651,6 +763,7 @@ impl Walk<'_> {
         let mut polarity: Option<(bool, &str)> = None;
         let mut avoid: Vec<String> = Vec::new();
         let mut also: Vec<String> = Vec::new();
+        let mut named_side: Option<(bool, &str)> = None;
         let is_skill = self.is_skill;
         // a list of skill names (not prompts): every item names a skill of
         // the catalog, or looks like one (one short word, a SKILL.md path)
@@ -734,6 +847,19 @@ impl Walk<'_> {
                     }
                     _ => {}
                 }
+            } else if NAME_FIELDS.contains(&&*joined(k)) {
+                if let NodeKind::Str(s) = &v.kind
+                    && let Some(side) = name_side(s)
+                {
+                    named_side.get_or_insert((side == Side::Positive, k));
+                }
+            } else if SIDE_FIELDS.contains(&&*joined(k)) {
+                // `"side": "negative"`, `"polarity": "anti-trigger"`
+                if let NodeKind::Str(s) = &v.kind
+                    && let Some(side) = value_side(s)
+                {
+                    polarity.get_or_insert((side == Side::Positive, k));
+                }
             } else if is_polarity_value_field(k) {
                 // a category field says the side only in words about
                 // firing (`trigger_negative`), not a bare `negative`
@@ -793,9 +919,27 @@ impl Walk<'_> {
         {
             owner = None;
         }
+        // a record's name says its side only when nothing else does (an
+        // expected skill says it: `"id": "negative-fix", "expected":
+        // {"route": "workflow"}` is a prompt `workflow` should take)
+        let expected = owner
+            .as_ref()
+            .is_some_and(|(_, k)| !GENERIC_OWNER_FIELDS.contains(&&*joined(k)));
+        if polarity.is_none()
+            && ctx.side.is_none()
+            && !expected
+            && (owner.is_some()
+                || ctx.owner.is_some()
+                || entries.iter().any(|(k, _)| is_polarity_value_field(k)))
+        {
+            polarity = named_side;
+        }
         let has_signal = owner.is_some() || polarity.is_some() || !avoid.is_empty();
         if let Some((_, pk, pv)) = prompt
-            && (has_signal || ctx.side.is_some() || ctx.owner.is_some() && ctx.by_key)
+            && (has_signal
+                || ctx.side.is_some()
+                || ctx.plain.is_some()
+                || ctx.owner.is_some() && ctx.by_key)
             && !self.holds_lists(entries)
         {
             match pv.as_str().filter(|s| !s.trim().is_empty()) {
@@ -806,6 +950,18 @@ impl Walk<'_> {
                 None => {}
             }
             return;
+        }
+        // a record with prompt text and nothing else: unstated if the file
+        // turns out to hold trigger tests ([`Walk::finish`])
+        if let Some((_, _, pv)) = prompt
+            && pv.as_str().is_some_and(|s| !s.trim().is_empty())
+            && !self.holds_lists(entries)
+            && !entries
+                .iter()
+                .any(|(k, _)| EVAL_FIELDS.contains(&&*joined(k)))
+        {
+            let w = self.bare.get_or_insert(((n.start, n.end), 0));
+            w.1 += 1;
         }
         if prompt.is_none()
             && has_signal
@@ -838,10 +994,14 @@ impl Walk<'_> {
                 c.owner_key = Some(ok.clone());
                 c.by_key = false;
             }
+            c.plain = None;
             if let Some(side) = key_side(k) {
                 c.side = Some((side, k.clone()));
-            } else if PLAIN_LISTS.contains(&&*joined(k)) && c.owner.is_some() {
-                c.side = Some((Side::Positive, k.clone()));
+            } else if PLAIN_LISTS.contains(&&*joined(k))
+                && (c.owner.is_some() || self.holds_lists(entries))
+            {
+                c.side = None;
+                c.plain = Some(k.clone());
             } else if (self.is_skill)(k) {
                 c.owner = Some(k.clone());
                 c.owner_key = Some(format!("key {k}"));
@@ -866,6 +1026,43 @@ impl Walk<'_> {
         })
     }
 
+    /// `"avoid": ["b"]`: a negative for each skill named, which `winner`
+    /// (the expected skill, when there is one) must outrank.
+    fn avoided(
+        &mut self,
+        n: &Node,
+        pv: &Node,
+        text: &str,
+        avoid: &[String],
+        winner: Option<(String, usize, usize)>,
+        shape: &str,
+    ) {
+        for a in avoid {
+            self.out.prompts.push(Found {
+                prompt: text.to_string(),
+                start: pv.start,
+                end: pv.end,
+                record: (n.start, n.end),
+                side: Side::Negative,
+                owner: Owner::Named(vec![a.clone()]),
+                negative_owner: winner.clone(),
+                split: n.get("split").and_then(Node::as_str).and_then(Split::parse),
+                top_k: None,
+                lexical: true,
+                draft: false,
+                reason: None,
+                shape: format!("{shape}, avoided skill"),
+                also: Vec::new(),
+            });
+        }
+    }
+
+    /// A prompt whose side nothing says: counted, never routed.
+    fn unstated(&mut self, n: &Node) {
+        let w = self.out.unstated.get_or_insert(((n.start, n.end), 0));
+        w.1 += 1;
+    }
+
     fn no_prompt(&mut self, n: &Node) {
         let w = self.out.without_prompt.get_or_insert(((n.start, n.end), 0));
         w.1 += 1;
@@ -883,16 +1080,29 @@ impl Walk<'_> {
         (avoid, also): (&[String], &[String]),
         ctx: &Ctx,
     ) {
-        let side = match (polarity, &ctx.side) {
-            (Some((b, _)), _) => {
-                if b {
-                    Side::Positive
-                } else {
-                    Side::Negative
-                }
+        // the side: a boolean or side word in the record, else the list it
+        // stands in, else an expected skill (a skill: positive for it;
+        // none: negative); a folder, a skill-named key or a generic
+        // `skill` field says whose prompt it is, never which side
+        let side = match (polarity, &ctx.side, &owner) {
+            (Some((b, _)), _, _) => Some(if b { Side::Positive } else { Side::Negative }),
+            (None, Some((s, _)), _) => Some(*s),
+            (None, None, Some((Owner::NoSkill, _))) => Some(Side::Negative),
+            (None, None, Some((Owner::Named(_), k)))
+                if !GENERIC_OWNER_FIELDS.contains(&&*joined(k)) =>
+            {
+                Some(Side::Positive)
             }
-            (None, Some((s, _))) => *s,
-            (None, None) => Side::Positive,
+            _ => None,
+        };
+        let Some(side) = side else {
+            if avoid.is_empty() {
+                self.unstated(n);
+            } else {
+                let shape = format!("records of `{prompt_key}`");
+                self.avoided(n, pv, text, avoid, None, &shape);
+            }
+            return;
         };
         let mut fields = vec![format!("`{prompt_key}`")];
         let from_ctx = owner.is_none() && ctx.owner.is_some();
@@ -931,32 +1141,13 @@ impl Walk<'_> {
             Some(NodeKind::Bool(b)) => *b,
             _ => default,
         };
-        // `"avoid": ["b"]`: a negative for each skill named, which the
-        // expected skill (when there is one) must outrank
         let winner = match &owner {
             Owner::Named(v) if v.len() == 1 && side == Side::Positive => {
                 Some((v[0].clone(), pv.start, pv.end))
             }
             _ => None,
         };
-        for a in avoid {
-            self.out.prompts.push(Found {
-                prompt: text.to_string(),
-                start: pv.start,
-                end: pv.end,
-                record: (n.start, n.end),
-                side: Side::Negative,
-                owner: Owner::Named(vec![a.clone()]),
-                negative_owner: winner.clone(),
-                split: n.get("split").and_then(Node::as_str).and_then(Split::parse),
-                top_k: None,
-                lexical: true,
-                draft: false,
-                reason: None,
-                shape: format!("{shape}, avoided skill"),
-                also: Vec::new(),
-            });
-        }
+        self.avoided(n, pv, text, avoid, winner, &shape);
         if !avoid.is_empty() && owner == Owner::NoSkill {
             return;
         }
@@ -1045,7 +1236,7 @@ mod tests {
             summary(&d),
             [
                 ("fill the form".into(), Side::Positive, named("pdf")),
-                ("hello".into(), Side::Positive, Owner::NoSkill)
+                ("hello".into(), Side::Negative, Owner::NoSkill)
             ]
         );
     }

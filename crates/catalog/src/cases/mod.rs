@@ -427,6 +427,7 @@ pub struct SkillNames<'a> {
     listed: std::collections::HashMap<&'a str, usize>,
     /// Every skill's folder; `None` for a folder name two skills share.
     any_folder: std::collections::HashMap<&'a str, Option<usize>>,
+    count: usize,
 }
 
 impl<'a> SkillNames<'a> {
@@ -457,7 +458,17 @@ impl<'a> SkillNames<'a> {
             folders,
             listed,
             any_folder,
+            count: skills.len(),
         }
+    }
+
+    /// How many skills the catalog has.
+    pub fn len(&self) -> usize {
+        self.count
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.count == 0
     }
 
     pub fn get(&self, name: &str) -> Option<usize> {

@@ -19,9 +19,14 @@
 //! for. A file with prompts for several skills becomes one
 //! [`CaseSource`] per skill, all pointing at the same text.
 //!
+//! CSV files count when their header says it all: a prompt column beside
+//! a side column (`should_trigger`) or an expected-skill column
+//! (`expected_skill`); `evals/<skill>/prompts.csv` at the root takes its
+//! skill from the folder.
+//!
 //! Never silent: what looks like trigger tests and is not read (a prompt
-//! naming no skill, a record without prompt text, a skill the catalog
-//! lacks) is SG437 or SG438.
+//! naming no skill, a record without prompt text or without a side, a
+//! skill the catalog lacks) is SG437 or SG438.
 
 use super::detect::{self, Detected, Node, Owner};
 use super::{CaseSource, Format, Side, SkillNames, TriggerCase};
@@ -38,7 +43,7 @@ use std::path::Path;
 use std::sync::{Arc, LazyLock};
 
 /// File name endings read as data.
-pub const EXTENSIONS: &[&str] = &[".json", ".jsonl", ".ndjson", ".yaml", ".yml"];
+pub const EXTENSIONS: &[&str] = &[".json", ".jsonl", ".ndjson", ".yaml", ".yml", ".csv"];
 
 /// Folders at the root (and in a skill) searched for trigger tests.
 pub const PLACES: &[&str] = &["evals", "tests", "test"];
@@ -127,6 +132,16 @@ pub fn parse_any(name: &str, text: &str, limit: u64) -> Option<Data> {
         max_bytes: usize::try_from(limit).unwrap_or(usize::MAX),
         ..json::Limits::default()
     };
+    if lower.ends_with(".csv") {
+        // a CSV file is trigger tests only when its header says it all: a
+        // prompt column beside a side or an expected-skill column
+        let rows = super::declared::csv_rows(name, text, &mut Vec::new())?;
+        let says = rows.first().is_some_and(|r| match &r.kind {
+            detect::NodeKind::Map(m) => detect::says_it_all(m.iter().map(|(k, _)| k.as_str())),
+            _ => false,
+        });
+        return says.then_some(Data::Lines(rows));
+    }
     if lower.ends_with(".jsonl") || lower.ends_with(".ndjson") {
         return jsonl(text, limits).ok().map(Data::Lines);
     }
@@ -224,6 +239,12 @@ pub fn build(
                 }
                 v
             }
+            // no skill should take it: a negative for the skill whose
+            // folder holds the file, else for every skill
+            Owner::NoSkill if p.side == Side::Negative => match place {
+                Some(i) => vec![i],
+                None => (0..names.len()).collect(),
+            },
             Owner::NoSkill => {
                 no_skill.get_or_insert((p.start, p.end, 0)).2 += 1;
                 continue;
@@ -308,6 +329,25 @@ pub fn build(
                 .with_label("no prompt text")
                 .with_help(format!(
                     "put the prompt in a `prompt` field as a non-empty string; {DECLARE}"
+                )),
+        );
+    }
+    if let Some(((s, e), n)) = found.unstated {
+        diags.push(
+            rules::NOT_READ
+                .diag(
+                    file,
+                    format!(
+                        "{n} {} here {} a prompt but {} not whether it should trigger its skill: not routed",
+                        plural(n, "record"),
+                        if n == 1 { "holds" } else { "hold" },
+                        if n == 1 { "says" } else { "say" },
+                    ),
+                )
+                .with_span(source.span(s, e))
+                .with_label("no side said")
+                .with_help(format!(
+                    "say it in each record (`\"should_trigger\": true` or `false`, or `\"expected_skill\": \"<skill>\"` / `null`), or list the prompts under `should_trigger` / `should_not_trigger`; a folder, a key named for a skill or a `skill` field says whose prompt it is, never its side; {DECLARE}"
                 )),
         );
     }

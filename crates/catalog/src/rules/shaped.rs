@@ -21,7 +21,18 @@ rule! {
     /// `should_not_trigger`, `positive`, `negatives`, …); either under a
     /// key that is a skill's name. A prompt's skill comes from its record,
     /// an enclosing object or key, else the skill folder holding the file,
-    /// else a folder or file stem on its path named for a skill.
+    /// else a folder or file stem on its path named for a skill. CSV files
+    /// are read when their header says it all (`id,should_trigger,prompt`,
+    /// `prompt,expected_skill`).
+    ///
+    /// A prompt's side comes only from what its record says: a boolean
+    /// (`should_trigger`, `expected: true`), a side word (`"side":
+    /// "negative"`, `"kind": "should-not-trigger"`, an id such as
+    /// `negative-3`), an expected skill (a skill: positive for it; `null` or
+    /// `"none"`: a negative for every skill), or the list it stands in. A
+    /// folder, a key named for a skill or a `skill` field says whose prompt
+    /// it is, never its side: a record that says no side is not routed and
+    /// is counted here.
     ///
     /// ## Why is this bad?
     /// The author wrote these prompts to be checked. Left unread without a
