@@ -588,7 +588,7 @@ fn the_case_format_examples_are_read_as_written() {
     assert_eq!(
         kinds,
         [
-            "json", "json", "json", "yaml", "json", "json", "yaml", "jsonl"
+            "json", "json", "json", "yaml", "json", "json", "yaml", "jsonl", "csv"
         ],
         "the four formats, then the examples found by shape"
     );
@@ -626,6 +626,7 @@ fn the_case_format_examples_are_read_as_written() {
     write("evals/routing.json", &blocks[5].1);
     write("skills/pdf-forms/skill-tests.yaml", &blocks[6].1);
     write("tests/activation.jsonl", &blocks[7].1);
+    write("evals/pdf-forms/prompts.csv", &blocks[8].1);
 
     let cases = |skill: &str| -> serde_json::Value {
         let out = common::skillsift()
@@ -646,7 +647,7 @@ fn the_case_format_examples_are_read_as_written() {
     // (skill, positive, negative, evals)
     for (skill, positive, negative, evals) in [
         ("suite-stability", 2, 1, 2),
-        ("pdf-forms", 5, 3, 2),
+        ("pdf-forms", 6, 4, 2),
         ("receipt-scanner", 1, 1, 0),
         ("git-commit", 1, 0, 0),
     ] {
