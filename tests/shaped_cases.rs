@@ -703,3 +703,106 @@ fn csv_trigger_tests_are_read_where_their_header_says_it_all() {
     assert_eq!(unstated.line, Some(4));
     assert!(r.in_file("SG437", "sentiment.csv").is_empty());
 }
+
+/// A file of trigger tests where no reader looks is named, with the
+/// `[[cases.sources]]` table that reads it; pasted, the table reads it.
+#[test]
+fn trigger_tests_in_an_unsearched_folder_are_named_with_a_table_that_reads_them() {
+    let dir = catalog();
+    let root = dir.path();
+    write(
+        root,
+        "shared/routing-tests.json",
+        r#"{"suite": {"cases": [
+ {"prompt": "fill in this pdf form", "expected_skill": "pdf-forms", "should_trigger": true},
+ {"prompt": "my sql query is slow", "expected_skill": "sql-tuning", "should_trigger": true},
+ {"prompt": "merge pdf files", "expected_skill": "pdf-forms", "should_trigger": false}
+]}}"#,
+    );
+    write(
+        root,
+        "qa/pdf-forms/prompts.csv",
+        "id,should_trigger,prompt\n1,true,fill the pdf form\n2,false,speed up my sql query\n",
+    );
+    write(
+        root,
+        "qa/_template/prompts.csv",
+        "id,should_trigger,prompt\n1,true,[an explicit request]\n",
+    );
+    // an example in the docs is named, never read
+    write(
+        root,
+        "docs/examples/package.json",
+        r#"{"name": "x", "scripts": {"test": "jest"}}"#,
+    );
+    assert_eq!(routed(root), (0, 0));
+    let r = check_json(root, &[]);
+    let shared = r.one("SG437", "shared/routing-tests.json");
+    assert_eq!(
+        shared.message,
+        "this file holds 3 trigger prompts in a folder `check` does not search for trigger tests: none is routed"
+    );
+    assert_eq!(shared.line, Some(2));
+    let qa = r.one("SG437", "qa/pdf-forms/prompts.csv");
+    assert!(qa.message.starts_with("this file holds 2 trigger prompts"));
+    // the template names no skill: named, with no table to paste
+    let template = r.one("SG437", "qa/_template/prompts.csv");
+    assert!(
+        !template
+            .help
+            .as_deref()
+            .unwrap_or_default()
+            .contains("[[cases.sources]]\n"),
+        "{template:?}"
+    );
+    assert!(r.in_file("SG437", "docs/examples").is_empty());
+    // paste the tables
+    let toml: String = [&shared.help, &qa.help]
+        .iter()
+        .map(|h| {
+            let h = h.as_deref().unwrap();
+            let start = h.find("[[cases.sources]]").expect("a table to paste");
+            let end = start + h[start..].find("\n\n").unwrap();
+            format!("{}\n", &h[start..end])
+        })
+        .collect();
+    assert_eq!(
+        toml,
+        "[[cases.sources]]\nfiles = \"shared/routing-tests.json\"\nformat = \"json\"\nrecords = \"suite.cases\"\nprompt = \"prompt\"\nskill = \"expected_skill\"\npolarity = \"should_trigger\"\n\
+         [[cases.sources]]\nfiles = \"qa/pdf-forms/prompts.csv\"\nformat = \"csv\"\nprompt = \"prompt\"\nskill-path-part = 1\npolarity = \"should_trigger\"\n"
+    );
+    write(root, "skillsift.toml", &toml);
+    assert_eq!(routed(root), (3, 2));
+    let doc = cases(root, "pdf-forms");
+    assert_eq!(
+        prompts(&doc, "negative"),
+        [
+            (
+                "speed up my sql query".to_string(),
+                "qa/pdf-forms/prompts.csv:3:9".to_string()
+            ),
+            (
+                "merge pdf files".to_string(),
+                "shared/routing-tests.json:4:13".to_string()
+            )
+        ]
+    );
+    let r = check_json(root, &[]);
+    assert!(r.in_file("SG437", "shared/").is_empty());
+    assert!(r.in_file("SG437", "qa/pdf-forms").is_empty());
+    // a path part that names no skill is said, not guessed
+    write(
+        root,
+        "skillsift.toml",
+        "[[cases.sources]]\nfiles = \"qa/*/prompts.csv\"\nformat = \"csv\"\nprompt = \"prompt\"\nskill-path-part = 1\npolarity = \"should_trigger\"\n",
+    );
+    let r = check_json(root, &[]);
+    let unknown = r.one("SG438", "qa/_template/prompts.csv");
+    assert!(
+        unknown
+            .message
+            .contains("skill-path-part = 1 names `_template`"),
+        "{unknown:?}"
+    );
+    assert_eq!(routed(root), (1, 1));
+}

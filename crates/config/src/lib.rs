@@ -353,6 +353,12 @@ pub struct DeclaredSource {
     /// the file.
     #[serde(default)]
     pub skill: Option<String>,
+    /// Which part of each file's path names the skill, counted from 0 at
+    /// the catalog root (`evals/<skill>/prompts.csv`: 1), for files that
+    /// keep one skill's prompts each; the part must be a skill's `name` or
+    /// folder. Instead of `skill`.
+    #[serde(default)]
+    pub skill_path_part: Option<usize>,
     /// A boolean field: true, the prompt should reach the skill; false, it
     /// should not. Absent: every record is positive.
     #[serde(default)]

@@ -402,6 +402,12 @@ pub fn load_all(
     let mut diags = Vec::new();
     for (i, (d, files)) in config.cases.sources.iter().zip(files).enumerate() {
         let which = format!("skillsift.toml: [[cases.sources]] #{}", i + 1);
+        if d.skill.is_some() && d.skill_path_part.is_some() {
+            return Err(Fatal::usage(format!(
+                "{which}: both `skill` and `skill-path-part` say where the skill is"
+            ))
+            .with_help("keep `skill` when the records name their skill, `skill-path-part` when the file's path does"));
+        }
         let shape = format!("declared in [[cases.sources]] #{}", i + 1);
         let mut held = [0usize; 5];
         let mut read_any = false;
@@ -447,7 +453,37 @@ pub fn load_all(
             for (k, n) in got.held.iter().enumerate() {
                 held[k] += n;
             }
-            let place = folder_skill(file, skills);
+            let place = match d.skill_path_part {
+                Some(i) => {
+                    let part = file
+                        .split('/')
+                        .nth(i)
+                        .filter(|_| i + 1 < file.split('/').count());
+                    match part.and_then(|p| names.get(p)) {
+                        Some(k) => Some(k),
+                        None => {
+                            let shown = base::escape::line(part.unwrap_or("")).into_owned();
+                            diags.push(
+                                crate::rules::shaped::UNKNOWN_SKILL
+                                    .diag(
+                                        file,
+                                        match part {
+                                            Some(_) => format!(
+                                                "{which}: skill-path-part = {i} names `{shown}` for this file, which is no skill's name or folder: its prompts are not routed"
+                                            ),
+                                            None => format!(
+                                                "{which}: skill-path-part = {i} is past this file's folders: its prompts are not routed"
+                                            ),
+                                        },
+                                    )
+                                    .with_help("count the parts of the path from 0 at the catalog root (`evals/<skill>/prompts.csv`: 1), rename the folder for its skill, or narrow `files`"),
+                            );
+                            continue;
+                        }
+                    }
+                }
+                None => folder_skill(file, skills),
+            };
             if d.skill.is_none() && place.is_none() && !got.found.prompts.is_empty() {
                 return Err(Fatal::usage(format!(
                     "{which}: {file} is in no skill's folder, and no `skill` field is declared"

@@ -623,6 +623,19 @@ pub fn says_it_all<'a>(mut columns: impl Iterator<Item = &'a str> + Clone) -> bo
         })
 }
 
+/// Whether a field names the skill a prompt belongs to (`expect`,
+/// `expected_skill`, `skill`, …).
+pub fn is_skill_field(key: &str) -> bool {
+    is_owner_field(key)
+}
+
+/// Whether a true/false field says the prompt should trigger its skill
+/// (`should_trigger`, `expected`): true is positive.
+pub fn says_trigger(key: &str) -> bool {
+    key_side(key) == Some(Side::Positive)
+        || is_owner_field(key) && !GENERIC_OWNER_FIELDS.contains(&&*joined(key))
+}
+
 /// What the walk knows from above a node.
 #[derive(Clone, Default)]
 struct Ctx {

@@ -33,6 +33,7 @@
 pub mod case_file;
 pub mod declared;
 pub mod detect;
+pub mod elsewhere;
 pub mod evals_json;
 pub mod expectation;
 pub mod fixtures;
@@ -523,6 +524,7 @@ pub fn load_all(root: &Path, config: &Config, skills: &[Skill]) -> Loaded {
     let (shaped, shaped_diags) = shaped::load_root(root, config, skills, &taken);
     sources.extend(shaped);
     diagnostics.extend(shaped_diags);
+    diagnostics.extend(elsewhere::unsearched(root, config, skills, &taken));
     if !declared_set.is_empty() {
         sources.retain(|s| !declared_set.contains(&s.file));
         diagnostics.retain(|d| !declared_set.contains(&d.file));

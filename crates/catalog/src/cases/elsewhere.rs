@@ -1,0 +1,327 @@
+//! Trigger tests kept where no reader looks: never silent.
+//!
+//! The readers search the fixed layouts, a skill's own folder (beside
+//! SKILL.md, `evals/`, `tests/`) and the catalog root (its own files,
+//! `evals/`, `tests/`, `test/`). A file anywhere else whose name says it
+//! may hold trigger tests (`trigger`, `routing`, `activation`, `prompts`,
+//! `skill-tests`, `evals`) is read here, bounded like every case source,
+//! and detected by shape ([`super::detect`]): when it holds prompts, a
+//! notice (SG437) names it, says how many prompts were left unread, and,
+//! when a `[[cases.sources]]` declaration would read it, gives the table to
+//! paste; a file named like trigger tests in which nothing is found gets
+//! the notice that lists its records' keys. Nothing found here is routed:
+//! a file outside the searched places may be an example, a template or
+//! someone else's data, and only its author can say it is not.
+
+use super::SkillNames;
+use super::detect::{self, Node, NodeKind};
+use super::shaped::{self, Data};
+use crate::catalog::discover::SKIP_DIRS;
+use crate::catalog::skill::Skill;
+use crate::catalog::source::Source;
+use crate::config::Config;
+use crate::diag::Diagnostic;
+use crate::rules::shaped as rules;
+use std::collections::HashSet;
+use std::path::Path;
+
+/// Most entries walked looking for such files; a larger catalog is not
+/// searched beyond the readers' places.
+pub const MAX_WALK: usize = 100_000;
+/// Deepest folder walked.
+pub const MAX_DEPTH: usize = 12;
+/// Most files read here.
+pub const MAX_FILES: usize = 200;
+
+/// Folders never searched: dependencies, build output, fixtures, results.
+const NOT_SEARCHED: &[&str] = &[
+    "fixtures",
+    "results",
+    "node_modules",
+    "vendor",
+    "dist",
+    "build",
+];
+
+/// Whether a file's name says it may hold trigger tests.
+fn named_like_cases(file: &str) -> bool {
+    let name = file.rsplit('/').next().unwrap_or(file).to_ascii_lowercase();
+    shaped::is_data(&name)
+        && (shaped::named_like_tests(&name)
+            || [
+                "prompts",
+                "skill-test",
+                "skill_test",
+                "skilltest",
+                "evals",
+                "eval-set",
+                "eval_set",
+            ]
+            .iter()
+            .any(|w| name.contains(w)))
+}
+
+/// Whether the readers already search `file`'s place: a skill's folder
+/// (beside SKILL.md, under `evals/`, `tests/`, `test/`), the root's own
+/// files and its `evals/`, `tests/`, `test/`.
+fn searched(file: &str, skill_dirs: &[&str]) -> bool {
+    let in_place = |rest: &str| {
+        !rest.contains('/')
+            || shaped::PLACES
+                .iter()
+                .any(|p| rest.starts_with(&format!("{p}/")))
+    };
+    if in_place(file) {
+        return true;
+    }
+    skill_dirs.iter().any(|d| {
+        *d == "."
+            || file
+                .strip_prefix(d)
+                .and_then(|r| r.strip_prefix('/'))
+                .is_some_and(in_place)
+    })
+}
+
+/// Data files outside the searched places whose names say they may hold
+/// trigger tests, sorted; `None` when the catalog is too large to walk.
+fn candidates(root: &Path, skill_dirs: &[&str]) -> Option<Vec<String>> {
+    let mut out = Vec::new();
+    let mut seen = 0usize;
+    let mut stack = vec![(root.to_path_buf(), String::new(), 0usize)];
+    while let Some((dir, rel, depth)) = stack.pop() {
+        let Ok(rd) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for e in rd.filter_map(Result::ok) {
+            seen += 1;
+            if seen > MAX_WALK {
+                return None;
+            }
+            let Ok(name) = e.file_name().into_string() else {
+                continue;
+            };
+            let child = if rel.is_empty() {
+                name.clone()
+            } else {
+                format!("{rel}/{name}")
+            };
+            // a link is never followed: `file_type` does not follow it
+            let Ok(t) = e.file_type() else { continue };
+            if t.is_dir() {
+                if depth < MAX_DEPTH
+                    && !name.starts_with('.')
+                    && !SKIP_DIRS.contains(&name.as_str())
+                    && !NOT_SEARCHED.contains(&name.as_str())
+                {
+                    stack.push((e.path(), child, depth + 1));
+                }
+            } else if t.is_file() && named_like_cases(&child) && !searched(&child, skill_dirs) {
+                out.push(child);
+            }
+        }
+    }
+    out.sort();
+    Some(out)
+}
+
+/// The notices for trigger tests kept where no reader looks; `taken` holds
+/// the files some reader (or a declaration) already reads.
+pub fn unsearched(
+    root: &Path,
+    config: &Config,
+    skills: &[Skill],
+    taken: &HashSet<String>,
+) -> Vec<Diagnostic> {
+    let skill_dirs: Vec<&str> = skills.iter().map(|s| s.rel_dir.as_str()).collect();
+    let Some(files) = candidates(root, &skill_dirs) else {
+        return Vec::new();
+    };
+    let ignore = super::scan::globs(&config.cases.ignore).unwrap_or_default();
+    let boundary = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
+    let names = SkillNames::new(skills);
+    let limit = config.catalog.max_case_bytes;
+    let mut out = Vec::new();
+    for file in files
+        .into_iter()
+        .filter(|f| !taken.contains(f) && !ignore.is_match(f))
+        .take(MAX_FILES)
+    {
+        let path = root.join(&file);
+        if crate::catalog::outside_root(&boundary, &path).is_some() {
+            continue;
+        }
+        let Ok(Some(bytes)) = crate::catalog::read_bounded(&path, limit) else {
+            continue;
+        };
+        let Ok(text) = String::from_utf8(bytes) else {
+            continue;
+        };
+        let source = Source::new(text);
+        let data = shaped::parse_any(&file, &source.text, limit);
+        let found = data.as_ref().map(|d| shaped::detect(d, &names));
+        let prompts = found.as_ref().map_or(0, |f| {
+            let mut records: Vec<(usize, usize)> = f.prompts.iter().map(|p| p.record).collect();
+            records.dedup();
+            records.len() + f.unstated.map_or(0, |u| u.1)
+        });
+        if prompts == 0 {
+            if shaped::named_like_tests(&file) {
+                out.push(shaped::unread_by_name(&file, data.as_ref()));
+            }
+            continue;
+        }
+        let block = data.as_ref().and_then(|d| declaration(&file, d, &names));
+        let help = match &block {
+            Some(b) => format!(
+                "to route them, paste into skillsift.toml:\n\n{b}\nor move the file into the skill's folder (or the root's evals/); list a file that is not trigger tests in [cases] ignore"
+            ),
+            None => "move the file into the skill's folder (or the root's evals/), or declare it in skillsift.toml ([[cases.sources]], `skillsift rule SG437`); list a file that is not trigger tests in [cases] ignore".to_string(),
+        };
+        let first = found.as_ref().and_then(|f| {
+            f.prompts
+                .first()
+                .map(|p| (p.start, p.end))
+                .or(f.unstated.map(|u| u.0))
+        });
+        let mut d = rules::NOT_READ
+            .diag(
+                &file,
+                format!(
+                    "this file holds {prompts} trigger {} in a folder `check` does not search for trigger tests: none is routed",
+                    if prompts == 1 { "prompt" } else { "prompts" }
+                ),
+            )
+            .with_help(help);
+        if let Some((s, e)) = first {
+            d = d.with_span(source.span(s, e)).with_label("first of them");
+        }
+        out.push(d);
+    }
+    out
+}
+
+/// The `[[cases.sources]]` table that reads `file` as its records say,
+/// when one can: records under one path, a prompt field, and a skill field
+/// or a true/false field saying the prompt should trigger.
+fn declaration(file: &str, data: &Data, names: &SkillNames) -> Option<String> {
+    let lower = file.to_ascii_lowercase();
+    let format = if lower.ends_with(".csv") {
+        "csv"
+    } else if lower.ends_with(".jsonl") || lower.ends_with(".ndjson") {
+        "jsonl"
+    } else if lower.ends_with(".yaml") || lower.ends_with(".yml") {
+        "yaml"
+    } else {
+        "json"
+    };
+    let (records, first): (String, &[(String, Node)]) = match data {
+        Data::Lines(lines) => (String::new(), entries(lines.first()?)?),
+        Data::One(n) => {
+            let (path, list) = records_path(n, 0)?;
+            (path, entries(list.first()?)?)
+        }
+    };
+    let prompt = detect::PROMPT_FIELDS
+        .iter()
+        .find_map(|f| {
+            first
+                .iter()
+                .find(|(k, v)| detect::words(k).join(" ") == *f && v.as_text().is_some())
+        })?
+        .0
+        .clone();
+    let skill = first.iter().find_map(|(k, v)| {
+        let names_one = match &v.kind {
+            NodeKind::Str(s) => {
+                names.get(s.trim()).is_some() || shaped::resolve(names, s.trim()).is_some()
+            }
+            NodeKind::List(l) => l
+                .iter()
+                .any(|i| i.as_text().is_some_and(|s| names.get(s.trim()).is_some())),
+            _ => false,
+        };
+        (names_one && detect::is_skill_field(k)).then(|| k.clone())
+    });
+    let polarity = first.iter().find_map(|(k, v)| {
+        let boolean = matches!(&v.kind, NodeKind::Bool(_))
+            || v.as_text().is_some_and(|s| {
+                matches!(s.trim().to_ascii_lowercase().as_str(), "true" | "false")
+            });
+        (boolean && detect::says_trigger(k)).then(|| k.clone())
+    });
+    if skill.is_none() && polarity.is_none() {
+        return None;
+    }
+    // without a skill field, the skill comes from a part of the path
+    let path_part = if skill.is_none() {
+        let parts: Vec<&str> = file.split('/').collect();
+        Some(
+            parts[..parts.len() - 1]
+                .iter()
+                .position(|p| names.get(p).is_some())?,
+        )
+    } else {
+        None
+    };
+    let quote = |s: &str| s.replace('\\', "\\\\").replace('"', "\\\"");
+    let mut b = String::from("[[cases.sources]]\n");
+    b.push_str(&format!("files = \"{}\"\n", quote(file)));
+    b.push_str(&format!("format = \"{format}\"\n"));
+    if !records.is_empty() {
+        b.push_str(&format!("records = \"{}\"\n", quote(&records)));
+    }
+    b.push_str(&format!("prompt = \"{}\"\n", quote(&prompt)));
+    if let Some(s) = &skill {
+        b.push_str(&format!("skill = \"{}\"\n", quote(s)));
+    }
+    if let Some(i) = path_part {
+        b.push_str(&format!("skill-path-part = {i}\n"));
+    }
+    if let Some(p) = &polarity {
+        b.push_str(&format!("polarity = \"{}\"\n", quote(p)));
+    }
+    Some(b)
+}
+
+fn entries(n: &Node) -> Option<&[(String, Node)]> {
+    match &n.kind {
+        NodeKind::Map(m) => Some(m),
+        _ => None,
+    }
+}
+
+/// The dotted path to the first array of objects holding a prompt field,
+/// and that array.
+fn records_path(n: &Node, depth: usize) -> Option<(String, &[Node])> {
+    if depth > 8 {
+        return None;
+    }
+    match &n.kind {
+        NodeKind::List(items)
+            if items.first().and_then(entries).is_some_and(|m| {
+                m.iter().any(|(k, v)| {
+                    v.as_text().is_some()
+                        && detect::PROMPT_FIELDS.contains(&detect::words(k).join(" ").as_str())
+                })
+            }) =>
+        {
+            Some((String::new(), items))
+        }
+        NodeKind::Map(m) => m.iter().find_map(|(k, v)| {
+            if k.contains('.') {
+                return None;
+            }
+            let (rest, list) = records_path(v, depth + 1)?;
+            Some((
+                if rest.is_empty() {
+                    k.clone()
+                } else {
+                    format!("{k}.{rest}")
+                },
+                list,
+            ))
+        }),
+        _ => None,
+    }
+}
