@@ -588,9 +588,9 @@ fn the_case_format_examples_are_read_as_written() {
     assert_eq!(
         kinds,
         [
-            "json", "json", "json", "yaml", "json", "json", "yaml", "jsonl", "csv"
+            "json", "json", "json", "yaml", "json", "json", "yaml", "jsonl", "csv", "toml"
         ],
-        "the four formats, then the examples found by shape"
+        "the four formats, then the examples found by shape, then a table SG437 gives"
     );
     let dir = tempfile::tempdir().unwrap();
     let cat = dir.path();
