@@ -729,6 +729,12 @@ fn trigger_tests_in_an_unsearched_folder_are_named_with_a_table_that_reads_them(
         "qa/_template/prompts.csv",
         "id,should_trigger,prompt\n1,true,[an explicit request]\n",
     );
+    // deep in a skill's folder, where no reader looks either
+    write(
+        root,
+        "skills/sql-tuning/docs/routing-tests.yaml",
+        "should_trigger:\n  - my query is slow\n",
+    );
     // an example in the docs is named, never read
     write(
         root,
@@ -743,6 +749,11 @@ fn trigger_tests_in_an_unsearched_folder_are_named_with_a_table_that_reads_them(
         "this file holds 3 trigger prompts in a folder `check` does not search for trigger tests: none is routed"
     );
     assert_eq!(shared.line, Some(2));
+    let deep = r.one("SG437", "skills/sql-tuning/docs/routing-tests.yaml");
+    assert!(
+        deep.message
+            .starts_with("this file holds 1 trigger prompt in")
+    );
     let qa = r.one("SG437", "qa/pdf-forms/prompts.csv");
     assert!(qa.message.starts_with("this file holds 2 trigger prompts"));
     // the template names no skill: named, with no table to paste

@@ -84,9 +84,20 @@ fn searched(file: &str, skill_dirs: &[&str]) -> bool {
 }
 
 /// Data files outside the searched places whose names say they may hold
-/// trigger tests, sorted; `None` when the catalog is too large to walk.
-fn candidates(root: &Path, skill_dirs: &[&str]) -> Option<Vec<String>> {
+/// trigger tests, sorted; `None` when the catalog is too large to walk. A
+/// skill's folder is not walked again: its files are known
+/// ([`Skill::files`]).
+fn candidates(root: &Path, skills: &[Skill], skill_dirs: &[&str]) -> Option<Vec<String>> {
     let mut out = Vec::new();
+    let skill_set: HashSet<&str> = skill_dirs.iter().copied().collect();
+    for s in skills {
+        for f in &s.files {
+            let file = crate::catalog::discover::join_rel(&s.rel_dir, f);
+            if named_like_cases(&file) && !searched(&file, skill_dirs) {
+                out.push(file);
+            }
+        }
+    }
     let mut seen = 0usize;
     let mut stack = vec![(root.to_path_buf(), String::new(), 0usize)];
     while let Some((dir, rel, depth)) = stack.pop() {
@@ -110,6 +121,7 @@ fn candidates(root: &Path, skill_dirs: &[&str]) -> Option<Vec<String>> {
             let Ok(t) = e.file_type() else { continue };
             if t.is_dir() {
                 if depth < MAX_DEPTH
+                    && !skill_set.contains(child.as_str())
                     && !name.starts_with('.')
                     && !SKIP_DIRS.contains(&name.as_str())
                     && !NOT_SEARCHED.contains(&name.as_str())
@@ -122,6 +134,7 @@ fn candidates(root: &Path, skill_dirs: &[&str]) -> Option<Vec<String>> {
         }
     }
     out.sort();
+    out.dedup();
     Some(out)
 }
 
@@ -134,7 +147,7 @@ pub fn unsearched(
     taken: &HashSet<String>,
 ) -> Vec<Diagnostic> {
     let skill_dirs: Vec<&str> = skills.iter().map(|s| s.rel_dir.as_str()).collect();
-    let Some(files) = candidates(root, &skill_dirs) else {
+    let Some(files) = candidates(root, skills, &skill_dirs) else {
         return Vec::new();
     };
     let ignore = super::scan::globs(&config.cases.ignore).unwrap_or_default();
