@@ -588,7 +588,8 @@ fn the_case_format_examples_are_read_as_written() {
     assert_eq!(
         kinds,
         [
-            "json", "json", "json", "yaml", "json", "json", "yaml", "jsonl", "csv", "toml"
+            "json", "json", "json", "yaml", "json", "json", "yaml", "jsonl", "csv", "markdown",
+            "toml"
         ],
         "the four formats, then the examples found by shape, then a table SG437 gives"
     );
@@ -627,6 +628,7 @@ fn the_case_format_examples_are_read_as_written() {
     write("skills/pdf-forms/skill-tests.yaml", &blocks[6].1);
     write("tests/activation.jsonl", &blocks[7].1);
     write("evals/pdf-forms/prompts.csv", &blocks[8].1);
+    write("tests/pdf-forms/prompts.md", &blocks[9].1);
 
     let cases = |skill: &str| -> serde_json::Value {
         let out = common::skillsift()
@@ -647,7 +649,7 @@ fn the_case_format_examples_are_read_as_written() {
     // (skill, positive, negative, evals)
     for (skill, positive, negative, evals) in [
         ("suite-stability", 2, 1, 2),
-        ("pdf-forms", 6, 4, 2),
+        ("pdf-forms", 7, 5, 2),
         ("receipt-scanner", 1, 1, 0),
         ("git-commit", 1, 0, 0),
     ] {

@@ -817,3 +817,58 @@ fn trigger_tests_in_an_unsearched_folder_are_named_with_a_table_that_reads_them(
     );
     assert_eq!(routed(root), (1, 1));
 }
+
+/// A Markdown file of should / should-not lists (sensei's
+/// `tests/<skill>/prompts.md`): quoted prompts under headings that say the
+/// side, or marked one by one; anything else in the file is not a prompt.
+#[test]
+fn markdown_should_and_should_not_lists_are_read() {
+    let dir = catalog();
+    let root = dir.path();
+    write(
+        root,
+        "tests/pdf-forms/prompts.md",
+        "# pdf-forms Trigger Prompts\n\n**Skill Type:** WORKFLOW\n\n## Should Trigger\n\nThese prompts should activate the skill:\n\n1. \"Fill in this W-9 PDF form\"\n2. \"Complete the tax form for me\"\n\n## Should NOT Trigger\n\n### Unrelated Topics\n1. \"What is the weather today?\"\n\n### Related But Different Skills\n1. \"My SQL query is slow\" → use sql-tuning instead\n\n## Notes\n\n- \"Trigger phrases based on USE FOR\"\n- ✅ \"sign the PDF form\"\n\n```markdown\n1. \"in a fence\"\n```\n",
+    );
+    write(
+        root,
+        "skills/git-commit/README.md",
+        "## Should trigger\n- \"a readme is not a prompts file\"\n",
+    );
+    let doc = cases(root, "pdf-forms");
+    assert_eq!(
+        prompts(&doc, "positive"),
+        [
+            (
+                "Fill in this W-9 PDF form".to_string(),
+                "tests/pdf-forms/prompts.md:9:5".to_string()
+            ),
+            (
+                "Complete the tax form for me".to_string(),
+                "tests/pdf-forms/prompts.md:10:5".to_string()
+            ),
+            (
+                "sign the PDF form".to_string(),
+                "tests/pdf-forms/prompts.md:23:6".to_string()
+            ),
+        ]
+    );
+    assert_eq!(
+        prompts(&doc, "negative"),
+        [
+            (
+                "What is the weather today?".to_string(),
+                "tests/pdf-forms/prompts.md:15:5".to_string()
+            ),
+            (
+                "My SQL query is slow".to_string(),
+                "tests/pdf-forms/prompts.md:18:5".to_string()
+            ),
+        ]
+    );
+    assert_eq!(
+        doc["negative"][0]["found_by"],
+        "shape: a Markdown list, side from heading `Should NOT Trigger`"
+    );
+    assert_eq!(routed(root), (3, 2));
+}

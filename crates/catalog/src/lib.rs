@@ -900,7 +900,10 @@ impl Catalog {
         let reused = (prior.cases.take()).filter(|c| c.keys == case_keys(&skills));
         let (loaded, reused) = match reused {
             Some(c) => (c.loaded, Some((c.commands, c.command_findings))),
-            None if full => (cases::load_all(&base, config, &skills), None),
+            None if full => (
+                cases::load_all_listed(&base, config, &skills, Some(&found.listed)),
+                None,
+            ),
             // one skill folder: its own case sources (`evals/` beside its
             // SKILL.md), as a check of the catalog reads them
             None if target == Target::SkillDir && scope == Scope::Full => {

@@ -16,7 +16,7 @@
 use super::SkillNames;
 use super::detect::{self, Node, NodeKind};
 use super::shaped::{self, Data};
-use crate::catalog::discover::SKIP_DIRS;
+use crate::catalog::discover::{EntryKind, Listed, SKIP_DIRS};
 use crate::catalog::skill::Skill;
 use crate::catalog::source::Source;
 use crate::config::Config;
@@ -87,7 +87,12 @@ fn searched(file: &str, skill_dirs: &[&str]) -> bool {
 /// trigger tests, sorted; `None` when the catalog is too large to walk. A
 /// skill's folder is not walked again: its files are known
 /// ([`Skill::files`]).
-fn candidates(root: &Path, skills: &[Skill], skill_dirs: &[&str]) -> Option<Vec<String>> {
+fn candidates(
+    root: &Path,
+    skills: &[Skill],
+    skill_dirs: &[&str],
+    listed: Option<&Listed>,
+) -> Option<Vec<String>> {
     let mut out = Vec::new();
     let skill_set: HashSet<&str> = skill_dirs.iter().copied().collect();
     for s in skills {
@@ -101,34 +106,52 @@ fn candidates(root: &Path, skills: &[Skill], skill_dirs: &[&str]) -> Option<Vec<
     let mut seen = 0usize;
     let mut stack = vec![(root.to_path_buf(), String::new(), 0usize)];
     while let Some((dir, rel, depth)) = stack.pop() {
-        let Ok(rd) = std::fs::read_dir(&dir) else {
-            continue;
+        // the catalog walk's own listing of the folder, else the disk's; a
+        // link is never followed (`file_type` does not follow it)
+        let entries: Vec<(String, EntryKind)> = match listed.and_then(|l| l.get(&rel)) {
+            Some(list) => list.iter().map(|e| (e.name.to_string(), e.kind)).collect(),
+            None => {
+                let Ok(rd) = std::fs::read_dir(&dir) else {
+                    continue;
+                };
+                rd.filter_map(Result::ok)
+                    .filter_map(|e| {
+                        let t = e.file_type().ok()?;
+                        let kind = if t.is_dir() {
+                            EntryKind::Dir
+                        } else if t.is_symlink() {
+                            EntryKind::Link
+                        } else {
+                            EntryKind::Other
+                        };
+                        Some((e.file_name().into_string().ok()?, kind))
+                    })
+                    .collect()
+            }
         };
-        for e in rd.filter_map(Result::ok) {
+        for (name, kind) in entries {
             seen += 1;
             if seen > MAX_WALK {
                 return None;
             }
-            let Ok(name) = e.file_name().into_string() else {
-                continue;
-            };
             let child = if rel.is_empty() {
                 name.clone()
             } else {
                 format!("{rel}/{name}")
             };
-            // a link is never followed: `file_type` does not follow it
-            let Ok(t) = e.file_type() else { continue };
-            if t.is_dir() {
+            if kind == EntryKind::Dir {
                 if depth < MAX_DEPTH
                     && !skill_set.contains(child.as_str())
                     && !name.starts_with('.')
                     && !SKIP_DIRS.contains(&name.as_str())
                     && !NOT_SEARCHED.contains(&name.as_str())
                 {
-                    stack.push((e.path(), child, depth + 1));
+                    stack.push((dir.join(&name), child, depth + 1));
                 }
-            } else if t.is_file() && named_like_cases(&child) && !searched(&child, skill_dirs) {
+            } else if kind == EntryKind::Other
+                && named_like_cases(&child)
+                && !searched(&child, skill_dirs)
+            {
                 out.push(child);
             }
         }
@@ -140,14 +163,16 @@ fn candidates(root: &Path, skills: &[Skill], skill_dirs: &[&str]) -> Option<Vec<
 
 /// The notices for trigger tests kept where no reader looks; `taken` holds
 /// the files some reader (or a declaration) already reads.
+/// `listed`: the folders the catalog walk already listed, not read again.
 pub fn unsearched(
     root: &Path,
     config: &Config,
     skills: &[Skill],
     taken: &HashSet<String>,
+    listed: Option<&Listed>,
 ) -> Vec<Diagnostic> {
     let skill_dirs: Vec<&str> = skills.iter().map(|s| s.rel_dir.as_str()).collect();
-    let Some(files) = candidates(root, skills, &skill_dirs) else {
+    let Some(files) = candidates(root, skills, &skill_dirs, listed) else {
         return Vec::new();
     };
     let ignore = super::scan::globs(&config.cases.ignore).unwrap_or_default();
@@ -230,6 +255,8 @@ fn declaration(file: &str, data: &Data, names: &SkillNames) -> Option<String> {
     };
     let (records, first): (String, &[(String, Node)]) = match data {
         Data::Lines(lines) => (String::new(), entries(lines.first()?)?),
+        // no declaration reads Markdown: the file moves instead
+        Data::Markdown(_) => return None,
         Data::One(n) => {
             let (path, list) = records_path(n, 0)?;
             (path, entries(list.first()?)?)

@@ -37,6 +37,7 @@ pub mod elsewhere;
 pub mod evals_json;
 pub mod expectation;
 pub mod fixtures;
+pub mod markdown;
 pub mod repo_level;
 pub mod scan;
 pub mod shaped;
@@ -498,6 +499,17 @@ pub fn suite_index(suites: &[Suite], n: usize) -> Vec<Option<usize>> {
 /// Load every case file and every skill's own case sources, and merge them
 /// into suites.
 pub fn load_all(root: &Path, config: &Config, skills: &[Skill]) -> Loaded {
+    load_all_listed(root, config, skills, None)
+}
+
+/// [`load_all`], with the folders the catalog walk already listed
+/// ([`crate::catalog::discover::Found::listed`]), not listed again.
+pub fn load_all_listed(
+    root: &Path,
+    config: &Config,
+    skills: &[Skill],
+    listed: Option<&crate::catalog::discover::Listed>,
+) -> Loaded {
     let (case_files, mut diagnostics) = case_file::load_all(root, config);
     let (mut sources, scan_diags) = scan::load_all(root, config, skills);
     diagnostics.extend(scan_diags);
@@ -524,7 +536,7 @@ pub fn load_all(root: &Path, config: &Config, skills: &[Skill]) -> Loaded {
     let (shaped, shaped_diags) = shaped::load_root(root, config, skills, &taken);
     sources.extend(shaped);
     diagnostics.extend(shaped_diags);
-    diagnostics.extend(elsewhere::unsearched(root, config, skills, &taken));
+    diagnostics.extend(elsewhere::unsearched(root, config, skills, &taken, listed));
     if !declared_set.is_empty() {
         sources.retain(|s| !declared_set.contains(&s.file));
         diagnostics.retain(|d| !declared_set.contains(&d.file));

@@ -61,6 +61,9 @@ pub const MAX_YAML_NODES: usize = 400_000;
 /// Whether `name` is a file this reader parses.
 pub fn is_data(name: &str) -> bool {
     let lower = name.to_ascii_lowercase();
+    if lower.ends_with(".md") {
+        return super::markdown::is_prompts_file(&lower);
+    }
     EXTENSIONS.iter().any(|e| lower.ends_with(e))
         // JSON Schemas describe records, they hold none
         && !lower.ends_with(".schema.json")
@@ -115,6 +118,8 @@ static WORTH_PARSING: LazyLock<AhoCorasick> = LazyLock::new(|| {
 pub enum Data {
     One(Node),
     Lines(Vec<Node>),
+    /// A Markdown file of prompt lists ([`super::markdown`]).
+    Markdown(Box<str>),
 }
 
 /// Parse `text` as the data its name says, quietly: `None` when it is not.
@@ -132,6 +137,9 @@ pub fn parse_any(name: &str, text: &str, limit: u64) -> Option<Data> {
         max_bytes: usize::try_from(limit).unwrap_or(usize::MAX),
         ..json::Limits::default()
     };
+    if lower.ends_with(".md") {
+        return super::markdown::is_prompts_file(&lower).then(|| Data::Markdown(text.into()));
+    }
     if lower.ends_with(".csv") {
         // a CSV file is trigger tests only when its header says it all: a
         // prompt column beside a side or an expected-skill column
@@ -186,6 +194,7 @@ pub fn detect(data: &Data, names: &SkillNames) -> Detected {
     match data {
         Data::One(n) => detect::detect(n, &is_skill),
         Data::Lines(l) => detect::detect_lines(l, &is_skill),
+        Data::Markdown(text) => super::markdown::detect(text, &is_skill),
     }
 }
 
@@ -561,6 +570,7 @@ fn first_keys(data: &Data) -> Vec<String> {
     let first = match data {
         Data::One(n) => find(n, 0),
         Data::Lines(l) => l.iter().find_map(|n| find(n, 0)),
+        Data::Markdown(_) => None,
     };
     first
         .unwrap_or_default()

@@ -23,7 +23,11 @@ rule! {
     /// an enclosing object or key, else the skill folder holding the file,
     /// else a folder or file stem on its path named for a skill. CSV files
     /// are read when their header says it all (`id,should_trigger,prompt`,
-    /// `prompt,expected_skill`).
+    /// `prompt,expected_skill`); Markdown files named for prompts
+    /// (`prompts.md`) when their lists of quoted prompts sit under headings
+    /// or markers that say should / should not. A file named like trigger
+    /// tests anywhere else in the catalog is named with the
+    /// `[[cases.sources]]` table that would read it.
     ///
     /// A prompt's side comes only from what its record says: a boolean
     /// (`should_trigger`, `expected: true`), a side word (`"side":
