@@ -131,3 +131,55 @@ fn the_authors_cases_of_three_bench_catalogs_are_found() {
         "tests/research-microsoft-technology/trigger_tests.yaml",
     );
 }
+
+/// `evals/<skill>/evals.json` and `tests/<skill>/evals.json` at the root
+/// are the skill's behavioral evals, read like its own `evals/evals.json`;
+/// an assertion written `{"name", "description"}` is graded by its
+/// description.
+#[test]
+fn root_level_evals_files_are_the_named_skills_evals() {
+    let dir = catalog();
+    let root = dir.path();
+    write(
+        root,
+        "evals/pdf-forms/evals.json",
+        r#"{"skill_name": "pdf-forms", "evals": [{"id": 1, "prompt": "Fill in the W-9 in form.pdf", "expected_output": "a filled form", "files": [],
+  "assertions": [{"name": "has-tin", "description": "The answer gives the TIN field's value"}]}]}"#,
+    );
+    write(
+        root,
+        "tests/sql-tuning/evals.json",
+        r#"{"evals": [{"id": "slow", "prompt": "Why is this query slow?", "expectations": ["The answer reads the query plan"]}]}"#,
+    );
+    let out = skillsift()
+        .args(["cases", "pdf-forms"])
+        .arg(root)
+        .args(["--format", "json"])
+        .output()
+        .unwrap();
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let evals = doc["evals"].as_array().unwrap();
+    assert_eq!(evals.len(), 1, "{doc:#}");
+    assert_eq!(evals[0]["file"], "evals/pdf-forms/evals.json");
+    assert_eq!(
+        evals[0]["expectations"][0]["text"],
+        "The answer gives the TIN field's value"
+    );
+    let out = skillsift()
+        .args(["cases", "sql-tuning"])
+        .arg(root)
+        .args(["--format", "json"])
+        .output()
+        .unwrap();
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["evals"][0]["file"], "tests/sql-tuning/evals.json");
+    let r = check_json(root, &[]);
+    for f in ["evals/pdf-forms/evals.json", "tests/sql-tuning/evals.json"] {
+        let errors: Vec<_> = r
+            .findings
+            .iter()
+            .filter(|d| d.file == f && d.severity == "error" && d.rule != "SG407")
+            .collect();
+        assert!(errors.is_empty(), "{errors:#?}");
+    }
+}

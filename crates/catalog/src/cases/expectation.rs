@@ -442,7 +442,12 @@ fn read_object(v: &Value, source: &str, issues: &mut Vec<Issue>) -> Option<Read>
             }
         },
     };
-    let text = match v.get("text") {
+    // `{"name": …, "description": …}`: an assertion written as a named
+    // statement; its description is the text the grader judges
+    let named =
+        v.get("text").is_none() && v.get("check").is_none() && v.get("description").is_some();
+    let text_key = if named { "description" } else { "text" };
+    let text = match v.get(text_key) {
         None => None,
         Some(t) => match t.as_str() {
             Some(s) if !s.trim().is_empty() => Some((t, s)),
@@ -450,7 +455,7 @@ fn read_object(v: &Value, source: &str, issues: &mut Vec<Issue>) -> Option<Read>
                 issues.push(issue(
                     Problem::Shape,
                     at(t),
-                    "the `text` of an expectation is empty".into(),
+                    format!("the `{text_key}` of an expectation is empty"),
                     "write the statement, or remove `text` from a check to use its own description",
                 ));
                 return None;
@@ -460,7 +465,7 @@ fn read_object(v: &Value, source: &str, issues: &mut Vec<Issue>) -> Option<Read>
                     Problem::Shape,
                     at(t),
                     format!(
-                        "the `text` of an expectation is {}, not a string",
+                        "the `{text_key}` of an expectation is {}, not a string",
                         t.described()
                     ),
                     "write the statement as a string",
@@ -498,7 +503,7 @@ fn read_object(v: &Value, source: &str, issues: &mut Vec<Issue>) -> Option<Read>
             .unwrap_or_default()
             .iter()
             .map(|m| m.key.as_str())
-            .filter(|k| !OBJECT_KEYS.contains(k))
+            .filter(|k| !(OBJECT_KEYS.contains(k) || named && ["name", "description"].contains(k)))
             .collect();
         for m in v
             .as_object()

@@ -6,6 +6,7 @@
 //! | `evals/<skill>/trigger-eval.json` | trigger set (skill-creator) | the folder |
 //! | `evals/triggers/<skill>.json` | trigger set (skill-creator) | the file stem |
 //! | `tests/<skill>/trigger_tests.yaml` (`.yml`) | waza / sensei | the folder |
+//! | `evals/<skill>/evals.json`, `tests/<skill>/evals.json` | skill-creator evals (its `files` relative to the skill's folder, as in the skill's own `evals/`) | the folder |
 //!
 //! The name is matched like a case file's: a skill's frontmatter `name`,
 //! else its folder. A file whose name matches no skill is SG436 (its
@@ -65,13 +66,18 @@ pub fn find(root: &Path) -> Vec<Found> {
         if !is_dir || NOT_SKILLS.contains(&name.as_str()) {
             continue;
         }
-        let file = format!("evals/{name}/trigger-eval.json");
-        if root.join(&file).is_file() {
-            out.push(Found {
-                file,
-                skill: name,
-                format: Format::TriggerSet,
-            });
+        for (f, format) in [
+            ("trigger-eval.json", Format::TriggerSet),
+            (super::evals_json::NAME, Format::EvalsJson),
+        ] {
+            let file = format!("evals/{name}/{f}");
+            if root.join(&file).is_file() {
+                out.push(Found {
+                    file,
+                    skill: name.clone(),
+                    format,
+                });
+            }
         }
     }
     for (name, is_dir) in entries(&boundary, &root.join("evals/triggers")) {
@@ -87,13 +93,17 @@ pub fn find(root: &Path) -> Vec<Found> {
         if !is_dir {
             continue;
         }
-        for f in ["trigger_tests.yaml", "trigger_tests.yml"] {
+        for (f, format) in [
+            ("trigger_tests.yaml", Format::Waza),
+            ("trigger_tests.yml", Format::Waza),
+            (super::evals_json::NAME, Format::EvalsJson),
+        ] {
             let file = format!("tests/{name}/{f}");
             if root.join(&file).is_file() {
                 out.push(Found {
                     file,
                     skill: name.clone(),
-                    format: Format::Waza,
+                    format,
                 });
             }
         }
