@@ -753,3 +753,73 @@ fn a_gain_on_train_alone_is_not_recommended() {
     assert_eq!(doc["recommended"], Value::Null);
     assert_eq!(doc["best_round"], 1);
 }
+
+/// A declared source's labels go in the field its declaration names for
+/// `split`; without one, tune says to declare it too, and once both are
+/// written tune reads the labels.
+#[test]
+fn tune_advises_labels_a_declared_source_reads() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    common::skill(
+        root,
+        "pdf-forms",
+        "Fill in PDF forms and W-9 tax forms. Use when the user asks to fill a PDF form.",
+    );
+    common::skill(
+        root,
+        "sql-tuning",
+        "Speed up slow SQL queries with indexes. Use when a database query is slow.",
+    );
+    let csv = |split: Option<bool>| {
+        let rows = [
+            ("true", "fill in my w-9 form", "train"),
+            ("true", "complete the pdf form fields", "validation"),
+            ("true", "put my address into the tax form", "train"),
+            ("false", "my sql query is slow", "train"),
+            ("false", "add an index to the orders table", "validation"),
+        ];
+        let mut t = String::from(if split.is_some() {
+            "fires,utterance,part\n"
+        } else {
+            "fires,utterance\n"
+        });
+        for (f, u, p) in rows {
+            match split {
+                Some(true) => t.push_str(&format!("{f},{u},{p}\n")),
+                Some(false) => t.push_str(&format!("{f},{u},\n")),
+                None => t.push_str(&format!("{f},{u}\n")),
+            }
+        }
+        t
+    };
+    common::write(root, "qa/pdf-forms/routing.csv", &csv(None));
+    let decl = "[[cases.sources]]\nfiles = \"qa/*/routing.csv\"\nformat = \"csv\"\nprompt = \"utterance\"\nskill-path-part = 1\npolarity = \"fires\"\n";
+    common::write(root, "skillsift.toml", decl);
+    let r = tune(root, &["pdf-forms"]);
+    assert!(
+        r.stdout.contains("to keep this split, in qa/pdf-forms/routing.csv add `\"split\": \"train\"` to the prompts on lines 2, 4, 5 and `\"split\": \"validation\"` to those on lines 3, 6, and `split = \"split\"` to [[cases.sources]] #1 in skillsift.toml"),
+        "{}{}",
+        r.stdout,
+        r.stderr
+    );
+    // the column declared, still empty
+    common::write(root, "qa/pdf-forms/routing.csv", &csv(Some(false)));
+    common::write(root, "skillsift.toml", &format!("{decl}split = \"part\"\n"));
+    let r = tune(root, &["pdf-forms"]);
+    assert!(
+        r.stdout.contains("add `\"part\": \"train\"` to the prompts on lines 2, 4, 5 and `\"part\": \"validation\"` to those on lines 3, 6 (the field [[cases.sources]] #1 declares as `split`)"),
+        "{}{}",
+        r.stdout,
+        r.stderr
+    );
+    common::write(root, "qa/pdf-forms/routing.csv", &csv(Some(true)));
+    let r = tune(root, &["pdf-forms"]);
+    assert!(
+        r.stdout
+            .contains("split    from the prompts' `split` labels: train 3"),
+        "{}{}",
+        r.stdout,
+        r.stderr
+    );
+}

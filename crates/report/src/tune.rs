@@ -155,8 +155,22 @@ fn split_line(s: &Report) -> Vec<String> {
     }
     out.push(line);
     for l in &s.to_label {
+        let (field, then) = match &l.declared {
+            None => ("split".to_string(), String::new()),
+            Some((n, Some(f))) => (
+                f.clone(),
+                format!(" (the field [[cases.sources]] #{n} declares as `split`)"),
+            ),
+            Some((n, None)) => (
+                "split".to_string(),
+                format!(
+                    ", and `split = \"split\"` to [[cases.sources]] #{n} in skillsift.toml (it declares no `split` field, so labels in the records are not read)"
+                ),
+            ),
+        };
+        let field = base::escape::line(&field).into_owned();
         out.push(format!(
-            "         to keep this split, in {} add `\"split\": \"train\"` to the prompts on line{} {} and `\"split\": \"validation\"` to those on line{} {}",
+            "         to keep this split, in {} add `\"{field}\": \"train\"` to the prompts on line{} {} and `\"{field}\": \"validation\"` to those on line{} {}{then}",
             l.file,
             if l.train.len() == 1 { "" } else { "s" },
             lines(&l.train),

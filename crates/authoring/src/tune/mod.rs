@@ -276,7 +276,20 @@ pub fn tune(catalog: &Catalog, config: &Config, name: &str, opts: Opts) -> Resul
         file: skill.file.clone(),
         client: config.route.client,
         install: ctx.install.clone(),
-        split: plan.report(),
+        split: {
+            let mut r = plan.report();
+            // a declared source's records carry the label in the field its
+            // declaration names for `split`
+            for l in &mut r.to_label {
+                l.declared = config.cases.sources.iter().enumerate().find_map(|(n, d)| {
+                    crate::config::declared_glob(&d.files)
+                        .ok()
+                        .filter(|g| g.is_match(&l.file))
+                        .map(|_| (n + 1, d.split.clone()))
+                });
+            }
+            r
+        },
         train: current.train.clone(),
         current: Current {
             description: description.clone(),

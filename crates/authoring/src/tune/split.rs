@@ -65,6 +65,11 @@ pub struct ToLabel {
     pub train: Vec<u32>,
     /// 1-based lines of the validation prompts' text.
     pub validation: Vec<u32>,
+    /// The file is read by a `[[cases.sources]]` declaration: its number
+    /// (1-based) and the field its `split` key names, if any. The label is
+    /// then written in that field, not in a `"split"` key.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub declared: Option<(usize, Option<String>)>,
 }
 
 /// The skill's prompts, split.
@@ -118,6 +123,7 @@ impl Plan<'_> {
                                 file: t.file.clone(),
                                 train: Vec::new(),
                                 validation: Vec::new(),
+                                declared: None,
                             });
                             to_label.len() - 1
                         }
