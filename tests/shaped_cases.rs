@@ -872,3 +872,79 @@ fn markdown_should_and_should_not_lists_are_read() {
     );
     assert_eq!(routed(root), (3, 2));
 }
+
+/// vally's eval files (`evals/<plugin>/<skill>/routing-eval.yaml`): a
+/// stimulus whose `skill-invocation` grader requires a skill is a positive
+/// for it, one it disallows a negative; a multi-turn stimulus is routed on
+/// its first turn; a stimulus graded otherwise is no trigger test.
+#[test]
+fn vally_skill_invocation_graders_are_trigger_tests() {
+    let dir = catalog();
+    let root = dir.path();
+    write(
+        root,
+        "evals/forms/pdf-forms/routing-eval.yaml",
+        r#"name: pdf-forms-routing-eval
+tags:
+  skill: pdf-forms
+stimuli:
+  - name: "Fill prompt"
+    prompt: "Fill in this W-9 PDF form for me"
+    graders:
+      - type: skill-invocation
+        config:
+          required:
+            - pdf-forms
+      - type: output-not-matches
+        config:
+          pattern: "(?i)fatal error"
+  - name: "Multi-turn"
+    turns:
+      - "Complete the tax form in form.pdf"
+      - "Yes."
+    graders:
+      - type: skill-invocation
+        config:
+          required: ["pdf-forms"]
+  - name: "Commit is not a form"
+    prompt: "Commit these changes with a good message"
+    graders:
+      - type: skill-invocation
+        config:
+          disallowed: ["pdf-forms"]
+  - name: "Output only"
+    prompt: "Describe the form"
+    graders:
+      - type: file-exists
+        config:
+          path: "out.pdf"
+"#,
+    );
+    let doc = cases(root, "pdf-forms");
+    assert_eq!(
+        prompts(&doc, "positive"),
+        [
+            (
+                "Fill in this W-9 PDF form for me".to_string(),
+                "evals/forms/pdf-forms/routing-eval.yaml:6:13".to_string()
+            ),
+            (
+                "Complete the tax form in form.pdf".to_string(),
+                "evals/forms/pdf-forms/routing-eval.yaml:17:9".to_string()
+            ),
+        ]
+    );
+    assert_eq!(
+        prompts(&doc, "negative"),
+        [(
+            "Commit these changes with a good message".to_string(),
+            "evals/forms/pdf-forms/routing-eval.yaml:24:13".to_string()
+        )]
+    );
+    let r = check_json(root, &[]);
+    assert!(
+        r.in_file("SG437", "routing-eval.yaml").is_empty(),
+        "{:#?}",
+        r.in_file("SG437", "routing-eval.yaml")
+    );
+}

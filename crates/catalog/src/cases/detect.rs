@@ -605,6 +605,35 @@ fn is_none_name(s: &str) -> bool {
     )
 }
 
+/// The skills a `skill-invocation` grader (vally) requires and
+/// disallows: `graders: [{type: skill-invocation, config: {required: [a],
+/// disallowed: [b]}}]`; `None` when the record has no such grader.
+fn invocation_grader(entries: &[(String, Node)]) -> Option<(Vec<String>, Vec<String>)> {
+    let (_, graders) = entries.iter().find(|(k, _)| &*joined(k) == "graders")?;
+    let NodeKind::List(items) = &graders.kind else {
+        return None;
+    };
+    let config = items.iter().find_map(|g| {
+        let ty = g.get("type")?.as_str()?;
+        (words(ty).join(" ") == "skill invocation").then(|| g.get("config"))?
+    })?;
+    let names = |key: &str| -> Vec<String> {
+        match config.get(key).map(|v| &v.kind) {
+            Some(NodeKind::List(l)) => l
+                .iter()
+                .filter_map(Node::as_str)
+                .map(|s| s.trim().to_string())
+                .filter(|s| !s.is_empty())
+                .collect(),
+            Some(NodeKind::Str(s)) if !s.trim().is_empty() => vec![s.trim().to_string()],
+            _ => Vec::new(),
+        }
+    };
+    let required = names("required");
+    let disallowed = names("disallowed");
+    (!required.is_empty() || !disallowed.is_empty()).then_some((required, disallowed))
+}
+
 /// Whether a table's columns say a prompt's owner or side by themselves
 /// (a CSV header): a prompt column, and a column saying the side
 /// (`should_trigger`) or naming the expected skill (`expected_skill`).
@@ -772,9 +801,29 @@ impl Walk<'_> {
             .filter(|(_, _, v)| v.as_str().is_some())
             .min_by_key(|(r, _, _)| *r)
             .or(prompt);
+        // vally's stimuli: a `skill-invocation` grader names the skills a
+        // run must (`required`) and must not (`disallowed`) invoke; a
+        // stimulus of several `turns` is routed on its first
+        let invocation = invocation_grader(entries);
+        let prompt = prompt.or_else(|| {
+            invocation.as_ref()?;
+            entries.iter().find_map(|(k, v)| match &v.kind {
+                NodeKind::List(l) if &*joined(k) == "turns" => l
+                    .first()
+                    .filter(|f| f.as_str().is_some())
+                    .map(|f| (usize::MAX, k, f)),
+                _ => None,
+            })
+        });
         let mut owner: Option<(Owner, &str)> = None;
         let mut polarity: Option<(bool, &str)> = None;
         let mut avoid: Vec<String> = Vec::new();
+        if let Some((required, disallowed)) = &invocation {
+            if !required.is_empty() {
+                owner = Some((Owner::Named(required.clone()), "graders"));
+            }
+            avoid.extend(disallowed.iter().cloned());
+        }
         let mut also: Vec<String> = Vec::new();
         let mut named_side: Option<(bool, &str)> = None;
         let is_skill = self.is_skill;

@@ -528,6 +528,11 @@ pub fn root_candidates(
 /// `routing-cases.yaml`, `activation.jsonl`).
 pub fn named_like_tests(file: &str) -> bool {
     let name = file.rsplit('/').next().unwrap_or(file).to_ascii_lowercase();
+    // a Markdown file so named is as often a reference page
+    // (`references/routing.md`): named only when it holds prompts
+    if name.ends_with(".md") {
+        return false;
+    }
     ["trigger", "routing", "activation"]
         .iter()
         .any(|w| name.contains(w))
