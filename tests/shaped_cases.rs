@@ -948,3 +948,31 @@ stimuli:
         r.in_file("SG437", "routing-eval.yaml")
     );
 }
+
+/// A file found elsewhere whose name a glob would read otherwise, or that
+/// holds a line break, gets no table to paste: nothing raw reaches the
+/// terminal.
+#[test]
+fn a_hostile_name_found_elsewhere_gets_no_table() {
+    let dir = catalog();
+    let root = dir.path();
+    let records = r#"[{"prompt": "fill in this pdf form", "expected_skill": "pdf-forms", "should_trigger": true}]"#;
+    write(root, "shared/routing\"\n$(id)`.json", records);
+    write(root, "shared/routing[1].json", records);
+    write(
+        root,
+        "shared/routing-keys.json",
+        "[{\"prompt\u{1b}[31m\": \"fill in this pdf form\", \"expected_skill\": \"pdf-forms\", \"should_trigger\": true}]",
+    );
+    let r = check_json(root, &[]);
+    let found = r.in_file("SG437", "shared/routing");
+    assert_eq!(found.len(), 3, "{found:#?}");
+    for f in found {
+        let help = f.help.as_deref().unwrap_or_default();
+        assert!(!help.contains("[[cases.sources]]\n"), "{f:#?}");
+        assert!(
+            !help.contains('\u{1b}') && !help.contains("$(id)"),
+            "{f:#?}"
+        );
+    }
+}

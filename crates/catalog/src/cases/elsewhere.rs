@@ -243,6 +243,14 @@ pub fn unsearched(
 /// when one can: records under one path, a prompt field, and a skill field
 /// or a true/false field saying the prompt should trigger.
 fn declaration(file: &str, data: &Data, names: &SkillNames) -> Option<String> {
+    // `files` is a glob, shown in a terminal: a path that a glob would
+    // read otherwise, or that holds control characters, gets no table
+    if file
+        .chars()
+        .any(|c| c.is_control() || matches!(c, '*' | '?' | '[' | ']' | '{' | '}' | '\\' | '"'))
+    {
+        return None;
+    }
     let lower = file.to_ascii_lowercase();
     let format = if lower.ends_with(".csv") {
         "csv"
@@ -304,6 +312,19 @@ fn declaration(file: &str, data: &Data, names: &SkillNames) -> Option<String> {
     } else {
         None
     };
+    // keys come from the file: one with a control character gets no table
+    if [
+        Some(&records),
+        Some(&prompt),
+        skill.as_ref(),
+        polarity.as_ref(),
+    ]
+    .into_iter()
+    .flatten()
+    .any(|k| k.chars().any(char::is_control))
+    {
+        return None;
+    }
     let quote = |s: &str| s.replace('\\', "\\\\").replace('"', "\\\"");
     let mut b = String::from("[[cases.sources]]\n");
     b.push_str(&format!("files = \"{}\"\n", quote(file)));
