@@ -179,6 +179,36 @@ pub struct Found {
     pub also: Vec<String>,
 }
 
+impl Found {
+    /// A prompt as a list gives it: its text and place, side and owner,
+    /// and nothing of skillsift's own keys.
+    pub fn listed(
+        prompt: &str,
+        (start, end): (usize, usize),
+        record: (usize, usize),
+        side: Side,
+        owner: Owner,
+        shape: String,
+    ) -> Found {
+        Found {
+            prompt: prompt.to_string(),
+            start,
+            end,
+            record,
+            side,
+            owner,
+            negative_owner: None,
+            split: None,
+            top_k: None,
+            lexical: true,
+            draft: false,
+            reason: None,
+            shape,
+            also: Vec::new(),
+        }
+    }
+}
+
 /// What a file holds, as trigger tests.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Detected {
@@ -550,9 +580,10 @@ const NAME_FIELDS: &[&str] = &[
     "test name",
 ];
 
-/// The side a record's name says: `should-not-trigger-…`, `negative-3`,
-/// `neg_01`, `anti-trigger`, `positive-2`, `should-trigger-…`.
-fn name_side(s: &str) -> Option<Side> {
+/// The side a phrase says, as a record's name or a heading says it:
+/// `should-not-trigger-…`, `negative-3`, `neg_01`, `anti-trigger`,
+/// `positive-2`, `Should trigger`; `None` for `Trigger prompts`.
+pub fn phrase_side(s: &str) -> Option<Side> {
     if s.len() > 128 {
         return None;
     }
@@ -756,28 +787,19 @@ impl Walk<'_> {
         if s.trim().is_empty() {
             return;
         }
-        self.out.prompts.push(Found {
-            prompt: s.to_string(),
-            start: item.start,
-            end: item.end,
-            record: (item.start, item.end),
-            side: *side,
-            owner: ctx
-                .owner
+        self.out.prompts.push(Found::listed(
+            s,
+            (item.start, item.end),
+            (item.start, item.end),
+            *side,
+            ctx.owner
                 .clone()
                 .map_or(Owner::Unknown, |o| Owner::Named(vec![o])),
-            negative_owner: None,
-            split: None,
-            top_k: None,
-            lexical: true,
-            draft: false,
-            reason: None,
-            also: Vec::new(),
-            shape: match &ctx.owner_key {
+            match &ctx.owner_key {
                 Some(k) => format!("prompts under `{key}`, skill from `{k}`"),
                 None => format!("prompts under `{key}`"),
             },
-        });
+        ));
     }
 
     fn map(&mut self, n: &Node, entries: &[(String, Node)], ctx: &Ctx, depth: usize) {
@@ -911,7 +933,7 @@ impl Walk<'_> {
                 }
             } else if NAME_FIELDS.contains(&&*joined(k)) {
                 if let NodeKind::Str(s) = &v.kind
-                    && let Some(side) = name_side(s)
+                    && let Some(side) = phrase_side(s)
                 {
                     named_side.get_or_insert((side == Side::Positive, k));
                 }
@@ -1101,20 +1123,16 @@ impl Walk<'_> {
     ) {
         for a in avoid {
             self.out.prompts.push(Found {
-                prompt: text.to_string(),
-                start: pv.start,
-                end: pv.end,
-                record: (n.start, n.end),
-                side: Side::Negative,
-                owner: Owner::Named(vec![a.clone()]),
                 negative_owner: winner.clone(),
                 split: n.get("split").and_then(Node::as_str).and_then(Split::parse),
-                top_k: None,
-                lexical: true,
-                draft: false,
-                reason: None,
-                shape: format!("{shape}, avoided skill"),
-                also: Vec::new(),
+                ..Found::listed(
+                    text,
+                    (pv.start, pv.end),
+                    (n.start, n.end),
+                    Side::Negative,
+                    Owner::Named(vec![a.clone()]),
+                    format!("{shape}, avoided skill"),
+                )
             });
         }
     }

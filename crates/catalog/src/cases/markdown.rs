@@ -29,7 +29,7 @@
 //! it holds trigger prompts ([`is_prompts_file`]).
 
 use super::Side;
-use super::detect::{Detected, Found, Owner, words};
+use super::detect::{Detected, Found, Owner, phrase_side};
 
 /// Most lines read from one file.
 pub const MAX_LINES: usize = 20_000;
@@ -42,39 +42,6 @@ pub fn is_prompts_file(name: &str) -> bool {
         && ["prompt", "trigger", "routing", "activation"]
             .iter()
             .any(|w| lower.contains(w))
-}
-
-/// The side a heading's or marker's words say.
-fn side_of(text: &str) -> Option<Side> {
-    let w = words(text);
-    let has = |x: &[&str]| w.iter().any(|y| x.contains(&y.as_str()));
-    let fire = has(&[
-        "trigger",
-        "triggers",
-        "activate",
-        "activates",
-        "fire",
-        "fires",
-        "invoke",
-        "invokes",
-        "route",
-        "routes",
-        "use",
-        "load",
-        "loads",
-        "match",
-        "matches",
-    ]);
-    let not = has(&[
-        "not", "never", "no", "dont", "shouldnt", "non", "anti", "without",
-    ]) || w
-        .iter()
-        .any(|x| x.starts_with("non") && x.len() > 3 || x.starts_with("anti") && x.len() > 4);
-    if has(&["negative", "negatives", "nontrigger", "nontriggers"]) || fire && not {
-        return Some(Side::Negative);
-    }
-    (has(&["positive", "positives"]) || fire && has(&["should", "must", "does", "will"]))
-        .then_some(Side::Positive)
 }
 
 /// The first quoted text of a list item: where its opening quote is, and
@@ -125,7 +92,7 @@ fn marker(before: &str) -> Option<Side> {
     if before.trim().is_empty() {
         return None;
     }
-    side_of(before)
+    phrase_side(before)
 }
 
 /// The prompts of a Markdown text; `is_skill` tells whether a top
@@ -158,7 +125,7 @@ pub fn detect(text: &str, is_skill: &dyn Fn(&str) -> bool) -> Detected {
                     .find(|w| !w.is_empty() && is_skill(w))
                     .map(str::to_string);
             }
-            match side_of(title) {
+            match phrase_side(title) {
                 Some(s) => side = Some((level, s, title.to_string())),
                 None => {
                     if side.as_ref().is_some_and(|(l, _, _)| level <= *l) {
@@ -184,24 +151,16 @@ pub fn detect(text: &str, is_skill: &dyn Fn(&str) -> bool) -> Detected {
             (None, Some((_, s, h))) => (*s, format!("heading `{}`", base::escape::line(h))),
             (None, None) => continue,
         };
-        out.prompts.push(Found {
-            prompt: prompt.to_string(),
-            start: off + qs,
-            end: off + qe,
-            record: (start, start + body.len()),
-            side: s,
-            owner: owner
+        out.prompts.push(Found::listed(
+            prompt,
+            (off + qs, off + qe),
+            (start, start + body.len()),
+            s,
+            owner
                 .clone()
                 .map_or(Owner::Unknown, |o| Owner::Named(vec![o])),
-            negative_owner: None,
-            split: None,
-            top_k: None,
-            lexical: true,
-            draft: false,
-            reason: None,
-            shape: format!("a Markdown list, side from {why}"),
-            also: Vec::new(),
-        });
+            format!("a Markdown list, side from {why}"),
+        ));
     }
     out
 }
@@ -239,12 +198,12 @@ mod tests {
 
     #[test]
     fn side_words() {
-        assert_eq!(side_of("Should Trigger"), Some(Side::Positive));
-        assert_eq!(side_of("Should NOT Trigger"), Some(Side::Negative));
-        assert_eq!(side_of("Anti-triggers"), Some(Side::Negative));
-        assert_eq!(side_of("Negative examples"), Some(Side::Negative));
-        assert_eq!(side_of("Positive examples"), Some(Side::Positive));
-        assert_eq!(side_of("Unrelated topics"), None);
-        assert_eq!(side_of("Trigger prompts"), None);
+        assert_eq!(phrase_side("Should Trigger"), Some(Side::Positive));
+        assert_eq!(phrase_side("Should NOT Trigger"), Some(Side::Negative));
+        assert_eq!(phrase_side("Anti-triggers"), Some(Side::Negative));
+        assert_eq!(phrase_side("Negative examples"), Some(Side::Negative));
+        assert_eq!(phrase_side("Positive examples"), Some(Side::Positive));
+        assert_eq!(phrase_side("Unrelated topics"), None);
+        assert_eq!(phrase_side("Trigger prompts"), None);
     }
 }
