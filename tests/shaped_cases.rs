@@ -976,3 +976,98 @@ fn a_hostile_name_found_elsewhere_gets_no_table() {
         );
     }
 }
+
+/// `cases --format json` says for every prompt which rule decided whose it
+/// is and which side it is on, whatever the reader.
+#[test]
+fn every_prompt_says_which_rule_decided_its_owner_and_side() {
+    let dir = catalog();
+    let root = dir.path();
+    write(
+        root,
+        "skills/pdf-forms/evals/triggers.json",
+        r#"{"cases": [
+  {"prompt": "fill in my w-9 pdf form", "should_trigger": true},
+  {"prompt": "what is the weather today", "expected_skill": "none"},
+  {"prompt": "fill the pdf form for the bank", "expected_skill": "pdf-forms"},
+  {"prompt": "print a pdf form", "kind": "trigger", "name": "should-not-trigger-on-printing"}
+]}"#,
+    );
+    write(
+        root,
+        "tests/routing.json",
+        r#"{"pdf-forms": {"negatives": ["merge two pdf files"]}}"#,
+    );
+    write(
+        root,
+        "evals/cases/pdf-forms.json",
+        r#"{"trigger": {"positive": [{"prompt": "complete the pdf form"}]}}"#,
+    );
+    write(
+        root,
+        "evals/pdf-forms/prompts.csv",
+        "id,should_trigger,prompt\nt1,false,rotate the pdf pages\n",
+    );
+    let doc = cases(root, "pdf-forms");
+    let rules: Vec<(String, String, String)> = ["positive", "negative"]
+        .iter()
+        .flat_map(|side| doc[side].as_array().unwrap().clone())
+        .map(|t| {
+            (
+                t["prompt"].as_str().unwrap().to_string(),
+                t["owner_from"].as_str().unwrap().to_string(),
+                t["side_from"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    let want = [
+        (
+            "complete the pdf form",
+            "the case file's name",
+            "the list `trigger.positive` it stands in",
+        ),
+        (
+            "fill in my w-9 pdf form",
+            "the skill folder holding the file",
+            "`should_trigger`",
+        ),
+        (
+            "fill the pdf form for the bank",
+            "`expected_skill`",
+            "`expected_skill` expects a skill: a positive for it",
+        ),
+        (
+            "what is the weather today",
+            "the skill folder holding the file, as no skill should take it",
+            "`expected_skill` names no skill: a negative for every skill",
+        ),
+        (
+            "print a pdf form",
+            "the skill folder holding the file",
+            "its `name` (a name saying the side; nothing else in the record does)",
+        ),
+        (
+            "merge two pdf files",
+            "the key `pdf-forms` it stands under",
+            "the list `negatives` it stands in",
+        ),
+        (
+            "rotate the pdf pages",
+            "the folder `pdf-forms` on the file's path",
+            "`should_trigger`",
+        ),
+    ];
+    for (prompt, owner, side) in want {
+        assert!(
+            rules
+                .iter()
+                .any(|r| r.0 == prompt && r.1 == owner && r.2 == side),
+            "{prompt}: want ({owner} / {side}), got {rules:#?}"
+        );
+    }
+    assert_eq!(rules.len(), want.len(), "{rules:#?}");
+    assert!(
+        rules.iter().all(|r| !r.1.is_empty() && !r.2.is_empty()),
+        "{rules:#?}"
+    );
+}

@@ -54,6 +54,12 @@ pub struct TriggerRow {
     /// The reader that found it (`case file`, `trigger set`, …), or for a
     /// prompt found by shape the fields it was read from.
     pub found_by: String,
+    /// What said which skill it belongs to (`` `expected_skill` ``, "the
+    /// skill folder holding the file", "the case file's name").
+    pub owner_from: String,
+    /// What said whether it should trigger (`` `should_trigger` ``, "the
+    /// list `negatives` it stands in").
+    pub side_from: String,
 }
 
 /// One expectation of an eval.
@@ -136,6 +142,8 @@ fn trigger_row(t: &TriggerCase, catalog: &Catalog) -> TriggerRow {
         split: t.split.map(|s| s.as_str()),
         reason: t.reason.clone(),
         found_by,
+        owner_from: t.decided.owner.clone(),
+        side_from: t.decided.side.clone(),
     }
 }
 

@@ -8,7 +8,7 @@
 //! [`CaseFile::json`].
 
 use super::{CASES_DIR, Eval};
-use super::{EvalKind, FixtureBase, Reader, Side, TriggerCase};
+use super::{Decided, EvalKind, FixtureBase, Reader, Side, TriggerCase};
 use crate::catalog::json::{self, Value};
 use crate::catalog::skill::Spanned;
 use crate::catalog::source::Source;
@@ -232,7 +232,11 @@ fn triggers(r: &Reader, list: Option<&Value>, side: Side) -> Vec<TriggerCase> {
     };
     items
         .iter()
-        .filter_map(|item| r.trigger(item, "prompt", side))
+        .filter_map(|item| {
+            let list = format!("the list `trigger.{}` it stands in", side.as_str());
+            // the owner is decided when the file is merged into a suite
+            r.trigger(item, "prompt", side, Decided::new("", list))
+        })
         .collect()
 }
 

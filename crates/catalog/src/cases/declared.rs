@@ -14,7 +14,7 @@
 //! counted per file; a skill the catalog lacks is SG438.
 
 use super::detect::{Detected, Found, Node, NodeKind, Owner};
-use super::{CaseSource, Format, Side, SkillNames, Split, shaped};
+use super::{CaseSource, Decided, Format, Side, SkillNames, Split, shaped};
 use crate::catalog::discover::SKIP_DIRS;
 use crate::catalog::skill::Skill;
 use crate::catalog::{json, yaml};
@@ -314,6 +314,16 @@ fn read_records(d: &DeclaredSource, recs: &[&Node], all_skills: &[String], shape
             continue;
         };
         let text = p.as_text().unwrap_or_default().to_string();
+        let mut side_rule = match &d.polarity {
+            Some(f) => format!("the declared polarity field `{f}`"),
+            None => {
+                "the declaration (it names no polarity field: every prompt is positive)".to_string()
+            }
+        };
+        let mut owner_rule = match &d.skill {
+            Some(f) => format!("the declared skill field `{f}`"),
+            None => String::new(),
+        };
         let mut side = match (&d.polarity, polarity.and_then(boolean)) {
             (None, _) => Side::Positive,
             (Some(_), Some(true)) => Side::Positive,
@@ -333,6 +343,11 @@ fn read_records(d: &DeclaredSource, recs: &[&Node], all_skills: &[String], shape
                 }),
             ) if d.negative_when.as_deref() == Some(s.trim()) => {
                 side = Side::Negative;
+                side_rule = format!(
+                    "the declared skill field `{}` is the declared negative-when value",
+                    d.skill.as_deref().unwrap_or_default()
+                );
+                owner_rule = "the declared negative-when value: a negative for every skill".into();
                 Owner::Named(all_skills.to_vec())
             }
             (
@@ -375,6 +390,7 @@ fn read_records(d: &DeclaredSource, recs: &[&Node], all_skills: &[String], shape
             reason: None,
             shape: shape.to_string(),
             also: Vec::new(),
+            decided: Decided::new(owner_rule, side_rule),
         });
     }
     Read { found, held, short }
@@ -507,9 +523,18 @@ pub fn load_all(
             }
             let (mut s, more) =
                 shaped::build(file, file, &src, got.found, place, &names, place.is_none());
+            let place_rule = match d.skill_path_part {
+                Some(i) => format!("part {i} of the file's path (the declared skill-path-part)"),
+                None => super::IN_SKILL_FOLDER.to_string(),
+            };
             for c in &mut s {
                 c.format = Format::Declared;
                 c.by_name = true;
+                for t in &mut c.triggers {
+                    if t.decided.owner == super::IN_SKILL_FOLDER {
+                        t.decided.owner.clone_from(&place_rule);
+                    }
+                }
             }
             sources.extend(s);
             diags.extend(more);

@@ -41,7 +41,7 @@
 //! them (a record without prompt text, a prompt for no skill) is counted in
 //! [`Detected`], so the loader can say so.
 
-use super::{Side, Split};
+use super::{Decided, Side, Split};
 use crate::catalog::json;
 use crate::catalog::yaml;
 
@@ -177,6 +177,9 @@ pub struct Found {
     pub shape: String,
     /// Skills the record allows to load too (`allowed_skills`, `with`).
     pub also: Vec<String>,
+    /// What said its owner and side; an empty owner when the file's place
+    /// decides ([`Owner::Unknown`], filled in by the loader).
+    pub decided: Decided,
 }
 
 impl Found {
@@ -189,6 +192,7 @@ impl Found {
         side: Side,
         owner: Owner,
         shape: String,
+        decided: Decided,
     ) -> Found {
         Found {
             prompt: prompt.to_string(),
@@ -205,6 +209,7 @@ impl Found {
             reason: None,
             shape,
             also: Vec::new(),
+            decided,
         }
     }
 }
@@ -711,6 +716,20 @@ struct Ctx {
     plain: Option<String>,
 }
 
+impl Ctx {
+    /// What named the skill of the prompts under this context, or empty
+    /// when the file's place decides.
+    fn owner_rule(&self) -> String {
+        match (&self.owner, &self.owner_key) {
+            (Some(_), Some(k)) => match k.strip_prefix("key ") {
+                Some(key) => format!("the key `{key}` it stands under"),
+                None => format!("`{k}` of the object it stands in"),
+            },
+            _ => String::new(),
+        }
+    }
+}
+
 struct Walk<'a> {
     is_skill: &'a dyn Fn(&str) -> bool,
     out: Detected,
@@ -799,6 +818,7 @@ impl Walk<'_> {
                 Some(k) => format!("prompts under `{key}`, skill from `{k}`"),
                 None => format!("prompts under `{key}`"),
             },
+            Decided::new(ctx.owner_rule(), format!("the list `{key}` it stands in")),
         ));
     }
 
@@ -848,6 +868,7 @@ impl Walk<'_> {
         }
         let mut also: Vec<String> = Vec::new();
         let mut named_side: Option<(bool, &str)> = None;
+        let mut by_name = false;
         let is_skill = self.is_skill;
         // a list of skill names (not prompts): every item names a skill of
         // the catalog, or looks like one (one short word, a SKILL.md path)
@@ -1017,6 +1038,7 @@ impl Walk<'_> {
                 || entries.iter().any(|(k, _)| is_polarity_value_field(k)))
         {
             polarity = named_side;
+            by_name = polarity.is_some();
         }
         let has_signal = owner.is_some() || polarity.is_some() || !avoid.is_empty();
         if let Some((_, pk, pv)) = prompt
@@ -1028,6 +1050,7 @@ impl Walk<'_> {
         {
             match pv.as_str().filter(|s| !s.trim().is_empty()) {
                 Some(text) => {
+                    let polarity = polarity.map(|(b, k)| (b, k, by_name));
                     self.record(n, pk, pv, text, owner, polarity, (&avoid, &also), ctx);
                 }
                 None if has_signal => self.no_prompt(n),
@@ -1132,6 +1155,10 @@ impl Walk<'_> {
                     Side::Negative,
                     Owner::Named(vec![a.clone()]),
                     format!("{shape}, avoided skill"),
+                    Decided::new(
+                        "the record names it as a skill to avoid",
+                        "the record names the skill as one to avoid: a negative for it",
+                    ),
                 )
             });
         }
@@ -1156,7 +1183,7 @@ impl Walk<'_> {
         pv: &Node,
         text: &str,
         owner: Option<(Owner, &str)>,
-        polarity: Option<(bool, &str)>,
+        polarity: Option<(bool, &str, bool)>,
         (avoid, also): (&[String], &[String]),
         ctx: &Ctx,
     ) {
@@ -1165,17 +1192,30 @@ impl Walk<'_> {
         // none: negative); a folder, a skill-named key or a generic
         // `skill` field says whose prompt it is, never which side
         let side = match (polarity, &ctx.side, &owner) {
-            (Some((b, _)), _, _) => Some(if b { Side::Positive } else { Side::Negative }),
-            (None, Some((s, _)), _) => Some(*s),
-            (None, None, Some((Owner::NoSkill, _))) => Some(Side::Negative),
+            (Some((b, k, named)), _, _) => Some((
+                if b { Side::Positive } else { Side::Negative },
+                if named {
+                    format!("its `{k}` (a name saying the side; nothing else in the record does)")
+                } else {
+                    format!("`{k}`")
+                },
+            )),
+            (None, Some((s, k)), _) => Some((*s, format!("the list `{k}` it stands in"))),
+            (None, None, Some((Owner::NoSkill, k))) => Some((
+                Side::Negative,
+                format!("`{k}` names no skill: a negative for every skill"),
+            )),
             (None, None, Some((Owner::Named(_), k)))
                 if !GENERIC_OWNER_FIELDS.contains(&&*joined(k)) =>
             {
-                Some(Side::Positive)
+                Some((
+                    Side::Positive,
+                    format!("`{k}` expects a skill: a positive for it"),
+                ))
             }
             _ => None,
         };
-        let Some(side) = side else {
+        let Some((side, side_rule)) = side else {
             if avoid.is_empty() {
                 self.unstated(n);
             } else {
@@ -1186,6 +1226,12 @@ impl Walk<'_> {
         };
         let mut fields = vec![format!("`{prompt_key}`")];
         let from_ctx = owner.is_none() && ctx.owner.is_some();
+        let owner_rule = match &owner {
+            Some((_, "graders")) => "its `skill-invocation` grader's `required`".to_string(),
+            Some((Owner::NoSkill, k)) => format!("`{k}` names no skill"),
+            Some((_, k)) => format!("`{k}`"),
+            None => ctx.owner_rule(),
+        };
         let owner = match owner {
             Some((o, k)) => {
                 fields.push(format!("`{k}`"));
@@ -1196,7 +1242,7 @@ impl Walk<'_> {
                 .clone()
                 .map_or(Owner::Unknown, |o| Owner::Named(vec![o])),
         };
-        if let Some((_, k)) = polarity
+        if let Some((_, k, _)) = polarity
             && !fields.contains(&format!("`{k}`"))
         {
             fields.push(format!("`{k}`"));
@@ -1249,6 +1295,7 @@ impl Walk<'_> {
             reason,
             shape,
             also: also.to_vec(),
+            decided: Decided::new(owner_rule, side_rule),
         });
     }
 }

@@ -16,8 +16,8 @@
 //! skill's `evals/` is read the same way, so one suite can be spread over
 //! several files (ids unique across them, SG409).
 
+use super::{Decided, EvalKind, FixtureBase, IN_SKILL_FOLDER, Reader, Side, TriggerCase};
 use super::{Eval, trigger_set};
-use super::{EvalKind, FixtureBase, Reader, Side, TriggerCase};
 use crate::catalog::json::{Kind, Value};
 use crate::catalog::skill::Spanned;
 
@@ -100,7 +100,8 @@ pub(crate) fn build(
             } else {
                 "prompt"
             };
-            triggers.extend(r.trigger(e, key, side));
+            let said = format!("`should_trigger` is {}", side == Side::Positive);
+            triggers.extend(r.trigger(e, key, side, Decided::new(IN_SKILL_FOLDER, said)));
         } else if let Some(ev) = r.eval(e, base, default_kind) {
             evals.push(ev);
         }

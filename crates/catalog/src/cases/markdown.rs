@@ -28,8 +28,8 @@
 //! Nothing else is guessed: a Markdown file is read only when its name says
 //! it holds trigger prompts ([`is_prompts_file`]).
 
-use super::Side;
 use super::detect::{Detected, Found, Owner, phrase_side};
+use super::{Decided, Side};
 
 /// Most lines read from one file.
 pub const MAX_LINES: usize = 20_000;
@@ -160,6 +160,13 @@ pub fn detect(text: &str, is_skill: &dyn Fn(&str) -> bool) -> Detected {
                 .clone()
                 .map_or(Owner::Unknown, |o| Owner::Named(vec![o])),
             format!("a Markdown list, side from {why}"),
+            Decided::new(
+                match &owner {
+                    Some(o) => format!("the title naming `{}`", base::escape::line(o)),
+                    None => String::new(),
+                },
+                why,
+            ),
         ));
     }
     out

@@ -146,7 +146,32 @@ pub struct TriggerCase {
     /// For a prompt found by shape ([`shaped`]), the fields it was read
     /// from (`records of `prompt`, `expect``).
     pub shape: Option<String>,
+    /// Which rule decided whose prompt it is and which side it is on.
+    pub decided: Decided,
 }
+
+/// Which rule decided a prompt's owner and side, in words a user reads
+/// (`skillsift cases --format json`): "`should_trigger` is false", "the
+/// skill folder holding the file".
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Decided {
+    /// What said which skill it belongs to.
+    pub owner: String,
+    /// What said whether it should trigger that skill.
+    pub side: String,
+}
+
+impl Decided {
+    pub fn new(owner: impl Into<String>, side: impl Into<String>) -> Decided {
+        Decided {
+            owner: owner.into(),
+            side: side.into(),
+        }
+    }
+}
+
+/// The owner rule of a file kept in a skill's folder.
+pub const IN_SKILL_FOLDER: &str = "the skill folder holding the file";
 
 /// What a behavioral eval grades.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -608,7 +633,19 @@ pub fn merge(skills: &[Skill], case_files: &[CaseFile], sources: &[CaseSource]) 
                 suites.len() - 1
             }
         };
-        let triggers = c.positive.iter().chain(&c.negative).cloned().collect();
+        let owner = match c.skill_name.as_ref() {
+            Some(n) if names.get(&n.value).is_some() => "the file's `skill_name`",
+            _ => "the case file's name",
+        };
+        let triggers = c
+            .positive
+            .iter()
+            .chain(&c.negative)
+            .map(|t| TriggerCase {
+                decided: Decided::new(owner, t.decided.side.clone()),
+                ..t.clone()
+            })
+            .collect();
         suites[at].add(&c.file, triggers, c.evals.clone());
     }
     for src in sources.iter().filter(|s| s.format.holds_cases()) {
@@ -655,7 +692,13 @@ impl Reader<'_> {
 
     /// One trigger object whose text is under `key`; `None` when it is not
     /// well-formed enough to route.
-    pub fn trigger(&self, item: &Value, key: &str, side: Side) -> Option<TriggerCase> {
+    pub fn trigger(
+        &self,
+        item: &Value,
+        key: &str,
+        side: Side,
+        decided: Decided,
+    ) -> Option<TriggerCase> {
         item.as_object()?;
         let prompt = self.string(item.get(key))?;
         if prompt.value.trim().is_empty() {
@@ -712,6 +755,7 @@ impl Reader<'_> {
             lexical,
             with,
             shape: None,
+            decided,
         })
     }
 

@@ -186,7 +186,21 @@ pub fn load_all(
                     bytes,
                     config.catalog.max_case_bytes,
                 );
-                let (s, more) = scan::by_shape(CaseSource { at_root: true, ..s }, &names);
+                let (mut s, more) = scan::by_shape(CaseSource { at_root: true, ..s }, &names);
+                // kept at the root: the skill comes from the file's name or
+                // folder, not from a skill folder holding it
+                let owner = match f.file.strip_prefix("evals/triggers/") {
+                    Some(name) => format!("the file name `{name}` at the catalog root"),
+                    None => format!(
+                        "the folder `{}/` at the catalog root",
+                        f.file.rsplit_once('/').map_or("", |(d, _)| d)
+                    ),
+                };
+                for t in s.iter_mut().flat_map(|s| &mut s.triggers) {
+                    if t.decided.owner == super::IN_SKILL_FOLDER {
+                        t.decided.owner.clone_from(&owner);
+                    }
+                }
                 sources.extend(s);
                 diags.extend(d);
                 diags.extend(more);

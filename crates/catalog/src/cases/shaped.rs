@@ -29,7 +29,7 @@
 //! skill the catalog lacks) is SG437 or SG438.
 
 use super::detect::{self, Detected, Node, Owner};
-use super::{CaseSource, Format, Side, SkillNames, TriggerCase};
+use super::{CaseSource, Decided, Format, Side, SkillNames, TriggerCase};
 use crate::catalog::discover::SKIP_DIRS;
 use crate::catalog::skill::{Skill, Spanned};
 use crate::catalog::source::Source;
@@ -200,18 +200,34 @@ pub fn detect(data: &Data, names: &SkillNames) -> Detected {
 
 /// The skill a file's place names: the skill whose folder holds it, else
 /// the nearest folder on its path, or its stem, that is a skill's name.
-pub fn place_owner(file: &str, folder_skill: Option<usize>, names: &SkillNames) -> Option<usize> {
-    if folder_skill.is_some() {
-        return folder_skill;
+/// With it, what said so (for `skillsift cases --format json`).
+pub fn place_owner(
+    file: &str,
+    folder_skill: Option<usize>,
+    names: &SkillNames,
+) -> Option<(usize, String)> {
+    if let Some(i) = folder_skill {
+        return Some((i, super::IN_SKILL_FOLDER.to_string()));
     }
     let mut parts: Vec<&str> = file.split('/').collect();
     let name = parts.pop()?;
     let stem = name.split('.').next().unwrap_or(name);
     let stem_full = name.rsplit_once('.').map_or(name, |(s, _)| s);
-    names
-        .get(stem_full)
-        .or_else(|| names.get(stem))
-        .or_else(|| parts.iter().rev().find_map(|p| names.get(p)))
+    let by_name = |s: &str| {
+        names
+            .get(s)
+            .map(|i| (i, format!("the file's name `{}`", base::escape::line(name))))
+    };
+    by_name(stem_full).or_else(|| by_name(stem)).or_else(|| {
+        parts.iter().rev().find_map(|p| {
+            names.get(p).map(|i| {
+                (
+                    i,
+                    format!("the folder `{}` on the file's path", base::escape::line(p)),
+                )
+            })
+        })
+    })
 }
 
 /// Turn what was detected in `file` into case sources, one per skill, and
@@ -250,16 +266,16 @@ pub fn build(
             }
             // no skill should take it: a negative for the skill whose
             // folder holds the file, else for every skill
-            Owner::NoSkill if p.side == Side::Negative => match place {
-                Some(i) => vec![i],
+            Owner::NoSkill if p.side == Side::Negative => match &place {
+                Some((i, _)) => vec![*i],
                 None => (0..names.len()).collect(),
             },
             Owner::NoSkill => {
                 no_skill.get_or_insert((p.start, p.end, 0)).2 += 1;
                 continue;
             }
-            Owner::Unknown => match place {
-                Some(i) => vec![i],
+            Owner::Unknown => match &place {
+                Some((i, _)) => vec![*i],
                 None => {
                     unowned.get_or_insert((p.start, p.end, 0)).2 += 1;
                     continue;
@@ -299,6 +315,19 @@ pub fn build(
                 lexical: p.lexical,
                 with,
                 shape: Some(capped(&p.shape)),
+                decided: Decided::new(
+                    match (&p.owner, &place) {
+                        (Owner::Unknown, Some((_, why))) => why.clone(),
+                        (Owner::NoSkill, Some((_, why))) => {
+                            format!("{}, as no skill should take it", why)
+                        }
+                        (Owner::NoSkill, None) => {
+                            format!("{}: a negative for every skill", p.decided.owner)
+                        }
+                        _ => p.decided.owner.clone(),
+                    },
+                    p.decided.side.clone(),
+                ),
             });
         }
     }

@@ -17,7 +17,7 @@
 //! read as its `results`. [`row_problems`] is the one check of a row's
 //! shape both use.
 
-use super::{Reader, Side, Split, TriggerCase};
+use super::{Decided, IN_SKILL_FOLDER, Reader, Side, Split, TriggerCase};
 use crate::catalog::json::{Kind, Value};
 
 /// File names that are trigger sets by name: a wrong shape in one of them
@@ -275,7 +275,8 @@ pub(crate) fn build(r: &Reader, root: &Value) -> Vec<TriggerCase> {
             } else {
                 "prompt"
             };
-            r.trigger(row, key, side)
+            let said = format!("`should_trigger` is {}", side == Side::Positive);
+            r.trigger(row, key, side, Decided::new(IN_SKILL_FOLDER, said))
         })
         .collect()
 }

@@ -19,7 +19,7 @@
 //! marks a prompt `skillsift init` wrote and nobody has rewritten yet
 //! (waza has no other place for the mark).
 
-use super::{Side, TriggerCase};
+use super::{Decided, IN_SKILL_FOLDER, Side, TriggerCase};
 use crate::catalog::skill::Spanned;
 use crate::catalog::source::Source;
 use crate::catalog::yaml::{Kind, Node};
@@ -189,6 +189,7 @@ pub(crate) fn build(
                 lexical: true,
                 with: Vec::new(),
                 shape: None,
+                decided: Decided::new(IN_SKILL_FOLDER, format!("the list `{key}` it stands in")),
             });
         }
     }
