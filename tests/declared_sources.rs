@@ -247,8 +247,13 @@ fn the_schema_of_the_configuration_shows_the_table() {
     }
     assert_eq!(
         schema["$defs"]["DeclaredSource"]["required"],
-        serde_json::json!(["files", "format", "prompt"])
+        serde_json::json!(["files", "format"])
     );
+    // `prompt` is required of the formats with fields, by the loader
+    let formats = schema["$defs"]["DeclaredFormat"].to_string();
+    for f in ["json", "jsonl", "yaml", "csv", "text", "markdown"] {
+        assert!(formats.contains(&format!("\"{f}\"")), "{f}: {formats}");
+    }
 }
 
 #[test]

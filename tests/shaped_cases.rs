@@ -1071,3 +1071,148 @@ fn every_prompt_says_which_rule_decided_its_owner_and_side() {
         "{rules:#?}"
     );
 }
+
+/// A folder of plain-text prompts named for their skills
+/// (`tests/skill-triggering/prompts/<skill>.txt`, obra/superpowers'
+/// layout) says no side: it is named with the table that reads each file as
+/// a positive for its skill, and pasted, the table reads them.
+#[test]
+fn plain_text_prompts_named_for_skills_are_named_and_declarable() {
+    let dir = catalog();
+    let root = dir.path();
+    write(
+        root,
+        "tests/skill-triggering/prompts/pdf-forms.txt",
+        "\nPlease fill in the W-9 PDF form attached.\n\nThanks!\n",
+    );
+    write(
+        root,
+        "tests/skill-triggering/prompts/sql-tuning.txt",
+        "my sql query is slow",
+    );
+    write(
+        root,
+        "tests/skill-triggering/prompts/notes.txt",
+        "not a skill",
+    );
+    write(root, "docs/pdf-forms.txt", "docs, not tests");
+    let r = check_json(root, &[]);
+    let found = r.in_file("SG437", "tests/skill-triggering");
+    assert_eq!(found.len(), 1, "{found:#?}");
+    assert!(
+        found[0]
+            .message
+            .starts_with("2 plain-text files in this folder are named for skills (`pdf-forms.txt`, `sql-tuning.txt`)"),
+        "{:?}",
+        found[0].message
+    );
+    assert!(r.in_file("SG437", "docs/").is_empty());
+    assert_eq!(routed(root), (0, 0));
+    let help = found[0].help.as_deref().unwrap();
+    let start = help.find("[[cases.sources]]").expect("a table to paste");
+    let end = start + help[start..].find("\n\n").unwrap();
+    let table = format!("{}\n", &help[start..end]);
+    assert_eq!(
+        table,
+        "[[cases.sources]]\nfiles = \"tests/skill-triggering/prompts/*.txt\"\nformat = \"text\"\nskill-path-part = 3\n"
+    );
+    write(root, "skillsift.toml", &table);
+    // notes.txt names no skill: said, not routed
+    let r = check_json(root, &[]);
+    assert_eq!(r.in_file("SG437", "tests/skill-triggering").len(), 0);
+    let notes = r.one("SG438", "tests/skill-triggering/prompts/notes.txt");
+    assert!(notes.message.contains("names `notes`"), "{notes:?}");
+    let doc = cases(root, "pdf-forms");
+    assert_eq!(
+        prompts(&doc, "positive"),
+        [(
+            "Please fill in the W-9 PDF form attached.\n\nThanks!".to_string(),
+            "tests/skill-triggering/prompts/pdf-forms.txt:2:1".to_string()
+        )]
+    );
+    let t = &doc["positive"][0];
+    assert_eq!(
+        t["owner_from"],
+        "part 3 of the file's path (the declared skill-path-part)"
+    );
+    assert_eq!(
+        t["side_from"],
+        "the declaration (it names no polarity field: every prompt is positive)"
+    );
+    assert_eq!(routed(root), (2, 0));
+}
+
+/// A Markdown file of should / should-not lists is declarable wherever it
+/// is; a text or Markdown declaration with fields, or a record declaration
+/// without `prompt`, is a usage error.
+#[test]
+fn markdown_and_text_sources_are_declared_without_fields() {
+    let dir = catalog();
+    let root = dir.path();
+    write(
+        root,
+        "qa/pdf-forms/checklist.md",
+        "# pdf-forms\n\n## Should trigger\n\n- \"fill in my W-9 pdf\"\n\n## Should not trigger\n\n- \"merge two pdf files\"\n",
+    );
+    write(
+        root,
+        "qa/sql-tuning/prompts.md",
+        "## Should trigger\n\n- \"my sql query is slow\"\n",
+    );
+    // found where no reader looks: named with the table that reads it
+    let r = check_json(root, &[]);
+    let found = r.one("SG437", "qa/sql-tuning/prompts.md");
+    let help = found.help.as_deref().unwrap();
+    let start = help.find("[[cases.sources]]").expect("a table to paste");
+    let end = start + help[start..].find("\n\n").unwrap();
+    let table = format!("{}\n", &help[start..end]);
+    assert_eq!(
+        table,
+        "[[cases.sources]]\nfiles = \"qa/sql-tuning/prompts.md\"\nformat = \"markdown\"\nskill-path-part = 1\n"
+    );
+    write(
+        root,
+        "skillsift.toml",
+        &format!(
+            "{table}[[cases.sources]]\nfiles = \"qa/*/checklist.md\"\nformat = \"markdown\"\n"
+        ),
+    );
+    assert_eq!(routed(root), (2, 1));
+    let doc = cases(root, "pdf-forms");
+    assert_eq!(
+        prompts(&doc, "positive"),
+        [(
+            "fill in my W-9 pdf".to_string(),
+            "qa/pdf-forms/checklist.md:5:4".to_string()
+        )]
+    );
+    assert_eq!(doc["negative"][0]["prompt"], "merge two pdf files");
+    assert_eq!(
+        doc["negative"][0]["owner_from"],
+        "the title naming `pdf-forms`"
+    );
+    assert_eq!(
+        doc["negative"][0]["side_from"],
+        "heading `Should not trigger`"
+    );
+    for (toml, want) in [
+        (
+            "[[cases.sources]]\nfiles = \"qa/*/checklist.md\"\nformat = \"markdown\"\nprompt = \"q\"\npolarity = \"p\"\n",
+            "a markdown source has no fields, and prompt, polarity are declared",
+        ),
+        (
+            "[[cases.sources]]\nfiles = \"qa/*/checklist.md\"\nformat = \"text\"\nskill = \"s\"\n",
+            "a text source has no fields, and skill is declared",
+        ),
+        (
+            "[[cases.sources]]\nfiles = \"qa/*/checklist.md\"\nformat = \"json\"\n",
+            "no `prompt` field is declared",
+        ),
+    ] {
+        write(root, "skillsift.toml", toml);
+        let out = skillsift().arg("check").arg(root).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{toml}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(want), "{toml}: {err}");
+    }
+}

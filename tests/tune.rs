@@ -823,3 +823,50 @@ fn tune_advises_labels_a_declared_source_reads() {
         r.stderr
     );
 }
+
+/// A declared source with no fields (`text`) cannot carry a label: tune
+/// says so instead of asking for one.
+#[test]
+fn tune_says_a_text_source_cannot_carry_a_split() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    common::skill(
+        root,
+        "pdf-forms",
+        "Fill in PDF forms and W-9 tax forms. Use when the user asks to fill a PDF form.",
+    );
+    common::skill(
+        root,
+        "sql-tuning",
+        "Speed up slow SQL queries with indexes. Use when a database query is slow.",
+    );
+    for (i, p) in [
+        "fill in my w-9 form",
+        "complete the pdf form fields",
+        "put my address into the tax form",
+    ]
+    .iter()
+    .enumerate()
+    {
+        common::write(root, &format!("qa/pdf-forms/{i}.txt"), p);
+    }
+    common::write(
+        root,
+        "skillsift.toml",
+        "[[cases.sources]]\nfiles = \"qa/*/*.txt\"\nformat = \"text\"\nskill-path-part = 1\n",
+    );
+    let r = tune(root, &["pdf-forms"]);
+    assert!(
+        r.stdout.contains(
+            "is read by [[cases.sources]] #1, whose format has no fields: its prompts cannot carry a split label"
+        ),
+        "{}{}",
+        r.stdout,
+        r.stderr
+    );
+    assert!(
+        !r.stdout.contains("to keep this split, in qa/"),
+        "{}",
+        r.stdout
+    );
+}

@@ -329,6 +329,20 @@ pub enum DeclaredFormat {
     Yaml,
     /// Comma-separated values with a header row naming the fields.
     Csv,
+    /// Plain text: the whole file is one prompt (a folder of one prompt per
+    /// file, the skill from `skill-path-part` or the folder holding it).
+    /// No fields: every prompt is positive.
+    Text,
+    /// Markdown lists of quoted prompts under headings or markers that say
+    /// should / should not (as found by shape); no fields.
+    Markdown,
+}
+
+impl DeclaredFormat {
+    /// Whether the format has records with fields to declare.
+    pub fn has_fields(self) -> bool {
+        !matches!(self, DeclaredFormat::Text | DeclaredFormat::Markdown)
+    }
 }
 
 /// One `[[cases.sources]]` table.
@@ -339,14 +353,16 @@ pub struct DeclaredSource {
     /// within a folder, `**` crosses folders (`qa/routing/*.jsonl`,
     /// `tests/**/routing.yaml`). It must match at least one file.
     pub files: String,
-    /// `json`, `jsonl`, `yaml` or `csv`.
+    /// `json`, `jsonl`, `yaml`, `csv`, `text` or `markdown`.
     pub format: DeclaredFormat,
     /// Dotted path to the array of records (`data.routing`; a number picks
     /// an array item: `suites.0.cases`); empty: the document (each line of
     /// a JSONL file, each row of a CSV file) is the records.
     #[serde(default)]
     pub records: String,
-    /// The field holding the prompt (dotted for a nested field).
+    /// The field holding the prompt (dotted for a nested field); required
+    /// but for `text` and `markdown`, which have no fields.
+    #[serde(default)]
     pub prompt: String,
     /// The field naming the skill the prompt belongs to (a skill's `name`
     /// or folder, or a list of them); absent: the skill whose folder holds
@@ -354,7 +370,8 @@ pub struct DeclaredSource {
     #[serde(default)]
     pub skill: Option<String>,
     /// Which part of each file's path names the skill, counted from 0 at
-    /// the catalog root (`evals/<skill>/prompts.csv`: 1), for files that
+    /// the catalog root (`evals/<skill>/prompts.csv`: 1; the file's own
+    /// name counts by its stem, `prompts/<skill>.txt`: 1), for files that
     /// keep one skill's prompts each; the part must be a skill's `name` or
     /// folder. Instead of `skill`.
     #[serde(default)]
@@ -805,8 +822,36 @@ impl Config {
                 ))
                 .with_help("write a glob relative to the catalog root, without `..`"));
             }
+            if !d.format.has_fields() {
+                let given: Vec<&str> = [
+                    ("prompt", !d.prompt.is_empty()),
+                    ("records", !d.records.is_empty()),
+                    ("skill", d.skill.is_some()),
+                    ("polarity", d.polarity.is_some()),
+                    ("negative-when", d.negative_when.is_some()),
+                    ("lexical", d.lexical.is_some()),
+                    ("split", d.split.is_some()),
+                ]
+                .into_iter()
+                .filter_map(|(k, on)| on.then_some(k))
+                .collect();
+                if !given.is_empty() {
+                    return Err(Fatal::usage(format!(
+                        "{at}: a {} source has no fields, and {} {} declared",
+                        if d.format == DeclaredFormat::Text { "text" } else { "markdown" },
+                        given.join(", "),
+                        if given.len() == 1 { "is" } else { "are" }
+                    ))
+                    .with_help(
+                        "remove them: the skill comes from skill-path-part or the folder holding the file; a text file is one positive prompt, a Markdown file says each prompt's side in its headings or markers",
+                    ));
+                }
+            } else if d.prompt.is_empty() {
+                return Err(Fatal::usage(format!("{at}: no `prompt` field is declared"))
+                    .with_help("declare prompt = \"<the field holding the prompt>\""));
+            }
             for (key, field) in [
-                ("prompt", Some(&d.prompt)),
+                ("prompt", Some(&d.prompt).filter(|_| d.format.has_fields())),
                 ("skill", d.skill.as_ref()),
                 ("polarity", d.polarity.as_ref()),
                 ("lexical", d.lexical.as_ref()),

@@ -157,16 +157,29 @@ fn split_line(s: &Report) -> Vec<String> {
     for l in &s.to_label {
         let (field, then) = match &l.declared {
             None => ("split".to_string(), String::new()),
-            Some((n, Some(f))) => (
-                f.clone(),
-                format!(" (the field [[cases.sources]] #{n} declares as `split`)"),
-            ),
-            Some((n, None)) => (
-                "split".to_string(),
+            Some(d) if !d.has_fields => {
+                out.push(format!(
+                    "         {} is read by [[cases.sources]] #{}, whose format has no fields: its prompts cannot carry a split label, so the split holds only while they stay as they are",
+                    l.file, d.source
+                ));
+                continue;
+            }
+            Some(d) if d.split_field.is_some() => (
+                d.split_field.clone().unwrap_or_default(),
                 format!(
-                    ", and `split = \"split\"` to [[cases.sources]] #{n} in skillsift.toml (it declares no `split` field, so labels in the records are not read)"
+                    " (the field [[cases.sources]] #{} declares as `split`)",
+                    d.source
                 ),
             ),
+            Some(d) => {
+                let n = d.source;
+                (
+                    "split".to_string(),
+                    format!(
+                        ", and `split = \"split\"` to [[cases.sources]] #{n} in skillsift.toml (it declares no `split` field, so labels in the records are not read)"
+                    ),
+                )
+            }
         };
         let field = base::escape::line(&field).into_owned();
         out.push(format!(

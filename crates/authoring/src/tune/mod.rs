@@ -285,7 +285,11 @@ pub fn tune(catalog: &Catalog, config: &Config, name: &str, opts: Opts) -> Resul
                     crate::config::declared_glob(&d.files)
                         .ok()
                         .filter(|g| g.is_match(&l.file))
-                        .map(|_| (n + 1, d.split.clone()))
+                        .map(|_| split::DeclaredLabel {
+                            source: n + 1,
+                            split_field: d.split.clone(),
+                            has_fields: d.format.has_fields(),
+                        })
                 });
             }
             r

@@ -65,11 +65,23 @@ pub struct ToLabel {
     pub train: Vec<u32>,
     /// 1-based lines of the validation prompts' text.
     pub validation: Vec<u32>,
-    /// The file is read by a `[[cases.sources]]` declaration: its number
-    /// (1-based) and the field its `split` key names, if any. The label is
-    /// then written in that field, not in a `"split"` key.
+    /// The file is read by a `[[cases.sources]]` declaration: the label is
+    /// then written in the field its `split` key names, not in a `"split"`
+    /// key.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub declared: Option<(usize, Option<String>)>,
+    pub declared: Option<DeclaredLabel>,
+}
+
+/// The declaration that reads a file to label.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct DeclaredLabel {
+    /// Its number in skillsift.toml, 1-based.
+    pub source: usize,
+    /// The field its `split` key names, if any.
+    pub split_field: Option<String>,
+    /// Whether its format has fields at all (`text` and `markdown` have
+    /// none: a label cannot be written).
+    pub has_fields: bool,
 }
 
 /// The skill's prompts, split.

@@ -14,7 +14,7 @@
 //! counted per file; a skill the catalog lacks is SG438.
 
 use super::detect::{Detected, Found, Node, NodeKind, Owner};
-use super::{CaseSource, Decided, Format, Side, SkillNames, Split, shaped};
+use super::{CaseSource, Decided, Format, Side, SkillNames, Split, markdown, shaped};
 use crate::catalog::discover::SKIP_DIRS;
 use crate::catalog::skill::Skill;
 use crate::catalog::{json, yaml};
@@ -186,6 +186,23 @@ fn parse(
             }
         }
         DeclaredFormat::Csv => Some(csv_rows(file, text, diags)?),
+        // one record, the whole file's text (trimmed)
+        DeclaredFormat::Text => {
+            let start = text.len() - text.trim_start().len();
+            let end = text.trim_end().len().max(start);
+            let item = Node {
+                kind: NodeKind::Str(text[start..end].to_string()),
+                start,
+                end,
+            };
+            Some(vec![Node {
+                kind: NodeKind::List(vec![item]),
+                start: 0,
+                end: text.len(),
+            }])
+        }
+        // read by [`markdown::detect`], not as records
+        DeclaredFormat::Markdown => Some(Vec::new()),
     }
 }
 
@@ -440,7 +457,9 @@ pub fn load_all(
                 continue;
             };
             let lines = matches!(d.format, DeclaredFormat::Jsonl | DeclaredFormat::Csv);
-            let recs: Vec<&Node> = if lines && d.records.is_empty() {
+            let recs: Vec<&Node> = if d.format == DeclaredFormat::Markdown {
+                Vec::new()
+            } else if lines && d.records.is_empty() {
                 docs.iter().collect()
             } else if lines {
                 docs.iter()
@@ -465,16 +484,31 @@ pub fn load_all(
                 }
             };
             read_any = true;
-            let got = read_records(d, &recs, &all_skills, &shape);
+            let got = if d.format == DeclaredFormat::Markdown {
+                let mut found = markdown::detect(&src.text, &|w| names.get(w).is_some());
+                for p in &mut found.prompts {
+                    p.shape = format!("{shape}: {}", p.shape);
+                }
+                Read {
+                    held: [found.prompts.len(), 0, 0, 0, 0],
+                    found,
+                    short: Vec::new(),
+                }
+            } else {
+                read_records(d, &recs, &all_skills, &shape)
+            };
             for (k, n) in got.held.iter().enumerate() {
                 held[k] += n;
             }
             let place = match d.skill_path_part {
                 Some(i) => {
-                    let part = file
-                        .split('/')
-                        .nth(i)
-                        .filter(|_| i + 1 < file.split('/').count());
+                    // the file's own name counts by its stem
+                    // (`prompts/<skill>.txt`)
+                    let last = file.split('/').count() - 1;
+                    let part = file.split('/').nth(i).map(|p| match i == last {
+                        true => p.split_once('.').map_or(p, |(stem, _)| stem),
+                        false => p,
+                    });
                     match part.and_then(|p| names.get(p)) {
                         Some(k) => Some(k),
                         None => {
@@ -488,11 +522,11 @@ pub fn load_all(
                                                 "{which}: skill-path-part = {i} names `{shown}` for this file, which is no skill's name or folder: its prompts are not routed"
                                             ),
                                             None => format!(
-                                                "{which}: skill-path-part = {i} is past this file's folders: its prompts are not routed"
+                                                "{which}: skill-path-part = {i} is past this file's path: its prompts are not routed"
                                             ),
                                         },
                                     )
-                                    .with_help("count the parts of the path from 0 at the catalog root (`evals/<skill>/prompts.csv`: 1), rename the folder for its skill, or narrow `files`"),
+                                    .with_help("count the parts of the path from 0 at the catalog root (`evals/<skill>/prompts.csv`: 1; the file's own name counts by its stem, `prompts/<skill>.txt`: 1), rename the folder or file for its skill, or narrow `files`"),
                             );
                             continue;
                         }
@@ -500,11 +534,19 @@ pub fn load_all(
                 }
                 None => folder_skill(file, skills),
             };
-            if d.skill.is_none() && place.is_none() && !got.found.prompts.is_empty() {
-                return Err(Fatal::usage(format!(
-                    "{which}: {file} is in no skill's folder, and no `skill` field is declared"
-                ))
-                .with_help("declare skill = \"<the field naming the skill>\", or keep the file in the skill's folder"));
+            if place.is_none() && got.found.prompts.iter().any(|p| p.owner == Owner::Unknown) {
+                return Err(Fatal::usage(match d.format.has_fields() {
+                    true => format!(
+                        "{which}: {file} is in no skill's folder, and no `skill` field is declared"
+                    ),
+                    false => format!(
+                        "{which}: {file} is in no skill's folder, and nothing in it names its skill"
+                    ),
+                })
+                .with_help(match d.format.has_fields() {
+                    true => "declare skill = \"<the field naming the skill>\" or skill-path-part = <the part of the path naming it>, or keep the file in the skill's folder",
+                    false => "declare skill-path-part = <the part of the path naming the skill>, or keep the file in the skill's folder",
+                }));
             }
             for (why, (s, e), n) in got.short {
                 diags.push(
@@ -543,7 +585,7 @@ pub fn load_all(
             continue;
         }
         for (k, (key, field)) in [
-            ("prompt", Some(&d.prompt)),
+            ("prompt", Some(&d.prompt).filter(|_| d.format.has_fields())),
             ("skill", d.skill.as_ref()),
             ("polarity", d.polarity.as_ref()),
             ("lexical", d.lexical.as_ref()),

@@ -61,6 +61,22 @@ fn named_like_cases(file: &str) -> bool {
             .any(|w| name.contains(w)))
 }
 
+/// Whether `file` is plain text in a folder whose path says trigger tests
+/// (`tests/skill-triggering/prompts/<skill>.txt`): one prompt per file,
+/// in obra/superpowers' layout and its forks.
+fn text_in_trigger_folder(file: &str) -> bool {
+    let lower = file.to_ascii_lowercase();
+    let Some((dir, name)) = lower.rsplit_once('/') else {
+        return false;
+    };
+    name.ends_with(".txt")
+        && dir.split('/').any(|p| {
+            ["trigger", "routing", "activation"]
+                .iter()
+                .any(|w| p.contains(w))
+        })
+}
+
 /// Whether the readers already search `file`'s place: a skill's folder
 /// (beside SKILL.md, under `evals/`, `tests/`, `test/`), the root's own
 /// files and its `evals/`, `tests/`, `test/`.
@@ -98,7 +114,9 @@ fn candidates(
     for s in skills {
         for f in &s.files {
             let file = crate::catalog::discover::join_rel(&s.rel_dir, f);
-            if named_like_cases(&file) && !searched(&file, skill_dirs) {
+            if named_like_cases(&file) && !searched(&file, skill_dirs)
+                || text_in_trigger_folder(&file)
+            {
                 out.push(file);
             }
         }
@@ -149,8 +167,8 @@ fn candidates(
                     stack.push((dir.join(&name), child, depth + 1));
                 }
             } else if kind == EntryKind::Other
-                && named_like_cases(&child)
-                && !searched(&child, skill_dirs)
+                && (named_like_cases(&child) && !searched(&child, skill_dirs)
+                    || text_in_trigger_folder(&child))
             {
                 out.push(child);
             }
@@ -179,12 +197,12 @@ pub fn unsearched(
     let boundary = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
     let names = SkillNames::new(skills);
     let limit = config.catalog.max_case_bytes;
-    let mut out = Vec::new();
-    for file in files
+    let (texts, files): (Vec<String>, Vec<String>) = files
         .into_iter()
         .filter(|f| !taken.contains(f) && !ignore.is_match(f))
-        .take(MAX_FILES)
-    {
+        .partition(|f| text_in_trigger_folder(f));
+    let mut out = text_notices(&texts, &names);
+    for file in files.into_iter().take(MAX_FILES) {
         let path = root.join(&file);
         if crate::catalog::outside_root(&boundary, &path).is_some() {
             continue;
@@ -209,7 +227,11 @@ pub fn unsearched(
             }
             continue;
         }
-        let block = data.as_ref().and_then(|d| declaration(&file, d, &names));
+        let block = match (&data, &found) {
+            (Some(Data::Markdown(_)), Some(f)) => markdown_declaration(&file, f, &names),
+            (Some(d), _) => declaration(&file, d, &names),
+            _ => None,
+        };
         let help = match &block {
             Some(b) => format!(
                 "to route them, paste into skillsift.toml:\n\n{b}\nor move the file into the skill's folder (or the root's evals/); list a file that is not trigger tests in [cases] ignore"
@@ -239,16 +261,101 @@ pub fn unsearched(
     out
 }
 
+/// One notice per folder of plain-text files named for skills in a folder
+/// whose path says trigger tests: each file may be one prompt for the skill
+/// it is named for, but nothing says whether it should trigger it, so
+/// nothing is routed until a declaration says so (the table to paste reads
+/// every file as a positive for its skill).
+fn text_notices(texts: &[String], names: &SkillNames) -> Vec<Diagnostic> {
+    let mut by_dir: std::collections::BTreeMap<&str, Vec<&str>> = Default::default();
+    for f in texts {
+        if let Some((dir, name)) = f.rsplit_once('/') {
+            let stem = name.split_once('.').map_or(name, |(s, _)| s);
+            if names.get(stem).is_some() {
+                by_dir.entry(dir).or_default().push(name);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for (dir, files) in by_dir {
+        let n = files.len();
+        let shown: Vec<String> = files
+            .iter()
+            .take(3)
+            .map(|f| format!("`{}`", base::escape::line(f)))
+            .collect();
+        let part = dir.split('/').count();
+        let help = if pasteable(dir) {
+            format!(
+                "if each file is a prompt that should trigger the skill it is named for, paste into skillsift.toml:\n\n[[cases.sources]]\nfiles = \"{dir}/*.txt\"\nformat = \"text\"\nskill-path-part = {part}\n\nlist them in [cases] ignore otherwise"
+            )
+        } else {
+            "declare them in skillsift.toml ([[cases.sources]] with format = \"text\" and skill-path-part), or list them in [cases] ignore".to_string()
+        };
+        out.push(
+            rules::NOT_READ
+                .diag(
+                    format!("{dir}/{}", files[0]),
+                    format!(
+                        "{n} plain-text {} in this folder {} named for skills ({}{}) in a folder named for trigger tests: each may be one prompt for its skill, but nothing says whether it should trigger it, so none is routed",
+                        if n == 1 { "file" } else { "files" },
+                        if n == 1 { "is" } else { "are" },
+                        shown.join(", "),
+                        if n > 3 { ", …" } else { "" }
+                    ),
+                )
+                .with_help(help),
+        );
+    }
+    out
+}
+
+/// Whether a path can be pasted as a glob and shown: no glob or control
+/// characters, no quote.
+fn pasteable(file: &str) -> bool {
+    !file
+        .chars()
+        .any(|c| c.is_control() || matches!(c, '*' | '?' | '[' | ']' | '{' | '}' | '\\' | '"'))
+}
+
+/// The `[[cases.sources]]` table that reads a Markdown file of prompt
+/// lists: its title names the skill, else a part of its path.
+fn markdown_declaration(
+    file: &str,
+    found: &detect::Detected,
+    names: &SkillNames,
+) -> Option<String> {
+    if !pasteable(file) || found.prompts.is_empty() {
+        return None;
+    }
+    let mut b = format!("[[cases.sources]]\nfiles = \"{file}\"\nformat = \"markdown\"\n");
+    if found
+        .prompts
+        .iter()
+        .any(|p| p.owner == detect::Owner::Unknown)
+    {
+        let parts: Vec<&str> = file.split('/').collect();
+        let last = parts.len() - 1;
+        let i = parts.iter().enumerate().position(|(i, p)| {
+            let p = if i == last {
+                p.split_once('.').map_or(*p, |(s, _)| s)
+            } else {
+                p
+            };
+            names.get(p).is_some()
+        })?;
+        b.push_str(&format!("skill-path-part = {i}\n"));
+    }
+    Some(b)
+}
+
 /// The `[[cases.sources]]` table that reads `file` as its records say,
 /// when one can: records under one path, a prompt field, and a skill field
 /// or a true/false field saying the prompt should trigger.
 fn declaration(file: &str, data: &Data, names: &SkillNames) -> Option<String> {
     // `files` is a glob, shown in a terminal: a path that a glob would
     // read otherwise, or that holds control characters, gets no table
-    if file
-        .chars()
-        .any(|c| c.is_control() || matches!(c, '*' | '?' | '[' | ']' | '{' | '}' | '\\' | '"'))
-    {
+    if !pasteable(file) {
         return None;
     }
     let lower = file.to_ascii_lowercase();
@@ -263,7 +370,7 @@ fn declaration(file: &str, data: &Data, names: &SkillNames) -> Option<String> {
     };
     let (records, first): (String, &[(String, Node)]) = match data {
         Data::Lines(lines) => (String::new(), entries(lines.first()?)?),
-        // no declaration reads Markdown: the file moves instead
+        // read by [`markdown_declaration`]
         Data::Markdown(_) => return None,
         Data::One(n) => {
             let (path, list) = records_path(n, 0)?;
