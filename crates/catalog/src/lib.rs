@@ -14,16 +14,12 @@ pub mod commands;
 pub mod discover;
 pub mod empty;
 pub mod frontmatter;
-pub mod grams;
-pub mod json;
 pub mod layout;
 pub mod overlay;
 pub mod rules;
-pub mod secrets;
 pub mod skill;
-pub mod source;
 pub mod units;
-pub mod yaml;
+pub use syntax::{grams, json, secrets, source, yaml};
 
 pub use skill::{Frontmatter, Skill, Spanned};
 pub use source::{Source, SourceMap};

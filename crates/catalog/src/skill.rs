@@ -11,11 +11,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
 /// A string value from the frontmatter and where it is.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Spanned<T> {
-    pub value: T,
-    pub span: Span,
-}
+pub use syntax::Spanned;
 
 /// The parsed frontmatter block.
 #[derive(Debug, Clone)]

@@ -83,7 +83,7 @@ fn text_in_trigger_folder(file: &str) -> bool {
 fn searched(file: &str, skill_dirs: &[&str]) -> bool {
     let in_place = |rest: &str| {
         !rest.contains('/')
-            || shaped::PLACES
+            || super::root::PLACES
                 .iter()
                 .any(|p| rest.starts_with(&format!("{p}/")))
     };

@@ -186,7 +186,8 @@ pub fn load_all(
                     bytes,
                     config.catalog.max_case_bytes,
                 );
-                let (mut s, more) = scan::by_shape(CaseSource { at_root: true, ..s }, &names);
+                let (mut s, more) =
+                    super::read::by_shape(CaseSource { at_root: true, ..s }, &names);
                 // kept at the root: the skill comes from the file's name or
                 // folder, not from a skill folder holding it
                 let owner = match f.file.strip_prefix("evals/triggers/") {

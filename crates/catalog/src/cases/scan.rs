@@ -19,17 +19,15 @@
 //! catalog only. Skills are scanned in parallel; the result is sorted by
 //! path, so it is the same on every run.
 
-use super::{CaseSource, FixtureBase, Format, Reader, SkillNames, Tree};
-use super::{evals_json, shaped, trigger_set, waza};
+use super::read::{self, by_shape, is_yaml};
+use super::{CaseSource, FixtureBase, Format, SkillNames, evals_json, shaped, trigger_set, waza};
 use crate::catalog::discover::{SKIP_DIRS, join_rel};
 use crate::catalog::skill::Skill;
 use crate::catalog::source::Source;
-use crate::catalog::yaml;
 use crate::config::Config;
 use crate::config::PathGlobs;
 use crate::diag::Diagnostic;
 use crate::rules::cases as rules;
-use crate::rules::cases::YAML_SYNTAX;
 use rayon::prelude::*;
 use std::path::Path;
 
@@ -293,107 +291,9 @@ fn load_shaped(
     shaped::build(&file, rel, &source, found, Some(index), names, false)
 }
 
-/// A file read as JSON whose shape is no fixed format (or not the one its
-/// name gives it) is read by shape when it holds trigger tests: its
-/// sources then replace it, with what could not be read reported.
-pub(super) fn by_shape(src: CaseSource, names: &SkillNames) -> (Vec<CaseSource>, Vec<Diagnostic>) {
-    let Some(root) = src.json().map(|t| &t.root) else {
-        return (vec![src], Vec::new());
-    };
-    if src.format == Format::EvalsJson && evals_json::looks_like(root) {
-        let mut node = super::detect::Node::from_json(root, 0);
-        if let super::detect::NodeKind::Map(entries) = &mut node.kind {
-            entries.retain(|(k, _)| k != "evals");
-        }
-        return beside_evals(src, node, names);
-    }
-    let try_it = match src.format {
-        Format::Other => true,
-        Format::TriggerSet => src.by_name && !trigger_set::looks_like(root),
-        Format::EvalsJson => src.by_name && !evals_json::looks_like(root),
-        _ => false,
-    };
-    if !try_it {
-        return (vec![src], Vec::new());
-    }
-    let data = shaped::Data::One(super::detect::Node::from_json(root, 0));
-    let found = shaped::detect(&data, names);
-    if found.prompts.is_empty() && (src.format != Format::Other || !found.any()) {
-        let said = if src.format == Format::Other && shaped::named_like_tests(&src.rel) {
-            vec![shaped::unread_by_name(&src.file, Some(&data))]
-        } else {
-            Vec::new()
-        };
-        return (vec![src], said);
-    }
-    let (sources, diags) = shaped::build(
-        &src.file,
-        &src.rel,
-        &src.source,
-        found,
-        Some(src.skill),
-        names,
-        src.at_root,
-    );
-    if sources.is_empty() {
-        let mut src = src;
-        src.note = Some("trigger tests found by shape, none of which could be routed".into());
-        return (vec![src], diags);
-    }
-    (sources, diags)
-}
-
-/// An evals file whose other keys hold trigger tests too
-/// (`"trigger": {"should_trigger": […], …}` beside `evals`): they are read
-/// by shape, beside its evals.
-fn beside_evals(
-    src: CaseSource,
-    node: super::detect::Node,
-    names: &SkillNames,
-) -> (Vec<CaseSource>, Vec<Diagnostic>) {
-    let found = shaped::detect(&shaped::Data::One(node), names);
-    if found.prompts.is_empty() {
-        return (vec![src], Vec::new());
-    }
-    let (more, diags) = shaped::build(
-        &src.file,
-        &src.rel,
-        &src.source,
-        found,
-        Some(src.skill),
-        names,
-        src.at_root,
-    );
-    let mut sources = vec![src];
-    sources.extend(more);
-    (sources, diags)
-}
-
-fn is_yaml(rel: &str) -> bool {
-    rel.ends_with(".yaml") || rel.ends_with(".yml")
-}
-
 /// The [`CaseSource`] of a file before (or without) its text.
 fn unread(index: usize, skill: &Skill, rel: &str, expected: Option<Format>) -> CaseSource {
-    unread_at(index, join_rel(&skill.rel_dir, rel), rel, expected)
-}
-
-/// [`unread`] of a file at `file` (relative to the catalog root).
-fn unread_at(index: usize, file: String, rel: &str, expected: Option<Format>) -> CaseSource {
-    CaseSource {
-        file,
-        rel: rel.to_string(),
-        format: expected.unwrap_or(Format::Other),
-        skill: index,
-        source: Source::new(String::new()),
-        tree: None,
-        named: None,
-        triggers: Vec::new(),
-        evals: Vec::new(),
-        by_name: expected.is_some(),
-        note: None,
-        at_root: false,
-    }
+    CaseSource::unread(index, join_rel(&skill.rel_dir, rel), rel, expected)
 }
 
 /// Decode, parse and classify the bytes (at most `limit`) of file `rel` of
@@ -424,104 +324,9 @@ pub(super) fn parse_at(
     bytes: Vec<u8>,
     limit: u64,
 ) -> (CaseSource, Vec<Diagnostic>) {
-    let mut src = unread_at(index, file.to_string(), rel, expected);
-    let file = src.file.clone();
-    let mut diags = Vec::new();
-    src.source = super::decode(&file, bytes, &mut diags);
-    if is_yaml(rel) {
-        src.format = Format::Waza;
-        read_waza(&mut src, &mut diags);
-        return (src, diags);
-    }
-    let mut syntax = Vec::new();
-    let Some(tree) = super::parse_json(&file, &src.source, limit, &mut syntax) else {
-        src.note = Some("not valid JSON".into());
-        // a file deeper in evals/ that no name or setting makes a case
-        // source may be anything (a fixture project's tsconfig.json with
-        // comments): listed by `skillsift cases`, not a finding
-        if expected.is_some() || !rel.starts_with("evals/") || !rel[6..].contains('/') {
-            diags.extend(syntax);
-        }
-        return (src, diags);
+    let base = FixtureBase::Skill {
+        dir: skill.dir.clone(),
+        rel: skill.rel_dir.clone(),
     };
-    let root = &tree.root;
-    src.format = if trigger_set::looks_like(root) {
-        Format::TriggerSet
-    } else if evals_json::looks_like(root) {
-        Format::EvalsJson
-    } else if trigger_set::is_results(root) {
-        Format::Results
-    } else {
-        expected.unwrap_or(Format::Other)
-    };
-    let r = Reader {
-        file: &file,
-        source: &src.source,
-    };
-    match src.format {
-        Format::TriggerSet => src.triggers = trigger_set::build(&r, root),
-        Format::EvalsJson => {
-            let base = FixtureBase::Skill {
-                dir: skill.dir.clone(),
-                rel: skill.rel_dir.clone(),
-            };
-            let (named, triggers, evals) = evals_json::build(&r, root, &base);
-            src.named = named;
-            src.triggers = triggers;
-            src.evals = evals;
-        }
-        Format::Results => {
-            src.note = Some(
-                "skill-creator run_eval.py results, not cases: score them with `skillsift score triggers FILE`"
-                    .into(),
-            )
-        }
-        _ => src.note = Some("JSON of no case format".into()),
-    }
-    src.tree = Some(Tree::Json(tree));
-    (src, diags)
-}
-
-/// Parse a waza file; SG417 at the exact place when it is not YAML.
-fn read_waza(src: &mut CaseSource, diags: &mut Vec<Diagnostic>) {
-    let limits = yaml::Limits {
-        max_nodes: MAX_WAZA_NODES,
-        what: "the file",
-    };
-    match yaml::parse_with(&src.source.text, limits) {
-        Ok(tree) => {
-            let (named, triggers) = waza::build(&src.file, &src.source, tree.root.as_ref());
-            src.named = named;
-            src.triggers = triggers;
-            src.tree = Some(Tree::Yaml(tree));
-        }
-        Err(e) => {
-            let text = &src.source.text;
-            let at = e.offset.min(text.len());
-            let end = text[at..].chars().next().map_or(at, |c| at + c.len_utf8());
-            let span = src.source.span(at, end);
-            src.note = Some("not valid YAML".into());
-            diags.push(
-                YAML_SYNTAX
-                    .diag(
-                        &src.file,
-                        format!(
-                            "invalid YAML at line {} column {}: {}",
-                            span.line, span.col, e.message
-                        ),
-                    )
-                    .with_span(span)
-                    .with_label(if e.kind == yaml::YamlErrorKind::Limit {
-                        "limit reached here"
-                    } else {
-                        "here"
-                    })
-                    .with_help(if e.kind == yaml::YamlErrorKind::Limit {
-                        "write aliased values out and flatten the nesting"
-                    } else {
-                        "fix the YAML at this position; quote prompts that contain `: ` or start with a special character"
-                    }),
-            );
-        }
-    }
+    read::source(index, file, rel, expected, bytes, limit, &base)
 }

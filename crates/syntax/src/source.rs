@@ -1,7 +1,7 @@
 //! Loaded file text, kept once so reporters can show source lines without
 //! re-reading anything.
 
-use crate::diag::{LineIndex, Span};
+use base::diag::{LineIndex, Span};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -84,12 +84,12 @@ impl Source {
         if line.len() <= LONG_LINE {
             return line.trim();
         }
-        let start = crate::diag::floor_char_boundary(&self.text, span.start.min(self.text.len()));
+        let start = base::diag::floor_char_boundary(&self.text, span.start.min(self.text.len()));
         let end = span
             .end
             .clamp(start, self.text.len())
             .min(start + LONG_LINE);
-        let end = crate::diag::floor_char_boundary(&self.text, end);
+        let end = base::diag::floor_char_boundary(&self.text, end);
         self.text[start..end].trim()
     }
 

@@ -18,7 +18,7 @@
 //! shape both use.
 
 use super::{Decided, IN_SKILL_FOLDER, Reader, Side, Split, TriggerCase};
-use crate::catalog::json::{Kind, Value};
+use syntax::json::{Kind, Value};
 
 /// File names that are trigger sets by name: a wrong shape in one of them
 /// is an error, not a file of another kind.
@@ -255,6 +255,29 @@ pub fn row_problems(row: &Value, what: &str, key: &str) -> Vec<Problem> {
     }
     out.extend(convention_problems(row, what));
     out
+}
+
+/// The trigger set reader ([`crate::read::READERS`]).
+pub struct TriggerSet;
+
+impl crate::read::FormatReader for TriggerSet {
+    fn format(&self) -> crate::Format {
+        crate::Format::TriggerSet
+    }
+
+    fn accepts(&self, tree: &crate::Tree) -> bool {
+        matches!(tree, crate::Tree::Json(t) if looks_like(&t.root))
+    }
+
+    fn read(&self, input: &crate::read::Input) -> crate::read::Read {
+        crate::read::Read {
+            triggers: input
+                .json()
+                .map(|(r, root)| build(&r, root))
+                .unwrap_or_default(),
+            ..Default::default()
+        }
+    }
 }
 
 /// The rows of a trigger set well-formed enough to route, in file order.

@@ -20,10 +20,10 @@
 //! (waza has no other place for the mark).
 
 use super::{Decided, IN_SKILL_FOLDER, Side, TriggerCase};
-use crate::catalog::skill::Spanned;
-use crate::catalog::source::Source;
-use crate::catalog::yaml::{Kind, Node};
-use crate::diag::Span;
+use base::diag::Span;
+use syntax::Source;
+use syntax::Spanned;
+use syntax::yaml::{Kind, Node};
 
 /// File names that are waza trigger tests.
 pub const NAMES: &[&str] = &["trigger_tests.yaml", "trigger_tests.yml"];
@@ -135,6 +135,33 @@ pub fn is_draft_reason(reason: &str) -> bool {
         .trim_start()
         .get(..6)
         .is_some_and(|p| p.eq_ignore_ascii_case("draft:"))
+}
+
+/// The waza reader ([`crate::read::READERS`]): any YAML file a layout
+/// names as a case source is waza's.
+pub struct Waza;
+
+impl crate::read::FormatReader for Waza {
+    fn format(&self) -> crate::Format {
+        crate::Format::Waza
+    }
+
+    fn accepts(&self, tree: &crate::Tree) -> bool {
+        matches!(tree, crate::Tree::Yaml(_))
+    }
+
+    fn read(&self, input: &crate::read::Input) -> crate::read::Read {
+        let root = match input.tree {
+            crate::Tree::Yaml(t) => t.root.as_ref(),
+            crate::Tree::Json(_) => None,
+        };
+        let (named, triggers) = build(input.file, input.source, root);
+        crate::read::Read {
+            named,
+            triggers,
+            ..Default::default()
+        }
+    }
 }
 
 /// What a waza file holds: the skill it names and its well-formed prompts.

@@ -1,7 +1,7 @@
 //! What a skill's files hold, in a few bits a byte of their long runs:
 //! enough to know that a secret's value learnt after the skill was read
 //! stands nowhere in them, without reading them again
-//! ([`crate::Catalog::load_with`]).
+//! (`Catalog::load_with` in the catalog layer).
 //!
 //! A value is masked wherever it stands ([`crate::secrets`]), so a value
 //! found only after a skill was read may stand unmasked in it. Every value

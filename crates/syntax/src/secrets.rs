@@ -331,7 +331,7 @@ pub fn any_found() -> bool {
 /// The values [`freeze`] saw, as one automaton: masked wherever they
 /// stand, even where no pattern would find them (a bare
 /// `aws_secret_access_key` value in a prompt). Built once per load, not
-/// once per value: see [`crate::Catalog::load_with`].
+/// once per value: see `Catalog::load_with` in the catalog layer.
 static KNOWN: RwLock<Option<Arc<Known>>> = RwLock::new(None);
 
 /// The values known, and what lets a text without them pass in a glance.

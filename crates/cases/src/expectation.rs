@@ -21,8 +21,8 @@
 //! (SG430–SG435), the case loaders keep the expectation only when it has
 //! no error, so Tier 3 never runs a half-read check.
 
-use crate::catalog::json::{Kind, Value};
 use serde::{Deserialize, Serialize};
+use syntax::json::{Kind, Value};
 
 /// What a failed expectation costs.
 #[derive(
@@ -818,7 +818,7 @@ fn argument(
         }
         Arg::Json => {
             let raw = source.get(a.start..a.end).unwrap_or("null");
-            if let Err(e) = serde_json::from_str::<crate::base::json::Json>(raw) {
+            if let Err(e) = serde_json::from_str::<base::json::Json>(raw) {
                 let msg = e.to_string();
                 let msg = msg.split(" at line ").next().unwrap_or(&msg).to_string();
                 return bad(
@@ -897,7 +897,7 @@ pub fn forbidden_text(skill: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::catalog::json;
+    use syntax::json;
 
     fn one(text: &str) -> (Option<Read>, Vec<Issue>) {
         let t = json::parse(text).unwrap();

@@ -42,8 +42,8 @@
 //! [`Detected`], so the loader can say so.
 
 use super::{Decided, Side, Split};
-use crate::catalog::json;
-use crate::catalog::yaml;
+use syntax::json;
+use syntax::yaml;
 
 /// Deepest nesting followed.
 pub const MAX_DEPTH: usize = 32;

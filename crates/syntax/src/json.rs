@@ -7,7 +7,7 @@
 //! Input is bounded twice: by size ([`Limits::max_bytes`]) and by nesting
 //! depth ([`Limits::max_depth`]), so hostile input cannot exhaust the stack.
 //! Errors carry the byte offset where parsing stopped; callers turn it into
-//! a line and column with their [`crate::diag::LineIndex`].
+//! a line and column with their [`base::diag::LineIndex`].
 
 use std::fmt;
 

@@ -18,8 +18,8 @@
 
 use super::{Decided, EvalKind, FixtureBase, IN_SKILL_FOLDER, Reader, Side, TriggerCase};
 use super::{Eval, trigger_set};
-use crate::catalog::json::{Kind, Value};
-use crate::catalog::skill::Spanned;
+use syntax::Spanned;
+use syntax::json::{Kind, Value};
 
 /// The file name skill-creator and agentskills.io use.
 pub const NAME: &str = "evals.json";
@@ -64,6 +64,31 @@ pub fn eval_objects(root: &Value) -> impl Iterator<Item = &Value> {
         .unwrap_or_default()
         .iter()
         .filter(|e| e.as_object().is_some() && !is_trigger_only(e))
+}
+
+/// The evals file reader ([`crate::read::READERS`]).
+pub struct EvalsJson;
+
+impl crate::read::FormatReader for EvalsJson {
+    fn format(&self) -> crate::Format {
+        crate::Format::EvalsJson
+    }
+
+    fn accepts(&self, tree: &crate::Tree) -> bool {
+        matches!(tree, crate::Tree::Json(t) if looks_like(&t.root))
+    }
+
+    fn read(&self, input: &crate::read::Input) -> crate::read::Read {
+        let Some((r, root)) = input.json() else {
+            return crate::read::Read::default();
+        };
+        let (named, triggers, evals) = build(&r, root, input.base);
+        crate::read::Read {
+            named,
+            triggers,
+            evals,
+        }
+    }
 }
 
 /// What an evals file holds: the skill it names, its trigger-only entries
