@@ -8,7 +8,8 @@
 //! [`CaseFile::json`].
 
 use super::{CASES_DIR, Eval};
-use super::{Decided, EvalKind, FixtureBase, Reader, Side, TriggerCase};
+use super::{Decided, EvalKind, FixtureBase, Format, Reader, Side, Tree, TriggerCase};
+use crate::read::{FormatReader, Input, Read};
 use base::diag::{Diagnostic, Span};
 use std::sync::Arc;
 use syntax::json::{self, Value};
@@ -86,43 +87,74 @@ pub fn parse_bytes(name: &str, bytes: Vec<u8>, limit: u64) -> (CaseFile, Vec<Dia
     let mut diags = Vec::new();
     case.source = super::decode(&case.file, bytes, &mut diags);
     if let Some(tree) = super::parse_json(&case.file, &case.source, limit, &mut diags) {
-        build(&mut case, &tree.root);
-        case.json = Some(tree);
+        let tree = Tree::Json(tree);
+        build(&mut case, &tree);
+        if let Tree::Json(t) = tree {
+            case.json = Some(t);
+        }
     }
     (case, diags)
 }
 
+/// The case file reader: `evals/cases/<skill>.json` by its place, so it
+/// accepts any object and is not among [`crate::read::READERS`] (which are
+/// offered a skill's files).
+pub struct CaseFileReader;
+
+impl FormatReader for CaseFileReader {
+    fn format(&self) -> Format {
+        Format::CaseFile
+    }
+
+    fn accepts(&self, tree: &Tree) -> bool {
+        matches!(tree, Tree::Json(t) if t.root.as_object().is_some())
+    }
+
+    fn read(&self, input: &Input) -> Read {
+        let Some((r, root)) = input.json().filter(|(_, root)| root.as_object().is_some()) else {
+            return Read::default();
+        };
+        let mut triggers = Vec::new();
+        if let Some(trigger) = root.get("trigger") {
+            triggers = self::triggers(&r, trigger.get("positive"), Side::Positive);
+            triggers.extend(self::triggers(&r, trigger.get("negative"), Side::Negative));
+        }
+        let evals: Vec<Eval> = root
+            .get("evals")
+            .and_then(Value::as_array)
+            .map(|evals| {
+                evals
+                    .iter()
+                    .filter_map(|e| r.eval(e, input.base, |_| EvalKind::Execution))
+                    .collect()
+            })
+            .unwrap_or_default();
+        Read {
+            named: r.string(root.get("skill_name")),
+            triggers,
+            evals,
+        }
+    }
+}
+
 /// Fill the typed fields from a parsed tree.
-fn build(case: &mut CaseFile, root: &Value) {
-    if root.as_object().is_none() {
+fn build(case: &mut CaseFile, tree: &Tree) {
+    if !CaseFileReader.accepts(tree) {
         return;
     }
     case.parsed = true;
-    let r = Reader {
+    let read = CaseFileReader.read(&Input {
         file: &case.file,
         source: &case.source,
-    };
-    let skill_name = r.string(root.get("skill_name"));
-    let mut positive = Vec::new();
-    let mut negative = Vec::new();
-    if let Some(trigger) = root.get("trigger") {
-        positive = triggers(&r, trigger.get("positive"), Side::Positive);
-        negative = triggers(&r, trigger.get("negative"), Side::Negative);
-    }
-    let evals: Vec<Eval> = root
-        .get("evals")
-        .and_then(Value::as_array)
-        .map(|evals| {
-            evals
-                .iter()
-                .filter_map(|e| r.eval(e, &FixtureBase::Catalog, |_| EvalKind::Execution))
-                .collect()
-        })
-        .unwrap_or_default();
-    case.skill_name = skill_name;
-    case.positive = positive;
-    case.negative = negative;
-    case.evals = evals;
+        tree,
+        base: &FixtureBase::Catalog,
+    });
+    case.skill_name = read.named;
+    (case.positive, case.negative) = read
+        .triggers
+        .into_iter()
+        .partition(|t| t.side == Side::Positive);
+    case.evals = read.evals;
 }
 
 fn triggers(r: &Reader, list: Option<&Value>, side: Side) -> Vec<TriggerCase> {

@@ -71,8 +71,8 @@ pub trait FormatReader: Sync {
 }
 
 /// The readers of the fixed formats of a skill's folder, in the order they
-/// are offered a file (evals/cases/ files have their own reader,
-/// [`crate::case_file`]).
+/// are offered a file (evals/cases/ files, found by their place, are read by
+/// [`crate::case_file::CaseFileReader`], the same interface).
 pub const READERS: &[&dyn FormatReader] = &[
     &trigger_set::TriggerSet,
     &evals_json::EvalsJson,
