@@ -215,7 +215,15 @@ fn unexplained(before: &Shown, after: &Shown, repair: &Repair, parses: bool) -> 
         ));
     }
     let name_ok = match &repair.name {
-        Some(n) => after.alias.as_deref().unwrap_or(&after.name) == n || after.name == *n,
+        // a plugin's skill is listed as `<plugin>:<name>`; a listed name
+        // the fix left as it was is no change to explain
+        Some(n) => {
+            let listed = after.alias.as_deref().unwrap_or(&after.name);
+            listed == n
+                || after.name == *n
+                || listed.rsplit_once(':').is_some_and(|(_, s)| s == n)
+                || (after.name == before.name && after.alias == before.alias)
+        }
         None => {
             (after.name == before.name && after.alias == before.alias) || !before.listed || parses
         }

@@ -818,7 +818,7 @@ fn a_skill_folder_the_scorer_could_not_hash_is_refused_before_any_run() {
 fn an_invalid_case_file_is_refused_before_any_run() {
     let env = Env::new();
     env.cases(
-        r#"{"skill_name": "demo-skill", "trigger": {"positive": [], "negative": []}, "evals": []}"#,
+        r#"{"skill_name": "demo-skill", "trigger": {"positive": [], "negative": []}, "evals": [{"id": 1, "expected_output": "x", "expectations": ["y"]}]}"#,
     );
     env.behave(&["--trials", "1"])
         .assert()

@@ -192,14 +192,33 @@ fn a_catalog_without_evals_cases_needs_no_case_files() {
 
 #[test]
 fn too_few_cases_fail_the_minimums() {
+    // the default minimums warn: a catalog adopting trigger tests with a
+    // prompt or two per skill is told, not failed
     let (code, diags) = check("minimums");
-    assert_eq!(code, 1);
+    assert_eq!(code, 0, "{diags:#?}");
     // behavioral evals are not required by default
     let d = at_line(&diags, "SG407", 4);
+    assert_eq!(d["severity"], "warning");
     assert_eq!(
         d["message"],
         "too few cases: 2 positive trigger prompts (minimum 3); 0 negative trigger prompts, no `trigger.negative` (minimum 2)"
     );
+    assert!(
+        d["help"].as_str().unwrap().contains(
+            "unset in skillsift.toml, so this is a warning; set them to make falling short an error"
+        ),
+        "{d:#?}"
+    );
+    // minimums the catalog sets are errors
+    let dir = copy_fixture("minimums");
+    std::fs::write(
+        dir.path().join("skillsift.toml"),
+        "[cases]\nmin-positive = 3\n",
+    )
+    .unwrap();
+    let (code, diags) = check_root(dir.path());
+    assert_eq!(code, 1);
+    assert_eq!(at_line(&diags, "SG407", 4)["severity"], "error");
     // a catalog that requires them: one finding for the file, naming
     // every list short of its minimum, at the first of them
     let dir = copy_fixture("minimums");

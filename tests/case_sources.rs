@@ -490,7 +490,7 @@ fn behavioral_refuses_a_skill_whose_case_sources_have_errors() {
         .assert()
         .code(2)
         .stderr(contains(
-            "skills/bad-evals/evals/evals.json has 7 errors; Tier 3 does not spend tokens",
+            "skills/bad-evals/evals/evals.json has 6 errors; Tier 3 does not spend tokens",
         ))
         .stderr(contains(
             "skills/bad-evals/evals/evals.json:8: error[SG411]",

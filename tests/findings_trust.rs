@@ -501,3 +501,55 @@ fn an_evals_json_of_behavioral_evals_only_asks_for_no_trigger_prompts() {
         "{f:#?}"
     );
 }
+
+/// A credential its vendor publishes for tests (Google's reCAPTCHA test
+/// keys) is a notice that says what it is, not
+/// a "revoke it now" error, and stays readable; a real-looking key beside
+/// it is still an error, masked.
+#[test]
+fn documented_test_credentials_are_named_not_revoked() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    skill(
+        root,
+        "captcha",
+        "Adds reCAPTCHA to Visualforce forms. Use when the user protects a form with a captcha.",
+    );
+    write(
+        root,
+        "skills/captcha/examples/config.md",
+        "Test keys, from Google's FAQ:\n\n```\nsiteKey = \"6LeIxAcTAAAAAJcZVRqyHh71UMIEGNQ_MXjiZKhI\"\nRECAPTCHA_SECRET_KEY = \"6LeIxAcTAAAAAGG-vFI1TnRWxMZNFuojJ4WifJWe\"\nPROD_SECRET_KEY = \"6LdQ9x4qAAAAAB8mR2pKvN7tWc3ZyH5uJfLe0sTa\"\n```\n",
+    );
+    let r = check_json(root, &[]);
+    let found = r.in_file("SG704", "skills/captcha/examples/config.md");
+    let seen: Vec<(&str, &str)> = found
+        .iter()
+        .map(|f| (f.severity.as_str(), f.message.as_str()))
+        .collect();
+    assert_eq!(seen.len(), 3, "{seen:#?}");
+    assert!(seen.contains(&(
+        "notice",
+        "Google's documented reCAPTCHA v2 test secret key (every check passes with it, on any site, and it guards nothing) is written in line 5: public on purpose, not a secret to revoke"
+    )), "{seen:#?}");
+    assert!(
+        seen.iter().any(|(s, m)| *s == "notice"
+            && m.starts_with("Google's documented reCAPTCHA v2 test site key")),
+        "{seen:#?}"
+    );
+    assert!(
+        seen.iter()
+            .any(|(s, m)| *s == "error" && m.contains("line 6")),
+        "{seen:#?}"
+    );
+    // the test keys stay readable, the real one is masked
+    let out = common::skillsift()
+        .args(["check", "--no-route"])
+        .arg(root)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        !text.contains("6LdQ9x4qAAAAAB8mR2pKvN7tWc3ZyH5uJfLe0sTa"),
+        "{text}"
+    );
+}

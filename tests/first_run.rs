@@ -436,7 +436,7 @@ fn counts_are_in_correct_english_and_passing_says_top_3() {
     let out = skillsift().arg("check").arg(dir.path()).output().unwrap();
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(
-        text.contains("\n1 skill checked: 1 error, 0 warnings, 0 notices\n"),
+        text.contains("\n1 skill checked: 0 errors, 1 warning, 0 notices\n"),
         "{text}"
     );
     assert!(

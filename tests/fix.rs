@@ -361,6 +361,54 @@ fn name_fix_is_unsafe_and_never_renames_the_folder() {
     assert!(root.join("pdf-forms").is_dir());
 }
 
+/// A plugin's skill is listed as `<plugin>:<folder>` however its `name`
+/// reads: the name fix changes nothing the model sees, so
+/// `--unsafe-fixes` applies it, as the summary and the editor promise.
+#[test]
+fn the_name_fix_applies_to_a_plugin_skill() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(
+        root,
+        ".claude-plugin/marketplace.json",
+        br#"{"name":"mk","plugins":[{"name":"database-design","source":"./plugins/database-design"}]}"#,
+    );
+    write(
+        root,
+        "plugins/database-design/.claude-plugin/plugin.json",
+        br#"{"name":"database-design"}"#,
+    );
+    write(
+        root,
+        "plugins/database-design/skills/postgresql/SKILL.md",
+        b"---\nname: postgres\ndescription: Designs PostgreSQL schemas. Use when the user designs a database schema.\n---\n\nBody.\n",
+    );
+    let (_, out) = run(root, &[]);
+    assert!(out.contains("error[SG103]"), "{out}");
+    assert!(out.contains("1 fixable with --fix --unsafe-fixes"), "{out}");
+    let before = listings(root);
+    let (code, out) = run(root, &["--fix", "--unsafe-fixes"]);
+    assert!(!out.contains("would change"), "{out}");
+    assert!(out.contains("SG103 1"), "{out}");
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        String::from_utf8(read(
+            root,
+            "plugins/database-design/skills/postgresql/SKILL.md"
+        ))
+        .unwrap()
+        .contains("name: postgresql\n")
+    );
+    // Claude Code lists it by its plugin and folder, before and after
+    let after = listings(root);
+    let key = (
+        "claude-code".to_string(),
+        "plugins/database-design/skills/postgresql/SKILL.md".to_string(),
+    );
+    assert_eq!(before[&key].1, "database-design:postgresql");
+    assert_eq!(after[&key].1, "database-design:postgresql");
+}
+
 #[test]
 fn an_unterminated_quote_is_closed_when_unambiguous() {
     let dir = tempfile::tempdir().unwrap();

@@ -470,6 +470,49 @@ fn an_eval_without_expected_output_is_a_warning() {
     assert_eq!(warned[0]["message"], "eval `2` has no `expected_output`");
 }
 
+/// skill-creator's evals.json before its assertions are written: an
+/// `expected_output` and no (or empty) `expectations` is a warning that
+/// says what it means, not an error.
+#[test]
+fn an_output_only_eval_is_a_warning() {
+    let md = skill("", "Body.\n");
+    let evals = r#"{"skill_name": "pdf", "evals": [{"id": 1, "prompt": "Fill the form", "expected_output": "A filled form"}, {"id": 2, "prompt": "Fill the other form", "expected_output": "Another filled form", "expectations": []}, {"id": 3, "prompt": "Fill a third form"}]}"#;
+    let c = catalog(&[
+        ("skills/pdf/SKILL.md", &md),
+        ("skills/pdf/evals/evals.json", evals),
+    ]);
+    let f: Vec<Value> = findings(c.path(), &[], "SG408");
+    let seen: Vec<(String, String)> = f
+        .iter()
+        .map(|d| {
+            (
+                d["severity"].as_str().unwrap().to_string(),
+                d["message"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    let said = "has an `expected_output` and no `expectations`: a person can judge a run against it, but `check --behavioral` has nothing to grade and refuses the skill until it lists some";
+    assert!(
+        seen.contains(&("warning".into(), format!("eval `1` {said}"))),
+        "{seen:#?}"
+    );
+    assert!(
+        seen.contains(&("warning".into(), format!("eval `2` {said}"))),
+        "{seen:#?}"
+    );
+    // neither an expected output nor expectations: still an error
+    assert!(
+        seen.iter()
+            .any(|(sev, m)| sev == "error" && m.starts_with("eval `3` has no `expectations`")),
+        "{seen:#?}"
+    );
+    assert_eq!(
+        seen.iter().filter(|(sev, _)| sev == "error").count(),
+        1,
+        "{seen:#?}"
+    );
+}
+
 #[test]
 fn a_single_skill_reports_only_agent_names_no_agent_file_can_have() {
     let c = catalog(&[

@@ -307,7 +307,7 @@ fn drafts_within(
         b.0.total_cmp(&a.0)
             .then_with(|| router.index.doc(a.1).name.cmp(&router.index.doc(b.1).name))
     });
-    let wanted = config.cases.min_negative.max(3);
+    let wanted = config.cases.min_negative().max(3);
     let mut negative: Vec<Draft> = Vec::new();
     for (_, d) in siblings {
         if negative.len() == wanted {
@@ -375,7 +375,7 @@ fn left_to_write(config: &Config, format: Format, positive: usize, negative: usi
     };
     more(
         positive,
-        c.min_positive,
+        c.min_positive(),
         "positive prompt",
         "positive prompts",
         true,
@@ -383,7 +383,7 @@ fn left_to_write(config: &Config, format: Format, positive: usize, negative: usi
     );
     more(
         negative,
-        c.min_negative,
+        c.min_negative(),
         "negative prompt",
         "negative prompts",
         true,

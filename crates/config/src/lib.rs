@@ -291,13 +291,15 @@ impl Default for CommandsConfig {
 
 /// `[cases]`: where trigger prompts and evals are read from, and the
 /// minimums each skill's cases must meet.
-#[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Default, Deserialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields, rename_all = "kebab-case")]
 pub struct CasesConfig {
     /// Fewest positive trigger prompts a skill's cases may hold (SG407).
-    pub min_positive: usize,
+    /// Unset: 3, and falling short is a warning; set, an error.
+    pub min_positive: Option<usize>,
     /// Fewest negative trigger prompts a skill's cases may hold (SG407).
-    pub min_negative: usize,
+    /// Unset: 2, and falling short is a warning; set, an error.
+    pub min_negative: Option<usize>,
     /// Fewest behavioral evals a skill's cases may hold (SG407). Unset:
     /// none. Behavioral evals are Tier 3's (`--behavioral`, which runs
     /// what there is); a catalog that requires them on every pull request
@@ -395,23 +397,24 @@ pub struct DeclaredSource {
     pub split: Option<String>,
 }
 
+/// The trigger-prompt minimums a catalog meets unless it sets its own.
+pub const DEFAULT_MIN_POSITIVE: usize = 3;
+pub const DEFAULT_MIN_NEGATIVE: usize = 2;
+
 impl CasesConfig {
     /// The fewest behavioral evals required: `min-evals`, else none.
     pub fn min_evals(&self) -> usize {
         self.min_evals.unwrap_or(0)
     }
-}
 
-impl Default for CasesConfig {
-    fn default() -> Self {
-        CasesConfig {
-            min_positive: 3,
-            min_negative: 2,
-            min_evals: None,
-            trigger_sets: Vec::new(),
-            ignore: Vec::new(),
-            sources: Vec::new(),
-        }
+    /// The fewest positive trigger prompts: `min-positive`, else 3.
+    pub fn min_positive(&self) -> usize {
+        self.min_positive.unwrap_or(DEFAULT_MIN_POSITIVE)
+    }
+
+    /// The fewest negative trigger prompts: `min-negative`, else 2.
+    pub fn min_negative(&self) -> usize {
+        self.min_negative.unwrap_or(DEFAULT_MIN_NEGATIVE)
     }
 }
 

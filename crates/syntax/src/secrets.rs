@@ -212,6 +212,43 @@ fn assignments(text: &[u8]) -> impl Iterator<Item = (usize, usize)> + '_ {
     })
 }
 
+/// Credentials their vendors publish for tests and documentation that
+/// look like real ones: public on purpose, they work only in tests. They
+/// are not secrets (never masked, never remembered); [`documented_tests`]
+/// finds them so that a reader is told what they are. (Examples that say
+/// so, AWS's `AKIAIOSFODNN7EXAMPLE`, are placeholders and stay quiet.)
+pub const DOCUMENTED_TEST_VALUES: &[(&str, &str)] = &[
+    (
+        "6LeIxAcTAAAAAGG-vFI1TnRWxMZNFuojJ4WifJWe",
+        "Google's documented reCAPTCHA v2 test secret key (every check passes with it, on any site, and it guards nothing)",
+    ),
+    (
+        "6LeIxAcTAAAAAJcZVRqyHh71UMIEGNQ_MXjiZKhI",
+        "Google's documented reCAPTCHA v2 test site key (public by design; it shows a widget that always passes)",
+    ),
+];
+
+/// The vendor's own description of `value` when it is a documented test
+/// credential ([`DOCUMENTED_TEST_VALUES`]).
+pub fn documented_test(value: &str) -> Option<&'static str> {
+    DOCUMENTED_TEST_VALUES
+        .iter()
+        .find(|(v, _)| *v == value)
+        .map(|(_, what)| *what)
+}
+
+/// Every documented test credential in `text`: byte range and what it is.
+pub fn documented_tests(text: &str) -> Vec<(usize, usize, &'static str)> {
+    let mut out = Vec::new();
+    for (v, what) in DOCUMENTED_TEST_VALUES {
+        for at in memchr::memmem::find_iter(text.as_bytes(), v.as_bytes()) {
+            out.push((at, at + v.len(), *what));
+        }
+    }
+    out.sort_unstable();
+    out
+}
+
 /// Plainly not a real key: a run of one character, a well-known example,
 /// a placeholder word, too few distinct characters to be random.
 fn placeholder(body: &str) -> bool {
@@ -507,7 +544,7 @@ pub fn find(text: &str) -> Vec<Found> {
     for p in PATTERNS.iter() {
         for m in p.re.find_iter(text) {
             let body = &m.as_str()[p.body.min(m.len())..];
-            if !placeholder(body) {
+            if !placeholder(body) && documented_test(m.as_str()).is_none() {
                 out.push(Found {
                     start: m.start(),
                     end: m.end(),
@@ -523,7 +560,7 @@ pub fn find(text: &str) -> Vec<Found> {
                 continue;
             };
             let value = text[start..end].trim_end_matches(['.', '-', '=']);
-            if random(value) {
+            if random(value) && documented_test(value).is_none() {
                 out.push(Found {
                     start,
                     end: start + value.len(),
@@ -641,6 +678,24 @@ pub fn mask_bytes(bytes: &[u8]) -> Option<Vec<u8>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn documented_test_credentials_are_not_secrets_but_are_named() {
+        let text = "RECAPTCHA_SECRET_KEY = \"6LeIxAcTAAAAAGG-vFI1TnRWxMZNFuojJ4WifJWe\"\naws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY\n";
+        assert!(find(text).is_empty(), "{:?}", find(text));
+        let named = documented_tests(text);
+        assert_eq!(named.len(), 1);
+        assert!(
+            named[0]
+                .2
+                .starts_with("Google's documented reCAPTCHA v2 test secret key")
+        );
+        // a real-looking value in the same place is still a secret
+        assert_eq!(
+            find("RECAPTCHA_SECRET_KEY = \"6LdQ9x4qAAAAAB8mR2pKvN7tWc3ZyH5uJfLe0sTa\"\n").len(),
+            1
+        );
+    }
 
     #[test]
     fn formats_are_found_and_placeholders_left_alone() {

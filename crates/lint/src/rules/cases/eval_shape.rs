@@ -16,7 +16,9 @@ rule! {
     /// expectations, since skill-creator's readers treat it as optional and
     /// the grader works from the expectations), and a non-empty
     /// list under `expectations` (or its agentskills.io spelling
-    /// `assertions`; each entry is checked by SG430–SG435). `files` is a list of strings
+    /// `assertions`; each entry is checked by SG430–SG435; an output-only
+    /// eval, with an `expected_output` and no expectations yet, is only a
+    /// warning: `check --behavioral` cannot grade it). `files` is a list of strings
     /// and `trust_level` a string when present. Writing both
     /// `expectations` and `assertions` is a warning: only `expectations`
     /// is read.
@@ -150,7 +152,35 @@ fn check_eval(case: &JsonDoc, eval: &Value, n: usize, out: &mut Vec<Diagnostic>)
         );
     }
     let list_help = "list verifiable statements a grader checks, e.g. [\"A failing test is written before the fix\"]";
+    // an output-only eval (skill-creator's evals.json before its
+    // assertions are written): judged by a person against its
+    // expected_output, and not an error; Tier 3 cannot grade it yet
+    let output_only = eval
+        .get("expected_output")
+        .and_then(Value::as_str)
+        .is_some_and(|t| !t.trim().is_empty())
+        && exp
+            .or(asr)
+            .is_none_or(|m| m.value.as_array().is_some_and(<[Value]>::is_empty));
+    if output_only {
+        out.push(
+            EVAL_SHAPE
+                .diag(
+                    case.file,
+                    format!(
+                        "{name} has an `expected_output` and no `expectations`: a person can judge a run against it, but `check --behavioral` has nothing to grade and refuses the skill until it lists some"
+                    ),
+                )
+                .with_severity(Severity::Warning)
+                .with_span(match exp.or(asr) {
+                    Some(m) => case.value_span(&m.value),
+                    None => at_eval,
+                })
+                .with_help(list_help),
+        );
+    }
     match exp.or(asr) {
+        _ if output_only => {}
         None => out.push(
             EVAL_SHAPE
                 .diag(

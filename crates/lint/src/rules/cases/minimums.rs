@@ -4,14 +4,17 @@ use super::root;
 use crate::catalog::Catalog;
 use crate::catalog::cases::Suite;
 use crate::config::Config;
-use crate::diag::Diagnostic;
+use crate::diag::{Diagnostic, Severity};
 use crate::rule;
 
 rule! {
     /// ## What it does
     /// Requires each case file to hold at least `[cases] min-positive`
     /// positive prompts (default 3) and `min-negative` negative prompts
-    /// (default 2), and, when the catalog sets `min-evals`, that many
+    /// (default 2): an error when the catalog sets the minimum, a warning
+    /// when only the default asks for it (a catalog adopting trigger tests
+    /// with one or two per skill is told, not failed), and, when the
+    /// catalog sets `min-evals`, that many
     /// behavioral evals (unset by default: evals are Tier 3's, and a
     /// catalog adopting trigger tests is not failed for having none). A skill
     /// whose cases are (also) in its own folder is held to the same
@@ -74,7 +77,7 @@ pub fn check(catalog: &Catalog, config: &Config, out: &mut Vec<Diagnostic>) {
                 "trigger.positive",
                 trigger.and_then(|t| t.get("positive")),
                 trigger.unwrap_or(root),
-                c.min_positive,
+                c.min_positive(),
                 "min-positive",
                 "add realistic prompts that should route to this skill, in users' words",
             ),
@@ -83,7 +86,7 @@ pub fn check(catalog: &Catalog, config: &Config, out: &mut Vec<Diagnostic>) {
                 "trigger.negative",
                 trigger.and_then(|t| t.get("negative")),
                 trigger.unwrap_or(root),
-                c.min_negative,
+                c.min_negative(),
                 "min-negative",
                 "add prompts that belong to another skill, with that skill as `owner`",
             ),
@@ -131,11 +134,26 @@ pub fn check(catalog: &Catalog, config: &Config, out: &mut Vec<Diagnostic>) {
             } else {
                 format!("{n} {} (minimum {min})", counted(n, what))
             };
-            short.add(item, help, config_key, Some(span));
+            short.add(
+                item,
+                help,
+                (config_key, enforced(c, config_key)),
+                Some(span),
+            );
         }
         if let Some(d) = short.finish(&case.file, "too few cases", "") {
             out.push(d);
         }
+    }
+}
+
+/// Whether the catalog set the minimum `key` itself: falling short of a
+/// default is a warning, of a minimum the catalog chose an error.
+fn enforced(c: &crate::config::CasesConfig, key: &str) -> bool {
+    match key {
+        "min-positive" => c.min_positive.is_some(),
+        "min-negative" => c.min_negative.is_some(),
+        _ => true,
     }
 }
 
@@ -156,6 +174,9 @@ struct Shortfalls {
     helps: Vec<String>,
     keys: Vec<&'static str>,
     span: Option<crate::diag::Span>,
+    /// Whether a minimum short of is one the catalog set itself (an
+    /// error); the defaults alone make a warning.
+    enforced: bool,
 }
 
 impl Shortfalls {
@@ -163,9 +184,10 @@ impl Shortfalls {
         &mut self,
         item: String,
         help: &str,
-        key: &'static str,
+        (key, enforced): (&'static str, bool),
         span: Option<crate::diag::Span>,
     ) {
+        self.enforced |= enforced;
         self.items.push(item);
         self.helps.push(help.to_string());
         self.keys.push(key);
@@ -181,12 +203,24 @@ impl Shortfalls {
             return None;
         }
         let keys: Vec<String> = self.keys.iter().map(|k| format!("[cases] {k}")).collect();
+        let (severity, whose) = if self.enforced {
+            (Severity::Error, " in skillsift.toml".to_string())
+        } else {
+            (
+                Severity::Warning,
+                format!(
+                    ", unset in skillsift.toml, so this is a warning; set {} to make falling short an error",
+                    if keys.len() == 1 { "it" } else { "them" }
+                ),
+            )
+        };
         Some(
             MINIMUMS
                 .diag(file, format!("{lead}: {}", self.items.join("; ")))
+                .with_severity(severity)
                 .with_span_opt(self.span)
                 .with_help(format!(
-                    "{} (the {} {} in skillsift.toml{also})",
+                    "{} (the {} {}{whose}{also})",
                     self.helps.join("; "),
                     if keys.len() == 1 {
                         "minimum is"
@@ -214,7 +248,7 @@ fn check_suite(catalog: &Catalog, suite: &Suite, config: &Config, out: &mut Vec<
             "positive trigger prompts",
             suite.positive.len(),
             drafts(true),
-            c.min_positive,
+            c.min_positive(),
             "min-positive",
             "add realistic prompts that should route to this skill, in users' words (`should_trigger: true` rows of a trigger set)",
         ),
@@ -222,7 +256,7 @@ fn check_suite(catalog: &Catalog, suite: &Suite, config: &Config, out: &mut Vec<
             "negative trigger prompts",
             suite.negative.len(),
             drafts(false),
-            c.min_negative,
+            c.min_negative(),
             "min-negative",
             "add prompts that belong to another skill (`should_trigger: false` rows, with that skill as `owner`)",
         ),
@@ -258,7 +292,7 @@ fn check_suite(catalog: &Catalog, suite: &Suite, config: &Config, out: &mut Vec<
         short.add(
             format!("{n} {what} (minimum {min}{drafted})"),
             help,
-            key,
+            (key, enforced(c, key)),
             None,
         );
     }
@@ -282,12 +316,12 @@ pub fn left_to_write(suite: &Suite, config: &Config) -> Vec<String> {
     [
         (
             suite.positive.len(),
-            c.min_positive,
+            c.min_positive(),
             "positive trigger prompts",
         ),
         (
             suite.negative.len(),
-            c.min_negative,
+            c.min_negative(),
             "negative trigger prompts",
         ),
         (suite.evals.len(), c.min_evals(), "behavioral evals"),

@@ -20,7 +20,9 @@ rule! {
     /// says secret (`aws_secret_access_key = …`, `"client_secret": "…"`,
     /// `API_TOKEN=…`). Values that are plainly placeholders (`ghp_xxxx…`,
     /// `AKIAIOSFODNN7EXAMPLE`, `your-token`, `mySecretPassword123`) are
-    /// left alone.
+    /// left alone; a credential its vendor publishes for tests that looks
+    /// real (Google's reCAPTCHA test keys) is a notice that says what it
+    /// is, never masked and never "revoke it".
     ///
     /// The finding names the file, line, column and kind, **never the
     /// secret**. skillsift masks each value when it reads the file (the
@@ -76,6 +78,32 @@ pub fn check_cases(catalog: &crate::catalog::Catalog, out: &mut Vec<Diagnostic>)
 /// The secrets the loader found in `src` (and masked there: see
 /// [`crate::catalog::secrets`]).
 fn found(file: &str, src: &crate::catalog::Source, out: &mut Vec<Diagnostic>) {
+    // a credential its vendor publishes for tests: said what it is, once
+    // per value and file
+    let mut told: Vec<&str> = Vec::new();
+    for (start, end, what) in crate::catalog::secrets::documented_tests(&src.text) {
+        if told.contains(&what) {
+            continue;
+        }
+        told.push(what);
+        let span = src.span(start, end);
+        out.push(
+            SECRET
+                .diag(
+                    file,
+                    format!(
+                        "{what} is written in line {}: public on purpose, not a secret to revoke",
+                        span.line
+                    ),
+                )
+                .with_severity(crate::diag::Severity::Notice)
+                .with_span(span)
+                .with_label("a documented test credential")
+                .with_help(
+                    "keep it to tests and examples; code that runs for real reads its own key from the environment",
+                ),
+        );
+    }
     // a repeat of a value found elsewhere is masked, and reported there
     for f in src
         .secrets
