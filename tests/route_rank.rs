@@ -152,3 +152,40 @@ fn cjk_prompt_ranks_by_character_bigrams() {
         ["把文", "文档", "档翻", "翻译", "译成", "成中", "中文"]
     );
 }
+
+/// With `[route] language` set, the language's own stop words are not
+/// scored: in Italian, "la" and "di" no longer outweigh the words that say
+/// what the prompt is about.
+#[test]
+fn the_catalogs_language_drops_its_own_stop_words() {
+    let cat = Cat::new()
+        .simple(
+            "qualita",
+            "Analisi della qualità dei dati aperti di un dataset. Usa quando chiedi di controllare la qualità di un file CSV.",
+        )
+        .simple(
+            "mappe",
+            "Crea mappe di dati geografici del territorio. Usa quando chiedi una mappa dei comuni.",
+        )
+        .config("[route]\nlanguage = \"italian\"\n");
+    let config = cat.config_path();
+    let (_, out) = rank(
+        &cat,
+        &[
+            "controlla la qualità di questo CSV",
+            "--format",
+            "json",
+            "--config",
+            config.to_str().unwrap(),
+        ],
+    );
+    let v: Value = serde_json::from_str(&out).unwrap();
+    let terms: Vec<&str> = v["terms"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["term"].as_str().unwrap())
+        .collect();
+    assert_eq!(terms, ["controll", "qual", "csv"], "{out}");
+    assert_eq!(v["results"][0]["name"], "qualita");
+}

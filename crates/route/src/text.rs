@@ -251,7 +251,25 @@ pub struct StopWords {
 impl StopWords {
     /// [`STOP_WORDS`] plus `extra` (normalized like any other text).
     pub fn new(extra: &[String]) -> Self {
+        Self::with_language(None, extra)
+    }
+
+    /// [`STOP_WORDS`], NLTK's stop words of the language whose ISO 639-1
+    /// code is `code` (a catalog in Italian routes on its nouns and verbs,
+    /// not on `di`, `la` and `del`), and `extra`; all normalized like any
+    /// other text.
+    pub fn with_language(code: Option<&str>, extra: &[String]) -> Self {
         let mut words: HashSet<Box<str>, _> = STOP_WORDS.iter().map(|w| Box::from(*w)).collect();
+        let own = code
+            .filter(|c| *c != "en")
+            .and_then(stop_words::lookup)
+            .unwrap_or_default();
+        for w in own {
+            let n = normalize(w.trim());
+            if !n.is_empty() {
+                words.insert(Box::from(n.as_ref()));
+            }
+        }
         for w in extra {
             let n = normalize(w.trim());
             if !n.is_empty() {
@@ -493,11 +511,17 @@ pub struct Analyzer {
 }
 
 impl Analyzer {
-    /// An analyzer for `language` with [`STOP_WORDS`] plus `extra_stop`;
-    /// `None` when the language is unknown.
+    /// An analyzer for `language` with [`STOP_WORDS`], the language's own
+    /// stop words ([`StopWords::with_language`]) and `extra_stop`; `None`
+    /// when the language is unknown.
     pub fn new(language: &str, extra_stop: &[String]) -> Option<Analyzer> {
+        let l = language.trim().to_ascii_lowercase();
+        let code = LANGUAGES
+            .iter()
+            .find(|(n, c)| *n == l || *c == l)
+            .map(|(_, c)| *c);
         Some(Analyzer {
-            stop: StopWords::new(extra_stop),
+            stop: StopWords::with_language(code, extra_stop),
             stem: Stem::for_language(language)?,
         })
     }
@@ -588,6 +612,22 @@ mod tests {
         assert_eq!(s, vec!["package", "json"]);
         let s: Vec<_> = split_compound("l'application").collect();
         assert_eq!(s, vec!["l", "application"]);
+    }
+
+    #[test]
+    fn each_language_drops_its_own_stop_words() {
+        let it = Analyzer::new("italian", &[]).unwrap();
+        assert_eq!(
+            it.terms("analisi della qualità dei dati di un dataset"),
+            it.terms("analisi qualità dati dataset")
+        );
+        // English keeps its own curated list: `di` is a word there
+        let en = Analyzer::new("english", &[]).unwrap();
+        assert!(en.terms("di la del").len() == 3);
+        // every stemming language has a list
+        for (name, code) in LANGUAGES {
+            assert!(stop_words::lookup(code).is_some(), "{name}");
+        }
     }
 
     #[test]
