@@ -552,7 +552,7 @@ fn listed_commands_compete_for_prompts_when_asked_for() {
     assert_eq!(wins[0]["line"], 7);
     let (human, _) = run(&["check", r, "--config", c]);
     assert!(
-        human.ends_with("trigger checks: 8/8 passed across 2 routed skills; a positive passes in the top 3 ([route] top-k), a negative unless its skill ranks first\ntrigger rank-1 rate: 83% (5/6 positive prompts rank their skill first)\n"),
+        human.ends_with("trigger checks: 8/8 passed across 2 routed skills; a positive passes in the top 2 ([route] top-k is 3, but only 3 entries are listed to route against, and a top 3 of them always holds the skill), a negative unless its skill ranks first\ntrigger rank-1 rate: 83% (5/6 positive prompts rank their skill first)\n"),
         "{human}"
     );
 

@@ -93,6 +93,48 @@ fn positive_prompt_outside_top_k_fails_with_sg501_at_its_line() {
     assert!(help.contains("lacks"), "{help}");
 }
 
+/// With no more skills routed together than `[route] top-k`, a top-k
+/// check could not fail: it is lowered below their number and the summary
+/// says so; a catalog with more skills keeps its top-k.
+#[test]
+fn a_top_k_that_holds_every_skill_is_lowered_so_the_check_can_fail() {
+    let three = Cat::new()
+        .simple("alpha-sorter", "Sorts widgets alphabetically.")
+        .simple("widget-painter", "Paints widgets red, blue and green.")
+        .simple(
+            "widget-packer",
+            "Packs widgets into boxes for shipping widgets.",
+        )
+        .cases("alpha-sorter", &["Paint and pack my widgets"], &[]);
+    let (code, v) = three.check_json(&[]);
+    assert_eq!(code, 1, "{v:#}");
+    let d = only(&v, "SG501");
+    let msg = d["message"].as_str().unwrap();
+    assert!(msg.contains("ranked #3 (need top 2)"), "{msg}");
+    assert_eq!(
+        v["summary"]["route"]["top_k_lowered"],
+        serde_json::json!({"to": 2, "skills": 3})
+    );
+    let (_, out, _) = three.check_human(&[]);
+    assert!(
+        out.contains("a positive passes in the top 2 ([route] top-k is 3, but only 3 entries are listed to route against, and a top 3 of them always holds the skill)"),
+        "{out}"
+    );
+    // four skills: a top 3 can fail, and stands
+    let four = Cat::new()
+        .simple("alpha-sorter", "Sorts widgets alphabetically.")
+        .simple("widget-painter", "Paints widgets red, blue and green.")
+        .simple(
+            "widget-packer",
+            "Packs widgets into boxes for shipping widgets.",
+        )
+        .simple("meal-planner", "Plans weekly meals and shopping lists.")
+        .cases("alpha-sorter", &["Paint and pack my widgets"], &[]);
+    let (code, v) = four.check_json(&[]);
+    assert_eq!(code, 0, "{v:#}");
+    assert!(v["summary"]["route"]["top_k_lowered"].is_null(), "{v:#}");
+}
+
 #[test]
 fn top_k_of_the_case_widens_the_window() {
     let cat = Cat::new()

@@ -231,10 +231,20 @@ pub fn checks_meaning(r: &super::RouteSummary) -> String {
     if r.checks == 0 {
         return String::new();
     }
-    format!(
-        "; a positive passes in the top {} ([route] top-k), a negative unless its skill ranks first",
-        r.top_k
-    )
+    match r.top_k_lowered {
+        Some(l) if r.installs.is_empty() => format!(
+            "; a positive passes in the top {} ([route] top-k is {}, but only {} entries are listed to route against, and a top {} of them always holds the skill), a negative unless its skill ranks first",
+            l.to, r.top_k, l.skills, r.top_k
+        ),
+        Some(l) => format!(
+            "; a positive passes in the top {} ([route] top-k; the top {} in an installation listing only {} entries, where a top {} always holds the skill), a negative unless its skill ranks first",
+            r.top_k, l.to, l.skills, r.top_k
+        ),
+        None => format!(
+            "; a positive passes in the top {} ([route] top-k), a negative unless its skill ranks first",
+            r.top_k
+        ),
+    }
 }
 
 /// Most paths a summary line lists before it says how many more there are.

@@ -94,6 +94,17 @@ pub struct Outcome {
     pub positives: usize,
     pub checks: usize,
     pub checks_passed: usize,
+    /// `[route] top-k` lowered where it could not fail: `(k used, skills
+    /// routed together)` of the smallest listing whose skills were no
+    /// more than `top-k`.
+    pub lowered_top_k: Option<(usize, usize)>,
+}
+
+/// The top-k a positive must reach in a listing of `docs` entries: `[route]
+/// top-k`, but below the number routed together, where a top-k holding
+/// them all could not fail (`None` when it stands as set).
+pub fn lowered_top_k(top_k: usize, docs: usize) -> Option<usize> {
+    (docs > 1 && top_k >= docs).then(|| docs - 1)
 }
 
 /// One prompt to check.
@@ -132,11 +143,19 @@ pub fn check(router: &Router, config: &RouteConfig) -> Outcome {
         }
     }
 
+    let docs = router.index.len();
+    let lowered = lowered_top_k(config.top_k, docs);
+    if let Some(k) = lowered
+        && !jobs.is_empty()
+    {
+        out.lowered_top_k = Some((k, docs));
+    }
+    let top_k = lowered.unwrap_or(config.top_k);
     let results: Vec<PromptResult> = jobs
         .par_iter()
         .map_init(
             || Scorer::new(&router.index),
-            |scorer, job| run(router, config, scorer, job),
+            |scorer, job| run(router, top_k, scorer, job),
         )
         .collect();
     let (ranked, not_lexical): (Vec<_>, Vec<_>) = results.into_iter().partition(|r| r.lexical);
@@ -278,7 +297,7 @@ fn quoted(words: &[String]) -> String {
         .join(", ")
 }
 
-fn run(router: &Router, config: &RouteConfig, scorer: &mut Scorer, job: &Job) -> PromptResult {
+fn run(router: &Router, top_k: usize, scorer: &mut Scorer, job: &Job) -> PromptResult {
     let prompt = &job.trigger.prompt;
     if !job.trigger.lexical {
         // the author says lexical routing cannot match it: Tier 3's case
@@ -322,7 +341,7 @@ fn run(router: &Router, config: &RouteConfig, scorer: &mut Scorer, job: &Job) ->
     let mut notes = Vec::new();
     match job.kind {
         Kind::Positive => {
-            let k = job.trigger.top_k.unwrap_or(config.top_k);
+            let k = job.trigger.top_k.unwrap_or(top_k);
             if !st.matched() {
                 let mut help =
                     format!("add the words users say for this request to `{skill}`'s description");

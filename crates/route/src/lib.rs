@@ -507,6 +507,9 @@ pub fn check<'c>(catalog: &'c Catalog, config: &Config, args: &Opts) -> Result<R
             .collect(),
         client: Some(router.listing.client),
         top_k: config.route.top_k,
+        top_k_lowered: outcome
+            .lowered_top_k
+            .map(|(to, skills)| summary::TopKLowered { to, skills }),
         installs: installs.iter().flatten().map(|i| i.label.clone()).collect(),
         library: catalog.library,
     };

@@ -35,6 +35,11 @@ pub struct RouteSummary {
     /// `[route] top-k`: a positive prompt passes when its skill ranks this
     /// high (a case's own `top_k` wins).
     pub top_k: usize,
+    /// `top_k` lowered where no more skills than it were routed together
+    /// (a top 3 of 3 always holds the skill): the k used and the skills
+    /// routed together, in the smallest such listing.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub top_k_lowered: Option<TopKLowered>,
     /// The installations routed one at a time, each in its own listing
     /// (`route::units`: a catalog of plugins or packs), by label; empty
     /// when the catalog was routed as one listing.
@@ -53,4 +58,14 @@ impl RouteSummary {
         (self.positives > 0)
             .then(|| (100.0 * self.rank1 as f64 / self.positives as f64).round() as u64)
     }
+}
+
+/// `[route] top-k` lowered in a listing of few skills.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub struct TopKLowered {
+    /// The top-k a positive had to reach there.
+    pub to: usize,
+    /// Entries routed against there, skills and competing commands or
+    /// built-ins (the top-k would have held them all).
+    pub skills: usize,
 }

@@ -111,6 +111,12 @@ pub fn check(
         r.positives += o.positives;
         r.checks += o.checks;
         r.checks_passed += o.checks_passed;
+        // the smallest listing whose top-k was lowered says it
+        if let Some((k, n)) = o.lowered_top_k
+            && r.lowered_top_k.is_none_or(|(_, m)| n < m)
+        {
+            r.lowered_top_k = Some((k, n));
+        }
         r.diagnostics.extend(o.diagnostics);
         prompts.extend(p);
     }
