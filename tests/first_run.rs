@@ -814,3 +814,112 @@ fn a_long_line_is_shown_cut_around_its_finding() {
         assert!(cells <= 110, "{cells} cells: {line}");
     }
 }
+
+/// A custom frontmatter key written in many skills is one finding: the
+/// key, how many skills, the one `[lint] allowed-keys` line; every place
+/// is kept as a related location in JSON and SARIF. A key in one skill
+/// stays a finding of its own.
+#[test]
+fn a_custom_key_in_many_skills_is_one_finding_with_every_place() {
+    let mut files: Vec<(String, Vec<u8>)> = Vec::new();
+    for name in ["alpha", "beta", "gamma", "delta"] {
+        files.push((
+            format!("skills/{name}/SKILL.md"),
+            format!("---\nname: {name}\ndescription: Formats {name} tables. Use when the user asks for a {name} table.\ntriggers: [{name}]\ntags: [tables]\n---\n# {name}\n").into_bytes(),
+        ));
+    }
+    files.push((
+        "skills/solo/SKILL.md".into(),
+        b"---\nname: solo\ndescription: Plays solo games. Use when the user wants a game.\ncategory: games\n---\n# Solo\n".to_vec(),
+    ));
+    let refs: Vec<(&str, &[u8])> = files
+        .iter()
+        .map(|(p, b)| (p.as_str(), b.as_slice()))
+        .collect();
+    let dir = catalog(&refs);
+    let r = check_json(dir.path(), &[]);
+    let sg109: Vec<_> = r.of("SG109");
+    let messages: Vec<&str> = sg109.iter().map(|f| f.message.as_str()).collect();
+    assert_eq!(
+        messages,
+        [
+            "`triggers` is not an Agent Skills frontmatter key, and 4 skills write it",
+            "`tags` is not an Agent Skills frontmatter key, and 4 skills write it",
+            "`category` is not an Agent Skills frontmatter key",
+        ],
+        "{sg109:#?}"
+    );
+    let tags = sg109
+        .iter()
+        .find(|f| f.message.starts_with("`tags`"))
+        .unwrap();
+    assert_eq!(tags.file, "skills/alpha/SKILL.md");
+    assert!(
+        tags.help.as_deref().unwrap().contains(
+            "[lint] allowed-keys = [\"tags\", \"triggers\"] (every key written in 3 skills or more)"
+        ),
+        "{tags:#?}"
+    );
+    // every other place, in JSON and SARIF
+    let json = skillsift()
+        .args(["check", "--no-route", "--format", "json"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    let d = v["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["message"].as_str().unwrap().starts_with("`tags`"))
+        .unwrap();
+    let places: Vec<(String, u64)> = d["related"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            (
+                p["file"].as_str().unwrap().to_string(),
+                p["line"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        places,
+        [
+            ("skills/beta/SKILL.md".to_string(), 5),
+            ("skills/delta/SKILL.md".to_string(), 5),
+            ("skills/gamma/SKILL.md".to_string(), 5)
+        ]
+    );
+    let sarif = skillsift()
+        .args(["check", "--no-route", "--format", "sarif"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    let s: serde_json::Value = serde_json::from_slice(&sarif.stdout).unwrap();
+    let result = s["runs"][0]["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["message"]["text"].as_str().unwrap().starts_with("`tags`"))
+        .unwrap();
+    let related = result["relatedLocations"].as_array().unwrap();
+    assert_eq!(related.len(), 3);
+    assert!(
+        related[0]["physicalLocation"]["artifactLocation"]["uri"]
+            .as_str()
+            .unwrap()
+            .ends_with("/skills/beta/SKILL.md"),
+        "{related:#?}"
+    );
+    assert_eq!(related[0]["physicalLocation"]["region"]["startLine"], 5);
+    // accepting them as the help says leaves only the single key
+    std::fs::write(
+        dir.path().join("skillsift.toml"),
+        "[lint]\nallowed-keys = [\"tags\", \"triggers\"]\n",
+    )
+    .unwrap();
+    let r = check_json(dir.path(), &[]);
+    assert_eq!(r.of("SG109").len(), 1);
+}

@@ -24,6 +24,19 @@ fn catalog_with_findings() -> tempfile::TempDir {
             "bom",
             "\u{feff}---\nname: bom\ndescription: Has a BOM. Use when testing.\n---\n",
         ),
+        // one custom key in three skills: one finding, relatedLocations
+        (
+            "tagged-a",
+            "---\nname: tagged-a\ndescription: Sorts lists. Use when a list is unsorted.\ntags: [a]\n---\n",
+        ),
+        (
+            "tagged-b",
+            "---\nname: tagged-b\ndescription: Merges lists. Use when two lists are merged.\ntags: [b]\n---\n",
+        ),
+        (
+            "tagged-c",
+            "---\nname: tagged-c\ndescription: Splits lists. Use when a list is split.\ntags: [c]\n---\n",
+        ),
     ] {
         std::fs::create_dir_all(s.join(name)).unwrap();
         std::fs::write(s.join(name).join("SKILL.md"), text).unwrap();
@@ -67,6 +80,15 @@ fn sarif_output_validates_against_the_official_schema() {
             .collect();
         assert!(errors.is_empty(), "{errors:#?}");
         assert_eq!(doc["version"], "2.1.0");
+        if root == cat.path() {
+            let results = doc["runs"][0]["results"].as_array().unwrap();
+            assert!(
+                results.iter().any(|r| r["relatedLocations"]
+                    .as_array()
+                    .is_some_and(|l| l.len() == 2)),
+                "{results:#?}"
+            );
+        }
         // the validator does reject a broken document
         let mut broken = doc.clone();
         broken["runs"][0]["results"] = serde_json::json!([{"level": "fatal"}]);

@@ -254,6 +254,7 @@ fn check(args: &CheckArgs, out: &mut dyn Write) -> Result<Exit, Fatal> {
     summary
         .notes
         .extend(crate::fix::unfixable(&mut diagnostics, &fix_refused));
+    lint::one_cause::fold_repeated_keys(&mut diagnostics);
     settle(&mut diagnostics, &mut summary, &config);
     summary.notes.extend(unread_trigger_tests(&diagnostics));
     let prefix = path_prefix(&catalog, &args.root);

@@ -175,6 +175,7 @@ fn routing(args: &ReportArgs, out_abs: &Path) -> Result<(String, String), Fatal>
         route: routed.summary.clone(),
         ..Summary::default()
     };
+    crate::lint::one_cause::fold_repeated_keys(&mut diagnostics);
     settle(&mut diagnostics, &mut summary, &config);
     let base = relative(out_abs, &catalog.root)?;
     let shown = path_prefix(&catalog, &args.path);

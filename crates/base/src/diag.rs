@@ -78,6 +78,19 @@ pub struct Diagnostic {
     /// field (264 bytes a finding unboxed, 168 boxed).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub fix: Option<Box<Fix>>,
+    /// The other places of one finding that stands for many (a custom key
+    /// written in 978 skills is one finding): SARIF `relatedLocations`,
+    /// `related` in JSON.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub related: Vec<Related>,
+}
+
+/// Another place of the same finding.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Related {
+    /// Path relative to the catalog root.
+    pub file: String,
+    pub span: Option<Span>,
 }
 
 /// Whether a fix may be applied without asking.
@@ -190,6 +203,7 @@ impl Diagnostic {
             label: None,
             help: None,
             fix: None,
+            related: Vec::new(),
         }
     }
 

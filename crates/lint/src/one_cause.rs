@@ -139,3 +139,88 @@ pub fn dedupe(diags: &mut Vec<Diagnostic>) {
         !drop[i - 1]
     });
 }
+
+/// Fewest skills a custom frontmatter key is written in before its SG109
+/// findings become one.
+pub const REPEATED_KEY_SKILLS: usize = 3;
+
+/// One cause, one finding, across files: a custom frontmatter key written
+/// in [`REPEATED_KEY_SKILLS`] skills or more (`triggers`, `tags` in 978
+/// SKILL.md files) is one SG109 at its first place, naming how many skills
+/// write it and the one `[lint] allowed-keys` line that accepts every such
+/// key, with every other place kept as a related location (JSON `related`,
+/// SARIF `relatedLocations`). Run by `check` on its whole report, not by
+/// the editor, which shows each file its own findings.
+pub fn fold_repeated_keys(diags: &mut Vec<Diagnostic>) {
+    use std::collections::{BTreeMap, BTreeSet};
+    const SUFFIX: &str = "` is not an Agent Skills frontmatter key";
+    let key_of = |d: &Diagnostic| -> Option<String> {
+        if d.rule != "SG109" {
+            return None;
+        }
+        let key = d.message.strip_prefix('`')?.strip_suffix(SUFFIX)?;
+        Some(key.to_string())
+    };
+    let mut by_key: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+    for (i, d) in diags.iter().enumerate() {
+        if let Some(k) = key_of(d) {
+            by_key.entry(k).or_default().push(i);
+        }
+    }
+    by_key.retain(|_, at| {
+        at.iter()
+            .map(|&i| diags[i].file.as_str())
+            .collect::<BTreeSet<_>>()
+            .len()
+            >= REPEATED_KEY_SKILLS
+    });
+    if by_key.is_empty() {
+        return;
+    }
+    let quoted: Vec<String> = by_key
+        .keys()
+        .map(|k| format!("\"{}\"", k.replace('\\', "\\\\").replace('"', "\\\"")))
+        .collect();
+    let line = format!("[lint] allowed-keys = [{}]", quoted.join(", "));
+    let mut drop: BTreeSet<usize> = BTreeSet::new();
+    let mut folded: Vec<(usize, Diagnostic)> = Vec::new();
+    for (key, mut at) in by_key {
+        at.sort_by(|&a, &b| {
+            let (a, b) = (&diags[a], &diags[b]);
+            (a.file.as_str(), a.span.map(|s| s.start))
+                .cmp(&(b.file.as_str(), b.span.map(|s| s.start)))
+        });
+        let skills = at
+            .iter()
+            .map(|&i| diags[i].file.as_str())
+            .collect::<BTreeSet<_>>()
+            .len();
+        let first = at[0];
+        let mut d = diags[first].clone();
+        d.message =
+            format!("`{key}` is not an Agent Skills frontmatter key, and {skills} skills write it");
+        d.label = Some(format!("here and in {} more skills", skills - 1));
+        d.help = Some(format!(
+            "accept the catalog's own keys once, in skillsift.toml: {line} (every key written in {REPEATED_KEY_SKILLS} skills or more); or move `{key}` under `metadata` in each SKILL.md. --format json and SARIF list every place"
+        ));
+        d.related = at[1..]
+            .iter()
+            .map(|&i| crate::diag::Related {
+                file: diags[i].file.clone(),
+                span: diags[i].span,
+            })
+            .collect();
+        drop.extend(at.iter().copied());
+        folded.push((first, d));
+    }
+    let mut kept: Vec<Diagnostic> = Vec::with_capacity(diags.len() - drop.len() + folded.len());
+    let mut folded = folded.into_iter().collect::<BTreeMap<usize, Diagnostic>>();
+    for (i, d) in std::mem::take(diags).into_iter().enumerate() {
+        if let Some(f) = folded.remove(&i) {
+            kept.push(f);
+        } else if !drop.contains(&i) {
+            kept.push(d);
+        }
+    }
+    *diags = kept;
+}

@@ -3,8 +3,11 @@
 //! ```json
 //! {"version":1,"summary":{…},"diagnostics":[{"rule","name","severity","file",
 //!   "line","column","end_line","end_column","start_byte","end_byte",
-//!   "message","label","help","fix"}]}
+//!   "message","label","help","fix","related"}]}
 //! ```
+//! `related` is present when one finding stands for many places (a custom
+//! frontmatter key written in many skills): `[{"file", "line", "column",
+//! "end_line", "end_column"}]`.
 //! `fix` is present when the finding has one: `{"applicability": "safe" |
 //! "unsafe", "description", "edits": [{"start", "end", "replacement"}],
 //! "repair": {"name"?, "description"?}}`, byte offsets into the original
@@ -25,6 +28,10 @@ pub fn diagnostic_json(d: &crate::diag::Diagnostic) -> Value {
     let mut v = diagnostic_fields(d);
     if let (Some(fix), Some(map)) = (&d.fix, v.as_object_mut()) {
         map.insert("fix".into(), json!(fix));
+    }
+    if let (false, Some(map)) = (d.related.is_empty(), v.as_object_mut()) {
+        let places: Vec<Value> = d.related.iter().map(related_json).collect();
+        map.insert("related".into(), Value::Array(places));
     }
     v
 }
@@ -48,6 +55,28 @@ fn diagnostic_fields(d: &crate::diag::Diagnostic) -> Value {
     })
 }
 
+/// One other place of a finding that stands for many.
+fn related_json(r: &crate::diag::Related) -> Value {
+    let s = r.span;
+    json!({
+        "file": r.file,
+        "line": s.map(|s| s.line),
+        "column": s.map(|s| s.col),
+        "end_line": s.map(|s| s.end_line),
+        "end_column": s.map(|s| s.end_col),
+    })
+}
+
+/// [`related_json`] borrowed, for [`Borrowed`].
+#[derive(Serialize)]
+struct RelatedPlace<'a> {
+    column: Option<u32>,
+    end_column: Option<u32>,
+    end_line: Option<u32>,
+    file: &'a str,
+    line: Option<u32>,
+}
+
 /// One diagnostic as [`diagnostic_json`] writes it, borrowed rather than
 /// copied into a `Value` (fields in the same, alphabetical, order), so a
 /// report of 40,000 findings costs kilobytes per thousand, not megabytes.
@@ -65,6 +94,8 @@ struct Borrowed<'a> {
     line: Option<u32>,
     message: &'a str,
     name: Option<&'static str>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    related: Vec<RelatedPlace<'a>>,
     rule: &'static str,
     severity: &'static str,
     start_byte: Option<usize>,
@@ -85,6 +116,17 @@ impl<'a> From<&'a crate::diag::Diagnostic> for Borrowed<'a> {
             line: s.map(|s| s.line),
             message: &d.message,
             name: registry::find(d.rule).map(|r| r.name),
+            related: d
+                .related
+                .iter()
+                .map(|r| RelatedPlace {
+                    column: r.span.map(|s| s.col),
+                    end_column: r.span.map(|s| s.end_col),
+                    end_line: r.span.map(|s| s.end_line),
+                    file: &r.file,
+                    line: r.span.map(|s| s.line),
+                })
+                .collect(),
             rule: d.rule,
             severity: d.severity.as_str(),
             start_byte: s.map(|s| s.start),

@@ -125,6 +125,28 @@ pub fn render(o: &Outcome, out: &mut dyn Write) -> std::io::Result<()> {
             if let Some(i) = registry::RULES.iter().position(|r| r.id == d.rule) {
                 result["ruleIndex"] = json!(i);
             }
+            if !d.related.is_empty() {
+                let places: Vec<Value> = d
+                    .related
+                    .iter()
+                    .enumerate()
+                    .map(|(i, r)| {
+                        let mut physical = json!({
+                            "artifactLocation": {"uri": uri(&display_path(o.path_prefix, &r.file))},
+                        });
+                        if let Some(s) = r.span {
+                            physical["region"] = json!({
+                                "startLine": s.line,
+                                "startColumn": s.col,
+                                "endLine": s.end_line,
+                                "endColumn": s.end_col.max(if s.end_line == s.line { s.col } else { 1 }),
+                            });
+                        }
+                        json!({"id": i + 1, "physicalLocation": physical})
+                    })
+                    .collect();
+                result["relatedLocations"] = Value::Array(places);
+            }
             if let Some(fix) = &d.fix {
                 let replacements: Vec<Value> = fix
                     .edits

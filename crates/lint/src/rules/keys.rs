@@ -25,7 +25,10 @@ rule! {
     /// within two edits (one for keys of five characters or fewer, so
     /// `tools` is not taken for `hooks`), or the last word of a known key
     /// (`tools` → `allowed-tools`). Keys listed in `[lint] client-keys` are SG110
-    /// instead; keys in `[lint] allowed-keys` are accepted silently.
+    /// instead; keys in `[lint] allowed-keys` are accepted silently. A key
+    /// written in three skills or more is one finding (`check`, the HTML
+    /// report) naming how many skills write it and the `allowed-keys` line
+    /// for every such key, its other places kept as related locations.
     ///
     /// ## Why is this bad?
     /// Clients do not promise to ignore unknown keys: strict ones refuse the
