@@ -546,3 +546,40 @@ fn the_listing_shows_the_project_commands_claude_code_lists_beside_the_skills() 
         "{changed}"
     );
 }
+
+/// The confusion matrix's headers show the part of a plugin skill's name
+/// that tells the columns apart (not `python-development:python-t…` cut
+/// from the right), the full name on hover.
+#[test]
+fn matrix_headers_keep_the_part_of_a_plugin_skill_name_that_differs() {
+    let t = tempfile::tempdir().unwrap();
+    let root = t.path().join("cat");
+    let w = |rel: &str, text: &str| {
+        let p = root.join(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    };
+    w(
+        ".claude-plugin/marketplace.json",
+        r#"{"name":"mk","plugins":[{"name":"python-development","source":"./plugins/python-development"}]}"#,
+    );
+    w(
+        "plugins/python-development/skills/python-testing/SKILL.md",
+        "---\nname: python-testing\ndescription: Writes pytest tests for Python code. Use when the user asks for unit tests.\n---\nBody.\n",
+    );
+    w(
+        "plugins/python-development/skills/python-packaging/SKILL.md",
+        "---\nname: python-packaging\ndescription: Packages Python projects with pyproject and wheels. Use when the user publishes a package.\n---\nBody.\n",
+    );
+    w(
+        "plugins/python-development/skills/python-testing/evals/trigger-evals.json",
+        r#"[{"query": "package my python project as a wheel with tests", "should_trigger": true}, {"query": "write pytest unit tests", "should_trigger": true}]"#,
+    );
+    let html = render(&root, &t.path().join("r.html"));
+    assert!(
+        html.contains("<th class=\"col\" title=\"python-development:python-packaging\"><span>python-packaging</span></th>"),
+        "{}",
+        &html[html.find("matrix-wrap").unwrap_or(0)..][..2000.min(html.len())]
+    );
+    assert!(html.contains("title=\"python-development:python-testing\""));
+}

@@ -225,8 +225,17 @@ impl Matrix {
         });
         let has_nobody = shown.iter().any(|&r| self.cells.contains_key(&(r, NOBODY)));
         o.push_str("<div class=\"matrix-wrap\"><table class=\"matrix\"><thead><tr><th class=\"corner\">owner ↓ · ranked first →</th>");
+        // a header is cut to its width: a plugin's skill shows the part
+        // after `<plugin>:` (what tells the columns apart) when no other
+        // shown skill has it, its full name on hover
+        let short = short_labels(&shown, &name);
         for &c in &shown {
-            let _ = write!(o, "<th class=\"col\"><span>{}</span></th>", Esc(&name(c)));
+            let _ = write!(
+                o,
+                "<th class=\"col\" title=\"{}\"><span>{}</span></th>",
+                Esc(&name(c)),
+                Esc(&short[&c])
+            );
         }
         if has_other {
             o.push_str("<th class=\"col extra\"><span>other skills</span></th>");
@@ -243,8 +252,9 @@ impl Matrix {
                 .sum();
             let _ = write!(
                 o,
-                "<tr><th class=\"row\"><a href=\"#s{r}\">{}</a></th>",
-                Esc(&name(r))
+                "<tr><th class=\"row\" title=\"{}\"><a href=\"#s{r}\">{}</a></th>",
+                Esc(&name(r)),
+                Esc(&short[&r])
             );
             for &c in &shown {
                 let n = self.cells.get(&(r, c)).map_or(0, Vec::len);
@@ -399,6 +409,26 @@ impl Matrix {
         }
         o.push_str("</tbody></table>\n");
     }
+}
+
+/// The header of each of `shown`: the part of its name after the last
+/// `:` (a plugin's skill, `python-development:python-testing`) when that
+/// part names no other shown skill, else the whole name.
+fn short_labels(shown: &[u32], name: &dyn Fn(u32) -> String) -> BTreeMap<u32, String> {
+    let full: Vec<(u32, String)> = shown.iter().map(|&d| (d, name(d))).collect();
+    let tail = |n: &str| n.rsplit_once(':').map(|(_, t)| t.to_string());
+    let mut uses: BTreeMap<String, usize> = BTreeMap::new();
+    for (_, n) in &full {
+        *uses
+            .entry(tail(n).unwrap_or_else(|| n.clone()))
+            .or_default() += 1;
+    }
+    full.into_iter()
+        .map(|(d, n)| match tail(&n) {
+            Some(t) if uses[&t] == 1 && !t.is_empty() => (d, t),
+            _ => (d, n),
+        })
+        .collect()
 }
 
 /// A skill's name as the model sees it; a client's built-in skill or a
