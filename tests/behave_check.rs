@@ -1265,6 +1265,13 @@ fn an_insufficient_plan_is_said_first_in_the_dry_run_and_refused_before_any_run(
         text.contains("case     positive-1               \"[rec:loads] The invoice total is off by a cent, fix it test-first\"  (first request: with ≈ 20,"),
         "{text}"
     );
+    // the skill has trigger prompts, which `init` refuses to draft over:
+    // the advice names where they are, not `init`
+    assert!(
+        text.contains("`skillsift cases demo-skill` lists the files its 5 are written in"),
+        "{text}"
+    );
+    assert!(!text.contains("skillsift init"), "{text}");
     let json = env
         .behave_as_is(&["--trials", "1", "--dry-run", "--format", "json"])
         .output()

@@ -88,7 +88,10 @@ pub fn check(
                         s.message()
                     ),
                 )
-                .with_help(behave::budget::ADD_CASES));
+                .with_help(behave::budget::add_cases(
+                    &b.plan.skill.name,
+                    b.prompts_written,
+                )));
             }
         }
     }

@@ -92,8 +92,20 @@ impl Sufficiency {
     }
 }
 
-/// The help of a refused plan.
-pub const ADD_CASES: &str = "add trigger prompts and evals until there are 10 distinct cases (and 10 evals when there are evals: `skillsift init SKILL` drafts a trigger set), or pass --allow-insufficient to spend on the runs anyway";
+/// The help of a refused plan for `skill`, which holds `written` trigger
+/// prompts: `init` drafts a trigger set only for a skill without any, so
+/// it is named only then.
+pub fn add_cases(skill: &str, written: usize) -> String {
+    let skill = crate::escape::line(skill);
+    let how = if written == 0 {
+        format!("`skillsift init {skill}` drafts a trigger set")
+    } else {
+        format!("`skillsift cases {skill}` lists the files its {written} are written in")
+    };
+    format!(
+        "add trigger prompts and evals until there are 10 distinct cases (and 10 evals when there are evals; {how}), or pass --allow-insufficient to spend on the runs anyway"
+    )
+}
 
 /// A printable prompt: at most `max` characters, control and format
 /// characters escaped, in double quotes.
@@ -175,6 +187,15 @@ pub fn tokens(chars: usize) -> usize {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn the_advice_names_init_only_for_a_skill_without_prompts() {
+        assert!(add_cases("pdf", 0).contains("`skillsift init pdf` drafts a trigger set"));
+        let some = add_cases("pdf", 4);
+        assert!(some.contains("`skillsift cases pdf` lists the files its 4 are written in"));
+        assert!(!some.contains("init"));
+    }
+
     use super::*;
 
     #[test]

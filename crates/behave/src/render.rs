@@ -349,7 +349,7 @@ pub fn dry_run(b: &Built, format: Format, out: &mut dyn Write) -> std::io::Resul
         writeln!(
             out,
             "              a run is refused without --allow-insufficient; {}",
-            super::budget::ADD_CASES
+            super::budget::add_cases(&p.skill.name, b.prompts_written)
         )?;
     }
     writeln!(

@@ -50,6 +50,9 @@ pub struct Built {
     pub git_timeout: Duration,
     /// The canary's outcome, once it ran or was found cached.
     pub canary: Option<super::canary::Outcome>,
+    /// Trigger prompts the skill's suite holds, drafts too (`init`
+    /// drafts a starter only for a skill without any).
+    pub prompts_written: usize,
 }
 
 /// Checked command-line options.
@@ -412,6 +415,7 @@ pub fn build(
     let (skill_index, skill_name) = skill_under_test(catalog, name)?;
     let suite = suite_to_run(catalog, config, skill_index, skill_name)?;
     check_limits(bc)?;
+    let prompts_written = suite.positive.len() + suite.negative.len() + suite.drafts.len();
     let cx = Ctx {
         catalog,
         config,
@@ -455,6 +459,7 @@ pub fn build(
         grace: Duration::from_millis(bc.kill_grace_ms),
         git_timeout: Duration::from_secs(bc.git_timeout_secs),
         canary: None,
+        prompts_written,
     })
 }
 
