@@ -470,6 +470,54 @@ fn an_eval_without_expected_output_is_a_warning() {
     assert_eq!(warned[0]["message"], "eval `2` has no `expected_output`");
 }
 
+/// A vendored tree is one SG211 for the tree, a developer's tests and
+/// fixtures none, and a file of trigger tests (here naming a skill the
+/// catalog lacks, so SG438 says it) is the tester's, not "never
+/// mentioned".
+#[test]
+fn vendored_trees_tests_and_trigger_tests_are_not_listed_file_by_file() {
+    let md = skill("", "Run `scripts/fill.py`.\n");
+    let c = catalog(&[
+        ("skills/pdf/SKILL.md", &md),
+        ("skills/pdf/scripts/fill.py", "print()\n"),
+        ("skills/pdf/lib/pdfkit/__init__.py", ""),
+        ("skills/pdf/lib/pdfkit/core.py", "x = 1\n"),
+        ("skills/pdf/lib/pdfkit/fonts.py", "x = 1\n"),
+        ("skills/pdf/lib/pdfkit/render/__init__.py", ""),
+        ("skills/pdf/lib/pdfkit/render/page.py", "x = 1\n"),
+        (
+            "skills/pdf/lib/pdfkit/tests/test_core.py",
+            "def test(): pass\n",
+        ),
+        ("skills/pdf/lib/pdfkit/tests/fixtures/form.json", "{}\n"),
+        ("skills/pdf/scripts/test_fill.py", "def test(): pass\n"),
+        (
+            "skills/pdf/skill-tests.yaml",
+            "skill: other:gone\ntests:\n  - prompt: fill my form\n    should_trigger: true\n",
+        ),
+        ("skills/pdf/references/api.md", "# API\n"),
+    ]);
+    let f = findings(c.path(), &[], "SG211");
+    let seen: Vec<(&str, &str)> = f
+        .iter()
+        .map(|d| (d["file"].as_str().unwrap(), d["message"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        seen,
+        [
+            (
+                "skills/pdf/lib/pdfkit/core.py",
+                "`lib/pdfkit/` is bundled with the skill (3 of its files, a package or vendored tree), but SKILL.md never mentions it: the agent never learns it exists"
+            ),
+            (
+                "skills/pdf/references/api.md",
+                "`references/api.md` is bundled with the skill, but SKILL.md never mentions it: the agent never learns it exists"
+            ),
+        ],
+        "{f:#?}"
+    );
+}
+
 /// skill-creator's evals.json before its assertions are written: an
 /// `expected_output` and no (or empty) `expectations` is a warning that
 /// says what it means, not an error.

@@ -266,10 +266,9 @@ pub fn finish(catalog: &Catalog, config: &Config, per_skill: Vec<SkillLint>) -> 
         .skills
         .par_iter()
         .zip(per_skill)
-        .enumerate()
-        .map(|(i, (skill, lint))| {
+        .map(|(skill, lint)| {
             let mut out = lint.diagnostics;
-            unmentioned::finish(catalog, i, skill, &mut out);
+            unmentioned::finish(catalog, skill, &mut out);
             references::check_catalog(&ctx, skill, &lint.references, &mut out);
             out
         })

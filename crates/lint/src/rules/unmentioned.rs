@@ -19,8 +19,12 @@ rule! {
     /// `README`, `CHANGELOG` and `NOTICE` files, a package's manifest and
     /// lock files (`package.json`, `requirements.txt`, `pyproject.toml`,
     /// …), Codex's `agents/openai.yaml`, Python byte code, `__init__.py`,
-    /// dot files and `__pycache__/`. Past 20 files in one skill, one more
-    /// finding counts the rest.
+    /// dot files and `__pycache__/`, a developer's tests and test data
+    /// (`tests/`, `fixtures/`, `test_*.py`, `*.test.ts`), and files of
+    /// trigger tests or evals (read by skillsift, or named by SG437 and
+    /// SG438). A vendored tree (a Python package, a folder with its own
+    /// manifest, `vendor/`, `third_party/`) is one finding for the whole
+    /// tree. Past 20 findings in one skill, one more counts the rest.
     ///
     /// A notice: the specification does not ask for it; it is there to
     /// show a reviewer what ships unexplained.
@@ -88,6 +92,85 @@ fn ignored(f: &str) -> bool {
 }
 
 /// Mentioned files read for the mentions they hold, at most.
+/// Whether a bundled file is a developer's test or test data (`tests/`,
+/// `fixtures/`, `test_x.py`, `x.test.ts`, `conftest.py`): run by whoever
+/// maintains the skill, never read by the agent.
+fn for_tests(f: &str) -> bool {
+    let mut parts: Vec<&str> = f.split('/').collect();
+    let name = parts.pop().unwrap_or(f).to_ascii_lowercase();
+    parts.iter().any(|p| {
+        matches!(
+            p.to_ascii_lowercase().as_str(),
+            "tests" | "test" | "__tests__" | "fixtures" | "testdata" | "test_data" | "spec"
+        )
+    }) || name == "conftest.py"
+        || (name.starts_with("test_") && name.ends_with(".py"))
+        || name.ends_with("_test.py")
+        || name.ends_with("_test.go")
+        || [".test.", ".spec."].iter().any(|m| name.contains(m))
+}
+
+/// The roots of the vendored trees among a skill's files (relative to its
+/// folder): a Python package whose parent is not one (`lib/pdfkit/` with
+/// its `__init__.py`), a folder below the skill's own with a manifest of
+/// its own (`package.json`, `pyproject.toml`, `setup.py`, `Cargo.toml`,
+/// `go.mod`), or a folder named `vendor`, `vendored`, `third_party` or
+/// `site-packages`. Sorted, none inside another.
+fn vendored_roots(files: &[String]) -> Vec<String> {
+    use std::collections::BTreeSet;
+    let set: BTreeSet<&str> = files.iter().map(String::as_str).collect();
+    let mut roots: BTreeSet<String> = BTreeSet::new();
+    for f in files {
+        let Some((dir, name)) = f.rsplit_once('/') else {
+            continue;
+        };
+        let lower = name.to_ascii_lowercase();
+        if name == "__init__.py" {
+            // the outermost package
+            let mut top = dir;
+            while let Some((parent, _)) = top.rsplit_once('/') {
+                if set.contains(format!("{parent}/__init__.py").as_str()) {
+                    top = parent;
+                } else {
+                    break;
+                }
+            }
+            roots.insert(top.to_string());
+        } else if [
+            "package.json",
+            "pyproject.toml",
+            "setup.py",
+            "cargo.toml",
+            "go.mod",
+        ]
+        .contains(&lower.as_str())
+        {
+            roots.insert(dir.to_string());
+        }
+        let mut at = String::new();
+        for part in dir.split('/') {
+            if !at.is_empty() {
+                at.push('/');
+            }
+            at.push_str(part);
+            if ["vendor", "vendored", "third_party", "site-packages"]
+                .contains(&part.to_ascii_lowercase().as_str())
+            {
+                roots.insert(at.clone());
+                break;
+            }
+        }
+    }
+    let all: Vec<String> = roots.into_iter().collect();
+    all.iter()
+        .filter(|r| {
+            !all.iter()
+                .any(|o| o != *r && r.starts_with(&format!("{o}/")))
+        })
+        .cloned()
+        .collect()
+}
+
 const MAX_READ: usize = 200;
 /// Bytes read of each.
 const MAX_READ_BYTES: u64 = 256 * 1024;
@@ -427,9 +510,36 @@ pub fn check(s: &SkillCtx, out: &mut Vec<Diagnostic>) {
         .filter(|(_, m)| !**m)
         .map(|(f, _)| *f)
         .collect();
+    // a developer's test files are not the agent's to read: none; a
+    // vendored tree (a package, a folder with its own manifest, `vendor/`)
+    // is one finding for the whole tree
+    let trees = vendored_roots(&s.skill.files);
+    let mut per_tree: std::collections::BTreeMap<&str, Vec<&str>> = Default::default();
+    let mut single: Vec<&str> = Vec::new();
+    for f in unmentioned.into_iter().filter(|f| !for_tests(f)) {
+        match trees.iter().find(|t| f.starts_with(&format!("{t}/"))) {
+            Some(t) => per_tree.entry(t.as_str()).or_default().push(f),
+            None => single.push(f),
+        }
+    }
+    for (tree, files) in per_tree {
+        out.push(
+            UNMENTIONED
+                .diag(
+                    crate::catalog::discover::join_rel(dir, files[0]),
+                    format!(
+                        "`{tree}/` is bundled with the skill ({} of its files, a package or vendored tree), but SKILL.md never mentions it: the agent never learns it exists",
+                        files.len()
+                    ),
+                )
+                .with_help(format!(
+                    "say in SKILL.md what `{tree}/` is for (the scripts that use it, or when to read it), or delete it"
+                )),
+        );
+    }
     // every one: [`finish`] leaves out the skill's case files and counts
     // what is past [`MAX_PER_SKILL`]
-    for f in unmentioned {
+    for f in single {
         out.push(
             UNMENTIONED
                 .diag(
@@ -450,17 +560,27 @@ pub fn check(s: &SkillCtx, out: &mut Vec<Diagnostic>) {
 /// ones shown).
 pub fn finish(
     catalog: &crate::catalog::Catalog,
-    index: usize,
     skill: &crate::catalog::Skill,
     out: &mut Vec<Diagnostic>,
 ) {
-    let cases: Vec<&str> = catalog
+    // every case source, whichever skill its prompts are for (a
+    // `skill-tests.yaml` in one skill's folder tests its siblings)
+    let cases: std::collections::HashSet<&str> = catalog
         .case_sources
         .iter()
-        .filter(|c| c.skill == index)
         .map(|c| c.file.as_str())
+        .chain(catalog.cases.iter().map(|c| c.file.as_str()))
+        // trigger tests the readers found and could not route (SG437,
+        // SG438): still the tester's file, not the agent's
+        .chain(
+            catalog
+                .diagnostics
+                .iter()
+                .filter(|d| matches!(d.rule, "SG437" | "SG438"))
+                .map(|d| d.file.as_str()),
+        )
         .collect();
-    out.retain(|d| d.rule != UNMENTIONED.id || !cases.contains(&d.file.as_str()));
+    out.retain(|d| d.rule != UNMENTIONED.id || !cases.contains(d.file.as_str()));
     let total = out.iter().filter(|d| d.rule == UNMENTIONED.id).count();
     if total <= MAX_PER_SKILL + 1 {
         return;
