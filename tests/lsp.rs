@@ -1024,3 +1024,60 @@ fn a_prompt_is_ranked_within_the_plugin_of_its_file() {
     );
     s.stop();
 }
+
+/// docs/editors.md's Neovim 0.7 snippet, as written, on a catalog without
+/// skillsift.toml: the client's root is the folder holding `.git/` (not
+/// `.git/` itself), and a case file at the catalog root gets its findings.
+#[test]
+#[cfg_attr(
+    skillsift_missing_nvim,
+    ignore = "needs `nvim` (Neovim) on PATH or at SKILLSIFT_NVIM; bash .ci/run installs Debian's"
+)]
+fn the_documented_neovim_07_setup_finds_the_root_without_a_config() {
+    let Some(version) = neovim() else { return };
+    let (dir, root) = catalog();
+    std::fs::remove_file(root.join("skillsift.toml")).unwrap();
+    std::fs::create_dir_all(root.join(".git")).unwrap();
+    let page =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/editors.md"))
+            .unwrap();
+    let at = page
+        .find("Neovim 0.7 (Debian 12's package")
+        .expect("docs/editors.md has the Neovim 0.7 setup");
+    let start = at + page[at..].find("```lua\n").unwrap() + 7;
+    let end = start + page[start..].find("```").unwrap();
+    let snippet = page[start..end].replace(
+        "cmd = { 'skillsift', 'lsp', '--stdio' }",
+        "cmd = { vim.env.SKILLSIFT, 'lsp', '--stdio' }",
+    );
+    assert!(snippet.contains("vim.env.SKILLSIFT"), "{snippet}");
+    let script = dir.path().join("setup.lua");
+    std::fs::write(
+        &script,
+        format!(
+            "{snippet}\nvim.cmd('edit ' .. vim.fn.fnameescape(vim.env.FILE))\nlocal buf = vim.api.nvim_get_current_buf()\nlocal got = vim.wait(60000, function() return #vim.diagnostic.get(buf) > 0 end, 50)\nlocal roots = {{}}\nfor _, c in pairs(vim.lsp.get_active_clients()) do table.insert(roots, c.config.root_dir) end\nvim.fn.writefile({{ vim.fn.json_encode({{ attached = got, roots = roots, diagnostics = #vim.diagnostic.get(buf) }}) }}, vim.env.OUT)\nvim.cmd('qa!')\n"
+        ),
+    )
+    .unwrap();
+    let out = dir.path().join("setup.json");
+    let status = Command::new(nvim())
+        .args(["--headless", "--clean", "-n", "-i", "NONE", "-c"])
+        .arg(format!("luafile {}", script.display()))
+        .env("SKILLSIFT", assert_cmd::cargo::cargo_bin("skillsift"))
+        .env("FILE", root.join("evals/cases/test-doctor.json"))
+        .env("OUT", &out)
+        .current_dir(dir.path())
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .unwrap();
+    assert!(status.success(), "{version}: {status:?}");
+    let got: Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    assert_eq!(got["attached"], true, "{version}: {got:#}");
+    assert_eq!(
+        got["roots"],
+        json!([root.to_str().unwrap()]),
+        "{version}: {got:#}"
+    );
+}

@@ -363,3 +363,47 @@ fn every_package_declares_the_crate_version() {
         "CHANGELOG.md needs a section for {version} (the release workflow reads it)"
     );
 }
+
+/// The pre-commit hooks run on what can change a check's result: SKILL.md,
+/// skillsift.toml, plugin manifests and files of trigger tests in every
+/// format the readers take; not on a project's source code.
+#[test]
+fn the_pre_commit_hooks_run_on_every_file_a_check_reads() {
+    let text = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(".pre-commit-hooks.yaml"),
+    )
+    .unwrap();
+    let docs = yaml_rust2::YamlLoader::load_from_str(&text).unwrap();
+    let hooks = docs[0].as_vec().unwrap();
+    assert_eq!(hooks.len(), 3);
+    for h in hooks {
+        let files = regex::Regex::new(h["files"].as_str().unwrap()).unwrap();
+        for path in [
+            "skills/pdf/SKILL.md",
+            "skillsift.toml",
+            "plugins/db/.claude-plugin/plugin.json",
+            ".claude-plugin/marketplace.json",
+            "evals/cases/pdf.json",
+            "skills/pdf/evals/evals.json",
+            "evals/pdf/prompts.csv",
+            "tests/pdf/prompts.md",
+            "tests/skill-triggering/prompts/pdf.txt",
+            "skills/pdf/evals/routing.jsonl",
+            "skills/pdf/tests/trigger_tests.yaml",
+            "plugins/x/skills/slides/skill-tests.yaml",
+        ] {
+            assert!(
+                files.is_match(path),
+                "{}: {path}",
+                h["id"].as_str().unwrap()
+            );
+        }
+        for path in ["src/main.rs", "README.md", "docs/guide.md", "package.json"] {
+            assert!(
+                !files.is_match(path),
+                "{}: {path}",
+                h["id"].as_str().unwrap()
+            );
+        }
+    }
+}
