@@ -870,3 +870,45 @@ fn tune_says_a_text_source_cannot_carry_a_split() {
         r.stdout
     );
 }
+
+/// A candidate a round does not pick for gaining nothing says which
+/// measures it did not gain, each before → after.
+#[test]
+fn a_candidate_that_gains_nothing_says_each_measure() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    common::skill(
+        root,
+        "csv-quality",
+        "Checks the quality of CSV files and reports a score, concrete fixes, and a summary. Use when the user asks whether a dataset is usable.",
+    );
+    common::skill(
+        root,
+        "csv-convert",
+        "Converts CSV delimiters and encodings. Use when the user changes semicolons to commas.",
+    );
+    common::write(
+        root,
+        "skills/csv-quality/evals/trigger-evals.json",
+        r#"[
+  {"query": "check the quality of this CSV dataset", "should_trigger": true},
+  {"query": "is this dataset usable", "should_trigger": true},
+  {"query": "check this CSV file for quality problems", "should_trigger": true},
+  {"query": "tell me whether the dataset quality is usable", "should_trigger": true},
+  {"query": "fix the quality of this CSV file's encoding", "should_trigger": false},
+  {"query": "convert this file from semicolons to commas", "should_trigger": false}
+]"#,
+    );
+    let r = tune(root, &["csv-quality"]);
+    let line = r
+        .stdout
+        .lines()
+        .find(|l| l.contains("gains nothing on train"))
+        .unwrap_or_else(|| panic!("{}{}", r.stdout, r.stderr));
+    let said = &line[line.find("gains nothing on train: ").unwrap()..];
+    let measures = regex::Regex::new(
+        r"^gains nothing on train: \d+ → \d+ of \d+ train positives first, \d+ → \d+ of \d+ train negatives pass, \d+ → \d+ of \d+ in their top-k",
+    )
+    .unwrap();
+    assert!(measures.is_match(said), "{line}");
+}

@@ -5,7 +5,9 @@
 //!   first plus train negatives passing, then train top-k, then the
 //!   shorter text), among the candidates with no cost: every word it adds
 //!   or removes is shared by two or more train prompts (the gain is not
-//!   one prompt's word), it gains on train, no other skill's prompt that
+//!   one prompt's word), it gains on train (more positives first or
+//!   negatives passing, else more positives in their top-k; when it does
+//!   not, the reason gives each measure before → after), no other skill's prompt that
 //!   passed now fails, it is within the specification's 1,024 characters,
 //!   and the client's listing shows no more entries short and does not
 //!   cut this one. Validation never chooses a candidate.
@@ -65,8 +67,24 @@ pub fn why_not(c: &Candidate, f: &Figures, prev: &Figures, current: &Figures) ->
     if !c.category {
         out.push("a word of one train prompt only: fix the category, not the prompt".to_string());
     }
-    if f.train_score() <= prev.train_score() {
-        out.push("gains nothing on train".to_string());
+    // a gain: more train positives first or negatives passing, else (at
+    // an equal count) more train positives in their top-k, as a round
+    // ranks its picks
+    let gain =
+        (f.train_score(), f.train_top_k.passed) > (prev.train_score(), prev.train_top_k.passed);
+    if !gain {
+        out.push(format!(
+            "gains nothing on train: {} → {} of {} train positives first, {} → {} of {} train negatives pass, {} → {} of {} in their top-k",
+            prev.train_rank1.passed,
+            f.train_rank1.passed,
+            f.train_rank1.of,
+            prev.train_negatives.passed,
+            f.train_negatives.passed,
+            f.train_negatives.of,
+            prev.train_top_k.passed,
+            f.train_top_k.passed,
+            f.train_top_k.of
+        ));
     }
     if f.train_negatives.passed < prev.train_negatives.passed {
         let lost = prev.train_negatives.passed - f.train_negatives.passed;
