@@ -923,3 +923,61 @@ fn a_custom_key_in_many_skills_is_one_finding_with_every_place() {
     let r = check_json(dir.path(), &[]);
     assert_eq!(r.of("SG109").len(), 1);
 }
+
+/// A bundled file that several skills hold at the same place (or named for
+/// each skill, `templates/<skill>-template.md`) and none mentions is one
+/// SG211 with every other place related, as a skill template makes them.
+#[test]
+fn a_file_every_skill_bundles_unmentioned_is_one_finding() {
+    let mut files: Vec<(String, Vec<u8>)> = Vec::new();
+    for name in ["alpha", "beta", "gamma"] {
+        files.push((
+            format!("skills/{name}/SKILL.md"),
+            format!("---\nname: {name}\ndescription: Formats {name} tables. Use when the user asks for a {name} table.\n---\n# {name}\n").into_bytes(),
+        ));
+        files.push((
+            format!("skills/{name}/references/gotchas.md"),
+            b"# Gotchas\n".to_vec(),
+        ));
+        files.push((
+            format!("skills/{name}/templates/{name}-template.md"),
+            b"# Template\n".to_vec(),
+        ));
+    }
+    files.push((
+        "skills/alpha/references/only-here.md".into(),
+        b"# x\n".to_vec(),
+    ));
+    let refs: Vec<(&str, &[u8])> = files
+        .iter()
+        .map(|(p, b)| (p.as_str(), b.as_slice()))
+        .collect();
+    let dir = catalog(&refs);
+    let out = skillsift()
+        .args(["check", "--no-route", "--format", "json"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let sg211: Vec<(String, usize)> = v["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["rule"] == "SG211")
+        .map(|d| {
+            (
+                d["message"].as_str().unwrap().to_string(),
+                d["related"].as_array().map_or(0, Vec::len),
+            )
+        })
+        .collect();
+    assert_eq!(
+        sg211,
+        [
+            ("`references/gotchas.md` is bundled with 3 skills, and none of their SKILL.md files mentions it: the agent never learns it exists".to_string(), 2),
+            ("`references/only-here.md` is bundled with the skill, but SKILL.md never mentions it: the agent never learns it exists".to_string(), 0),
+            ("`templates/<skill>-template.md` is bundled with 3 skills, and none of their SKILL.md files mentions it: the agent never learns it exists".to_string(), 2),
+        ],
+        "{v:#}"
+    );
+}

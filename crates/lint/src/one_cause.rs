@@ -140,27 +140,24 @@ pub fn dedupe(diags: &mut Vec<Diagnostic>) {
     });
 }
 
-/// Fewest skills a custom frontmatter key is written in before its SG109
-/// findings become one.
+/// Fewest skills one cause is found in before its findings become one.
 pub const REPEATED_KEY_SKILLS: usize = 3;
 
-/// One cause, one finding, across files: a custom frontmatter key written
-/// in [`REPEATED_KEY_SKILLS`] skills or more (`triggers`, `tags` in 978
-/// SKILL.md files) is one SG109 at its first place, naming how many skills
-/// write it and the one `[lint] allowed-keys` line that accepts every such
-/// key, with every other place kept as a related location (JSON `related`,
-/// SARIF `relatedLocations`). Run by `check` on its whole report, not by
-/// the editor, which shows each file its own findings.
-pub fn fold_repeated_keys(diags: &mut Vec<Diagnostic>) {
+/// Writes the one finding of a key: from the key, how many files say it
+/// and every key folded.
+type Rewrite = dyn Fn(&mut Diagnostic, &str, usize, &[String]);
+
+/// Findings of `rule` that say one thing (`key_of` gives it) in many files:
+/// for each thing said in [`REPEATED_KEY_SKILLS`] files or more, one
+/// finding at its first place (`make` writes it from the key, how many
+/// files, and the keys folded), every other place kept as a related
+/// location.
+fn fold_across_files(
+    diags: &mut Vec<Diagnostic>,
+    key_of: &dyn Fn(&Diagnostic) -> Option<String>,
+    make: &Rewrite,
+) {
     use std::collections::{BTreeMap, BTreeSet};
-    const SUFFIX: &str = "` is not an Agent Skills frontmatter key";
-    let key_of = |d: &Diagnostic| -> Option<String> {
-        if d.rule != "SG109" {
-            return None;
-        }
-        let key = d.message.strip_prefix('`')?.strip_suffix(SUFFIX)?;
-        Some(key.to_string())
-    };
     let mut by_key: BTreeMap<String, Vec<usize>> = BTreeMap::new();
     for (i, d) in diags.iter().enumerate() {
         if let Some(k) = key_of(d) {
@@ -177,32 +174,23 @@ pub fn fold_repeated_keys(diags: &mut Vec<Diagnostic>) {
     if by_key.is_empty() {
         return;
     }
-    let quoted: Vec<String> = by_key
-        .keys()
-        .map(|k| format!("\"{}\"", k.replace('\\', "\\\\").replace('"', "\\\"")))
-        .collect();
-    let line = format!("[lint] allowed-keys = [{}]", quoted.join(", "));
+    let keys: Vec<String> = by_key.keys().cloned().collect();
     let mut drop: BTreeSet<usize> = BTreeSet::new();
-    let mut folded: Vec<(usize, Diagnostic)> = Vec::new();
+    let mut folded: BTreeMap<usize, Diagnostic> = BTreeMap::new();
     for (key, mut at) in by_key {
         at.sort_by(|&a, &b| {
             let (a, b) = (&diags[a], &diags[b]);
             (a.file.as_str(), a.span.map(|s| s.start))
                 .cmp(&(b.file.as_str(), b.span.map(|s| s.start)))
         });
-        let skills = at
+        let files = at
             .iter()
             .map(|&i| diags[i].file.as_str())
             .collect::<BTreeSet<_>>()
             .len();
         let first = at[0];
         let mut d = diags[first].clone();
-        d.message =
-            format!("`{key}` is not an Agent Skills frontmatter key, and {skills} skills write it");
-        d.label = Some(format!("here and in {} more skills", skills - 1));
-        d.help = Some(format!(
-            "accept the catalog's own keys once, in skillsift.toml: {line} (every key written in {REPEATED_KEY_SKILLS} skills or more); or move `{key}` under `metadata` in each SKILL.md. --format json and SARIF list every place"
-        ));
+        make(&mut d, &key, files, &keys);
         d.related = at[1..]
             .iter()
             .map(|&i| crate::diag::Related {
@@ -211,10 +199,9 @@ pub fn fold_repeated_keys(diags: &mut Vec<Diagnostic>) {
             })
             .collect();
         drop.extend(at.iter().copied());
-        folded.push((first, d));
+        folded.insert(first, d);
     }
     let mut kept: Vec<Diagnostic> = Vec::with_capacity(diags.len() - drop.len() + folded.len());
-    let mut folded = folded.into_iter().collect::<BTreeMap<usize, Diagnostic>>();
     for (i, d) in std::mem::take(diags).into_iter().enumerate() {
         if let Some(f) = folded.remove(&i) {
             kept.push(f);
@@ -223,4 +210,73 @@ pub fn fold_repeated_keys(diags: &mut Vec<Diagnostic>) {
         }
     }
     *diags = kept;
+}
+
+/// One cause, one finding, across files, as `check` and the HTML report
+/// show a whole catalog (the editor shows each file its own findings):
+///
+/// - a custom frontmatter key written in [`REPEATED_KEY_SKILLS`] skills or
+///   more (`triggers`, `tags` in 978 SKILL.md files) is one SG109 at its
+///   first place, naming how many skills write it and the one `[lint]
+///   allowed-keys` line that accepts every such key;
+/// - a bundled file that as many skills hold at the same place and none
+///   of their SKILL.md files mentions (`references/gotchas.md`, from a
+///   skill template) is one SG211.
+///
+/// Every other place is kept as a related location (JSON `related`, SARIF
+/// `relatedLocations`).
+pub fn fold_repeated_keys(diags: &mut Vec<Diagnostic>) {
+    const KEY: &str = "` is not an Agent Skills frontmatter key";
+    fold_across_files(
+        diags,
+        &|d| {
+            (d.rule == "SG109")
+                .then(|| d.message.strip_prefix('`')?.strip_suffix(KEY))
+                .flatten()
+                .map(str::to_string)
+        },
+        &|d, key, skills, keys| {
+            let quoted: Vec<String> = keys
+                .iter()
+                .map(|k| format!("\"{}\"", k.replace('\\', "\\\\").replace('"', "\\\"")))
+                .collect();
+            let line = format!("[lint] allowed-keys = [{}]", quoted.join(", "));
+            d.message = format!(
+                "`{key}` is not an Agent Skills frontmatter key, and {skills} skills write it"
+            );
+            d.label = Some(format!("here and in {} more skills", skills - 1));
+            d.help = Some(format!(
+                "accept the catalog's own keys once, in skillsift.toml: {line} (every key written in {REPEATED_KEY_SKILLS} skills or more); or move `{key}` under `metadata` in each SKILL.md. --format json and SARIF list every place"
+            ));
+        },
+    );
+    const FILE: &str = "` is bundled with the skill, but SKILL.md never mentions it: the agent never learns it exists";
+    fold_across_files(
+        diags,
+        &|d| {
+            let f = (d.rule == "SG211")
+                .then(|| d.message.strip_prefix('`')?.strip_suffix(FILE))
+                .flatten()?;
+            // a file named for its skill (`templates/<skill>-template.md`,
+            // `scripts/check_<skill>.py`) is the same file in each
+            let folder = d.file.strip_suffix(f)?.trim_end_matches('/');
+            let folder = folder.rsplit('/').next().unwrap_or(folder);
+            if folder.len() < 3 {
+                return Some(f.to_string());
+            }
+            Some(
+                f.replace(folder, "<skill>")
+                    .replace(&folder.replace('-', "_"), "<skill>"),
+            )
+        },
+        &|d, file, skills, _| {
+            d.message = format!(
+                "`{file}` is bundled with {skills} skills, and none of their SKILL.md files mentions it: the agent never learns it exists"
+            );
+            d.label = Some(format!("here and in {} more skills", skills - 1));
+            d.help = Some(format!(
+                "say in each SKILL.md when to read or run `{file}` (a line in the template the skills were made from says it for all), or delete it; --format json and SARIF list every place"
+            ));
+        },
+    );
 }
