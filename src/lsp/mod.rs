@@ -100,6 +100,7 @@ pub fn serve(baseline: Option<PathBuf>) -> Result<Exit, Fatal> {
         workspace,
         docs: HashMap::new(),
         checked: BTreeMap::new(),
+        found: BTreeMap::new(),
         dirty: false,
         changed: BTreeSet::new(),
         due: false,
@@ -162,6 +163,9 @@ struct Server {
     docs: HashMap<Url, Doc>,
     /// The last check of each catalog root an open file belongs to.
     checked: BTreeMap<PathBuf, Checked>,
+    /// Catalogs `root_of` checked just now (with the buffers of the
+    /// check `start` begins) to find which reads a file.
+    found: BTreeMap<PathBuf, Checked>,
     /// A buffer changed since the last ranking.
     dirty: bool,
     /// Buffers changed since the last whole check.
@@ -399,9 +403,15 @@ impl Server {
         // no check runs now: the overlay is this one's until it ends
         catalog::overlay::set(texts.clone());
         let mut roots: BTreeSet<PathBuf> = BTreeSet::new();
+        // catalogs `root_of` just checked, with these buffers, to find
+        // which reads a file: that check is this one
+        let mut fresh: BTreeSet<PathBuf> = BTreeSet::new();
         let paths: Vec<PathBuf> = self.docs.values().filter_map(|d| d.path.clone()).collect();
         for path in &paths {
-            if let Some(root) = self.root_of(path) {
+            if let Some((root, now)) = self.root_of(path) {
+                if now {
+                    fresh.insert(root.clone());
+                }
                 roots.insert(root);
             }
         }
@@ -421,6 +431,27 @@ impl Server {
         let baseline = self.baseline.clone();
         let done = done.clone();
         self.running = Some(generation);
+        let found = std::mem::take(&mut self.found);
+        if !roots.is_empty() && roots.iter().all(|r| fresh.contains(r)) {
+            // the first check of a catalog (opening its first file):
+            // published now, not run twice
+            let mut found = found;
+            let checked = (roots.into_iter())
+                .filter_map(|root| {
+                    let mut c = found.remove(&root)?;
+                    c.read = (texts.iter())
+                        .filter(|(p, _)| p.starts_with(&root))
+                        .map(|(p, t)| (p.clone(), t.clone()))
+                        .collect();
+                    Some((root, c))
+                })
+                .collect();
+            let _ = done.send(Job {
+                generation,
+                checked,
+            });
+            return Ok(());
+        }
         std::thread::Builder::new()
             .name("check".into())
             .spawn(move || {
@@ -515,16 +546,22 @@ impl Server {
 
     /// The catalog root `path` belongs to: the last check's when it read
     /// the file, else the first of the catalogs above it (as `check`
-    /// finds them) and the workspace folders whose check reads it.
-    fn root_of(&mut self, path: &Path) -> Option<PathBuf> {
+    /// finds them) and the workspace folders whose check reads it; with
+    /// whether it was checked just now to find out.
+    fn root_of(&mut self, path: &Path) -> Option<(PathBuf, bool)> {
         let rel = |root: &Path| {
             path.strip_prefix(root)
                 .ok()
                 .map(|r| r.to_string_lossy().replace('\\', "/"))
         };
+        for (root, c) in &self.found {
+            if rel(root).is_some_and(|r| c.files.contains(&r)) {
+                return Some((root.clone(), true));
+            }
+        }
         for (root, c) in &self.checked {
             if rel(root).is_some_and(|r| c.files.contains(&r)) {
-                return Some(root.clone());
+                return Some((root.clone(), false));
             }
         }
         let dir = path.parent()?;
@@ -536,11 +573,13 @@ impl Server {
         for root in candidates {
             let Some(r) = rel(&root) else { continue };
             let c = check_root(&root, self.baseline.as_deref());
-            let holds = c.files.contains(&r);
-            self.checked.entry(root.clone()).or_insert(c);
-            if holds {
-                return Some(root);
+            if c.files.contains(&r) {
+                // kept aside: the check `start` publishes (the last one
+                // stays in `checked`, to clear what it published)
+                self.found.insert(root.clone(), c);
+                return Some((root, true));
             }
+            self.checked.entry(root.clone()).or_insert(c);
             // a catalog checked to look for the file holds findings no
             // open file asked for: forget them
             if !self.checked[&root].published.is_empty() {
