@@ -880,7 +880,7 @@ fn a_candidate_that_gains_nothing_says_each_measure() {
     common::skill(
         root,
         "csv-quality",
-        "Checks the quality of CSV files and reports a score, concrete fixes, and a summary. Use when the user asks whether a dataset is usable.",
+        "Checks the quality of CSV files and reports a score, fixes, and a summary. Use when the user asks whether a dataset is usable.",
     );
     common::skill(
         root,
@@ -911,4 +911,19 @@ fn a_candidate_that_gains_nothing_says_each_measure() {
     )
     .unwrap();
     assert!(measures.is_match(said), "{line}");
+    // a list item of more than the word ("concrete fixes") is not cut to
+    // its modifier: no removal is proposed
+    common::skill(
+        root,
+        "csv-quality",
+        "Checks the quality of CSV files and reports concrete fixes, a score, and a summary. Use when the user asks whether a dataset is usable.",
+    );
+    let r = tune(root, &["csv-quality"]);
+    assert!(!r.stdout.contains("concrete a score"), "{}", r.stdout);
+    assert!(
+        r.stdout.contains("1 negative taken: 0 candidates"),
+        "{}{}",
+        r.stdout,
+        r.stderr
+    );
 }

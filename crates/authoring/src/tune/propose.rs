@@ -26,7 +26,9 @@
 //! owner), a **removal**: a word the description shares with them, that
 //! no train positive needs, taken out where it is an item of a list
 //! ("logs, traces and metrics" → "logs and metrics"); a word in running
-//! prose is left, since taking it out would break the sentence.
+//! prose is left, since taking it out would break the sentence, and so is
+//! a list's first word after a content word ("concrete fixes, a score":
+//! the item is "concrete fixes", not "fixes").
 //!
 //! Validation and fresh prompts never reach this module.
 
@@ -560,6 +562,45 @@ fn clause(description: &str, phrases: &[String]) -> String {
     format!("{body}{stop}{space}Use for {p}.{tail}")
 }
 
+/// Words after which a list's first item starts ("with logs, traces and
+/// metrics"); after any other word the item may hold it too ("with
+/// concrete fixes, quality score": `fixes` is not the item, "concrete
+/// fixes" is), so the word is left.
+const LIST_OPENERS: &[&str] = &[
+    "a",
+    "about",
+    "an",
+    "and",
+    "as",
+    "by",
+    "for",
+    "from",
+    "in",
+    "including",
+    "into",
+    "like",
+    "of",
+    "on",
+    "or",
+    "such",
+    "the",
+    "to",
+    "via",
+    "with",
+];
+
+/// Whether `before` (the text before a word) ends with a word after which
+/// a list's first item starts.
+fn after_function_word(before: &str) -> bool {
+    if !before.ends_with(' ') {
+        return false;
+    }
+    before
+        .split_whitespace()
+        .next_back()
+        .is_some_and(|w| LIST_OPENERS.contains(&w.to_lowercase().as_str()))
+}
+
 /// The description without the words of `term`, each an item of a list;
 /// `None` when one of them is not.
 fn removed(description: &str, term: &str, analyzer: &Analyzer) -> Option<String> {
@@ -585,7 +626,7 @@ fn removed(description: &str, term: &str, analyzer: &Analyzer) -> Option<String>
         if before.ends_with(", ") && closes(after) {
             out.replace_range(s - 2..e, "");
         } else if after.starts_with(", ")
-            && (before.is_empty() || before.ends_with([' ', '(', ':']))
+            && (before.is_empty() || before.ends_with(['(', ':']) || after_function_word(before))
         {
             out.replace_range(s..e + 2, "");
         } else if let Some(conj) = [", and ", ", or ", " and ", " or "]
@@ -1008,6 +1049,20 @@ mod tests {
         );
         assert_eq!(
             removed("Reads metrics for you.", "metric", &analyzer()),
+            None
+        );
+        // a list's first item starts after a function word; after any
+        // other word the term may be only part of the item
+        assert_eq!(
+            removed("Reports with logs, traces and metrics.", "log", &analyzer()).unwrap(),
+            "Reports with traces and metrics."
+        );
+        assert_eq!(
+            removed(
+                "Reports with concrete fixes, a score and a summary.",
+                "fix",
+                &analyzer()
+            ),
             None
         );
     }
