@@ -812,6 +812,31 @@ pub fn parse_json(
     }
 }
 
+/// SG417 where the YAML of `src` stops being valid (`e` says why), or
+/// where a limit was reached.
+pub fn yaml_syntax(file: &str, src: &Source, e: &yaml::YamlError) -> Diagnostic {
+    let text = &src.text;
+    let at = e.offset.min(text.len());
+    let end = text[at..].chars().next().map_or(at, |c| at + c.len_utf8());
+    let span = src.span(at, end);
+    let limit = e.kind == yaml::YamlErrorKind::Limit;
+    rules::cases::YAML_SYNTAX
+        .diag(
+            file,
+            format!(
+                "invalid YAML at line {} column {}: {}",
+                span.line, span.col, e.message
+            ),
+        )
+        .with_span(span)
+        .with_label(if limit { "limit reached here" } else { "here" })
+        .with_help(if limit {
+            "write aliased values out and flatten the nesting"
+        } else {
+            "fix the YAML at this position; quote prompts that contain `: ` or start with a special character"
+        })
+}
+
 /// SG401 at `offset` of `src`: the JSON there is not valid (`e` says why).
 pub fn json_syntax(file: &str, src: &Source, offset: usize, e: &json::Error) -> Diagnostic {
     let end = src.text[offset.min(src.text.len())..]

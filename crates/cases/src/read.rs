@@ -11,7 +11,6 @@
 //! side ([`crate::Decided`]).
 
 use crate::detect::{Node, NodeKind};
-use crate::rules::cases::YAML_SYNTAX;
 use crate::{
     CaseSource, Eval, FixtureBase, Format, Reader, SkillNames, Tree, TriggerCase, evals_json,
     shaped, trigger_set, waza,
@@ -165,31 +164,7 @@ fn parse_yaml(file: &str, source: &Source, diags: &mut Vec<Diagnostic>) -> Optio
     match yaml::parse_with(&source.text, limits) {
         Ok(tree) => Some(tree),
         Err(e) => {
-            let text = &source.text;
-            let at = e.offset.min(text.len());
-            let end = text[at..].chars().next().map_or(at, |c| at + c.len_utf8());
-            let span = source.span(at, end);
-            diags.push(
-                YAML_SYNTAX
-                    .diag(
-                        file,
-                        format!(
-                            "invalid YAML at line {} column {}: {}",
-                            span.line, span.col, e.message
-                        ),
-                    )
-                    .with_span(span)
-                    .with_label(if e.kind == yaml::YamlErrorKind::Limit {
-                        "limit reached here"
-                    } else {
-                        "here"
-                    })
-                    .with_help(if e.kind == yaml::YamlErrorKind::Limit {
-                        "write aliased values out and flatten the nesting"
-                    } else {
-                        "fix the YAML at this position; quote prompts that contain `: ` or start with a special character"
-                    }),
-            );
+            diags.push(crate::yaml_syntax(file, source, &e));
             None
         }
     }

@@ -21,7 +21,6 @@ use crate::catalog::{json, yaml};
 use crate::config::{Config, DeclaredFormat, DeclaredSource};
 use crate::diag::Diagnostic;
 use crate::exit::Fatal;
-use crate::rules::cases as rules;
 use std::collections::BTreeSet;
 use std::path::Path;
 
@@ -166,21 +165,7 @@ fn parse(
                         .collect(),
                 ),
                 Err(e) => {
-                    let at = e.offset.min(text.len());
-                    let span = src.span(at, at);
-                    diags.push(
-                        rules::YAML_SYNTAX
-                            .diag(
-                                file,
-                                format!(
-                                    "invalid YAML at line {} column {}: {}",
-                                    span.line, span.col, e.message
-                                ),
-                            )
-                            .with_span(span)
-                            .with_label("here")
-                            .with_help("fix the YAML at this position"),
-                    );
+                    diags.push(super::yaml_syntax(file, src, &e));
                     None
                 }
             }
