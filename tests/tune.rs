@@ -220,8 +220,8 @@ fn ci_debug_and_siblings(
 fn near_miss() -> Cat {
     ci_debug_and_siblings(
         &[
-            ("the unit tests are red on the runner", "train"),
-            ("unit tests time out on the runner", "train"),
+            ("the unit tests are red on the CI runner", "train"),
+            ("unit tests time out on the CI runner", "train"),
             ("the runner keeps dying halfway", "train"),
             ("the pipeline fails at the build step", "train"),
             ("the runner ran out of disk space", "validation"),
@@ -273,7 +273,7 @@ fn keyword_stuffing_that_steals_a_siblings_prompt_is_never_recommended() {
     let rec = &doc["recommended"];
     assert_eq!(
         rec["description"],
-        "Debugs failing CI pipelines and broken build workflows. Use for runner."
+        "Debugs failing CI pipelines and broken build workflows. Use for CI runner."
     );
     assert_eq!(rec["figures"]["siblings_lost"], 0);
     assert_eq!(rec["figures"]["validation"], json!({"passed": 3, "of": 3}));
@@ -461,9 +461,9 @@ fn two_rounds() -> Cat {
         .cases(
             "log-search",
             &[
-                ("grep this exception in the server output", "train"),
-                ("find the exception in the worker output", "train"),
-                ("an exception keeps crashing the job", "train"),
+                ("grep this timeout exception in the server output", "train"),
+                ("find the timeout exception in the worker output", "train"),
+                ("a timeout exception keeps crashing the job", "train"),
                 ("search the logs for errors", "train"),
                 ("which exception crashed the worker", "validation"),
                 ("find errors in the traces", "validation"),
@@ -515,7 +515,7 @@ fn the_round_with_the_best_validation_wins_not_the_last() {
         assert_eq!(doc["recommended"]["round"], 1);
         assert_eq!(
             doc["recommended"]["description"],
-            "Searches logs, traces and metrics for errors. Use for exception."
+            "Searches logs, traces and metrics for errors. Use for timeout exception."
         );
         assert_eq!(doc["stop"], "round 3: every train prompt passes");
     }
@@ -925,5 +925,70 @@ fn a_candidate_that_gains_nothing_says_each_measure() {
         "{}{}",
         r.stdout,
         r.stderr
+    );
+}
+
+/// Added words go in as a phrase the prompts write, in their order, or
+/// not at all: "lwc translate label" gives no "lwc translate", a word of
+/// no phrase ("Arabic") is no "…, or for Arabic", and the output names it.
+#[test]
+fn an_added_clause_is_a_phrase_the_prompts_write_or_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    common::skill(
+        root,
+        "lwc-i18n",
+        "Builds LWCs that support translation and locale-aware formatting. Use when a component must speak more than one language.",
+    );
+    common::skill(
+        root,
+        "lwc-basics",
+        "Scaffolds an LWC component with its label, template and Jest tests.",
+    );
+    common::write(
+        root,
+        "skills/lwc-i18n/evals/trigger-evals.json",
+        r#"[
+  {"query": "lwc translate label", "should_trigger": true, "split": "train"},
+  {"query": "custom labels for the header", "should_trigger": true, "split": "train"},
+  {"query": "show custom labels in the footer", "should_trigger": true, "split": "train"},
+  {"query": "RTL layout breaks in Arabic", "should_trigger": true, "split": "train"},
+  {"query": "Arabic dates print backwards", "should_trigger": true, "split": "train"},
+  {"query": "where do custom labels come from", "should_trigger": true, "split": "validation"},
+  {"query": "write a unit test for the label controller", "should_trigger": false, "split": "train"}
+]"#,
+    );
+    let r = tune(root, &["lwc-i18n", "--format", "json"]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    let doc = json_of(&r);
+    let round = &doc["rounds"][0];
+    let texts: Vec<&str> = round["candidates"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["description"].as_str().unwrap())
+        .collect();
+    assert!(
+        texts
+            .iter()
+            .any(|t| t.ends_with("more than one language, or for custom labels.")),
+        "{texts:#?}"
+    );
+    for t in &texts {
+        for bad in ["lwc translate", "labels lwc", "for Arabic", "or for label."] {
+            assert!(!t.contains(bad), "{bad:?} in {t:?}");
+        }
+    }
+    assert_eq!(
+        round["unphrased"],
+        json!([{"word": "Arabic", "prompts": 2}])
+    );
+    let human = tune(root, &["lwc-i18n"]);
+    assert!(
+        human
+            .stdout
+            .contains("  unphrased  `Arabic` (2 prompts): shared, but in no phrase of the prompts tune can write"),
+        "{}",
+        human.stdout
     );
 }

@@ -332,6 +332,18 @@ pub fn human(t: &Tuned, prefix: &str, done: &Done, out: &mut dyn Write) -> std::
                 String::new()
             }
         )?;
+        if !r.unphrased.is_empty() {
+            let said: Vec<String> = r
+                .unphrased
+                .iter()
+                .map(|w| format!("`{}` ({} prompts)", w.word, w.prompts))
+                .collect();
+            writeln!(
+                out,
+                "  unphrased  {}: shared, but in no phrase of the prompts tune can write (a word alone does not say when to use the skill); say it where it belongs by hand",
+                said.join(", ")
+            )?;
+        }
         for (k, c) in r.candidates.iter().take(SHOWN).enumerate() {
             let verdict = if r.picked == Some(k) {
                 " — picked".to_string()

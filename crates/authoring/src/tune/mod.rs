@@ -84,6 +84,9 @@ pub struct Round {
     pub picked: Option<usize>,
     /// Candidates over 1,024 characters, not scored.
     pub too_long: usize,
+    /// Words the failing train positives share that no candidate can
+    /// say (no phrase of theirs holds them).
+    pub unphrased: Vec<propose::Word>,
 }
 
 impl Round {
@@ -346,8 +349,9 @@ pub fn tune(catalog: &Catalog, config: &Config, name: &str, opts: Opts) -> Resul
             candidates: Vec::new(),
             picked: None,
             too_long: 0,
+            unphrased: proposed.unphrased,
         };
-        for c in proposed {
+        for c in proposed.candidates {
             if c.description.chars().count() > MAX_DESCRIPTION_CHARS {
                 r.too_long += 1;
                 continue;
@@ -394,7 +398,16 @@ pub fn tune(catalog: &Catalog, config: &Config, name: &str, opts: Opts) -> Resul
             }
             tuned.stop = format!(
                 "round {round}: {}",
-                if r.candidates.is_empty() {
+                if r.candidates.is_empty() && !r.unphrased.is_empty() {
+                    format!(
+                        "no candidate: the words the failing train prompts share and the description lacks ({}) stand in no phrase tune can write, and no word of the negatives it takes can be taken out of a list",
+                        r.unphrased
+                            .iter()
+                            .map(|w| format!("`{}`", w.word))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    )
+                } else if r.candidates.is_empty() {
                     "no candidate: the failing train prompts share no word the description lacks, and no word of the negatives it takes can be taken out of a list".to_string()
                 } else {
                     "no candidate gains on train without a cost".to_string()

@@ -18,9 +18,12 @@
 //!   is extended (", or for flaky tests"), or one sentence is added at
 //!   the end, "Use for flaky tests." Every word of that phrasing is a
 //!   stop word, so the clause adds the category's words and nothing else.
-//!   The phrase is the word with the neighbour the prompts most often
-//!   give it (two or more prompts, or a word of the description), else
-//!   the word alone.
+//!   The phrase is one the prompts write ([`Prompts::phrases`]): two or
+//!   three words in the same order in two prompts (or in one, beside a
+//!   word of the description), ending a run of content words, not a
+//!   prompt's first words. A word no such phrase holds goes in no clause:
+//!   a word alone ("…, or for coverage") says nothing of when to use the
+//!   skill, and the round names it as unphrased for the author to place.
 //!
 //! For train negatives the skill takes (ranks first, or ahead of their
 //! owner), a **removal**: a word the description shares with them, that
@@ -127,10 +130,12 @@ const NEVER_PROPOSED: &[&str] = &[
     "although",
     "among",
     "another",
+    "away",
     "any",
     "anyone",
     "anything",
     "around",
+    "back",
     "before",
     "behind",
     "below",
@@ -143,6 +148,7 @@ const NEVER_PROPOSED: &[&str] = &[
     "does",
     "doing",
     "done",
+    "down",
     "during",
     "each",
     "else",
@@ -339,6 +345,84 @@ impl<'a> Prompts<'a> {
         }
         out
     }
+
+    /// Phrases of two or three words the prompts write, every word's term
+    /// `ok`, with the number of prompts that write each: the same words in
+    /// the same order in two prompts or more (or in one, holding a word of
+    /// the description: `anchored`), ending where a run of content words
+    /// ends in one of them at least (English puts a noun phrase's head
+    /// last: "docker image" in "the docker image is slow", not "image
+    /// build" in "docker image build is slow"; "lwc translate" in "lwc
+    /// translate label" is no phrase), and once at least not as a prompt's
+    /// first words, where a request puts its verb ("review PR 7").
+    fn phrases(
+        &self,
+        ok: &dyn Fn(&str) -> bool,
+        anchored: &dyn Fn(&str) -> bool,
+        never: &HashSet<String>,
+    ) -> BTreeMap<Vec<String>, (usize, String)> {
+        let mut count: BTreeMap<Vec<String>, usize> = BTreeMap::new();
+        let mut spelled: BTreeMap<Vec<String>, Vec<(String, bool)>> = BTreeMap::new();
+        let mut heads: HashSet<Vec<String>> = HashSet::new();
+        let mut inside: HashSet<Vec<String>> = HashSet::new();
+        for (text, toks) in &self.toks {
+            // runs of content words with nothing but spaces between: the
+            // index of their first token and their terms
+            let mut runs: Vec<(usize, Vec<(&str, &str)>)> = Vec::new();
+            for (i, t) in toks.iter().enumerate() {
+                let Some(term) = t.term.as_deref().filter(|x| wordy(x, never)) else {
+                    continue;
+                };
+                let joined = i > 0
+                    && toks[i - 1].term.as_deref().is_some_and(|x| wordy(x, never))
+                    && adjacent(text, &toks[i - 1], t);
+                match runs.last_mut() {
+                    Some((_, run)) if joined => run.push((term, t.word)),
+                    _ => runs.push((i, vec![(term, t.word)])),
+                }
+            }
+            let mut seen: HashSet<Vec<String>> = HashSet::new();
+            for (start, run) in &runs {
+                for n in 2..=3.min(run.len()) {
+                    for (i, w) in run.windows(n).enumerate() {
+                        let distinct: HashSet<&str> = w.iter().map(|x| x.0).collect();
+                        if distinct.len() < n || !w.iter().all(|x| ok(x.0)) {
+                            continue;
+                        }
+                        let g: Vec<String> = w.iter().map(|x| x.0.to_string()).collect();
+                        let words: Vec<&str> = w.iter().map(|x| x.1).collect();
+                        spelled
+                            .entry(g.clone())
+                            .or_default()
+                            .push((words.join(" "), start + i == 0));
+                        if i + n == run.len() {
+                            heads.insert(g.clone());
+                        }
+                        if start + i > 0 {
+                            inside.insert(g.clone());
+                        }
+                        seen.insert(g);
+                    }
+                }
+            }
+            for g in seen {
+                *count.entry(g).or_default() += 1;
+            }
+        }
+        count
+            .into_iter()
+            .filter(|(g, n)| {
+                (*n >= 2 || g.iter().any(|t| anchored(t)))
+                    && heads.contains(g)
+                    && inside.contains(g)
+            })
+            .map(|(g, n)| {
+                let words = spelled.remove(&g).unwrap_or_default();
+                let written = spelling(words.iter().map(|(w, at)| (w.as_str(), *at)));
+                (g, (n, written))
+            })
+            .collect()
+    }
 }
 
 /// One word to add: its term, spelling, prompt count, the word of the
@@ -349,7 +433,8 @@ struct Add {
     word: String,
     prompts: usize,
     anchor: Option<String>,
-    phrase: String,
+    /// `None`: no phrase of the prompts holds it, so no clause says it.
+    phrase: Option<String>,
 }
 
 /// The words the failing positives have that the skill lacks, shared
@@ -374,48 +459,29 @@ fn additions(prompts: &Prompts, have: &HashSet<String>, analyzer: &Analyzer) -> 
         }
     }
     let pairs = prompts.pairs();
+    // a word goes into a clause only inside a phrase the prompts write
+    let ok =
+        |t: &str| wordy(t, &never) && (have.contains(t) || count.get(t).is_some_and(|&n| n >= 2));
+    let phrases = prompts.phrases(&ok, &|t| have.contains(t), &never);
     let mut out: Vec<Add> = count
-        .into_iter()
-        .filter_map(|(term, n)| {
+        .iter()
+        .filter_map(|(term, &n)| {
+            let term = term.clone();
             // a term no single word of the prompts spells (the analyzer
             // made it of a longer word) has nothing to write
             let word = prompts.spelling(&term);
             if word.is_empty() {
                 return None;
             }
-            // the neighbour the prompts give it most: after it, then
-            // before it; a word of the description counts at once
-            let mut best: Option<(usize, bool, bool, String)> = None;
-            for ((a, b), &k) in &pairs {
-                let (after, other) = if *a == term {
-                    (true, b)
-                } else if *b == term {
-                    (false, a)
-                } else {
-                    continue;
-                };
-                let anchored = have.contains(other);
-                if (k < 2 && !anchored) || !wordy(other, &never) {
-                    continue;
-                }
-                let key = (k, anchored, after, other.clone());
-                let better = match &best {
-                    None => true,
-                    Some(b) => {
-                        (key.0, key.1, key.2) > (b.0, b.1, b.2)
-                            || ((key.0, key.1, key.2) == (b.0, b.1, b.2) && key.3 < b.3)
-                    }
-                };
-                if better {
-                    best = Some(key);
-                }
-            }
-            let neighbour = best.as_ref().map(|b| (b.2, prompts.spelling(&b.3)));
-            let phrase = match neighbour {
-                Some((true, other)) if !other.is_empty() => format!("{word} {other}"),
-                Some((false, other)) if !other.is_empty() => format!("{other} {word}"),
-                _ => word.clone(),
-            };
+            let phrase = phrases
+                .iter()
+                .filter(|(terms, _)| terms.contains(&term))
+                .max_by(|a, b| {
+                    (a.1.0, a.0.len())
+                        .cmp(&(b.1.0, b.0.len()))
+                        .then_with(|| b.0.cmp(a.0))
+                })
+                .map(|(_, (_, written))| written.clone());
             // woven: right before a word the description has
             let anchor = pairs
                 .iter()
@@ -446,6 +512,12 @@ fn sentence_start(text: &str, at: usize) -> bool {
     before.is_empty() || before.ends_with(['.', '!', '?', ':'])
 }
 
+/// Whether byte `at` is inside a code span (`` `design-system` ``): a
+/// name there is the skill's, not prose a word goes into.
+fn in_code(text: &str, at: usize) -> bool {
+    text[..at].matches('`').count() % 2 == 1
+}
+
 /// The description with `adds` woven in before their anchors; `None` when
 /// none of them can be.
 fn woven(description: &str, adds: &[&Add], analyzer: &Analyzer) -> Option<(String, Vec<usize>)> {
@@ -464,6 +536,7 @@ fn woven(description: &str, adds: &[&Add], analyzer: &Analyzer) -> Option<(Strin
         let Some(i) = toks.iter().enumerate().position(|(i, t)| {
             t.term.as_deref() == Some(anchor.as_str())
                 && !sentence_start(description, t.start)
+                && !in_code(description, t.start)
                 && heads(i)
         }) else {
             continue;
@@ -509,6 +582,26 @@ const FOR_LEADS: &[&str] = &[
     "use it for",
     "use this for",
 ];
+
+/// The phrases a clause says for `adds`, each word once: a word alone
+/// says nothing of when to use the skill ("…, or for coverage"), so a
+/// word no phrase of the prompts holds is left out, and so is a phrase
+/// with a word an earlier one says ("linked Jira or Jira issue").
+fn phrased<'a>(adds: impl Iterator<Item = &'a Add>) -> Vec<String> {
+    let mut phrases: Vec<String> = Vec::new();
+    let said = |phrases: &[String], w: &str| {
+        phrases
+            .iter()
+            .any(|p| p.split(' ').any(|x| x.eq_ignore_ascii_case(w)))
+    };
+    for a in adds {
+        let Some(phrase) = &a.phrase else { continue };
+        if !phrase.split(' ').any(|w| said(&phrases, w)) {
+            phrases.push(phrase.clone());
+        }
+    }
+    phrases
+}
 
 /// `a`, `a or b`, `a, b or c`.
 fn alternatives(phrases: &[String]) -> String {
@@ -714,9 +807,21 @@ pub fn with_words(description: &str, words: &[String]) -> String {
     clause(description, words)
 }
 
-/// The candidates of one round, category candidates first, each once and
-/// none equal to `description`.
-pub fn propose(description: &str, name: &str, analyzer: &Analyzer, f: &Failures) -> Vec<Candidate> {
+/// What one round proposes.
+#[derive(Debug, Clone, Default)]
+pub struct Proposal {
+    /// Category candidates first, each once and none equal to the
+    /// description.
+    pub candidates: Vec<Candidate>,
+    /// Words two failing train positives or more share and the
+    /// description lacks that no candidate says: no phrase of the prompts
+    /// holds them and they go before no word of the description, and a
+    /// word alone says nothing of when to use the skill.
+    pub unphrased: Vec<Word>,
+}
+
+/// The candidates of one round, and the shared words none of them can say.
+pub fn propose(description: &str, name: &str, analyzer: &Analyzer, f: &Failures) -> Proposal {
     let have = terms_of(name, description, analyzer);
     let prompts = Prompts::new(&f.positives, analyzer);
     let adds = additions(&prompts, &have, analyzer);
@@ -763,10 +868,7 @@ pub fn propose(description: &str, name: &str, analyzer: &Analyzer, f: &Failures)
     };
     for set in &sets {
         if let Some((text, used)) = woven(description, set, analyzer) {
-            let rest: Vec<String> = (0..set.len())
-                .filter(|k| !used.contains(k))
-                .map(|k| set[k].phrase.clone())
-                .collect();
+            let rest = phrased((0..set.len()).filter(|k| !used.contains(k)).map(|k| set[k]));
             let text = if rest.is_empty() {
                 text
             } else {
@@ -781,25 +883,9 @@ pub fn propose(description: &str, name: &str, analyzer: &Analyzer, f: &Failures)
                 removes: Vec::new(),
             });
         }
-        let mut phrases: Vec<String> = Vec::new();
-        let said = |phrases: &[String], w: &str| {
-            phrases
-                .iter()
-                .any(|p| p.split(' ').any(|x| x.eq_ignore_ascii_case(w)))
-        };
-        for a in set {
-            // a phrase that already holds this word
-            if said(&phrases, &a.word) {
-                continue;
-            }
-            // a word said once: "linked Jira or issue", not "linked
-            // Jira or Jira issue"
-            let phrase = if a.phrase.split(' ').any(|w| said(&phrases, w)) {
-                a.word.clone()
-            } else {
-                a.phrase.clone()
-            };
-            phrases.push(phrase);
+        let phrases = phrased(set.iter().copied());
+        if phrases.is_empty() {
+            continue;
         }
         let text = clause(description, &phrases);
         let adds = added(&text);
@@ -869,7 +955,22 @@ pub fn propose(description: &str, name: &str, analyzer: &Analyzer, f: &Failures)
     }
     // category candidates first, in the order made
     out.sort_by_key(|c| !c.category);
-    out
+    let unphrased = adds
+        .iter()
+        .filter(|a| a.prompts >= 2 && a.phrase.is_none())
+        .filter(|a| {
+            !out.iter()
+                .any(|c| c.adds.iter().any(|w| w.word.eq_ignore_ascii_case(&a.word)))
+        })
+        .map(|a| Word {
+            word: a.word.clone(),
+            prompts: a.prompts,
+        })
+        .collect();
+    Proposal {
+        candidates: out,
+        unphrased,
+    }
 }
 
 #[cfg(test)]
@@ -930,7 +1031,7 @@ mod tests {
                 skills += 1;
                 let have = terms_of(name, description, &analyzer);
                 let old_terms: Vec<String> = analyzer.terms(description);
-                for c in propose(description, name, &analyzer, &f) {
+                for c in propose(description, name, &analyzer, &f).candidates {
                     candidates += 1;
                     let d = &c.description;
                     let at = format!("{}: {name}: {d:?}", root.display());
@@ -960,6 +1061,31 @@ mod tests {
                     if c.kind != Kind::Removal {
                         assert!(!c.adds.is_empty(), "{at}: a clause adding no word");
                     }
+                    // a clause says phrases, never a word alone
+                    if c.kind == Kind::Clause {
+                        let same = description
+                            .bytes()
+                            .zip(d.bytes())
+                            .take_while(|(a, b)| a == b)
+                            .count();
+                        let tail = description[same..]
+                            .bytes()
+                            .rev()
+                            .zip(d[same..].bytes().rev())
+                            .take_while(|(a, b)| a == b)
+                            .count();
+                        let added = d[same..d.len() - tail].trim_end_matches('.');
+                        let said = ["Use for ", ", or for ", " and "]
+                            .iter()
+                            .find_map(|lead| added.split_once(lead).map(|(_, p)| p))
+                            .unwrap_or(added);
+                        for phrase in said.split(", ").flat_map(|p| p.split(" or ")) {
+                            assert!(
+                                phrase.split_whitespace().count() >= 2,
+                                "{at}: {phrase:?} is a word alone"
+                            );
+                        }
+                    }
                     // every content word of the candidate is the skill's
                     // or one it says it adds
                     for t in analyzer.terms(d) {
@@ -988,7 +1114,7 @@ mod tests {
             ..Failures::default()
         };
         let d = "Diagnoses unreliable tests that pass and fail at random.";
-        let c = propose(d, "test-doctor", &analyzer(), &f);
+        let c = propose(d, "test-doctor", &analyzer(), &f).candidates;
         assert_eq!(
             c[0].description,
             "Diagnoses unreliable (flaky) tests that pass and fail at random."
@@ -1016,7 +1142,7 @@ mod tests {
             ..Failures::default()
         };
         let d = "Speeds up builds. Use when CI takes too long.";
-        let c = propose(d, "build-speed", &analyzer(), &f);
+        let c = propose(d, "build-speed", &analyzer(), &f).candidates;
         assert!(c.iter().any(|c| c.description
             == "Speeds up builds. Use when CI takes too long, or for docker image."));
         // "slow" and "big" are each one prompt's: no candidate adds them
@@ -1032,6 +1158,40 @@ mod tests {
     }
 
     #[test]
+    fn a_clause_says_a_phrase_in_the_prompts_order_or_nothing() {
+        let f = Failures {
+            positives: vec![
+                "lwc translate label",
+                "custom labels for the header",
+                "show custom labels in the footer",
+                "RTL layout breaks in Arabic",
+                "Arabic dates print backwards",
+            ],
+            ..Failures::default()
+        };
+        let d = "Builds LWCs that support translation. Use when a page must speak two languages.";
+        let p = propose(d, "lwc-i18n", &analyzer(), &f);
+        let texts: Vec<&str> = p
+            .candidates
+            .iter()
+            .map(|c| c.description.as_str())
+            .collect();
+        assert_eq!(
+            texts,
+            vec![
+                "Builds LWCs that support translation. Use when a page must speak two languages, or for custom labels."
+            ]
+        );
+        assert_eq!(
+            p.unphrased,
+            vec![Word {
+                word: "Arabic".into(),
+                prompts: 2
+            }]
+        );
+    }
+
+    #[test]
     fn a_word_the_negatives_share_is_taken_out_of_a_list() {
         let f = Failures {
             stolen: vec!["chart the metrics", "plot these metrics weekly"],
@@ -1039,7 +1199,7 @@ mod tests {
             ..Failures::default()
         };
         let d = "Searches logs, traces and metrics.";
-        let c = propose(d, "log-search", &analyzer(), &f);
+        let c = propose(d, "log-search", &analyzer(), &f).candidates;
         assert_eq!(c[0].description, "Searches logs and traces.");
         assert_eq!(c[0].kind, Kind::Removal);
         assert!(c[0].category);
