@@ -46,6 +46,13 @@ Exit codes:
   3  not enough prompts: no validation or no train prompt to tune with
   4  with --behavioral: a model run could not be collected";
 
+const EXIT_CODES_DIFF: &str = "\
+Exit codes:
+  0  routing is no worse (it may have changed; the report says how)
+  1  routing got worse: a positive prompt left its top-k, a negative started to
+     win, a collision error appeared, or a listed skill is no longer listed
+  2  usage or configuration error, a bad revision, or ROOT in no git repository";
+
 const REPORT_HELP: &str = "\
 PATH decides the report:
   a catalog (a folder, a skill folder or a SKILL.md)   routing: confusion matrix,
@@ -92,6 +99,11 @@ pub enum Command {
     /// validation prompts it never shows; --write applies the recommended one.
     #[command(after_help = EXIT_CODES_TUNE)]
     Tune(TuneArgs),
+    /// What a change does to routing: the catalog at git revision REV
+    /// (read from git's objects, no checkout) against the working tree,
+    /// per installation: prompts that moved, collisions, listings, findings.
+    #[command(after_help = EXIT_CODES_DIFF)]
+    Diff(DiffArgs),
     /// Score recorded evidence: trigger precision/recall/F1 and paired uplift.
     #[command(after_help = EXIT_CODES)]
     Score(ScoreArgs),
@@ -555,6 +567,26 @@ pub struct RankArgs {
     /// SKILL.md (no rank cache).
     #[arg(long, value_name = "NAME")]
     pub unit: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct DiffArgs {
+    /// The revision to compare with: a branch, a tag, a commit
+    /// (`origin/main`, `HEAD~1`, the pull request's base commit).
+    pub rev: String,
+    /// Catalog root in a git working tree.
+    #[arg(default_value = ".")]
+    pub root: PathBuf,
+    /// Output format: human, markdown (a pull-request comment) or json.
+    #[arg(long, default_value = "human", value_parser = ["human", "markdown", "json"])]
+    pub format: String,
+    /// Configuration file for both sides (default: each side's own
+    /// skillsift.toml at the catalog root).
+    #[arg(long)]
+    pub config: Option<PathBuf>,
+    /// Route the listing of CLIENT (default: [route] client, else claude-code).
+    #[arg(long, value_parser = client_id(), value_name = "CLIENT")]
+    pub client: Option<ClientId>,
 }
 
 #[derive(Debug, Args)]

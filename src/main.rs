@@ -12,7 +12,7 @@ mod suppress;
 // crate, so that a `crate::catalog::…` path reads the same in every layer.
 use base::{diag, escape, exit};
 #[allow(clippy::single_component_path_imports)]
-use {authoring, behave, catalog, client, config, lint, report, route, score};
+use {authoring, behave, catalog, client, config, lint, process, report, route, score};
 
 use clap::Parser;
 use std::io::Write;

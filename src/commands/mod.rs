@@ -5,6 +5,7 @@
 
 pub mod behave;
 pub mod cases;
+pub mod diff;
 pub mod init;
 pub mod listing;
 pub mod merge;
@@ -34,6 +35,7 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<Exit, Fatal> {
         Command::Cases(args) => cases::run(&args, out),
         Command::Init(args) => init::run(&args, out),
         Command::Tune(args) => tune::run(&args, out),
+        Command::Diff(args) => diff::run(&args, out),
         Command::Score(args) => score::run(&args, out),
         Command::Merge(args) => merge::merge(&args, out),
         Command::Report(args) => report::run(&args, out),
@@ -574,7 +576,7 @@ pub fn tier1(root: &Path, config: &Config) -> Result<(Catalog, Vec<Diagnostic>),
 
 /// Tier 1's findings: the catalog's load findings (with their fixes), then
 /// the rules'.
-fn tier1_findings(catalog: &Catalog, lint: Vec<Diagnostic>) -> Vec<Diagnostic> {
+pub(crate) fn tier1_findings(catalog: &Catalog, lint: Vec<Diagnostic>) -> Vec<Diagnostic> {
     let mut diagnostics = catalog.diagnostics.clone();
     lint::rules::portability::attach_load_fixes(catalog, &mut diagnostics);
     diagnostics.extend(lint);

@@ -508,65 +508,12 @@ pub fn write_files(dir: &Path, files: &[(String, Vec<u8>)]) -> Result<(), String
 /// The local git configuration of every workspace.
 const LOCAL_CONFIG: &str = "[user]\n\tname = skillsift\n\temail = skillsift@example.invalid\n[core]\n\tautocrlf = false\n[commit]\n\tgpgsign = false\n";
 
-/// Variables that would point git somewhere other than the workspace.
-pub const GIT_ENV_REMOVE: &[&str] = &[
-    "GIT_DIR",
-    "GIT_WORK_TREE",
-    "GIT_INDEX_FILE",
-    "GIT_OBJECT_DIRECTORY",
-    "GIT_ALTERNATE_OBJECT_DIRECTORIES",
-    "GIT_COMMON_DIR",
-    "GIT_NAMESPACE",
-    "GIT_CEILING_DIRECTORIES",
-];
-
-/// git's `-c NAME=VALUE` (a setting on the command line), not a shell's.
-const GIT_CONFIG_FLAG: &str = "-c"; // GIT_CONFIG_FLAG
-
-/// Variables besides [`GIT_ENV_REMOVE`] that would make skillsift's own
-/// git commands read other configuration or start a program.
-const GIT_SETUP_ENV_REMOVE: &[&str] = &[
-    "GIT_CONFIG",
-    "GIT_CONFIG_PARAMETERS",
-    "GIT_CONFIG_COUNT",
-    "GIT_EXTERNAL_DIFF",
-    "GIT_PAGER",
-    "GIT_EDITOR",
-    "GIT_SEQUENCE_EDITOR",
-    "GIT_SSH",
-    "GIT_SSH_COMMAND",
-    "GIT_ASKPASS",
-    "GIT_TEMPLATE_DIR",
-];
-
-/// Every setting through which a repository's configuration can make git
-/// start a program, switched off on the command line (which outranks every
-/// configuration file) for each git command skillsift runs in a workspace:
-/// the workspace's `.git` is skillsift's own (fixtures may not bring one,
-/// SG412), and this holds even if one got there. Filters and diff or merge
-/// drivers start programs only when the configuration defines them, which
-/// only skillsift's does; `include.path` and `includeIf` can only add
-/// settings these override.
-pub const GIT_SAFE_CONFIG: &[&str] = &[
-    "core.fsmonitor=false",
-    "core.hooksPath=/dev/null",
-    "core.sshCommand=",
-    "core.pager=cat",
-    "core.editor=:",
-    "core.askPass=",
-    "core.gitProxy=",
-    "core.alternateRefsCommand=",
-    "core.untrackedCache=false",
-    "diff.external=",
-    "credential.helper=",
-    "sequence.editor=:",
-    "gpg.program=",
-    "commit.gpgSign=false",
-    "tag.gpgSign=false",
-    "protocol.allow=never",
-    "submodule.recurse=false",
-    "safe.bareRepository=explicit",
-];
+/// How every git command runs (see `process::git`): the variables removed,
+/// the settings that start no program.
+pub use process::git::{
+    CONFIG_FLAG as GIT_CONFIG_FLAG, ENV_REMOVE as GIT_ENV_REMOVE, SAFE_CONFIG as GIT_SAFE_CONFIG,
+    SETUP_ENV_REMOVE as GIT_SETUP_ENV_REMOVE,
+};
 
 /// Run git in `cwd` with no system or global configuration, a fixed date
 /// (so the baseline commit is the same in every run) and no prompts.

@@ -15,6 +15,7 @@
 // The layers below, by the names the code used for them when it was one
 // crate, so that a `crate::catalog::…` path reads the same in every layer.
 
+pub mod git;
 pub mod scratch;
 
 use std::io::{Read, Write};

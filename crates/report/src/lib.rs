@@ -9,6 +9,7 @@ use base::{diag, escape, exit};
 use {authoring, base, behave, catalog, client, config, lint, route, score};
 
 pub mod cases;
+pub mod change;
 pub mod diff;
 pub mod fuzz;
 pub mod github;

@@ -136,7 +136,7 @@ fn match_key(rule: &str, file: &str, fingerprint: String) -> (String, String, St
 /// Whether the findings half of a baseline covers `d`: not the per-prompt
 /// checks (SG501–SG504), which the routing half matches by prompt, nor the
 /// rank-1 floor and regressions (SG505, SG506), which are never accepted.
-fn recorded(d: &Diagnostic) -> bool {
+pub fn recorded(d: &Diagnostic) -> bool {
     ![
         rules::POSITIVE_MISSED.id,
         rules::POSITIVE_NO_VOCABULARY.id,

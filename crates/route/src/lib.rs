@@ -25,6 +25,7 @@ pub mod cache;
 pub mod cases;
 pub mod cmd;
 pub mod collide;
+pub mod diff;
 pub mod index;
 pub mod inflect;
 pub mod listing;

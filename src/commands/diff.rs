@@ -1,0 +1,126 @@
+//! `skillsift diff REV [ROOT]`: the catalog at git revision REV against the
+//! working tree, as `check` routes each.
+//!
+//! REV's files are written from git's objects into a scratch folder
+//! (`process::git::export_tree`: no checkout, no index, git with every
+//! program-starting setting off); each side is loaded and checked as
+//! `check` would (Tier 1 and Tier 2, suppressions and rule levels applied,
+//! repeated causes folded), with its own skillsift.toml unless --config
+//! names one for both; then the two are lined up (`route::diff`) and
+//! rendered (`report::change`). Nothing is written into the repository.
+
+use crate::catalog;
+use crate::cli::DiffArgs;
+use crate::client::ClientId;
+use crate::commands::{load_config, settle, tier1_findings};
+use crate::config::Config;
+use crate::exit::{Exit, Fatal};
+use crate::lint;
+use crate::process::git::{ExportError, export_tree};
+use crate::report::Summary;
+use crate::route::diff::{Snapshot, compare, snapshot};
+use std::io::Write;
+use std::path::Path;
+
+pub fn run(args: &DiffArgs, out: &mut dyn Write) -> Result<Exit, Fatal> {
+    if !args.root.is_dir() {
+        return Err(
+            Fatal::usage(format!("{}: no such folder", args.root.display()))
+                .with_help("pass the catalog folder, in a git working tree"),
+        );
+    }
+    let scratch = crate::process::scratch::scratch("diff", false)
+        .map_err(|e| Fatal::usage(format!("a scratch folder for {}: {e}", args.rev)))?;
+    // the same folder name as the catalog's: a skill folder's name is its
+    // skill's
+    let name = args
+        .root
+        .canonicalize()
+        .ok()
+        .and_then(|p| p.file_name().map(|n| n.to_owned()))
+        .unwrap_or_else(|| "catalog".into());
+    let before_root = scratch.path().join(name);
+    std::fs::create_dir_all(&before_root)
+        .map_err(|e| Fatal::usage(format!("{}: {e}", before_root.display())))?;
+    let exported = export_tree(&args.root, &args.rev, &before_root).map_err(|e| match e {
+        ExportError::NoRepository(why) => Fatal::usage(format!(
+            "{}: not in a git repository ({why})",
+            args.root.display()
+        ))
+        .with_help("run skillsift diff in a git working tree, or pass its catalog folder"),
+        ExportError::BadRevision(why) => Fatal::usage(format!("bad revision: {why}")).with_help(
+            "name a branch, tag or commit the repository has (a shallow clone may need `git fetch --depth=1 origin <base>` first)",
+        ),
+        ExportError::Failed(why) => Fatal::usage(format!("reading {}: {why}", args.rev)),
+    })?;
+    let after_config = load_config(&args.root, args.config.as_deref())?;
+    let before_config = match &args.config {
+        Some(c) => load_config(&before_root, Some(c))?,
+        None => load_config(&before_root, None).map_err(|f| {
+            f.with_help(format!(
+                "skillsift.toml at {} cannot be read; pass --config to use one file for both sides",
+                args.rev
+            ))
+        })?,
+    };
+    let (before, after) = rayon::join(
+        || side(&before_root, &before_config, args.client, true),
+        || side(&args.root, &after_config, args.client, false),
+    );
+    let (before, after) = (before?, after?);
+    let diff = compare(&before, &after);
+    let client = crate::client::chosen(&after_config, args.client);
+    crate::report::change::render(
+        &args.format,
+        &crate::report::change::Compared {
+            rev: &args.rev,
+            commit: &exported.commit,
+            client: client.label(),
+            diff: &diff,
+        },
+        out,
+    )?;
+    drop(scratch);
+    Ok(if diff.worse { Exit::Failed } else { Exit::Ok })
+}
+
+/// One side checked as `check` would, as a snapshot. REV's side may hold
+/// no catalog yet (the change adds the first skills): an empty snapshot.
+fn side(
+    root: &Path,
+    config: &Config,
+    client: Option<ClientId>,
+    before: bool,
+) -> Result<Snapshot, Fatal> {
+    let lint::Loaded { catalog, rest } = lint::load(root, config)?;
+    if let Some(fatal) = catalog::empty::nothing_found(&catalog, config) {
+        return if before {
+            Ok(Snapshot::default())
+        } else {
+            Err(fatal)
+        };
+    }
+    let mut config = config.clone();
+    config.route.client = crate::client::chosen(&config, client);
+    let (lint, routed) = rayon::join(
+        || rest.finish(&catalog, &config),
+        || {
+            crate::route::check(
+                &catalog,
+                &config,
+                &crate::route::Opts {
+                    client,
+                    ..Default::default()
+                },
+            )
+        },
+    );
+    let routed = routed?;
+    let mut diagnostics = tier1_findings(&catalog, lint);
+    diagnostics.extend(routed.diagnostics.iter().cloned());
+    crate::suppress::apply(&mut diagnostics, &catalog, &config)?;
+    lint::apply_levels(&mut diagnostics, &config);
+    lint::one_cause::fold_repeated_keys(&mut diagnostics);
+    settle(&mut diagnostics, &mut Summary::default(), &config);
+    snapshot(&catalog, &config, &routed, &diagnostics)
+}

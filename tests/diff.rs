@@ -1,0 +1,352 @@
+//! `skillsift diff REV [ROOT]` through the binary, on git repositories the
+//! tests make: a description edit that moves one prompt out of the top 3
+//! and another to #1 (exit 1, both named with their ranks in every
+//! format); a change that touches no routing (exit 0); a bad revision and
+//! a folder outside git (exit 2); a repository whose configuration names
+//! an fsmonitor, hooks and a pager (nothing runs); nothing written into the
+//! repository; a stranger's text inert in the Markdown.
+
+mod common;
+
+use common::{skill, skillsift, write};
+use serde_json::Value;
+use std::path::Path;
+use std::process::Command;
+
+struct Ran {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+fn diff(root: &Path, args: &[&str]) -> Ran {
+    let out = skillsift()
+        .arg("diff")
+        .args(args)
+        .current_dir(root)
+        .output()
+        .unwrap();
+    Ran {
+        code: out.status.code().unwrap(),
+        stdout: String::from_utf8(out.stdout).unwrap(),
+        stderr: String::from_utf8(out.stderr).unwrap(),
+    }
+}
+
+/// git in `root` with no configuration but the test's.
+fn git(root: &Path, args: &[&str]) -> String {
+    let out = Command::new("git")
+        .args(["-c", "user.name=t", "-c", "user.email=t@example.invalid"])
+        .args([
+            "-c",
+            "commit.gpgSign=false",
+            "-c",
+            "core.hooksPath=/dev/null",
+        ])
+        .args(args)
+        .current_dir(root)
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "git {args:?}: {:?}", out);
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// Six skills; `log-search`'s prompt ranks it #2 (in the top 3) and
+/// `pdf-tools`' first prompt ranks it nowhere; committed.
+fn repo() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    skill(
+        root,
+        "pdf-tools",
+        "Extracts text and tables from PDF files. Use when the user has a PDF.",
+    );
+    skill(
+        root,
+        "csv-clean",
+        "Cleans CSV files, fixes delimiters and encodings. Use when a CSV will not load.",
+    );
+    skill(
+        root,
+        "log-search",
+        "Searches server logs for errors and stack traces. Use when debugging a crash.",
+    );
+    skill(
+        root,
+        "mail-draft",
+        "Drafts replies to customer mail about a server crash or an outage.",
+    );
+    skill(
+        root,
+        "img-resize",
+        "Resizes and compresses images for the web. Use when a page loads slowly.",
+    );
+    skill(
+        root,
+        "incident-notes",
+        "Writes incident notes for an outage: the crash, the errors, the server affected.",
+    );
+    write(
+        root,
+        "evals/cases/log-search.json",
+        r#"{"skill_name": "log-search", "trigger": {"positive": [{"prompt": "the server crash errors need a look"}], "negative": []}, "evals": []}"#,
+    );
+    write(
+        root,
+        "evals/cases/pdf-tools.json",
+        r#"{"skill_name": "pdf-tools", "trigger": {"positive": [{"prompt": "a scanned document of the outage"}, {"prompt": "pull the tables out of this PDF"}], "negative": [{"prompt": "resize the images in this PDF"}]}, "evals": []}"#,
+    );
+    git(root, &["init", "-q", "-b", "main"]);
+    git(root, &["add", "-A"]);
+    git(root, &["commit", "-q", "-m", "base"]);
+    dir
+}
+
+/// The edit: `log-search` loses its words, `pdf-tools` gains "scanned
+/// documents".
+fn edit(root: &Path) {
+    skill(
+        root,
+        "log-search",
+        "Reads application output. Use when debugging.",
+    );
+    skill(
+        root,
+        "pdf-tools",
+        "Extracts text and tables from PDF files and scanned documents. Use when the user has a PDF.",
+    );
+}
+
+#[test]
+fn a_description_edit_that_moves_prompts_names_both_with_their_ranks_in_every_format() {
+    let dir = repo();
+    let root = dir.path();
+    edit(root);
+    let human = diff(root, &["main"]);
+    assert_eq!(human.code, 1, "{}{}", human.stdout, human.stderr);
+    let out = &human.stdout;
+    assert!(out.contains("verdict  routing got worse"), "{out}");
+    assert!(
+        out.contains("\nworse\n  should \"the server crash errors need a look\" for `log-search`: #2, `incident-notes` first (passes, in the top 3) → #6, `incident-notes` first (fails: not in the top 3)\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("\nbetter\n  should \"a scanned document of the outage\" for `pdf-tools`: #6, `incident-notes` first (fails: not in the top 3) → #1 (passes)\n"),
+        "{out}"
+    );
+    assert!(out.contains("rank-1 1/3 (33.3 %) → 2/3 (66.7 %)"), "{out}");
+
+    let md = diff(root, &["main", ".", "--format", "markdown"]);
+    assert_eq!(md.code, 1);
+    let m = &md.stdout;
+    assert!(
+        m.starts_with("<!-- skillsift-diff -->\n### ⛔ skillsift: routing got worse"),
+        "{m}"
+    );
+    assert!(
+        m.contains("| rank-1 rate | 1/3 (33.3 %) | 2/3 (66.7 %) |"),
+        "{m}"
+    );
+    let worse = m.find("**Worse** (1)").expect("a worse table");
+    let better = m.find("**Better** (1)").expect("a better table");
+    assert!(worse < better, "worse first: {m}");
+    assert!(m.contains("| should “the server crash errors need a look” for <code>log-search</code> ⛔ | #2, <code>incident-notes</code> first (passes, in the top 3) | #6, <code>incident-notes</code> first (fails: not in the top 3) |"), "{m}");
+    assert!(m.contains("| should “a scanned document of the outage” for <code>pdf-tools</code> | #6, <code>incident-notes</code> first (fails: not in the top 3) | #1 (passes) |"), "{m}");
+
+    let json = diff(root, &["main", "--format", "json"]);
+    assert_eq!(json.code, 1);
+    let doc: Value = serde_json::from_str(&json.stdout).unwrap();
+    assert_eq!(doc["worse"], true);
+    assert_eq!(doc["rev"], "main");
+    assert_eq!(doc["commit"].as_str().unwrap().len(), 40);
+    let prompts = doc["prompts"].as_array().unwrap();
+    let find = |p: &str| {
+        prompts
+            .iter()
+            .find(|x| x["prompt"] == p)
+            .unwrap_or_else(|| panic!("{p} in {prompts:#?}"))
+    };
+    let out_of_top = find("the server crash errors need a look");
+    assert_eq!(out_of_top["skill"], "log-search");
+    assert_eq!(out_of_top["before"]["rank"], 2);
+    assert_eq!(out_of_top["after"]["rank"], 6);
+    assert_eq!(out_of_top["worse"], true);
+    let to_first = find("a scanned document of the outage");
+    assert_eq!(to_first["before"]["rank"], 6);
+    assert_eq!(to_first["after"]["rank"], 1);
+    assert_eq!(to_first["after"]["rank1"], true);
+    assert_eq!(to_first["better"], true);
+    assert_eq!(prompts.len(), 2, "only the prompts that moved");
+    // byte-identical between runs
+    assert_eq!(
+        diff(root, &["main", "--format", "json"]).stdout,
+        json.stdout
+    );
+}
+
+#[test]
+fn a_change_that_touches_no_routing_says_so_and_exits_0() {
+    let dir = repo();
+    let root = dir.path();
+    write(
+        root,
+        "skills/pdf-tools/SKILL.md",
+        "---\nname: pdf-tools\ndescription: Extracts text and tables from PDF files. Use when the user has a PDF.\n---\n\n# pdf-tools\n\nA new paragraph of the body.\n",
+    );
+    let r = diff(root, &["HEAD"]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stdout.contains("verdict  no change in routing"),
+        "{}",
+        r.stdout
+    );
+    let md = diff(root, &["HEAD", "--format", "markdown"]);
+    assert!(
+        md.stdout.contains("### ✅ skillsift: no change in routing"),
+        "{}",
+        md.stdout
+    );
+    assert!(!md.stdout.contains("**Worse**"));
+    let doc: Value =
+        serde_json::from_str(&diff(root, &["HEAD", "--format", "json"]).stdout).unwrap();
+    assert_eq!(doc["unchanged"], true);
+    assert_eq!(doc["worse"], false);
+    assert_eq!(doc["verdict"], "no change in routing");
+}
+
+#[test]
+fn a_bad_revision_or_a_folder_outside_git_is_exit_2() {
+    let dir = repo();
+    let r = diff(dir.path(), &["no-such-branch"]);
+    assert_eq!(r.code, 2, "{}{}", r.stdout, r.stderr);
+    assert!(r.stdout.is_empty());
+    assert!(
+        r.stderr
+            .contains("bad revision: `no-such-branch` names no commit"),
+        "{}",
+        r.stderr
+    );
+    // an option smuggled in as a revision is refused, never passed on
+    let r = diff(dir.path(), &["--", "--output=/tmp/x"]);
+    assert_eq!(r.code, 2, "{}{}", r.stdout, r.stderr);
+    assert!(r.stderr.contains("is not a revision"), "{}", r.stderr);
+    let outside = tempfile::tempdir().unwrap();
+    skill(outside.path(), "pdf-tools", "Extracts text from PDF files.");
+    let r = diff(outside.path(), &["HEAD"]);
+    assert_eq!(r.code, 2, "{}{}", r.stdout, r.stderr);
+    assert!(r.stderr.contains("not in a git repository"), "{}", r.stderr);
+}
+
+/// Every path under `root` (`.git` too) with its length and modification
+/// time.
+fn tree_state(root: &Path) -> Vec<(String, u64, std::time::SystemTime)> {
+    let mut out = Vec::new();
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap().flatten() {
+            let m = e.path().symlink_metadata().unwrap();
+            out.push((
+                e.path().strip_prefix(root).unwrap().display().to_string(),
+                m.len(),
+                m.modified().unwrap(),
+            ));
+            if m.is_dir() {
+                stack.push(e.path());
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn a_repositorys_fsmonitor_hooks_and_pager_never_run_and_nothing_is_written() {
+    let dir = repo();
+    let root = dir.path();
+    edit(root);
+    let marker = tempfile::tempdir().unwrap();
+    let m = marker.path().join("ran");
+    let hooks = root.join(".git/hooks-here");
+    std::fs::create_dir_all(&hooks).unwrap();
+    for hook in [
+        "post-checkout",
+        "post-index-change",
+        "reference-transaction",
+        "pre-auto-gc",
+    ] {
+        let h = hooks.join(hook);
+        std::fs::write(&h, format!("#!/bin/sh\ntouch {}\n", m.display())).unwrap();
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&h, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let config = std::fs::read_to_string(root.join(".git/config")).unwrap();
+    std::fs::write(
+        root.join(".git/config"),
+        format!(
+            "{config}[core]\n\tfsmonitor = \"touch {m}\"\n\thooksPath = {h}\n\tpager = touch {m}\n[diff]\n\texternal = touch {m}\n[filter \"x\"]\n\tsmudge = touch {m}\n\ttextconv = touch {m}\n",
+            m = m.display(),
+            h = hooks.display()
+        ),
+    )
+    .unwrap();
+    write(root, ".gitattributes", "* filter=x diff=x\n");
+    // the configuration works: plain git starts the fsmonitor
+    let _ = Command::new("git")
+        .args(["status", "--short"])
+        .current_dir(root)
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .output()
+        .unwrap();
+    assert!(m.exists(), "plain git should have run the fsmonitor");
+    std::fs::remove_file(&m).unwrap();
+    let before = tree_state(root);
+    for format in ["human", "markdown", "json"] {
+        let r = diff(root, &["main", "--format", format]);
+        assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    }
+    assert!(
+        !m.exists(),
+        "skillsift diff ran a program the repository's configuration names"
+    );
+    assert_eq!(
+        tree_state(root),
+        before,
+        "skillsift diff wrote into the repository"
+    );
+}
+
+#[test]
+fn a_strangers_text_is_inert_in_the_markdown() {
+    let dir = repo();
+    let root = dir.path();
+    let evil = "![x](https://evil.example/p.png) <img src=x onerror=alert(1)> @octocat | ` *bold* [link](https://evil.example) the server crash errors";
+    write(
+        root,
+        "evals/cases/log-search.json",
+        &format!(
+            r#"{{"skill_name": "log-search", "trigger": {{"positive": [{{"prompt": {}}}], "negative": []}}, "evals": []}}"#,
+            serde_json::to_string(evil).unwrap()
+        ),
+    );
+    git(root, &["commit", "-qam", "evil prompt"]);
+    edit(root);
+    let md = diff(root, &["HEAD", "--format", "markdown"]);
+    assert_eq!(md.code, 1, "{}{}", md.stdout, md.stderr);
+    let row = md
+        .stdout
+        .lines()
+        .find(|l| l.contains("the server crash errors"))
+        .unwrap_or_else(|| panic!("{}", md.stdout));
+    for raw in ["![", "<img", "@octocat", "](", "*bold*", "` "] {
+        assert!(!row.contains(raw), "{raw:?} reaches the comment raw: {row}");
+    }
+    // the row is still one row of four cells: the `|` did not split it
+    assert_eq!(row.matches(" | ").count(), 2, "{row}");
+    assert!(
+        row.contains("&#60;img src=x onerror=alert&#40;1&#41;&#62;"),
+        "{row}"
+    );
+}
