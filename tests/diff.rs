@@ -152,8 +152,8 @@ fn a_description_edit_that_moves_prompts_names_both_with_their_ranks_in_every_fo
     let worse = m.find("**Worse** (1)").expect("a worse table");
     let better = m.find("**Better** (1)").expect("a better table");
     assert!(worse < better, "worse first: {m}");
-    assert!(m.contains("| should “the server crash errors need a look” for <code>log-search</code> ⛔ | #2, <code>incident-notes</code> first (passes, in the top 3) | #6, <code>incident-notes</code> first (fails: not in the top 3) |"), "{m}");
-    assert!(m.contains("| should “a scanned document of the outage” for <code>pdf-tools</code> | #6, <code>incident-notes</code> first (fails: not in the top 3) | #1 (passes) |"), "{m}");
+    assert!(m.contains("| should `the server crash errors need a look` for `log-search` ⛔ | #2, `incident-notes` first (passes, in the top 3) | #6, `incident-notes` first (fails: not in the top 3) |"), "{m}");
+    assert!(m.contains("| should `a scanned document of the outage` for `pdf-tools` | #6, `incident-notes` first (fails: not in the top 3) | #1 (passes) |"), "{m}");
 
     let json = diff(root, &["main", "--format", "json"]);
     assert_eq!(json.code, 1);
@@ -340,13 +340,199 @@ fn a_strangers_text_is_inert_in_the_markdown() {
         .lines()
         .find(|l| l.contains("the server crash errors"))
         .unwrap_or_else(|| panic!("{}", md.stdout));
-    for raw in ["![", "<img", "@octocat", "](", "*bold*", "` "] {
-        assert!(!row.contains(raw), "{raw:?} reaches the comment raw: {row}");
-    }
-    // the row is still one row of four cells: the `|` did not split it
-    assert_eq!(row.matches(" | ").count(), 2, "{row}");
+    // the prompt is one code span (no image, link, mention, HTML or
+    // emphasis is made of it), its `|` escaped so the row keeps its cells
     assert!(
-        row.contains("&#60;img src=x onerror=alert&#40;1&#41;&#62;"),
+        row.starts_with(
+            "| should ``![x](https://evil.example/p.png) <img src=x onerror=alert(1)> @octocat \\| ` *bold* [link](https://evil.example) the server crash errors`` for `log-search` ⛔ | "
+        ),
         "{row}"
+    );
+    assert_eq!(row.matches(" | ").count(), 2, "{row}");
+}
+
+/// The action's diff step (`.github/actions/skillsift/diff.sh`) as
+/// action.yml runs it: the real binary on PATH, the job summary and
+/// outputs in files, and a `gh` that records what it is asked (no
+/// network).
+struct Step {
+    bin: tempfile::TempDir,
+    summary: std::path::PathBuf,
+    output: std::path::PathBuf,
+    log: std::path::PathBuf,
+}
+
+impl Step {
+    fn new() -> Step {
+        let bin = tempfile::tempdir().unwrap();
+        let gh = bin.path().join("gh");
+        // `gh api …`: record the call, print the ids $FAKE_GH_EXISTING
+        // holds for the listing, keep the body a POST or PATCH sends
+        std::fs::write(
+            &gh,
+            "#!/bin/sh\nprintf '%s\\n' \"$*\" >> \"$FAKE_GH_LOG\"\nprintf 'token=%s\\n' \"$GH_TOKEN\" >> \"$FAKE_GH_LOG\"\nfor a in \"$@\"; do case \"$a\" in body=@*) cat \"${a#body=@}\" > \"$FAKE_GH_LOG.body\";; esac; done\ncase \"$*\" in *--paginate*) printf '%s' \"$FAKE_GH_EXISTING\";; esac\n",
+        )
+        .unwrap();
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&gh, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let summary = bin.path().join("summary.md");
+        let output = bin.path().join("output");
+        let log = bin.path().join("gh.log");
+        Step {
+            bin,
+            summary,
+            output,
+            log,
+        }
+    }
+
+    fn run(&self, root: &Path, env: &[(&str, &str)]) -> Ran {
+        let exe = Path::new(env!("CARGO_BIN_EXE_skillsift"));
+        let path = format!(
+            "{}:{}:{}",
+            self.bin.path().display(),
+            exe.parent().unwrap().display(),
+            std::env::var("PATH").unwrap_or_default()
+        );
+        let script =
+            Path::new(env!("CARGO_MANIFEST_DIR")).join(".github/actions/skillsift/diff.sh");
+        let mut cmd = Command::new("bash");
+        cmd.arg(script)
+            .current_dir(root)
+            .env("PATH", path)
+            .env("GITHUB_STEP_SUMMARY", &self.summary)
+            .env("GITHUB_OUTPUT", &self.output)
+            .env("FAKE_GH_LOG", &self.log)
+            .env("FAKE_GH_EXISTING", "")
+            .env("SG_PATH", ".")
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env("GIT_CONFIG_GLOBAL", "/dev/null")
+            .env("NO_COLOR", "1")
+            .env(
+                "SKILLSIFT_CACHE_DIR",
+                Path::new(env!("CARGO_TARGET_TMPDIR")).join("rank-cache"),
+            );
+        for (k, v) in env {
+            cmd.env(k, v);
+        }
+        let out = cmd.output().unwrap();
+        Ran {
+            code: out.status.code().unwrap(),
+            stdout: String::from_utf8(out.stdout).unwrap(),
+            stderr: String::from_utf8(out.stderr).unwrap(),
+        }
+    }
+
+    fn read(p: &Path) -> String {
+        std::fs::read_to_string(p).unwrap_or_default()
+    }
+}
+
+#[test]
+fn the_actions_diff_step_writes_the_job_summary_and_keeps_one_comment() {
+    let dir = repo();
+    let root = dir.path();
+    let base = git(root, &["rev-parse", "HEAD"]).trim().to_string();
+    edit(root);
+    let step = Step::new();
+    // summary mode: the Markdown in the job summary, the job not failed
+    let r = step.run(root, &[("SG_BASE", &base), ("SG_DIFF", "summary")]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    let summary = Step::read(&step.summary);
+    assert!(
+        summary.starts_with("<!-- skillsift-diff -->\n### ⛔ skillsift: routing got worse"),
+        "{summary}"
+    );
+    assert!(
+        summary.contains("`the server crash errors need a look`"),
+        "{summary}"
+    );
+    assert!(Step::read(&step.output).contains("diff-exit-code=1\n"));
+    assert!(!step.log.exists(), "no token: no comment");
+    // gate mode fails the job
+    let r = step.run(root, &[("SG_BASE", &base), ("SG_DIFF", "gate")]);
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    // a token: one comment, made once, then edited in place
+    let with_token = [
+        ("SG_BASE", base.as_str()),
+        ("SG_TOKEN", "t0ken"),
+        ("SG_REPO", "octo/cat"),
+        ("SG_PR", "7"),
+    ];
+    let r = step.run(root, &with_token);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    let log = Step::read(&step.log);
+    assert!(
+        log.contains("api repos/octo/cat/issues/7/comments --paginate --jq .[] | select(.body | startswith(\"<!-- skillsift-diff -->\")) | .id\ntoken=t0ken\n"),
+        "{log}"
+    );
+    assert!(
+        log.contains("api --silent -X POST repos/octo/cat/issues/7/comments -F body=@"),
+        "{log}"
+    );
+    let body = Step::read(&step.log.with_extension("log.body"));
+    assert!(body.starts_with("<!-- skillsift-diff -->\n"), "{body}");
+    std::fs::remove_file(&step.log).unwrap();
+    let mut existing = with_token.to_vec();
+    existing.push(("FAKE_GH_EXISTING", "4242\n"));
+    let r = step.run(root, &existing);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    let log = Step::read(&step.log);
+    assert!(
+        log.contains("api --silent -X PATCH repos/octo/cat/issues/comments/4242 -F body=@"),
+        "{log}"
+    );
+    assert!(!log.contains("POST"), "{log}");
+    // off, and outside a pull request: nothing
+    std::fs::remove_file(&step.summary).unwrap();
+    let r = step.run(root, &[("SG_BASE", &base), ("SG_DIFF", "off")]);
+    assert_eq!(r.code, 0);
+    let r = step.run(root, &[("SG_BASE", "")]);
+    assert_eq!(r.code, 0);
+    assert!(r.stderr.contains("not a pull request"), "{}", r.stderr);
+    assert!(!step.summary.exists());
+}
+
+#[test]
+fn the_actions_diff_step_fetches_a_base_a_shallow_checkout_lacks() {
+    let dir = repo();
+    let origin = dir.path();
+    let base = git(origin, &["rev-parse", "HEAD"]).trim().to_string();
+    edit(origin);
+    git(origin, &["commit", "-qam", "the change"]);
+    // as actions/checkout leaves it: the head commit only
+    let work = tempfile::tempdir().unwrap();
+    let clone = work.path().join("clone");
+    git(
+        work.path(),
+        &[
+            "clone",
+            "-q",
+            "--depth=1",
+            &format!("file://{}", origin.display()),
+            "clone",
+        ],
+    );
+    let missing = Command::new("git")
+        .args(["cat-file", "-e", &format!("{base}^{{commit}}")])
+        .current_dir(&clone)
+        .status()
+        .unwrap();
+    assert!(!missing.success(), "the shallow clone should lack the base");
+    let step = Step::new();
+    let r = step.run(&clone, &[("SG_BASE", &base)]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    assert!(Step::read(&step.summary).contains("routing got worse"));
+    // a base that exists nowhere: the step says what to do, exit 2
+    let r = step.run(
+        &clone,
+        &[("SG_BASE", "0123456789abcdef0123456789abcdef01234567")],
+    );
+    assert_eq!(r.code, 2, "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stdout
+            .contains("::error::skillsift diff: cannot fetch the base commit"),
+        "{}",
+        r.stdout
     );
 }

@@ -3,11 +3,12 @@
 //! verdict, the rates, a table of what got worse, then what got better;
 //! the rest folded in `<details>`.
 //!
-//! Prompts, names, paths and messages are a stranger's text: every
-//! character Markdown or HTML gives a meaning (`|`, `` ` ``, `*`, `_`,
-//! `[`, `<`, `@`, …) is written as an HTML character reference, line
-//! breaks as spaces and controls as escapes, so none of it becomes a
-//! link, an image, a mention, markup or a broken table.
+//! Prompts, names, paths and messages are a stranger's text: each is a
+//! code span ([`code`]), where Markdown makes no link, image, mention,
+//! emphasis or HTML of it; its fence is longer than any run of backticks
+//! inside, a `|` is escaped in a table cell (GitHub's tables split cells
+//! before they read code spans), line breaks become spaces and controls
+//! escapes.
 
 use super::{Cell, Compared, Row, Way, rate, rows, verdict};
 use std::io::{self, Write};
@@ -17,28 +18,35 @@ pub const MARKER: &str = "<!-- skillsift-diff -->";
 
 /// Rows shown in the worse and better tables before the rest is folded.
 const SHOWN: usize = 15;
+/// Rows of a folded table (a comment holds 65,536 characters).
+const FOLDED: usize = 100;
 /// Findings listed of each kind.
 const FINDINGS: usize = 30;
 
-/// `s` as inert text inside Markdown and HTML.
-pub fn inert(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 8);
+/// `s` as a code span; `in_table`: inside a table cell.
+pub fn code(s: &str, in_table: bool) -> String {
+    let mut body = String::with_capacity(s.len() + 8);
     for c in s.chars() {
         match c {
-            '\n' | '\r' | '\t' => out.push(' '),
-            c if crate::escape::is_unsafe(c) => crate::escape::escaped(c, &mut out),
-            c if c.is_ascii_punctuation()
-                && !matches!(
-                    c,
-                    ',' | '.' | '\'' | '"' | '-' | '/' | '?' | '=' | ';' | '%' | '+' | '$'
-                ) =>
-            {
-                out.push_str(&format!("&#{};", c as u32));
-            }
-            c => out.push(c),
+            '\n' | '\r' | '\t' => body.push(' '),
+            '|' if in_table => body.push_str("\\|"),
+            c if crate::escape::is_unsafe(c) => crate::escape::escaped(c, &mut body),
+            c => body.push(c),
         }
     }
-    out
+    let mut longest = 0;
+    let mut run = 0;
+    for c in body.chars() {
+        run = if c == '`' { run + 1 } else { 0 };
+        longest = longest.max(run);
+    }
+    let fence = "`".repeat(longest + 1);
+    let pad = if body.starts_with(['`', ' ']) || body.ends_with(['`', ' ']) || body.is_empty() {
+        " "
+    } else {
+        ""
+    };
+    format!("{fence}{pad}{body}{pad}{fence}")
 }
 
 fn cells(cs: &[Cell]) -> String {
@@ -46,22 +54,14 @@ fn cells(cs: &[Cell]) -> String {
     for c in cs {
         match c {
             Cell::Text(t) => s.push_str(t),
-            Cell::Prompt(p) => {
-                s.push('“');
-                s.push_str(&inert(p));
-                s.push('”');
-            }
-            Cell::Name(n) => {
-                s.push_str("<code>");
-                s.push_str(&inert(n));
-                s.push_str("</code>");
-            }
+            Cell::Prompt(p) | Cell::Name(p) => s.push_str(&code(p, true)),
         }
     }
     s
 }
 
-fn table(out: &mut dyn Write, rows: &[&Row], installs: bool) -> io::Result<()> {
+fn table(out: &mut dyn Write, all: &[&Row], installs: bool) -> io::Result<()> {
+    let rows = &all[..all.len().min(FOLDED)];
     if installs {
         writeln!(out, "| installation | what | before | after |")?;
         writeln!(out, "|---|---|---|---|")?;
@@ -72,7 +72,7 @@ fn table(out: &mut dyn Write, rows: &[&Row], installs: bool) -> io::Result<()> {
     for r in rows {
         let mark = if r.gate { " ⛔" } else { "" };
         if installs {
-            write!(out, "| {} ", inert(&r.install))?;
+            write!(out, "| {} ", code(&r.install, true))?;
         }
         writeln!(
             out,
@@ -80,6 +80,13 @@ fn table(out: &mut dyn Write, rows: &[&Row], installs: bool) -> io::Result<()> {
             cells(&r.what),
             cells(&r.before),
             cells(&r.after)
+        )?;
+    }
+    if all.len() > rows.len() {
+        writeln!(
+            out,
+            "\n… {} more (`skillsift diff --format json` lists every one)",
+            all.len() - rows.len()
         )?;
     }
     Ok(())
@@ -116,10 +123,10 @@ pub fn render(c: &Compared, out: &mut dyn Write) -> io::Result<()> {
     writeln!(out, "### {icon} skillsift: {}\n", verdict(d))?;
     writeln!(
         out,
-        "Against <code>{}</code> (<code>{}</code>), as {} lists the catalog; ⛔ marks a change that fails the diff.\n",
-        inert(c.rev),
-        inert(&c.commit[..c.commit.len().min(12)]),
-        inert(c.client)
+        "Against {} ({}), as {} lists the catalog; ⛔ marks a change that fails the diff.\n",
+        code(c.rev, false),
+        code(&c.commit[..c.commit.len().min(12)], false),
+        c.client
     )?;
     let whole = &d.rates[0];
     writeln!(out, "| | before | after |")?;
@@ -166,7 +173,7 @@ pub fn render(c: &Compared, out: &mut dyn Write) -> io::Result<()> {
             writeln!(
                 out,
                 "| {} | {} | {} | {} | {} |",
-                inert(&r.install),
+                code(&r.install, true),
                 rate(r.rank1_before),
                 rate(r.rank1_after),
                 rate(r.passed_before),
@@ -190,10 +197,10 @@ pub fn render(c: &Compared, out: &mut dyn Write) -> io::Result<()> {
                 };
                 writeln!(
                     out,
-                    "- {what}: **{}** <code>{}</code> {}",
+                    "- {what}: **{}** {} {}",
                     f.rule,
-                    inert(&at),
-                    inert(&f.message)
+                    code(&at, false),
+                    code(&f.message, false)
                 )?;
             }
             if list.len() > FINDINGS {
