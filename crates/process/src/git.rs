@@ -45,7 +45,7 @@ pub const SETUP_ENV_REMOVE: &[&str] = &[
 ];
 
 /// git's `-c NAME=VALUE` (a setting on the command line), not a shell's.
-pub const CONFIG_FLAG: &str = "-c";
+pub const CONFIG_FLAG: &str = "-c"; // GIT_CONFIG_FLAG
 
 /// Every setting through which a repository's configuration can make git
 /// start a program, switched off on the command line for each git command
