@@ -821,6 +821,10 @@ pub struct ReportArgs {
         help_heading = "Routing report"
     )]
     pub client: Option<ClientId>,
+    /// Add a "Change against REV" section: what the working tree changes in
+    /// routing since git revision REV, as `skillsift diff REV` reports it.
+    #[arg(long, value_name = "REV", help_heading = "Routing report")]
+    pub against: Option<String>,
     /// Threads that read and check files (default: all cores).
     #[arg(long, short = 'j', value_name = "N")]
     pub threads: Option<usize>,

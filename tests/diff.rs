@@ -536,3 +536,119 @@ fn the_actions_diff_step_fetches_a_base_a_shallow_checkout_lacks() {
         r.stdout
     );
 }
+
+#[test]
+fn the_html_report_shows_the_same_comparison() {
+    let dir = repo();
+    let root = dir.path();
+    edit(root);
+    let out = tempfile::tempdir().unwrap();
+    let page = out.path().join("report.html");
+    let r = skillsift()
+        .args(["report", ".", "-o"])
+        .arg(&page)
+        .args(["--against", "main"])
+        .current_dir(root)
+        .output()
+        .unwrap();
+    assert_eq!(r.status.code(), Some(0), "{r:?}");
+    let html = std::fs::read_to_string(&page).unwrap();
+    let at = html
+        .find("<section id=\"change\">\n<h2>Change against main</h2>")
+        .unwrap_or_else(|| panic!("no change section"));
+    let section = &html[at..at + html[at..].find("</section>").unwrap()];
+    assert!(
+        section.contains("<p class=\"verdict bad\">routing got worse: 1 change for the worse (1 failing a gate), 1 for the better</p>"),
+        "{section}"
+    );
+    assert!(
+        section.contains("<tr class=\"bad\"><td>should <q>the server crash errors need a look</q> for <code>log-search</code> ⛔</td><td>#2, <code>incident-notes</code> first (passes, in the top 3)</td><td>#6, <code>incident-notes</code> first (fails: not in the top 3)</td></tr>"),
+        "{section}"
+    );
+    assert!(
+        section.contains("<td>should <q>a scanned document of the outage</q> for <code>pdf-tools</code></td><td>#6, <code>incident-notes</code> first (fails: not in the top 3)</td><td>#1 (passes)</td>"),
+        "{section}"
+    );
+    // nothing written into the repository, and a bad revision is exit 2
+    assert!(
+        git(root, &["status", "--porcelain"])
+            .lines()
+            .all(|l| l.starts_with(" M skills/"))
+    );
+    let r = skillsift()
+        .args(["report", ".", "-o"])
+        .arg(&page)
+        .args(["--against", "nope"])
+        .current_dir(root)
+        .output()
+        .unwrap();
+    assert_eq!(r.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&r.stderr).contains("bad revision"));
+}
+
+/// In a listing of 3 skills a positive must reach the top 2 (a top 3
+/// would always hold it): the rows say the top-k the check used.
+#[test]
+fn a_lowered_top_k_is_the_one_the_rows_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    skill(
+        root,
+        "log-search",
+        "Searches server logs for errors. Use when debugging a crash.",
+    );
+    skill(
+        root,
+        "mail-draft",
+        "Drafts replies to customer mail about a server crash.",
+    );
+    skill(
+        root,
+        "incident-notes",
+        "Writes incident notes: the crash, the errors, the server affected.",
+    );
+    write(
+        root,
+        "evals/cases/log-search.json",
+        r#"{"skill_name": "log-search", "trigger": {"positive": [{"prompt": "the server crash errors need a look"}], "negative": []}, "evals": []}"#,
+    );
+    git(root, &["init", "-q", "-b", "main"]);
+    git(root, &["add", "-A"]);
+    git(root, &["commit", "-q", "-m", "base"]);
+    skill(
+        root,
+        "log-search",
+        "Reads application output. Use when debugging.",
+    );
+    let r = diff(root, &["main"]);
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stdout.contains(
+            "(passes, in the top 2) → #3, `incident-notes` first (fails: not in the top 2)"
+        ),
+        "{}",
+        r.stdout
+    );
+    let doc: Value =
+        serde_json::from_str(&diff(root, &["main", "--format", "json"]).stdout).unwrap();
+    assert_eq!(doc["prompts"][0]["before"]["top_k"], 2);
+}
+
+/// A partial or damaged clone lacks a file's object: the file is named,
+/// and what to do.
+#[test]
+fn a_missing_object_names_its_file() {
+    let dir = repo();
+    let root = dir.path();
+    let oid = git(root, &["rev-parse", "HEAD:skills/pdf-tools/SKILL.md"]);
+    let oid = oid.trim();
+    std::fs::remove_file(root.join(".git/objects").join(&oid[..2]).join(&oid[2..])).unwrap();
+    let r = diff(root, &["HEAD"]);
+    assert_eq!(r.code, 2, "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stderr
+            .contains("`skills/pdf-tools/SKILL.md` at HEAD: this repository lacks its contents"),
+        "{}",
+        r.stderr
+    );
+}

@@ -18,23 +18,52 @@ use crate::exit::{Exit, Fatal};
 use crate::lint;
 use crate::process::git::{ExportError, export_tree};
 use crate::report::Summary;
-use crate::route::diff::{Snapshot, compare, snapshot};
+use crate::route::diff::{Diff, Snapshot, compare, snapshot};
 use std::io::Write;
 use std::path::Path;
 
 pub fn run(args: &DiffArgs, out: &mut dyn Write) -> Result<Exit, Fatal> {
-    if !args.root.is_dir() {
-        return Err(
-            Fatal::usage(format!("{}: no such folder", args.root.display()))
-                .with_help("pass the catalog folder, in a git working tree"),
-        );
+    let a = against(&args.root, &args.rev, args.config.as_deref(), args.client)?;
+    crate::report::change::render(
+        &args.format,
+        &crate::report::change::Compared {
+            rev: &args.rev,
+            commit: &a.commit,
+            client: a.client.label(),
+            diff: &a.diff,
+        },
+        out,
+    )?;
+    Ok(if a.diff.worse { Exit::Failed } else { Exit::Ok })
+}
+
+/// The catalog at `root` compared with itself at `rev`.
+pub struct Against {
+    pub diff: Diff,
+    /// The commit `rev` names.
+    pub commit: String,
+    /// The client whose listing was routed.
+    pub client: ClientId,
+}
+
+/// Compare the catalog at `root` (a folder in a git working tree) with
+/// the same folder at `rev`: what `skillsift diff` and `report --against`
+/// show. `config` is for both sides; without it each reads its own.
+pub fn against(
+    root: &Path,
+    rev: &str,
+    config: Option<&Path>,
+    client: Option<ClientId>,
+) -> Result<Against, Fatal> {
+    if !root.is_dir() {
+        return Err(Fatal::usage(format!("{}: no such folder", root.display()))
+            .with_help("pass the catalog folder, in a git working tree"));
     }
     let scratch = crate::process::scratch::scratch("diff", false)
-        .map_err(|e| Fatal::usage(format!("a scratch folder for {}: {e}", args.rev)))?;
+        .map_err(|e| Fatal::usage(format!("a scratch folder for {rev}: {e}")))?;
     // the same folder name as the catalog's: a skill folder's name is its
     // skill's
-    let name = args
-        .root
+    let name = root
         .canonicalize()
         .ok()
         .and_then(|p| p.file_name().map(|n| n.to_owned()))
@@ -42,46 +71,37 @@ pub fn run(args: &DiffArgs, out: &mut dyn Write) -> Result<Exit, Fatal> {
     let before_root = scratch.path().join(name);
     std::fs::create_dir_all(&before_root)
         .map_err(|e| Fatal::usage(format!("{}: {e}", before_root.display())))?;
-    let exported = export_tree(&args.root, &args.rev, &before_root).map_err(|e| match e {
+    let exported = export_tree(root, rev, &before_root).map_err(|e| match e {
         ExportError::NoRepository(why) => Fatal::usage(format!(
             "{}: not in a git repository ({why})",
-            args.root.display()
+            root.display()
         ))
         .with_help("run skillsift diff in a git working tree, or pass its catalog folder"),
         ExportError::BadRevision(why) => Fatal::usage(format!("bad revision: {why}")).with_help(
             "name a branch, tag or commit the repository has (a shallow clone may need `git fetch --depth=1 origin <base>` first)",
         ),
-        ExportError::Failed(why) => Fatal::usage(format!("reading {}: {why}", args.rev)),
+        ExportError::Failed(why) => Fatal::usage(format!("reading {rev}: {why}")),
     })?;
-    let after_config = load_config(&args.root, args.config.as_deref())?;
-    let before_config = match &args.config {
+    let after_config = load_config(root, config)?;
+    let before_config = match config {
         Some(c) => load_config(&before_root, Some(c))?,
         None => load_config(&before_root, None).map_err(|f| {
             f.with_help(format!(
-                "skillsift.toml at {} cannot be read; pass --config to use one file for both sides",
-                args.rev
+                "skillsift.toml at {rev} cannot be read; pass --config to use one file for both sides"
             ))
         })?,
     };
     let (before, after) = rayon::join(
-        || side(&before_root, &before_config, args.client, true),
-        || side(&args.root, &after_config, args.client, false),
+        || side(&before_root, &before_config, client, true),
+        || side(root, &after_config, client, false),
     );
     let (before, after) = (before?, after?);
-    let diff = compare(&before, &after);
-    let client = crate::client::chosen(&after_config, args.client);
-    crate::report::change::render(
-        &args.format,
-        &crate::report::change::Compared {
-            rev: &args.rev,
-            commit: &exported.commit,
-            client: client.label(),
-            diff: &diff,
-        },
-        out,
-    )?;
     drop(scratch);
-    Ok(if diff.worse { Exit::Failed } else { Exit::Ok })
+    Ok(Against {
+        diff: compare(&before, &after),
+        commit: exported.commit,
+        client: crate::client::chosen(&after_config, client),
+    })
 }
 
 /// One side checked as `check` would, as a snapshot. REV's side may hold

@@ -206,7 +206,39 @@ fn routing(args: &ReportArgs, out_abs: &Path) -> Result<(String, String), Fatal>
     } else {
         shown.clone()
     };
+    // --against REV: the change since REV, as `skillsift diff` shows it
+    let against = match &args.against {
+        Some(rev) => {
+            let folder = if args.path.is_dir() {
+                args.path.clone()
+            } else {
+                args.path
+                    .parent()
+                    .map(Path::to_path_buf)
+                    .unwrap_or_default()
+            };
+            let folder = if folder.as_os_str().is_empty() {
+                PathBuf::from(".")
+            } else {
+                folder
+            };
+            Some((
+                rev.as_str(),
+                super::diff::against(&folder, rev, args.config.as_deref(), args.client)?,
+            ))
+        }
+        None => None,
+    };
+    let change = against
+        .as_ref()
+        .map(|(rev, a)| crate::report::change::Compared {
+            rev,
+            commit: &a.commit,
+            client: a.client.label(),
+            diff: &a.diff,
+        });
     let html = html::routing(&html::Routing {
+        change: change.as_ref(),
         shown_root: &named,
         catalog: &catalog,
         routed: &routed,

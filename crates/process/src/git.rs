@@ -300,6 +300,16 @@ pub fn export_tree(folder: &Path, rev: &str, dest: &Path) -> Result<Exported, Ex
             break;
         };
         let header = std::str::from_utf8(&out[at..at + nl]).unwrap_or("");
+        if let Some(oid) = header.strip_suffix(" missing") {
+            let path = blobs
+                .iter()
+                .find(|(_, _, o)| o == oid)
+                .map_or("a file", |(rel, _, _)| rel.as_str());
+            return Err(ExportError::Failed(format!(
+                "`{}` at {rev}: this repository lacks its contents (object {oid}): a partial or damaged clone; fetch the revision in full (`git fetch origin {rev}`) and run again",
+                path.escape_debug()
+            )));
+        }
         let mut h = header.split(' ');
         let (Some(oid), Some(_kind), Some(size)) = (h.next(), h.next(), h.next()) else {
             return Err(ExportError::Failed(format!(

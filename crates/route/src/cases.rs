@@ -42,6 +42,9 @@ pub struct PromptResult {
     pub span: Span,
     /// The skill's rank, counting ties as ahead.
     pub rank: usize,
+    /// The top-k a positive had to reach: the prompt's own `top_k`, else
+    /// `[route] top-k` (one less where the listing holds no more).
+    pub top_k: usize,
     pub score: f64,
     /// The skill ranks strictly first with a score above 0.
     pub rank1: bool,
@@ -309,6 +312,7 @@ fn run(router: &Router, top_k: usize, scorer: &mut Scorer, job: &Job) -> PromptR
             prompt: prompt.value.clone(),
             span: prompt.span,
             rank: 0,
+            top_k: job.trigger.top_k.unwrap_or(top_k),
             score: 0.0,
             rank1: false,
             tied_first: false,
@@ -488,6 +492,7 @@ fn run(router: &Router, top_k: usize, scorer: &mut Scorer, job: &Job) -> PromptR
         prompt: prompt.value.clone(),
         span: prompt.span,
         rank: st.rank(),
+        top_k: job.trigger.top_k.unwrap_or(top_k),
         score: st.score,
         rank1: st.is_rank1(),
         tied_first: st.is_first_or_tied() && st.tied > 0,

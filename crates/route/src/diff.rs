@@ -29,6 +29,8 @@ pub struct Ranked {
     /// The skill's rank in its installation, counting ties as ahead (0:
     /// not ranked, a `"lexical": false` prompt).
     pub rank: usize,
+    /// The top-k a positive had to reach in its listing.
+    pub top_k: usize,
     /// The check passed.
     pub passed: bool,
     /// The skill ranks strictly first.
@@ -141,9 +143,16 @@ pub fn snapshot(
             .cloned()
             .unwrap_or_default()
     };
+    // a listing no larger than top-k checks positives in one less (the
+    // summary says so): the top-k the checks used
+    let top_k = routed
+        .summary
+        .as_ref()
+        .and_then(|s| s.top_k_lowered.as_ref())
+        .map_or(config.route.top_k, |t| t.to);
     let mut s = Snapshot {
         installs: labels,
-        top_k: config.route.top_k,
+        top_k,
         ..Snapshot::default()
     };
     let mut seen: HashMap<(String, String, Kind, String), usize> = HashMap::new();
@@ -169,6 +178,7 @@ pub fn snapshot(
             key,
             Ranked {
                 rank: if p.lexical { p.rank } else { 0 },
+                top_k: p.top_k,
                 passed: p.passed,
                 rank1: p.rank1,
                 winner,

@@ -6,6 +6,7 @@
 //! message), and each renderer escapes the untrusted cells by its own
 //! rules.
 
+pub mod html;
 pub mod human;
 pub mod markdown;
 
@@ -62,7 +63,7 @@ fn text(s: impl Into<String>) -> Cell {
     Cell::Text(s.into())
 }
 
-fn ranked(r: Option<&Ranked>, kind: Kind, top_k: usize) -> Vec<Cell> {
+fn ranked(r: Option<&Ranked>, kind: Kind) -> Vec<Cell> {
     let Some(r) = r else {
         return vec![text("no such prompt")];
     };
@@ -76,6 +77,7 @@ fn ranked(r: Option<&Ranked>, kind: Kind, top_k: usize) -> Vec<Cell> {
         out.push(Cell::Name(w.clone()));
         out.push(text(" first"));
     }
+    let top_k = r.top_k;
     out.push(text(match (kind, r.passed) {
         (Kind::Positive, true) if r.rank1 => " (passes)".to_string(),
         (Kind::Positive, true) => format!(" (passes, in the top {top_k})"),
@@ -134,8 +136,8 @@ pub fn rows(d: &Diff) -> Vec<Row> {
                 text(" for "),
                 Cell::Name(p.key.skill.clone()),
             ],
-            before: ranked(p.before.as_ref(), p.key.kind, d.top_k),
-            after: ranked(p.after.as_ref(), p.key.kind, d.top_k),
+            before: ranked(p.before.as_ref(), p.key.kind),
+            after: ranked(p.after.as_ref(), p.key.kind),
         });
     }
     for c in &d.collisions {

@@ -29,6 +29,8 @@ pub struct Routing<'a> {
     /// The latest `check --behavioral-routing` document, and its path
     /// relative to the catalog root.
     pub model: Option<(&'a crate::behave::routing::RoutingDoc, &'a str)>,
+    /// `--against REV`: the change since REV (`skillsift diff`'s).
+    pub change: Option<&'a crate::change::Compared<'a>>,
 }
 
 /// The findings of `check` that sit on a trigger prompt (SG501–SG504 and
@@ -184,11 +186,19 @@ pub fn routing(r: &Routing) -> String {
         }
         header.push_str("</p>\n");
     }
-    let mut sections = vec![Section {
+    let mut sections = Vec::new();
+    if let Some(c) = r.change {
+        sections.push(Section {
+            id: "change",
+            title: format!("Change against {}", c.rev),
+            html: crate::change::html::render(c),
+        });
+    }
+    sections.push(Section {
         id: "confusion",
         title: "Confusion matrix".into(),
         html: m.render(r.routed, r.link_base),
-    }];
+    });
     if let Some((doc, rel)) = r.model {
         sections.push(Section {
             id: "model-routing",
