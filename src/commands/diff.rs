@@ -59,8 +59,6 @@ pub fn against(
         return Err(Fatal::usage(format!("{}: no such folder", root.display()))
             .with_help("pass the catalog folder, in a git working tree"));
     }
-    let scratch = crate::process::scratch::scratch("diff", false)
-        .map_err(|e| Fatal::usage(format!("a scratch folder for {rev}: {e}")))?;
     // the same folder name as the catalog's: a skill folder's name is its
     // skill's
     let name = root
@@ -68,10 +66,16 @@ pub fn against(
         .ok()
         .and_then(|p| p.file_name().map(|n| n.to_owned()))
         .unwrap_or_else(|| "catalog".into());
-    let before_root = scratch.path().join(name);
-    std::fs::create_dir_all(&before_root)
-        .map_err(|e| Fatal::usage(format!("{}: {e}", before_root.display())))?;
-    let exported = export_tree(root, rev, &before_root).map_err(|e| match e {
+    let mut scratch = None;
+    let exported = export_tree(root, rev, |bytes| {
+        let ws = crate::process::scratch::in_memory("diff", bytes)
+            .map_err(|e| format!("a scratch folder: {e}"))?;
+        let at = ws.path().join(&name);
+        std::fs::create_dir_all(&at).map_err(|e| format!("{}: {e}", at.display()))?;
+        scratch = Some(ws);
+        Ok(at)
+    })
+    .map_err(|e| match e {
         ExportError::NoRepository(why) => Fatal::usage(format!(
             "{}: not in a git repository ({why})",
             root.display()
@@ -82,6 +86,10 @@ pub fn against(
         ),
         ExportError::Failed(why) => Fatal::usage(format!("reading {rev}: {why}")),
     })?;
+    let before_root = scratch
+        .as_ref()
+        .map(|ws| ws.path().join(&name))
+        .ok_or_else(|| Fatal::usage(format!("reading {rev}: nothing was written")))?;
     let after_config = load_config(root, config)?;
     let before_config = match config {
         Some(c) => load_config(&before_root, Some(c))?,

@@ -170,10 +170,16 @@ fn git(
 }
 
 /// Write the files of `rev` below `folder` (a folder of a git working
-/// tree) into `dest`, from git's objects, and say what was written. The
+/// tree) into the folder `dest` gives for their size in bytes (it may
+/// choose a folder in memory for a small tree), from git's objects, and
+/// say what was written. The
 /// repository is only read: no checkout, no index, no lock (git's
 /// optional locks are off). A path that would leave `dest` is refused.
-pub fn export_tree(folder: &Path, rev: &str, dest: &Path) -> Result<Exported, ExportError> {
+pub fn export_tree(
+    folder: &Path,
+    rev: &str,
+    dest: impl FnOnce(u64) -> Result<std::path::PathBuf, String>,
+) -> Result<Exported, ExportError> {
     // a repository another user owns (a container's checkout) is read all
     // the same: nothing here starts a program
     let trust = vec!["safe.directory=*".to_string()];
@@ -293,6 +299,9 @@ pub fn export_tree(folder: &Path, rev: &str, dest: &Path) -> Result<Exported, Ex
             MAX_EXPORT_BYTES >> 20
         ))
     })?;
+    // where to write them, now that their size is known
+    let dest = dest(out.len() as u64).map_err(ExportError::Failed)?;
+    let dest = dest.as_path();
     let mut bytes_of: BTreeMap<String, &[u8]> = BTreeMap::new();
     let mut at = 0;
     while at < out.len() {
@@ -329,6 +338,9 @@ pub fn export_tree(folder: &Path, rev: &str, dest: &Path) -> Result<Exported, Ex
         bytes_of.insert(oid.to_string(), &out[start..end]);
         at = end + 1;
     }
+    // each folder made once, parents first (a mkdir is most of the time
+    // spent here)
+    let mut made: std::collections::HashSet<std::path::PathBuf> = Default::default();
     for (rel, link, oid) in &blobs {
         let Some(bytes) = bytes_of.get(oid.as_str()) else {
             return Err(ExportError::Failed(format!(
@@ -336,9 +348,19 @@ pub fn export_tree(folder: &Path, rev: &str, dest: &Path) -> Result<Exported, Ex
             )));
         };
         let p = dest.join(rel);
-        if let Some(parent) = p.parent() {
-            std::fs::create_dir_all(parent)
-                .map_err(|e| ExportError::Failed(format!("{}: {e}", parent.display())))?;
+        let mut missing: Vec<&Path> = p
+            .ancestors()
+            .skip(1)
+            .take_while(|d| *d != dest && !made.contains(*d))
+            .collect();
+        missing.reverse();
+        for d in missing {
+            match std::fs::create_dir(d) {
+                Ok(()) => {}
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && d.is_dir() => {}
+                Err(e) => return Err(ExportError::Failed(format!("{}: {e}", d.display()))),
+            }
+            made.insert(d.to_path_buf());
         }
         write_entry(&p, bytes, *link)
             .map_err(|e| ExportError::Failed(format!("{}: {e}", p.display())))?;

@@ -113,6 +113,27 @@ fn fresh_in(parent: &Path, prefix: &str) -> Result<Workspace, String> {
         path,
     })
 }
+/// Largest tree [`in_memory`] puts in memory.
+pub const MEMORY_MAX_BYTES: u64 = 128 << 20;
+
+/// A fresh scratch folder for `bytes` of files, as [`scratch`] makes one
+/// (not kept), in memory where the system has a memory file system
+/// (`/dev/shm`) and the files are at most [`MEMORY_MAX_BYTES`]: writing a
+/// catalog's thousand files there takes a tenth of the time a disk may
+/// (wshobson/agents' 1,155 files, 14 MB: 0.23-0.30 s for `skillsift diff`
+/// against 0.8-2.4 s on this machine's /tmp). Workspaces left there by a
+/// killed process are swept first, as in the temporary folder.
+pub fn in_memory(what: &str, bytes: u64) -> Result<Workspace, String> {
+    let shm = Path::new("/dev/shm");
+    if cfg!(target_os = "linux") && bytes <= MEMORY_MAX_BYTES && shm.is_dir() {
+        sweep_orphans(shm);
+        if let Ok(ws) = fresh_in(shm, &format!("{}{what}-", own_prefix())) {
+            return Ok(ws);
+        }
+    }
+    scratch(what, false)
+}
+
 /// A fresh empty folder named like the workspaces
 /// (`skillsift-ws-<pid>-<what>-…`, swept when skillsift is killed;
 /// `skillsift-kept-<what>-…` when kept). Used for run homes and the
