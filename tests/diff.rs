@@ -652,3 +652,25 @@ fn a_missing_object_names_its_file() {
         r.stderr
     );
 }
+
+/// A finding on a description that was edited, still there after the edit,
+/// is neither new nor fixed.
+#[test]
+fn a_finding_that_stays_on_an_edited_line_is_neither_new_nor_fixed() {
+    let dir = repo();
+    let root = dir.path();
+    // SG201 (no "Use when …") before and after the edit of its line
+    skill(
+        root,
+        "mail-draft",
+        "Drafts replies to customer mail about an outage.",
+    );
+    let before: Value =
+        serde_json::from_str(&diff(root, &["main", "--format", "json"]).stdout).unwrap();
+    assert_eq!(before["findings_new"], serde_json::json!([]), "{before:#}");
+    assert_eq!(
+        before["findings_fixed"],
+        serde_json::json!([]),
+        "{before:#}"
+    );
+}

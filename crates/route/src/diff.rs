@@ -429,6 +429,22 @@ pub fn compare(before: &Snapshot, after: &Snapshot) -> Diff {
             findings_fixed.push(f.clone());
         }
     }
+    // the same finding whose source line changed (the description it
+    // points at was edited) is neither new nor fixed
+    let same =
+        |a: &Finding, b: &Finding| a.rule == b.rule && a.file == b.file && a.message == b.message;
+    let mut i = 0;
+    while i < findings_new.len() {
+        if let Some(j) = findings_fixed
+            .iter()
+            .position(|f| same(f, &findings_new[i]))
+        {
+            findings_fixed.remove(j);
+            findings_new.remove(i);
+        } else {
+            i += 1;
+        }
+    }
     let mut all_rates = Vec::new();
     let (r1b, pb) = rates(before, None);
     let (r1a, pa) = rates(after, None);

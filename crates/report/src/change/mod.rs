@@ -112,8 +112,12 @@ pub fn rows(d: &Diff) -> Vec<Row> {
         } else {
             // a positive moving down is worse; a negative's skill moving
             // up (closer to winning it) is
-            let down = |b: &Ranked, a: &Ranked| a.rank > b.rank && b.rank > 0;
-            let up = |b: &Ranked, a: &Ranked| a.rank < b.rank && a.rank > 0;
+            // a prompt failing before and after that only moved is
+            // neither (#106 → #105 says nothing to a reviewer)
+            let down =
+                |b: &Ranked, a: &Ranked| a.rank > b.rank && b.rank > 0 && (a.passed || b.passed);
+            let up =
+                |b: &Ranked, a: &Ranked| a.rank < b.rank && a.rank > 0 && (a.passed || b.passed);
             match (&p.before, &p.after, p.key.kind) {
                 (Some(b), Some(a), Kind::Positive) if down(b, a) => Way::Worse,
                 (Some(b), Some(a), Kind::Positive) if up(b, a) => Way::Better,
