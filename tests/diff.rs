@@ -674,3 +674,67 @@ fn a_finding_that_stays_on_an_edited_line_is_neither_new_nor_fixed() {
         "{before:#}"
     );
 }
+
+/// A description that pushes the listing over its budget shortens another
+/// skill to its name (shown, exit 0); a skill the client no longer lists
+/// fails the diff (exit 1).
+#[test]
+fn skills_newly_shortened_or_left_out_of_the_listing_are_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    skill(
+        root,
+        "alpha",
+        "Formats release notes from merged pull requests. Use when writing a changelog.",
+    );
+    skill(
+        root,
+        "beta",
+        "Searches server logs for errors. Use when debugging a crash.",
+    );
+    skill(
+        root,
+        "gamma",
+        "Resizes images for the web. Use when a page loads slowly.",
+    );
+    write(
+        root,
+        "skillsift.toml",
+        "[route]\nlisting-budget-chars = 300\n",
+    );
+    git(root, &["init", "-q", "-b", "main"]);
+    git(root, &["add", "-A"]);
+    git(root, &["commit", "-q", "-m", "base"]);
+    skill(
+        root,
+        "alpha",
+        "Formats release notes from merged pull requests, with sections for features, fixes, breaking changes and contributors, in the project's own style. Use when writing a changelog or a release announcement.",
+    );
+    let r = diff(root, &["main"]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stdout.contains(
+            "\nworse\n  `gamma` in the listing: listed whole → shortened (over budget)\n"
+        ),
+        "{}",
+        r.stdout
+    );
+    // hidden from the model: no longer listed
+    write(
+        root,
+        "skills/beta/SKILL.md",
+        "---\nname: beta\ndescription: Searches server logs for errors. Use when debugging a crash.\ndisable-model-invocation: true\n---\n\n# beta\n",
+    );
+    let r = diff(root, &["main", "--format", "json"]);
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    let doc: Value = serde_json::from_str(&r.stdout).unwrap();
+    let beta = doc["listings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|l| l["skill"] == "beta")
+        .unwrap_or_else(|| panic!("{doc:#}"));
+    assert_eq!(beta["before"], "whole");
+    assert_eq!(beta["after"], "left-out");
+    assert_eq!(beta["worse"], true);
+}
